@@ -5,7 +5,7 @@
  * it on rank 0 after gathering; h5schema writes it (ios_h5_write_run) and
  * reads it back (report, validator).  Everything is raw: every figure the
  * tools print is derived from the per-rank records below, and the derivation
- * is in h5schema/figures.c, shared by writer and report.
+ * is in common/figures.c, shared by mpibench and the report.
  *
  * Times are int64 nanoseconds on the run's common clock: 0 is rank 0's
  * CLOCK_REALTIME at the run's first synchronising barrier; each rank's offset
@@ -70,7 +70,7 @@ struct ios_rank_result {
 	double cpu_user_s;      /* getrusage delta over the phase */
 	double cpu_sys_s;
 	uint8_t ended_early;    /* stopped before the phase's end condition */
-	uint8_t outlier;        /* IOS_OUTLIER_* bits, set by figures.c */
+	uint8_t outlier;        /* IOS_OUTLIER_* bits, set by common/figures.c */
 	struct ios_lathist lat; /* completion latency of every op */
 	/* per-interval samples: cumulative bytes/ops at the end of interval i
 	 */
