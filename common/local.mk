@@ -1,0 +1,32 @@
+## common/: small shared helpers (units, errbuf, JSON writer, latency histogram).
+noinst_LTLIBRARIES += common/libiostrata_common.la
+common_libiostrata_common_la_SOURCES = \
+	common/errbuf.c \
+	common/errbuf.h \
+	common/jsonw.c \
+	common/jsonw.h \
+	common/lathist.c \
+	common/lathist.h \
+	common/units.c \
+	common/units.h \
+	# End of common_libiostrata_common_la_SOURCES
+common_libiostrata_common_la_LIBADD = -lm
+
+if HAVE_CMOCKA
+check_PROGRAMS += \
+	tests/unit/test_units \
+	tests/unit/test_jsonw \
+	tests/unit/test_lathist \
+	# End of check_PROGRAMS (common)
+TESTS += \
+	tests/unit/test_units \
+	tests/unit/test_jsonw \
+	tests/unit/test_lathist \
+	# End of TESTS (common)
+tests_unit_test_units_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_units_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
+tests_unit_test_jsonw_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_jsonw_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
+tests_unit_test_lathist_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_lathist_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
+endif

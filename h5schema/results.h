@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * results: the in-memory model of one iostrata-bench run, exactly what goes
+ * into its HDF5 results file (layout in h5schema/SCHEMA.md).  mpibench fills
+ * it on rank 0 after gathering; h5schema writes it (ios_h5_write_run) and
+ * reads it back (report, validator).  Everything is raw: every figure the
+ * tools print is derived from the per-rank records below, and the derivation
+ * is in common/figures.c, shared by mpibench and the report.
+ *
+ * Times are int64 nanoseconds on the run's common clock: 0 is rank 0's
+ * CLOCK_REALTIME at the run's first synchronising barrier; each rank's offset
+ * to rank 0 is measured (ping-pong) and its residual recorded as skew.
+ */
+#ifndef IOSTRATA_RESULTS_H
+#define IOSTRATA_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lathist.h"
+
+#define IOS_SCHEMA_VERSION 1
+
+enum ios_op {
+	IOS_OP_READ = 0,
+	IOS_OP_WRITE = 1,
+};
+
+/* A string attribute (config option, Slurm fact, ...). */
+struct ios_kv {
+	char *key;
+	char *value;
+};
+
+/* One rank of the run (/ranks). */
+struct ios_rank_info {
+	int32_t rank;
+	int32_t node;  /* index into ios_run.nodes */
+	char host[64]; /* hostname (Slurm node name when known) */
+	int32_t cpu;   /* CPU at start (sched_getcpu), -1 unknown */
+	int32_t pid;
+	int64_t clock_offset_ns; /* added to local clock to get common clock */
+	int64_t clock_skew_ns;   /* uncertainty of that offset (half RTT) */
+};
+
+/* One I/O error (/phases/<k>/reps/<r>/errors). */
+struct ios_io_error {
+	int32_t rank;
+	int32_t op; /* enum ios_op */
+	uint64_t offset;
+	uint64_t len;   /* requested */
+	int64_t result; /* bytes moved (short transfer) or -errno */
+	int64_t t_ns;   /* common clock */
+};
+
+/* One rank in one repetition of one phase. */
+struct ios_rank_result {
+	int32_t rank;
+	uint64_t bytes[2]; /* indexed by enum ios_op */
+	uint64_t ops[2];
+	int64_t t_start_ns;       /* first I/O issued (common clock) */
+	int64_t t_end_ns;         /* last I/O completed (common clock) */
+	uint64_t stonewall_bytes; /* moved before the first rank's t_end */
+	uint64_t stonewall_ops;
+	uint32_t errors; /* I/O errors (incl. short transfers) */
+	uint32_t short_ops;
+	uint32_t verify_errors; /* --verify mismatches */
+	int32_t first_errno;    /* 0 when none */
+	double cpu_user_s;      /* getrusage delta over the phase */
+	double cpu_sys_s;
+	uint8_t ended_early;    /* stopped before the phase's end condition */
+	uint8_t outlier;        /* IOS_OUTLIER_* bits, set by common/figures.c */
+	struct ios_lathist lat; /* completion latency of every op */
+	/* per-interval samples: cumulative bytes/ops at the end of interval i
+	 */
+	uint32_t nsamples;
+	uint64_t *sample_bytes; /* [nsamples] */
+	uint64_t *sample_ops;   /* [nsamples] */
+};
+
+#define IOS_OUTLIER_RATE 0x1 /* rate beyond median +- k * MAD */
+#define IOS_OUTLIER_END 0x2  /* end time beyond median +- k * MAD */
+
+/* The figures of one repetition, all derived from ios_rank_result. */
+struct ios_figures {
+	uint64_t bytes; /* all ranks, read + write */
+	uint64_t ops;
+	double stonewall_bw; /* B/s: sum stonewall_bytes / (first end - last
+				start) */
+	double window_bw;    /* B/s: bytes / (last end - first start) */
+	double sum_rank_bw;  /* B/s: sum of bytes_i / (end_i - start_i) */
+	double stonewall_iops;
+	double window_iops;
+	double sum_rank_iops;
+	double rank_bw_min, rank_bw_median, rank_bw_max;
+	double lat_mean_ns, lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns,
+		lat_max_ns;
+	double cpu_s_per_gib; /* (user + sys) / GiB moved */
+	int32_t outliers;     /* number of ranks flagged */
+};
+
+/* One repetition of one phase. */
+struct ios_rep_result {
+	int32_t rep;
+	bool valid;
+	char invalid_reason[512]; /* "" when valid; "; "-separated reasons */
+	int64_t t_start_ns;
+	int64_t t_end_ns;
+	double interval_s; /* sample period */
+	int32_t nranks;
+	struct ios_rank_result *ranks; /* [nranks] */
+	size_t nerrors;
+	struct ios_io_error
+		*errors; /* [nerrors], at most a bounded number per rank */
+	struct ios_figures fig;
+	int32_t nnodes;
+	double *node_bw; /* [nnodes] B/s per node (sum of its ranks' rates) */
+};
+
+/* A phase: one access pattern, repeated (/phases/<k>). */
+struct ios_phase_result {
+	char name[16];    /* write, read, randwrite, randread, randrw */
+	char layer[16];   /* "" or device, protocol, fullstack (layered runs) */
+	char backend[16]; /* posix, null, rados, cephfs */
+	uint64_t bs;
+	int32_t rwmixread; /* percent reads for randrw, else 100 or 0 */
+	int32_t nreps;
+	struct ios_rep_result *reps; /* [nreps], only the finished ones */
+};
+
+/* Network layer: MPI point-to-point between node pairs (/layers/network). */
+struct ios_net_pair {
+	int32_t src_node, dst_node;
+	uint64_t msg_bytes;
+	int32_t streams;
+	double bw;     /* B/s */
+	double lat_ns; /* small-message one-way latency */
+};
+
+/* One line of a layered run (/layers/<name>). */
+struct ios_layer {
+	char name[16];   /* device, network, protocol, fullstack */
+	char source[32]; /* which phase / tool gave it: e.g. "phase 2", "fio" */
+	double read_bw, write_bw;     /* B/s, NAN when not measured */
+	double read_iops, write_iops; /* NAN when not measured */
+	char note[256];               /* e.g. "loopback: not a real network" */
+};
+
+/* A whole run. */
+struct ios_run {
+	/* identity and provenance */
+	char *run_id;      /* random UUID */
+	char *created_utc; /* ISO 8601 */
+	char *tool;        /* "iostrata-bench" */
+	char *tool_version;
+	char *git_revision;
+	char *build_options; /* configure arguments and features */
+	char *command_line;  /* argv joined, shell-quoted */
+	char *status;        /* running, complete, failed */
+	/* configuration: every option, as given and as resolved */
+	size_t nconfig;
+	struct ios_kv *config;
+	/* who ran */
+	int32_t nranks;
+	int32_t nnodes;
+	struct ios_rank_info *rank_info; /* [nranks] */
+	char **node_json; /* [nnodes] hardware metadata, JSON per node (hwinfo)
+			   */
+	char *job_json;   /* Slurm facts, JSON (NULL outside Slurm) */
+	char *ceph_json;  /* Ceph facts, JSON (NULL when no Ceph) */
+	size_t nattach;
+	struct ios_kv *attachments; /* --attach NAME=FILE contents */
+	/* results */
+	int32_t nphases;
+	struct ios_phase_result *phases;
+	int32_t nlayers;
+	struct ios_layer *layers;
+	size_t nnet;
+	struct ios_net_pair *net;
+	char *verdict; /* layered run: the verdict in words */
+};
+
+#endif

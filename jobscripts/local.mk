@@ -1,0 +1,1 @@
+## jobscripts/: build fragment (owned by the jobscripts area; see Makefile.am).

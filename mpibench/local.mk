@@ -1,0 +1,1 @@
+## mpibench/: build fragment (owned by the mpibench area; see Makefile.am).

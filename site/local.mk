@@ -1,0 +1,1 @@
+## site/: build fragment (owned by the site area; see Makefile.am).

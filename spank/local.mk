@@ -1,0 +1,1 @@
+## spank/: build fragment (owned by the spank area; see Makefile.am).

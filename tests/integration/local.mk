@@ -1,0 +1,1 @@
+## tests/integration/: build fragment (owned by the tests/integration area; see Makefile.am).

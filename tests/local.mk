@@ -1,0 +1,1 @@
+## tests/: build fragment (owned by the tests area; see Makefile.am).
