@@ -162,8 +162,8 @@ out_free:
 
 /* Write one object of [size] bytes to [pool], read it back, verify, remove
  * it. Returns 0 or a negative errno; [what] names the failed step. */
-static int rados_check(const struct smoke_opts *o, const char *oid,
-		       size_t size, const char **what)
+static int rados_check(const struct smoke_opts *o, const char *oid, size_t size,
+		       const char **what)
 {
 	rados_t cl;
 	rados_ioctx_t io;
@@ -225,11 +225,12 @@ out_free:
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: smoke_mpi -d DIR [-p POOL] [-s BYTES] [-c CEPH_CONF]\n"
-		   "  -d DIR    directory (on CephFS) for one file per rank\n"
-		   "  -p POOL   rados pool for rank 0's object check (default: bench; \"\" skips it)\n"
-		   "  -s BYTES  bytes per rank, a multiple of 1 MiB (default: 4 MiB)\n"
-		   "  -c CONF   ceph.conf (default: $CEPH_CONF)\n");
+	fprintf(f,
+		"Usage: smoke_mpi -d DIR [-p POOL] [-s BYTES] [-c CEPH_CONF]\n"
+		"  -d DIR    directory (on CephFS) for one file per rank\n"
+		"  -p POOL   rados pool for rank 0's object check (default: bench; \"\" skips it)\n"
+		"  -s BYTES  bytes per rank, a multiple of 1 MiB (default: 4 MiB)\n"
+		"  -c CONF   ceph.conf (default: $CEPH_CONF)\n");
 }
 
 static int parse_opts(int argc, char **argv, struct smoke_opts *o)
@@ -258,7 +259,8 @@ static int parse_opts(int argc, char **argv, struct smoke_opts *o)
 			v = strtoull(optarg, &end, 10);
 			if (errno != 0 || *end != '\0' || v == 0 ||
 			    v % SMOKE_BLOCK != 0) {
-				fprintf(stderr, "smoke_mpi: invalid size \"%s\": a positive multiple of %d bytes is accepted\n",
+				fprintf(stderr,
+					"smoke_mpi: invalid size \"%s\": a positive multiple of %d bytes is accepted\n",
 					optarg, SMOKE_BLOCK);
 				return -EINVAL;
 			}
