@@ -21,20 +21,23 @@
 #include <unistd.h>
 
 #include "backend.h"
-#include "mbconfig.h"
+#include "mb_config.h"
 #include "results.h"
 #include "units.h"
 
 extern const struct mb_backend mb_backend_rados, mb_backend_cephfs;
 
+/* The harness links no mb_config.c: look the options up itself. */
 const char *mb_config_opt(const struct mb_config *cfg, const char *name)
 {
-	size_t n = strlen(name);
-	const char **o;
+	const struct mb_option *o;
 
-	for (o = cfg->opts; o && *o; o++)
-		if (!strncmp(*o, name, n) && (*o)[n] == '=')
-			return *o + n + 1;
+	for (int i = cfg->nbopts - 1; i >= 0; i--)
+		if (!strcmp(cfg->bopts[i].name, name))
+			return cfg->bopts[i].value;
+	for (o = cfg->backend->options; o && o->name; o++)
+		if (!strcmp(o->name, name))
+			return o->def;
 	return NULL;
 }
 
@@ -79,8 +82,6 @@ int main(int argc, char **argv)
 {
 	const struct mb_backend *be;
 	struct mb_config cfg = {.bs = 4 << 20, .iodepth = 1, .direct = true};
-	const char *opts[32];
-	int nopts = 0;
 	uint64_t count = 16, *order;
 	const char *name = "harness.0", *phases = "write,read,verify";
 	bool keep = false;
@@ -103,7 +104,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (i = 2; i < argc; i++) {
-		const char *a = argv[i];
+		char *a = argv[i];
 		uint64_t v;
 
 		if (!strncmp(a, "--bs=", 5)) {
@@ -115,7 +116,7 @@ int main(int argc, char **argv)
 			v = strtoull(a + 10, NULL, 0);
 			cfg.iodepth = (unsigned int)v;
 		} else if (!strncmp(a, "--dir=", 6)) {
-			cfg.dir = a + 6;
+			cfg.dir = (char *)a + 6;
 		} else if (!strncmp(a, "--name=", 7)) {
 			name = a + 7;
 		} else if (!strncmp(a, "--phases=", 9)) {
@@ -125,14 +126,18 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--buffered")) {
 			cfg.direct = false;
 		} else if (!strncmp(a, "--", 2) && strchr(a, '=') &&
-			   nopts < 31) {
-			opts[nopts++] = a + 2;
+			   cfg.nbopts < MB_MAX_BOPTS) {
+			char *eq = strchr(a, '=');
+
+			*eq = '\0';
+			cfg.bopts[cfg.nbopts].name = a + 2;
+			cfg.bopts[cfg.nbopts].value = eq + 1;
+			cfg.nbopts++;
 		} else {
 			goto usage;
 		}
 	}
-	opts[nopts] = NULL;
-	cfg.opts = opts;
+	cfg.backend = be;
 	cfg.size = cfg.bs * count;
 
 	if (be->check && be->check(&ctx) < 0)

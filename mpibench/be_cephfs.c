@@ -18,7 +18,7 @@
 #include <cephfs/libcephfs.h>
 
 #include "backend.h"
-#include "mbconfig.h"
+#include "mb_config.h"
 #include "units.h"
 
 #define DEFAULT_TIMEOUT "30"
@@ -288,7 +288,7 @@ static int cephfs_close(struct mb_file *f)
 	return rc;
 }
 
-static int cephfs_unlink(struct mb_ctx *ctx, const char *name)
+static int unlink_connected(struct mb_ctx *ctx, const char *name)
 {
 	struct cephfs_priv *cp = ctx->priv;
 	char path[4096 + 256];
@@ -300,6 +300,21 @@ static int cephfs_unlink(struct mb_ctx *ctx, const char *name)
 	if (rc < 0 && rc != -ENOENT)
 		return ios_errf(ctx->err, rc, "cephfs: remove '%s/%s': %s",
 				cp->dir, name, strerror(-rc));
+	return rc;
+}
+
+/* The core may clean up without init (mb_phase_cleanup): connect for it. */
+static int cephfs_unlink(struct mb_ctx *ctx, const char *name)
+{
+	int rc;
+
+	if (ctx->priv)
+		return unlink_connected(ctx, name);
+	rc = cephfs_init(ctx);
+	if (rc < 0)
+		return rc;
+	rc = unlink_connected(ctx, name);
+	cephfs_fini(ctx);
 	return rc;
 }
 

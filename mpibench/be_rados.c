@@ -19,7 +19,7 @@
 #include <rados/librados.h>
 
 #include "backend.h"
-#include "mbconfig.h"
+#include "mb_config.h"
 #include "results.h"
 #include "units.h"
 
@@ -546,7 +546,7 @@ static int rados_close(struct mb_file *f)
 }
 
 /* Remove every object of namespace [name] (only objects named like ours). */
-static int rados_unlink(struct mb_ctx *ctx, const char *name)
+static int unlink_connected(struct mb_ctx *ctx, const char *name)
 {
 	struct rados_priv *rp = ctx->priv;
 	rados_ioctx_t io;
@@ -591,6 +591,21 @@ static int rados_unlink(struct mb_ctx *ctx, const char *name)
 			"rados: remove objects of namespace '%s' in pool '%s': %s",
 			name, rp->pool, strerror(-first));
 	return n ? 0 : -ENOENT;
+}
+
+/* The core may clean up without init (mb_phase_cleanup): connect for it. */
+static int rados_unlink(struct mb_ctx *ctx, const char *name)
+{
+	int rc;
+
+	if (ctx->priv)
+		return unlink_connected(ctx, name);
+	rc = rados_init(ctx);
+	if (rc < 0)
+		return rc;
+	rc = unlink_connected(ctx, name);
+	rados_fini(ctx);
+	return rc;
 }
 
 const struct mb_backend mb_backend_rados = {
