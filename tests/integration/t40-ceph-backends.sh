@@ -54,26 +54,35 @@ PY
 	[[ $left == 0 ]] || fail "rados size $size: $left objects left behind (no --keep given)"
 done
 
-# --verify catches a corrupted object: write with --keep, corrupt, read.
+# --verify catches a corrupted object: write with --keep (fixed seed, so a
+# later invocation knows the stamps), read back clean, corrupt one object
+# of rank 1's namespace, read again: only rank 1 fails verification.
 pool=${T4X_POOLS[0]}
-t4x_srun 120 "$bench" --backend=rados --rados-pool="$pool" --rw=write --bs=1M \
-	--size=4M --runtime=1 --reps=1 --verify --keep --output=none \
-	--summary=none >/dev/null 2>&1 || fail "rados write with --keep failed"
+one=(--backend=rados --rados-pool="$pool" --bs=1M --size=4M --runtime=1
+	--reps=1 --verify --seed=4242 --output=none)
+t4x_srun 120 "$bench" "${one[@]}" --rw=write --keep --summary=none \
+	>/dev/null 2>&1 || fail "rados write with --keep failed"
+t4x_srun 120 "$bench" "${one[@]}" --rw=read --keep --summary=json \
+	>"$work/clean.json" 2>"$work/err" ||
+	fail "clean re-read in a second invocation failed: $(tail -3 "$work/err")"
 obj=$(rados -p "$pool" -N iostrata-bench.1 ls | head -n 1)
 [[ -n $obj ]] || fail "no object in namespace iostrata-bench.1 after --keep"
 head -c 1048576 /dev/urandom >"$work/junk"
 rados -p "$pool" -N iostrata-bench.1 put "$obj" "$work/junk"
 set +e
-t4x_srun 120 "$bench" --backend=rados --rados-pool="$pool" --rw=read --bs=1M \
-	--size=4M --runtime=1 --reps=1 --verify --output=none \
-	--summary=json >"$work/corrupt.json" 2>"$work/err"
+t4x_srun 120 "$bench" "${one[@]}" --rw=read --summary=json \
+	>"$work/corrupt.json" 2>"$work/err"
 rc=$?
 set -e
 [[ $rc != 0 ]] || fail "a corrupted object was read without error"
-grep -q '"verify_errors": *[1-9]' "$work/corrupt.json" ||
-	grep -qi 'verify' "$work/corrupt.json" "$work/err" ||
-	fail "corruption not reported as a verify error (rc $rc)"
-log "corrupted object caught (exit $rc)"
+grep -q 'rank 1 ([^)]*) failed --verify' "$work/corrupt.json" ||
+	fail "corruption not reported as rank 1's verify error (rc $rc): $(head -c 400 "$work/corrupt.json")"
+if grep -Eq 'rank [02] \([^)]*\) failed --verify' "$work/corrupt.json"; then
+	fail "clean ranks reported as corrupt"
+fi
+log "corrupted object caught on rank 1 only (exit $rc)"
+left=$(t4x_objects "$pool")
+[[ $left == 0 ]] || fail "$left objects left after the last run without --keep"
 
 # cephfs backend: libcephfs, no mount, O_DIRECT
 cdir=$T.$$
