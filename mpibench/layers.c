@@ -81,10 +81,14 @@ double lyr_ceiling(const struct lyr_numbers *n, int layer, int below, int dir)
 	case LYR_PROTOCOL:
 		if (layer != LYR_FULLSTACK && layer != LYR_FULLLIB)
 			return NAN;
-		/* the protocol pool may keep more (or fewer) copies than the
-		 * CephFS data pool: compare like with like */
-		if (dir == LYR_WRITE)
-			return b * (n->replicas > 0 ? n->replicas : 1) / r;
+		/* The protocol pool may keep another number of copies than
+		 * the CephFS data pool.  More copies never write faster, so
+		 * only fewer copies in CephFS raise the ceiling (by the
+		 * ratio, the bound if bandwidth-limited); more copies keep
+		 * it (not lowered: the protocol number need not be
+		 * bandwidth-limited). */
+		if (dir == LYR_WRITE && n->replicas > r)
+			return b * n->replicas / r;
 		return b;
 	default:
 		return NAN;
@@ -127,7 +131,7 @@ static void ceiling_how(const struct lyr_numbers *n, int layer, int below,
 		break;
 	default:
 		if (dir == LYR_WRITE && n->fs_replicas > 0 &&
-		    n->fs_replicas != n->replicas)
+		    n->replicas > n->fs_replicas)
 			snprintf(buf, len, "protocol %s x %d / %d replicas", a,
 				 n->replicas, n->fs_replicas);
 		else

@@ -680,7 +680,7 @@ static void run_layer(struct lctx *c, int layer, MPI_Comm comm,
 				lyr_layer_names[layer], err.msg);
 	}
 out:
-	MPI_Barrier(c->w->comm);
+	nb_quiet_barrier(c->w->comm);
 }
 
 /* Expand %n (node index) and %h (node name) in the device pattern. */
@@ -1049,7 +1049,7 @@ int lyr_main(int argc, char **argv)
 			  true, cfg.iodepth, false);
 		if (strcmp(o.fio, "none"))
 			device_fio(&c, devdir, c.w->node);
-		MPI_Barrier(MPI_COMM_WORLD);
+		nb_quiet_barrier(MPI_COMM_WORLD);
 	}
 	/* 2. network: every ordered node pair */
 	if (!o.skip[LYR_NETWORK]) {
@@ -1093,7 +1093,7 @@ int lyr_main(int argc, char **argv)
 			snprintf(c.source[LYR_NETWORK], 32,
 				 "MPI point-to-point");
 		}
-		MPI_Barrier(MPI_COMM_WORLD);
+		nb_quiet_barrier(MPI_COMM_WORLD);
 	}
 	/* 3. protocol: rados */
 	if (!o.skip[LYR_PROTOCOL]) {
