@@ -1,1 +1,47 @@
 ## h5schema/: build fragment (owned by the h5schema area; see Makefile.am).
+## libiostrata_h5.la: results file writer/reader/validator + hwinfo.
+## Link it before common/libiostrata_common.la.
+
+if HAVE_HDF5
+noinst_LTLIBRARIES += h5schema/libiostrata_h5.la
+h5schema_libiostrata_h5_la_SOURCES = \
+	h5schema/h5run.c \
+	h5schema/h5run.h \
+	h5schema/h5run_internal.h \
+	h5schema/schema.c \
+	h5schema/schema.h \
+	h5schema/results.h \
+	# End of h5schema_libiostrata_h5_la_SOURCES
+h5schema_libiostrata_h5_la_CPPFLAGS = $(AM_CPPFLAGS) $(HDF5_CFLAGS) \
+	$(JANSSON_CFLAGS) $(HWLOC_CFLAGS) $(RADOS_CPPFLAGS)
+h5schema_libiostrata_h5_la_LIBADD = $(HDF5_LIBS) $(JANSSON_LIBS) \
+	$(HWLOC_LIBS) $(RADOS_LIBS) -lm
+EXTRA_DIST += \
+	h5schema/schema.def \
+	h5schema/SCHEMA.md \
+	h5schema/README.md \
+	# End of EXTRA_DIST (h5schema)
+endif
+
+if HAVE_HDF5
+noinst_LTLIBRARIES += h5schema/libiostrata_h5synth.la
+h5schema_libiostrata_h5synth_la_SOURCES = \
+	h5schema/synth.c \
+	h5schema/synth.h \
+	# End of h5schema_libiostrata_h5synth_la_SOURCES
+h5schema_libiostrata_h5synth_la_LIBADD = -lm
+
+if HAVE_CMOCKA
+check_PROGRAMS += \
+	tests/unit/test_h5run \
+	# End of check_PROGRAMS (h5schema)
+TESTS += \
+	tests/unit/test_h5run \
+	# End of TESTS (h5schema)
+tests_unit_test_h5run_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_h5run_CPPFLAGS = $(AM_CPPFLAGS) $(HDF5_CFLAGS)
+tests_unit_test_h5run_LDADD = h5schema/libiostrata_h5synth.la \
+	h5schema/libiostrata_h5.la common/libiostrata_common.la \
+	$(HDF5_LIBS) $(CMOCKA_LIBS)
+endif
+endif
