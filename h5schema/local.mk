@@ -11,6 +11,9 @@ h5schema_libiostrata_h5_la_SOURCES = \
 	h5schema/schema.c \
 	h5schema/schema.h \
 	h5schema/results.h \
+	h5schema/hwinfo.c \
+	h5schema/hwinfo.h \
+	h5schema/hwinfo_internal.h \
 	# End of h5schema_libiostrata_h5_la_SOURCES
 h5schema_libiostrata_h5_la_CPPFLAGS = $(AM_CPPFLAGS) $(HDF5_CFLAGS) \
 	$(JANSSON_CFLAGS) $(HWLOC_CFLAGS) $(RADOS_CPPFLAGS)
