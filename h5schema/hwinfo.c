@@ -733,7 +733,7 @@ char *ios_hw_ceph_json(const char *ceph_conf, const char *target_dir)
 				const char *key, *src;
 			} f[] = {
 				{"name", "pool_name"},
-				{"id", "pool"},
+				{"id", "pool_id"},
 				{"size", "size"},
 				{"min_size", "min_size"},
 				{"pg_num", "pg_num"},

@@ -54,3 +54,27 @@ tests_unit_test_hwinfo_LDADD = h5schema/libiostrata_h5.la \
 	common/libiostrata_common.la $(JANSSON_LIBS) $(CMOCKA_LIBS)
 endif
 endif
+
+if HAVE_HDF5
+if HAVE_JANSSON
+if HAVE_INIH
+bin_PROGRAMS += h5schema/iostrata-report
+h5schema_iostrata_report_SOURCES = \
+	h5schema/report.c \
+	h5schema/report.h \
+	h5schema/report_check.c \
+	h5schema/report_plot.c \
+	# End of h5schema_iostrata_report_SOURCES
+h5schema_iostrata_report_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/site \
+	$(JANSSON_CFLAGS)
+h5schema_iostrata_report_LDADD = h5schema/libiostrata_h5.la \
+	site/libiostrata_site.la common/libiostrata_common.la \
+	$(JANSSON_LIBS) -lm
+
+noinst_PROGRAMS += h5schema/iostrata-h5synth
+h5schema_iostrata_h5synth_SOURCES = h5schema/synth_main.c
+h5schema_iostrata_h5synth_LDADD = h5schema/libiostrata_h5synth.la \
+	h5schema/libiostrata_h5.la common/libiostrata_common.la
+endif
+endif
+endif
