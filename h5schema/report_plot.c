@@ -76,9 +76,9 @@ static int render(const char *gp, const char *out, const char *body)
 
 	if (asprintf(
 		    &script,
-		    "set terminal pngcairo size 1000,700 enhanced font 'Sans,11'\n"
+		    "set terminal pngcairo size 1000,700 noenhanced font 'Sans,11'\n"
 		    "set output '%s.png'\n%s\nunset output\n"
-		    "set terminal svg size 1000,700 enhanced font 'Sans,11'\n"
+		    "set terminal svg size 1000,700 noenhanced font 'Sans,11'\n"
 		    "set output '%s.svg'\n%s\nunset output\n",
 		    out, body, out, body) < 0)
 		return -1;
@@ -346,7 +346,7 @@ static int plot_throttle(const char *gp, const char *prefix,
 			    "set xlabel 'disk throttle per OSD [MB/s]'\nset ylabel '%s [%s]'\n"
 			    "set key top left\nset grid\nset yrange [0:*]\n"
 			    "plot '%s' using 1:2:4 with filledcurves fc rgb '#9ecae1' fs transparent solid 0.5 title 'min-max', "
-			    "'' using 1:3 with linespoints lw 2 pt 7 lc rgb '#08519c' title 'mean'\n",
+			    "'' using 1:3 with linespoints lw 2 pt 7 lc rgb '#08519c' title 'mean', '' using 1:3:2:4 with yerrorbars lc rgb '#08519c' pt -1 title 'min-max'\n",
 			    names[p], f->name, f->name, f->dunit, dat) < 0)
 			body = NULL;
 		if (body && render(gp, out, body) == 0)
@@ -429,7 +429,7 @@ static int plot_timeline(const char *gp, const char *prefix,
 				    "set title \"%s %s repetition %d: per-rank rate per %.3g s interval (%s)\" noenhanced\n"
 				    "set xlabel 'time since repetition start [s]'\nset ylabel 'rank'\n"
 				    "set cblabel 'rate [MiB/s]'\nset palette rgb 33,13,10\n"
-				    "set yrange [-0.5:%d.5]\nset key outside bottom center horizontal\n"
+				    "set yrange [-0.5:%d.5]\nset offsets 0, 0.5, 0, 0\nset bmargin 6\nset key outside bottom center horizontal\n"
 				    "plot '%s' using 1:2:3 with points pt 5 ps 2.5 palette notitle, "
 				    "'%s' using 1:2 with points pt 2 ps 2 lc rgb 'black' title 'rank end', "
 				    "'%s' using ($3 > 0 ? $1 : 1/0):2 with points pt 6 ps 4 lw 3 lc rgb 'red' title 'ended early / outlier'\n",

@@ -79,7 +79,8 @@ static void fill_rep(const struct ios_synth *s, struct ios_rep_result *rep,
 			end = t0 + (int64_t)(win * 0.96);
 		if (s->disk_bw && !is_read &&
 		    bw > (double)s->disk_bw / s->ranks_per_node)
-			bw = (double)s->disk_bw / s->ranks_per_node;
+			bw = (double)s->disk_bw / s->ranks_per_node *
+			     (0.92 + 0.08 * rnd(st));
 		if (s->cpus)
 			bw *= 0.6 + 0.4 * fmin(1.0, s->cpus / 16.0);
 		if (s->mem)
