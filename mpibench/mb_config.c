@@ -213,7 +213,8 @@ static int parse_patterns(struct mb_config *cfg, const char *v,
 	char *save = NULL, *tok;
 	int n = 0;
 
-	if (strlen(v) >= sizeof(buf) || !*v)
+	if (strlen(v) >= sizeof(buf) || !*v || *v == ',' ||
+	    v[strlen(v) - 1] == ',' || strstr(v, ",,"))
 		return ios_errf(
 			err, -EINVAL,
 			"--rw: invalid value \"%s\" (accepted: write, read, randwrite, randread, randrw, or a comma list such as write,read)",
