@@ -598,8 +598,14 @@ int main(int argc, char **argv)
 			if (g_cfg.help)
 				mb_config_usage(stdout);
 			else
-				printf("iostrata-bench %s (%s)\n",
-				       PACKAGE_VERSION, IOSTRATA_GIT_REVISION);
+				printf("iostrata-bench %s (%s)\nresults writer: %s\n",
+				       PACKAGE_VERSION, IOSTRATA_GIT_REVISION,
+#ifdef MB_HAVE_H5RUN
+				       "yes"
+#else
+				       "no"
+#endif
+				);
 		}
 		mb_config_free(&g_cfg);
 		MPI_Finalize();

@@ -387,8 +387,20 @@ static inline void complete(struct rank_run *rr, int op, void *buf,
 		ios_lathist_add(&rr->r.lat, lat > 0 ? (uint64_t)lat : 0);
 		if (op == IOS_OP_READ && s->verify &&
 		    mb_verify_check(buf, s->bs, rr->writer_rank, off,
-				    rr->seed) != MB_VERIFY_OK)
+				    rr->seed) != MB_VERIFY_OK) {
+			/* recorded (as -EBADMSG) but the rank goes on */
 			rr->r.verify_errors++;
+			if (rr->nerr < MAX_ERRORS_PER_RANK) {
+				struct ios_io_error *e = &rr->errs[rr->nerr++];
+
+				e->rank = rr->w->rank;
+				e->op = op;
+				e->offset = off;
+				e->len = s->bs;
+				e->result = -EBADMSG;
+				e->t_ns = now + rr->w->offset_ns;
+			}
+		}
 	} else {
 		record_error(rr, op, off, s->bs, n, now);
 	}
