@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ctx_remote: slurmstepd (S_CTX_REMOTE).  Publishes the request
- * (IOSTRATA_REQ_*) and, on nodes where the prolog acted, what was applied
- * (IOSTRATA_APPLIED_*, read from the root-owned <jobid>.env file the
- * prolog wrote) in the tasks' environment.  A refused request ends the
- * task with the reason on its stderr.
+ * ctx_remote: slurmstepd (S_CTX_REMOTE).  On nodes where the prolog acted,
+ * puts the request (IOSTRATA_REQ_*) and what was applied
+ * (IOSTRATA_APPLIED_*) in each task's environment, read as root (task_init
+ * _privileged) from the root-owned <jobid>.env file the prolog wrote.  The
+ * option callbacks are not relied on here: they do not run for every step
+ * type.  A refused request ends the task with the reason on its stderr.
  */
 #include "config.h"
 
@@ -29,39 +30,20 @@ static bool env_key_ok(const char *k)
 	return true;
 }
 
-static void set_req_env(spank_t sp)
+int ctx_remote_task_priv(spank_t sp, const struct plugin_args *a)
 {
-	const struct iostrata_req *r = &plugin_req;
-
-	if (r->has_cpus)
-		spank_setenv(sp, "IOSTRATA_REQ_CPUS", r->raw_cpus, 1);
-	if (r->has_mem)
-		spank_setenv(sp, "IOSTRATA_REQ_MEM", r->raw_mem, 1);
-	if (r->has_bw)
-		spank_setenv(sp, "IOSTRATA_REQ_DISK_BW", r->raw_bw, 1);
-	if (r->has_iops)
-		spank_setenv(sp, "IOSTRATA_REQ_DISK_IOPS", r->raw_iops, 1);
-	if (r->has_profile)
-		spank_setenv(sp, "IOSTRATA_REQ_PROFILE", r->profile, 1);
-}
-
-int ctx_remote_post_opt(spank_t sp, const struct plugin_args *a)
-{
-	char node[128], jobid[32], buf[4096], name[64];
+	char jobid[32], buf[4096], name[64];
 	struct state_dir sd;
 	struct ios_err err;
 	uint32_t id = 0;
 	ssize_t n;
 
-	if (!req_any(&plugin_req))
-		return 0;
-	if (spank_getenv(sp, "SLURMD_NODENAME", node, sizeof(node)) !=
-		    ESPANK_SUCCESS ||
-	    !plugin_node_enabled(a, node))
-		return 0;
+	/* No node name here (SLURMD_NODENAME is not in a batch step's
+	 * environment yet): the <jobid>.env file in this node's state
+	 * directory exists only where the prolog acted. */
+	(void)plugin_node_enabled;
 	if (spank_get_item(sp, S_JOB_ID, &id) != ESPANK_SUCCESS)
 		return 0;
-	set_req_env(sp);
 	snprintf(jobid, sizeof(jobid), "%" PRIu32, id);
 	if (state_open(&sd, a->state_dir, false, &err) < 0) {
 		log_verbose("%s", err.msg);

@@ -279,8 +279,21 @@ static int publish(struct node_ctx *c, const char *jobid,
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return -ENOMEM;
+	if (req->has_cpus)
+		fprintf(f, "IOSTRATA_REQ_CPUS=%s\n", req->raw_cpus);
+	if (req->has_mem)
+		fprintf(f, "IOSTRATA_REQ_MEM=%s\n", req->raw_mem);
+	if (req->has_bw)
+		fprintf(f, "IOSTRATA_REQ_DISK_BW=%s\n", req->raw_bw);
+	if (req->has_iops)
+		fprintf(f, "IOSTRATA_REQ_DISK_IOPS=%s\n", req->raw_iops);
+	if (req->has_profile)
+		fprintf(f, "IOSTRATA_REQ_PROFILE=%s\n", req->profile);
 	if (refused) {
-		fprintf(f, "IOSTRATA_REFUSED=%s\n", refused);
+		fputs("IOSTRATA_REFUSED=", f);
+		for (const char *p = refused; *p; p++)
+			fputc((unsigned char)*p < 0x20 ? '?' : *p, f);
+		fputc('\n', f);
 	} else {
 		ncpu = count_online_cpus(&c->fs, list, sizeof(list));
 		fprintf(f, "IOSTRATA_APPLIED_CPUS=%u\n", ncpu);

@@ -162,11 +162,18 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 	case S_CTX_LOCAL:
 	case S_CTX_ALLOCATOR:
 		return ctx_local_post_opt(sp, &args);
-	case S_CTX_REMOTE:
-		return ctx_remote_post_opt(sp, &args);
 	default:
 		return 0;
 	}
+}
+
+int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
+{
+	(void)ac;
+	(void)av;
+	if (spank_context() != S_CTX_REMOTE)
+		return 0;
+	return ctx_remote_task_priv(sp, &args);
 }
 
 int slurm_spank_task_init(spank_t sp, int ac, char **av)

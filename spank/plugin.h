@@ -52,7 +52,7 @@ void plugin_node_name(char *buf, size_t len);
 
 /* Per-context entry points (return SPANK codes: 0 or -1). */
 int ctx_local_post_opt(spank_t sp, const struct plugin_args *a);
-int ctx_remote_post_opt(spank_t sp, const struct plugin_args *a);
+int ctx_remote_task_priv(spank_t sp, const struct plugin_args *a);
 int ctx_remote_task_init(spank_t sp, const struct plugin_args *a);
 int ctx_slurmd_init(spank_t sp, const struct plugin_args *a);
 int ctx_job_prolog(spank_t sp, const struct plugin_args *a);

@@ -2,7 +2,8 @@
 /*
  * policy: parse the site policy and the user's options, check requests.
  * Policy syntax: "key = value" lines, "#" comments, "[profile NAME]"
- * sections holding cpus/mem/disk_bw/disk_iops.
+ * sections holding cpus/mem/disk_bw/disk_iops; "[global]" returns to the
+ * global keys.
  */
 #include "config.h"
 
@@ -373,6 +374,10 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 		s = trim(line);
 		if (!*s || *s == '#')
 			continue;
+		if (strcmp(s, "[global]") == 0) {
+			prof = NULL;
+			continue;
+		}
 		if (*s == '[') {
 			char name[POLICY_NAME_MAX + 1];
 			int n = 0;
@@ -381,7 +386,7 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 				   &n) != 1 ||
 			    n == 0 || s[n] != '\0') {
 				rc = ios_errf(err, -EINVAL,
-					      "iostrata: %s: bad section \"%s\" (accepted: [profile NAME])",
+					      "iostrata: %s: bad section \"%s\" (accepted: [profile NAME], [global])",
 					      where, s);
 				goto fail;
 			}

@@ -19,6 +19,7 @@ install -d -m 0755 -o root -g root "$dir"
 {
 	cat "$top/site/local/policy.conf"
 	echo
+	echo "[global]"
 	echo "# appended by tests/integration/plugstack.sh for $base"
 	for cg in ${IOSTRATA_OSD_CGROUPS:-}; do
 		echo "cgroup = $cg"
