@@ -4,6 +4,8 @@
 ## the plugin (never sanitized: slurmd is not).
 
 spank_core_sources = \
+	spank/args.c \
+	spank/args.h \
 	spank/blkio.c \
 	spank/blkio.h \
 	spank/cpu.c \

@@ -9,33 +9,13 @@
 
 #include <slurm/spank.h>
 
+#include "args.h"
 #include "policy.h"
 
-#define PLUGIN_DEFAULT_STATE_DIR "/run/iostrata"
-#ifndef IOSTRATA_SYSCONFDIR
-#define IOSTRATA_SYSCONFDIR "/etc"
-#endif
-#define PLUGIN_DEFAULT_POLICY IOSTRATA_SYSCONFDIR "/iostrata/policy.conf"
-
-/* Plugstack arguments: nodes=LIST state_dir=DIR policy=FILE. */
-struct plugin_args {
-	char nodes[1024];   /* comma list of fnmatch patterns; "" = none */
-	char state_dir[1024];
-	char policy[1024];
-};
 
 /* Options as seen by the option callbacks in this process. */
 extern struct iostrata_req plugin_req;
 extern int plugin_req_error; /* a callback rejected a value */
-
-/*
- * Parse plugstack arguments.  Returns 0 or -EINVAL for an unknown key or
- * a bad value (plugin init then fails), message via log_err.
- */
-int plugin_args_parse(int ac, char **av, struct plugin_args *a);
-
-/* Is [node] enabled by the plugstack nodes= list? */
-bool plugin_node_enabled(const struct plugin_args *a, const char *node);
 
 /*
  * Ask slurmctld (through the libslurm already loaded in slurmd/slurmstepd,

@@ -162,7 +162,7 @@ int sysfs_write(const struct sysfs *fs, const char *path, const char *val)
 	if (sysfs_fault_hook && (rc = sysfs_fault_hook(rel(path), val)) < 0)
 		return rc;
 
-	fd = sysfs_openat(fs, path, O_WRONLY, 0);
+	fd = sysfs_openat(fs, path, O_WRONLY | O_TRUNC, 0);
 	if (fd < 0)
 		return fd;
 	do {
@@ -224,7 +224,7 @@ int sysfs_write_timeout(const struct sysfs *fs, const char *path,
 
 		if (sysfs_fault_hook && (f = sysfs_fault_hook(rel(path), val)) < 0)
 			_exit(-f > 255 ? EIO : -f);
-		fd = sysfs_openat(fs, path, O_WRONLY, 0);
+		fd = sysfs_openat(fs, path, O_WRONLY | O_TRUNC, 0);
 
 		if (fd < 0)
 			_exit(-fd > 255 ? EIO : -fd);
