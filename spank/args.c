@@ -67,4 +67,3 @@ bool plugin_node_enabled(const struct plugin_args *a, const char *node)
 			return true;
 	return false;
 }
-

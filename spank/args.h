@@ -16,7 +16,7 @@
 
 /* Plugstack arguments: nodes=LIST state_dir=DIR policy=FILE. */
 struct plugin_args {
-	char nodes[1024];   /* comma list of fnmatch patterns; "" = none */
+	char nodes[1024]; /* comma list of fnmatch patterns; "" = none */
 	char state_dir[1024];
 	char policy[1024];
 };

@@ -123,8 +123,8 @@ int blkio_get(const struct sysfs *fs, const char *cg, enum blkio_ver ver,
 				if (strncmp(line, key, strlen(key)) != 0)
 					continue;
 				errno = 0;
-				*lim_field(out, i) = strtoull(
-					line + strlen(key), &end, 10);
+				*lim_field(out, i) =
+					strtoull(line + strlen(key), &end, 10);
 				if (errno || *end)
 					return -EINVAL;
 			}
@@ -192,8 +192,9 @@ int blkio_set(const struct sysfs *fs, const char *cg, enum blkio_ver ver,
 			else
 				snprintf(v[i], sizeof(v[i]), "max");
 		}
-		snprintf(val, sizeof(val), "%u:%u rbps=%s wbps=%s riops=%s wiops=%s",
-			 dev.maj, dev.min, v[0], v[1], v[2], v[3]);
+		snprintf(val, sizeof(val),
+			 "%u:%u rbps=%s wbps=%s riops=%s wiops=%s", dev.maj,
+			 dev.min, v[0], v[1], v[2], v[3]);
 	}
 	snprintf(path, sizeof(path), "%s/io.max", cg);
 	return sysfs_write(fs, path, val);
@@ -225,8 +226,9 @@ int blkio_resolve_dev(const struct sysfs *fs, const char *spec,
 	int rc;
 
 	if (!spec || !*spec)
-		return ios_errf(err, -EINVAL,
-				"iostrata: resolve device: empty name (accepted: MAJ:MIN, /dev/NAME, NAME, or a path on the device)");
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: resolve device: empty name (accepted: MAJ:MIN, /dev/NAME, NAME, or a path on the device)");
 	if (blkio_parse_devnum(spec, out) == 0)
 		return 0;
 	if (spec[0] == '/') {
@@ -246,17 +248,19 @@ int blkio_resolve_dev(const struct sysfs *fs, const char *spec,
 			out->min = minor(st.st_dev);
 		}
 		if (out->maj == 0)
-			return ios_errf(err, -ENODEV,
-					"iostrata: resolve device \"%s\": not on a block device (%u:%u)",
-					spec, out->maj, out->min);
+			return ios_errf(
+				err, -ENODEV,
+				"iostrata: resolve device \"%s\": not on a block device (%u:%u)",
+				spec, out->maj, out->min);
 	} else {
 		for (const char *p = spec; *p; p++)
 			if (!((*p >= 'a' && *p <= 'z') ||
 			      (*p >= '0' && *p <= '9') || *p == '-' ||
 			      *p == '_'))
-				return ios_errf(err, -EINVAL,
-						"iostrata: resolve device \"%s\": invalid name (accepted: MAJ:MIN, /dev/NAME, NAME, or a path on the device)",
-						spec);
+				return ios_errf(
+					err, -EINVAL,
+					"iostrata: resolve device \"%s\": invalid name (accepted: MAJ:MIN, /dev/NAME, NAME, or a path on the device)",
+					spec);
 		snprintf(path, sizeof(path), "sys/class/block/%s/dev", spec);
 		rc = (int)sysfs_read(fs, path, buf, sizeof(buf));
 		if (rc < 0)
@@ -264,14 +268,16 @@ int blkio_resolve_dev(const struct sysfs *fs, const char *spec,
 					"iostrata: resolve device \"%s\": %s",
 					spec, strerror(-rc));
 		if (blkio_parse_devnum(buf, out) < 0)
-			return ios_errf(err, -EINVAL,
-					"iostrata: resolve device \"%s\": bad dev \"%s\"",
-					spec, buf);
+			return ios_errf(
+				err, -EINVAL,
+				"iostrata: resolve device \"%s\": bad dev \"%s\"",
+				spec, buf);
 	}
 	rc = whole_disk(fs, out);
 	if (rc < 0)
-		return ios_errf(err, rc,
-				"iostrata: resolve device \"%s\": whole disk: %s",
-				spec, strerror(-rc));
+		return ios_errf(
+			err, rc,
+			"iostrata: resolve device \"%s\": whole disk: %s", spec,
+			strerror(-rc));
 	return 0;
 }

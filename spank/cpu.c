@@ -155,7 +155,7 @@ int cpu_plan(const struct cpu_info *ci, unsigned target, bool *offline)
 	struct {
 		int pkg, node;
 		unsigned kept;
-	} *g;
+	} * g;
 	int *grp;
 	bool *keep;
 	int nofl = 0;

@@ -117,10 +117,11 @@ int ctx_job_prolog(spank_t sp, const struct plugin_args *a)
 		if (excl != 1) {
 			char m[256];
 
-			snprintf(m, sizeof(m),
-				 "iostrata: job %s: the --iostrata-* options need an exclusive allocation (sbatch/salloc/srun --exclusive)%s",
-				 jobid,
-				 excl < 0 ? " (could not ask slurmctld)" : "");
+			snprintf(
+				m, sizeof(m),
+				"iostrata: job %s: the --iostrata-* options need an exclusive allocation (sbatch/salloc/srun --exclusive)%s",
+				jobid,
+				excl < 0 ? " (could not ask slurmctld)" : "");
 			refuse(&c, jobid, &req, m);
 			goto out;
 		}

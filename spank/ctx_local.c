@@ -30,8 +30,9 @@ int ctx_local_post_opt(spank_t sp, const struct plugin_args *a)
 	rc = policy_load(a->policy, 0, &pol, &err);
 	if (rc == -ENOENT || rc == -EACCES) {
 		/* Not on this host or not readable: the prolog checks. */
-		log_verbose("iostrata: policy %s not readable here: bounds checked on the node",
-			    a->policy);
+		log_verbose(
+			"iostrata: policy %s not readable here: bounds checked on the node",
+			a->policy);
 		return 0;
 	}
 	if (rc < 0) {

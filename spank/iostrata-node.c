@@ -29,7 +29,8 @@ static void usage(FILE *f)
 		"Usage: iostrata-node status|apply|restore|check [options]\n"
 		"  --sysroot DIR     act below DIR instead of / (tests)\n"
 		"  --state-dir DIR   journal and applied files (default /run/iostrata)\n"
-		"  --policy FILE     site policy (default " IOSTRATA_SYSCONFDIR "/iostrata/policy.conf)\n"
+		"  --policy FILE     site policy (default " IOSTRATA_SYSCONFDIR
+		"/iostrata/policy.conf)\n"
 		"  --node NAME       node name for records (default: SLURMD_NODENAME or host)\n"
 		"  --json            status: JSON output\n"
 		"  --job ID          apply/restore: job id (apply default \"admin\", restore default all)\n"
@@ -149,8 +150,8 @@ int main(int argc, char **argv)
 	}
 	c.sd.dirfd = c.sd.jdirfd = -1;
 	/* status and check work without a policy (then no throttles). */
-	need_policy = strcmp(cmd, "apply") == 0 ||
-		      access(policy_path, F_OK) == 0;
+	need_policy =
+		strcmp(cmd, "apply") == 0 || access(policy_path, F_OK) == 0;
 	if (need_policy) {
 		rc = policy_load(policy_path, geteuid(), &pol, &err);
 		if (rc < 0) {
@@ -160,9 +161,9 @@ int main(int argc, char **argv)
 		}
 		c.pol = pol;
 	}
-	rc = state_open(&c.sd, state_dir,
-			strcmp(cmd, "apply") == 0 || strcmp(cmd, "restore") == 0,
-			&err);
+	rc = state_open(
+		&c.sd, state_dir,
+		strcmp(cmd, "apply") == 0 || strcmp(cmd, "restore") == 0, &err);
 	if (rc < 0 && (strcmp(cmd, "apply") == 0 || rc != -ENOENT)) {
 		fprintf(stderr, "%s\n", err.msg);
 		rc = 2;
@@ -199,8 +200,8 @@ int main(int argc, char **argv)
 		}
 		rc = policy_check_req(pol, &req, 0, &err);
 		if (rc == 0)
-			rc = node_apply(&c, job ? job : "admin", (unsigned)getuid(),
-					&req, &err);
+			rc = node_apply(&c, job ? job : "admin",
+					(unsigned)getuid(), &req, &err);
 		if (rc < 0) {
 			fprintf(stderr, "%s\n", err.msg);
 			rc = 1;

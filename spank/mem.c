@@ -211,8 +211,9 @@ int mem_apply(const struct sysfs *fs, struct mem_info *mi, uint64_t target,
 			continue;
 		case -ETIMEDOUT:
 			res->timeouts++;
-			log_verbose("iostrata: memory%d: offline abandoned after %d ms",
-				    mi->blk[best_i].id, attempt_ms);
+			log_verbose(
+				"iostrata: memory%d: offline abandoned after %d ms",
+				mi->blk[best_i].id, attempt_ms);
 			rc = 0;
 			continue;
 		default:

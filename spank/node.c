@@ -80,9 +80,10 @@ int node_observe(const struct node_ctx *c, bool strict, struct snapshot *s,
 				continue;
 			}
 			snapshot_free(s);
-			return ios_errf(err, rc,
-					"iostrata: cgroup %s: no throttle interface: %s",
-					cg, strerror(-rc));
+			return ios_errf(
+				err, rc,
+				"iostrata: cgroup %s: no throttle interface: %s",
+				cg, strerror(-rc));
 		}
 		for (size_t d = 0; d < c->pol->n_devices; d++) {
 			struct snap_thr t, *nv;
@@ -99,10 +100,11 @@ int node_observe(const struct node_ctx *c, bool strict, struct snapshot *s,
 			rc = blkio_get(&c->fs, cg, ver, t.dev, &t.lim);
 			if (rc < 0) {
 				snapshot_free(s);
-				return ios_errf(err, rc,
-						"iostrata: cgroup %s: read throttle of %u:%u: %s",
-						cg, t.dev.maj, t.dev.min,
-						strerror(-rc));
+				return ios_errf(
+					err, rc,
+					"iostrata: cgroup %s: read throttle of %u:%u: %s",
+					cg, t.dev.maj, t.dev.min,
+					strerror(-rc));
 			}
 			nv = realloc(s->thr, (s->n_thr + 1) * sizeof(*nv));
 			if (!nv) {
@@ -345,8 +347,10 @@ static int restore_snapshot(struct node_ctx *c, const struct snapshot *s,
 			    strcmp(v, "1") != 0) {
 				rc = cpu_set_online(&c->fs, s->cpu[i].id, true);
 				if (rc == 0)
-					log_info("iostrata: node %s: job %s: cpu%d online again",
-						 c->node, s->jobid, s->cpu[i].id);
+					log_info(
+						"iostrata: node %s: job %s: cpu%d online again",
+						c->node, s->jobid,
+						s->cpu[i].id);
 			}
 		}
 	for (size_t i = 0; i < s->n_mem; i++)
@@ -373,8 +377,9 @@ static int restore_snapshot(struct node_ctx *c, const struct snapshot *s,
 		if (blkio_detect(&c->fs, t->cg, &ver) < 0) {
 			/* The cgroup is gone (its daemon stopped): nothing
 			 * is throttled there any more. */
-			log_verbose("iostrata: cgroup %s gone: nothing to restore",
-				    t->cg);
+			log_verbose(
+				"iostrata: cgroup %s gone: nothing to restore",
+				t->cg);
 			continue;
 		}
 		if (blkio_get(&c->fs, t->cg, t->ver, t->dev, &cur) == 0 &&
@@ -405,12 +410,12 @@ static int restore_snapshot(struct node_ctx *c, const struct snapshot *s,
 		if (!s->cpu[i].online)
 			continue;
 		for (size_t j = 0; j < now.n_cpu; j++)
-			if (now.cpu[j].id == s->cpu[i].id && !now.cpu[j].online) {
-				off += (size_t)snprintf(left + off,
-							off < len ? len - off : 0,
-							"%scpu%d offline",
-							off ? ", " : "",
-							s->cpu[i].id);
+			if (now.cpu[j].id == s->cpu[i].id &&
+			    !now.cpu[j].online) {
+				off += (size_t)snprintf(
+					left + off, off < len ? len - off : 0,
+					"%scpu%d offline", off ? ", " : "",
+					s->cpu[i].id);
 				bad++;
 			}
 		if (off >= len)
@@ -446,11 +451,10 @@ static int restore_snapshot(struct node_ctx *c, const struct snapshot *s,
 			continue;
 		if (blkio_get(&c->fs, t->cg, t->ver, t->dev, &cur) < 0 ||
 		    memcmp(&cur, &t->lim, sizeof(cur)) != 0) {
-			off += (size_t)snprintf(left + off,
-						off < len ? len - off : 0,
-						"%sthrottle %u:%u on %s",
-						off ? ", " : "", t->dev.maj,
-						t->dev.min, t->cg);
+			off += (size_t)snprintf(
+				left + off, off < len ? len - off : 0,
+				"%sthrottle %u:%u on %s", off ? ", " : "",
+				t->dev.maj, t->dev.min, t->cg);
 			bad++;
 			if (off >= len)
 				off = len - 1;
@@ -475,9 +479,10 @@ static int restore_locked(struct node_ctx *c, const char *jobid,
 	rc = restore_snapshot(c, &s, left, sizeof(left));
 	if (rc < 0) {
 		snapshot_free(&s);
-		return ios_errf(err, -EIO,
-				"iostrata: node %s: restore after job %s incomplete: %s (journal kept in %s/journal)",
-				c->node, jobid, left, c->sd.path);
+		return ios_errf(
+			err, -EIO,
+			"iostrata: node %s: restore after job %s incomplete: %s (journal kept in %s/journal)",
+			c->node, jobid, left, c->sd.path);
 	}
 	rc = state_journal_remove(&c->sd, jobid);
 	if (rc < 0) {
@@ -535,7 +540,8 @@ out:
 	return rc;
 }
 
-static bool lim_eq_req(const struct blkio_limit *l, const struct blkio_limit *want)
+static bool lim_eq_req(const struct blkio_limit *l,
+		       const struct blkio_limit *want)
 {
 	return memcmp(l, want, sizeof(*l)) == 0;
 }
@@ -564,9 +570,10 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 		goto out_unlock;
 	}
 	if (nids > 0) {
-		rc = ios_errf(err, -EBUSY,
-			      "iostrata: node %s: already reconfigured for job %s (journal in %s/journal); not applying for job %s",
-			      c->node, ids[0], c->sd.path, jobid);
+		rc = ios_errf(
+			err, -EBUSY,
+			"iostrata: node %s: already reconfigured for job %s (journal in %s/journal); not applying for job %s",
+			c->node, ids[0], c->sd.path, jobid);
 		state_list_free(ids, nids);
 		goto out_unlock;
 	}
@@ -577,12 +584,14 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 	if (rc < 0)
 		goto out_unlock;
 	snprintf(snap.jobid, sizeof(snap.jobid), "%s", jobid);
-	snprintf(snap.node, sizeof(snap.node), "%s", c->node[0] ? c->node : "-");
+	snprintf(snap.node, sizeof(snap.node), "%s",
+		 c->node[0] ? c->node : "-");
 	snap.uid = uid;
 	snap.time = (long long)time(NULL);
 	rc = state_journal_write(&c->sd, &snap);
 	if (rc < 0) {
-		ios_errf(err, rc, "iostrata: write journal %s/journal/%s.state: %s",
+		ios_errf(err, rc,
+			 "iostrata: write journal %s/journal/%s.state: %s",
 			 c->sd.path, jobid, strerror(-rc));
 		goto out_free;
 	}
@@ -601,10 +610,10 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 		off = calloc(ci.n ? ci.n : 1, sizeof(*off));
 		n = off ? cpu_plan(&ci, req->cpus, off) : -ENOMEM;
 		if (n < 0) {
-			rc = ios_errf(err, n == -ERANGE ? -ERANGE : n,
-				      "iostrata: --iostrata-cpus=%u: %u CPUs online on node %s",
-				      req->cpus, cpu_count_online(&ci),
-				      c->node);
+			rc = ios_errf(
+				err, n == -ERANGE ? -ERANGE : n,
+				"iostrata: --iostrata-cpus=%u: %u CPUs online on node %s",
+				req->cpus, cpu_count_online(&ci), c->node);
 			free(off);
 			cpu_info_free(&ci);
 			goto out_restore;
@@ -613,8 +622,9 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 			if (!off[i])
 				continue;
 			if (cpu_set_online(&c->fs, ci.cpu[i].id, false) == 0)
-				log_info("iostrata: node %s: job %s: cpu%d offline",
-					 c->node, jobid, ci.cpu[i].id);
+				log_info(
+					"iostrata: node %s: job %s: cpu%d offline",
+					c->node, jobid, ci.cpu[i].id);
 		}
 		free(off);
 		cpu_info_free(&ci);
@@ -632,9 +642,10 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 		rc = mem_apply(&c->fs, &mi, req->mem, c->pol->mem_attempt_ms,
 			       c->pol->mem_total_ms, &mr);
 		mem_info_free(&mi);
-		log_info("iostrata: node %s: job %s: %u memory blocks offline, %u refused, %u timed out, %s online",
-			 c->node, jobid, mr.offlined, mr.refused, mr.timeouts,
-			 ios_fmt_size(mr.online_bytes, sz1, sizeof(sz1)));
+		log_info(
+			"iostrata: node %s: job %s: %u memory blocks offline, %u refused, %u timed out, %s online",
+			c->node, jobid, mr.offlined, mr.refused, mr.timeouts,
+			ios_fmt_size(mr.online_bytes, sz1, sizeof(sz1)));
 		if (rc < 0) {
 			ios_errf(err, rc, "iostrata: offline memory: %s",
 				 strerror(-rc));
@@ -654,14 +665,16 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 				l.riops = l.wiops = req->iops;
 			rc = blkio_set(&c->fs, t->cg, t->ver, t->dev, &l);
 			if (rc < 0) {
-				ios_errf(err, rc,
-					 "iostrata: cgroup %s: set throttle of %u:%u: %s",
-					 t->cg, t->dev.maj, t->dev.min,
-					 strerror(-rc));
+				ios_errf(
+					err, rc,
+					"iostrata: cgroup %s: set throttle of %u:%u: %s",
+					t->cg, t->dev.maj, t->dev.min,
+					strerror(-rc));
 				goto out_restore;
 			}
-			log_info("iostrata: node %s: job %s: throttle %u:%u in %s",
-				 c->node, jobid, t->dev.maj, t->dev.min, t->cg);
+			log_info(
+				"iostrata: node %s: job %s: throttle %u:%u in %s",
+				c->node, jobid, t->dev.maj, t->dev.min, t->cg);
 		}
 	}
 
@@ -674,10 +687,11 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 		unsigned n = count_online_cpus(&c->fs, list, sizeof(list));
 
 		if (n < req->cpus || n - req->cpus > c->pol->cpu_tolerance) {
-			rc = ios_errf(err, -ERANGE,
-				      "iostrata: node %s: --iostrata-cpus=%u not reached: %u CPUs online (%s), tolerance %u; node restored",
-				      c->node, req->cpus, n, list,
-				      c->pol->cpu_tolerance);
+			rc = ios_errf(
+				err, -ERANGE,
+				"iostrata: node %s: --iostrata-cpus=%u not reached: %u CPUs online (%s), tolerance %u; node restored",
+				c->node, req->cpus, n, list,
+				c->pol->cpu_tolerance);
 			goto out_restore;
 		}
 	}
@@ -685,13 +699,16 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 		uint64_t m = online_mem(&c->fs);
 
 		if (m > req->mem + policy_mem_slack(c->pol, req->mem)) {
-			rc = ios_errf(err, -ERANGE,
-				      "iostrata: node %s: --iostrata-mem=%s not reached: %s online (the kernel refused the other blocks), tolerance %" PRIu64 " bytes; node restored",
-				      c->node,
-				      req->raw_mem[0] ? req->raw_mem
-						      : ios_fmt_size(req->mem, sz2, sizeof(sz2)),
-				      ios_fmt_size(m, sz1, sizeof(sz1)),
-				      policy_mem_slack(c->pol, req->mem));
+			rc = ios_errf(
+				err, -ERANGE,
+				"iostrata: node %s: --iostrata-mem=%s not reached: %s online (the kernel refused the other blocks), tolerance %" PRIu64
+				" bytes; node restored",
+				c->node,
+				req->raw_mem[0] ? req->raw_mem
+						: ios_fmt_size(req->mem, sz2,
+							       sizeof(sz2)),
+				ios_fmt_size(m, sz1, sizeof(sz1)),
+				policy_mem_slack(c->pol, req->mem));
 			goto out_restore;
 		}
 	}
@@ -705,10 +722,12 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 			}
 			if (req->has_iops)
 				want.riops = want.wiops = req->iops;
-			if (i >= snap.n_thr || !lim_eq_req(&now.thr[i].lim, &want)) {
-				rc = ios_errf(err, -ERANGE,
-					      "iostrata: node %s: throttle on %s not in effect after writing it; node restored",
-					      c->node, now.thr[i].cg);
+			if (i >= snap.n_thr ||
+			    !lim_eq_req(&now.thr[i].lim, &want)) {
+				rc = ios_errf(
+					err, -ERANGE,
+					"iostrata: node %s: throttle on %s not in effect after writing it; node restored",
+					c->node, now.thr[i].cg);
 				goto out_restore;
 			}
 		}
@@ -721,7 +740,7 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 	}
 	goto out_free;
 
-out_restore: {
+out_restore : {
 	char left[256] = "";
 	int r = restore_snapshot(c, &snap, left, sizeof(left));
 

@@ -12,7 +12,6 @@
 #include "args.h"
 #include "policy.h"
 
-
 /* Options as seen by the option callbacks in this process. */
 extern struct iostrata_req plugin_req;
 extern int plugin_req_error; /* a callback rejected a value */

@@ -49,9 +49,10 @@ static int parse_rate_nz(const char *s, const char *what, uint64_t *out,
 	int rc = ios_parse_rate(s, what, out, err);
 
 	if (rc == 0 && *out == 0)
-		return ios_errf(err, -EINVAL,
-				"iostrata: %s: invalid value \"%s\": must be above 0",
-				what, s);
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: %s: invalid value \"%s\": must be above 0",
+			what, s);
 	return rc;
 }
 
@@ -63,12 +64,13 @@ int req_parse_opt(struct iostrata_req *req, enum req_opt opt, const char *val,
 	int rc;
 
 	if (!val || !*val)
-		return ios_errf(err, -EINVAL,
-				"iostrata: %s: empty value", what);
+		return ios_errf(err, -EINVAL, "iostrata: %s: empty value",
+				what);
 	if (strlen(val) > 31 || !safe_chars(val, opt == REQ_PROFILE))
-		return ios_errf(err, -EINVAL,
-				"iostrata: %s: invalid value \"%.40s\" (letters, digits and units only)",
-				what, val);
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: %s: invalid value \"%.40s\" (letters, digits and units only)",
+			what, val);
 	switch (opt) {
 	case REQ_CPUS:
 		rc = ios_parse_uint(val, what, 1, 65536, &v, err);
@@ -83,9 +85,10 @@ int req_parse_opt(struct iostrata_req *req, enum req_opt opt, const char *val,
 		if (rc < 0)
 			return rc;
 		if (v == 0)
-			return ios_errf(err, -EINVAL,
-					"iostrata: %s: invalid value \"%s\": must be above 0",
-					what, val);
+			return ios_errf(
+				err, -EINVAL,
+				"iostrata: %s: invalid value \"%s\": must be above 0",
+				what, val);
 		req->mem = v;
 		req->has_mem = true;
 		snprintf(req->raw_mem, sizeof(req->raw_mem), "%s", val);
@@ -99,9 +102,10 @@ int req_parse_opt(struct iostrata_req *req, enum req_opt opt, const char *val,
 			size_t l = (size_t)(comma - val);
 
 			if (l == 0 || l >= sizeof(w) || strchr(comma + 1, ','))
-				return ios_errf(err, -EINVAL,
-						"iostrata: %s: invalid value \"%s\" (accepted: RATE[,READ_RATE], e.g. 50M or 50M,100M)",
-						what, val);
+				return ios_errf(
+					err, -EINVAL,
+					"iostrata: %s: invalid value \"%s\" (accepted: RATE[,READ_RATE], e.g. 50M or 50M,100M)",
+					what, val);
 			memcpy(w, val, l);
 			w[l] = '\0';
 		} else {
@@ -234,9 +238,10 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 		else if (strcmp(key, "disk_iops") == 0)
 			o = REQ_DISK_IOPS;
 		else
-			return ios_errf(err, -EINVAL,
-					"iostrata: %s: unknown profile key \"%s\" (accepted: cpus, mem, disk_bw, disk_iops)",
-					where, key);
+			return ios_errf(
+				err, -EINVAL,
+				"iostrata: %s: unknown profile key \"%s\" (accepted: cpus, mem, disk_bw, disk_iops)",
+				where, key);
 		rc = req_parse_opt(&prof->req, o, val, err);
 		if (rc < 0)
 			return ios_errf(err, rc, "%s: %s", where, err->msg);
@@ -254,18 +259,20 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 		rc = add_list(p->cgroups, &p->n_cgroups, val);
 		for (size_t i = first; rc == 0 && i < p->n_cgroups; i++)
 			if (!valid_cgroup(p->cgroups[i]))
-				return ios_errf(err, -EINVAL,
-						"iostrata: %s: invalid cgroup \"%s\" (an absolute path below /sys/fs/cgroup/, no \"..\")",
-						where, p->cgroups[i]);
+				return ios_errf(
+					err, -EINVAL,
+					"iostrata: %s: invalid cgroup \"%s\" (an absolute path below /sys/fs/cgroup/, no \"..\")",
+					where, p->cgroups[i]);
 	} else if (strcmp(key, "require_exclusive") == 0) {
 		if (strcmp(val, "yes") == 0)
 			p->require_exclusive = true;
 		else if (strcmp(val, "no") == 0)
 			p->require_exclusive = false;
 		else
-			return ios_errf(err, -EINVAL,
-					"iostrata: %s: require_exclusive: invalid value \"%s\" (accepted: yes, no)",
-					where, val);
+			return ios_errf(
+				err, -EINVAL,
+				"iostrata: %s: require_exclusive: invalid value \"%s\" (accepted: yes, no)",
+				where, val);
 		rc = 0;
 	} else if (strcmp(key, "min_cpus") == 0) {
 		rc = ios_parse_uint(val, key, 1, 65536, &v, err);
@@ -284,9 +291,10 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 		if (strchr(val, '%')) {
 			rc = parse_pct(val, &p->mem_tolerance_pct);
 			if (rc < 0)
-				ios_errf(err, rc,
-					 "iostrata: mem_tolerance: invalid percentage \"%s\"",
-					 val);
+				ios_errf(
+					err, rc,
+					"iostrata: mem_tolerance: invalid percentage \"%s\"",
+					val);
 		} else {
 			rc = ios_parse_size(val, key, &p->mem_tolerance, err);
 		}
@@ -305,8 +313,7 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 		}
 	} else {
 		return ios_errf(err, -EINVAL,
-				"iostrata: %s: unknown key \"%s\"", where,
-				key);
+				"iostrata: %s: unknown key \"%s\"", where, key);
 	}
 	if (rc < 0)
 		return ios_errf(err, rc, "%s: %s", where,
@@ -339,10 +346,11 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 	if (!S_ISREG(st.st_mode) || st.st_uid != owner ||
 	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
 		close(fd);
-		return ios_errf(err, -EPERM,
-				"iostrata: policy %s: refused: must be a regular file owned by uid %u and not writable by group or others (owner %u, mode %04o)",
-				path, (unsigned)owner, (unsigned)st.st_uid,
-				(unsigned)(st.st_mode & 07777));
+		return ios_errf(
+			err, -EPERM,
+			"iostrata: policy %s: refused: must be a regular file owned by uid %u and not writable by group or others (owner %u, mode %04o)",
+			path, (unsigned)owner, (unsigned)st.st_uid,
+			(unsigned)(st.st_mode & 07777));
 	}
 	f = fdopen(fd, "r");
 	if (!f) {
@@ -367,8 +375,8 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 		lineno++;
 		snprintf(where, sizeof(where), "%s:%u", path, lineno);
 		if (!strchr(line, '\n') && !feof(f)) {
-			rc = ios_errf(err, -EINVAL, "iostrata: %s: line too long",
-				      where);
+			rc = ios_errf(err, -EINVAL,
+				      "iostrata: %s: line too long", where);
 			goto fail;
 		}
 		s = trim(line);
@@ -385,16 +393,18 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 			if (sscanf(s, "[profile %64[A-Za-z0-9_.-]]%n", name,
 				   &n) != 1 ||
 			    n == 0 || s[n] != '\0') {
-				rc = ios_errf(err, -EINVAL,
-					      "iostrata: %s: bad section \"%s\" (accepted: [profile NAME], [global])",
-					      where, s);
+				rc = ios_errf(
+					err, -EINVAL,
+					"iostrata: %s: bad section \"%s\" (accepted: [profile NAME], [global])",
+					where, s);
 				goto fail;
 			}
 			if (p->n_profiles >= POLICY_MAX_LIST ||
 			    strlen(name) >= POLICY_NAME_MAX) {
-				rc = ios_errf(err, -E2BIG,
-					      "iostrata: %s: too many profiles or name too long",
-					      where);
+				rc = ios_errf(
+					err, -E2BIG,
+					"iostrata: %s: too many profiles or name too long",
+					where);
 				goto fail;
 			}
 			prof = &p->profiles[p->n_profiles++];
@@ -403,9 +413,10 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 		}
 		eq = strchr(s, '=');
 		if (!eq) {
-			rc = ios_errf(err, -EINVAL,
-				      "iostrata: %s: expected key = value, got \"%s\"",
-				      where, s);
+			rc = ios_errf(
+				err, -EINVAL,
+				"iostrata: %s: expected key = value, got \"%s\"",
+				where, s);
 			goto fail;
 		}
 		*eq = '\0';
@@ -437,9 +448,10 @@ int policy_check_req(const struct policy *p, struct iostrata_req *req,
 			if (strcmp(p->profiles[i].name, req->profile) == 0)
 				pr = &p->profiles[i];
 		if (!pr)
-			return ios_errf(err, -ENOENT,
-					"iostrata: --iostrata-profile: unknown profile \"%s\" (see %s)",
-					req->profile, p->path);
+			return ios_errf(
+				err, -ENOENT,
+				"iostrata: --iostrata-profile: unknown profile \"%s\" (see %s)",
+				req->profile, p->path);
 		if (!req->has_cpus && pr->req.has_cpus) {
 			req->cpus = pr->req.cpus;
 			req->has_cpus = true;
@@ -459,31 +471,38 @@ int policy_check_req(const struct policy *p, struct iostrata_req *req,
 		}
 	}
 	if (req->has_cpus && req->cpus < p->min_cpus)
-		return ios_errf(err, -ERANGE,
-				"iostrata: --iostrata-cpus: %u is below the site minimum %u",
-				req->cpus, p->min_cpus);
+		return ios_errf(
+			err, -ERANGE,
+			"iostrata: --iostrata-cpus: %u is below the site minimum %u",
+			req->cpus, p->min_cpus);
 	if (req->has_cpus && online_cpus && req->cpus > online_cpus)
-		return ios_errf(err, -ERANGE,
-				"iostrata: --iostrata-cpus: %u is more than the %u CPUs online",
-				req->cpus, online_cpus);
+		return ios_errf(
+			err, -ERANGE,
+			"iostrata: --iostrata-cpus: %u is more than the %u CPUs online",
+			req->cpus, online_cpus);
 	if (req->has_mem && req->mem < p->min_mem)
 		return ios_errf(err, -ERANGE,
-				"iostrata: --iostrata-mem: %" PRIu64 " bytes is below the site minimum %" PRIu64,
+				"iostrata: --iostrata-mem: %" PRIu64
+				" bytes is below the site minimum %" PRIu64,
 				req->mem, p->min_mem);
 	if (req->has_bw &&
 	    (req->wbps < p->min_disk_bw || req->rbps < p->min_disk_bw))
-		return ios_errf(err, -ERANGE,
-				"iostrata: --iostrata-disk-bw: rate below the site minimum %" PRIu64 " B/s",
-				p->min_disk_bw);
+		return ios_errf(
+			err, -ERANGE,
+			"iostrata: --iostrata-disk-bw: rate below the site minimum %" PRIu64
+			" B/s",
+			p->min_disk_bw);
 	if (req->has_iops && req->iops < p->min_disk_iops)
 		return ios_errf(err, -ERANGE,
-				"iostrata: --iostrata-disk-iops: %" PRIu64 " is below the site minimum %" PRIu64,
+				"iostrata: --iostrata-disk-iops: %" PRIu64
+				" is below the site minimum %" PRIu64,
 				req->iops, p->min_disk_iops);
 	if ((req->has_bw || req->has_iops) &&
 	    (p->n_devices == 0 || p->n_cgroups == 0))
-		return ios_errf(err, -ERANGE,
-				"iostrata: --iostrata-disk-bw/--iostrata-disk-iops: the site policy %s names no device or cgroup to throttle",
-				p->path);
+		return ios_errf(
+			err, -ERANGE,
+			"iostrata: --iostrata-disk-bw/--iostrata-disk-iops: the site policy %s names no device or cgroup to throttle",
+			p->path);
 	return 0;
 }
 
@@ -498,10 +517,11 @@ int policy_check_user(const struct policy *p, uid_t uid, const char *user,
 		if (account && (strcmp(p->allow_accounts[i], "*") == 0 ||
 				strcmp(p->allow_accounts[i], account) == 0))
 			return 0;
-	return ios_errf(err, -EPERM,
-			"iostrata: user \"%s\" (uid %u, account \"%s\") may not reconfigure nodes (policy %s)",
-			user ? user : "?", (unsigned)uid,
-			account ? account : "", p->path);
+	return ios_errf(
+		err, -EPERM,
+		"iostrata: user \"%s\" (uid %u, account \"%s\") may not reconfigure nodes (policy %s)",
+		user ? user : "?", (unsigned)uid, account ? account : "",
+		p->path);
 }
 
 uint64_t policy_mem_slack(const struct policy *p, uint64_t target)
@@ -509,8 +529,8 @@ uint64_t policy_mem_slack(const struct policy *p, uint64_t target)
 	uint64_t s = p->mem_tolerance;
 
 	if (p->mem_tolerance_pct > 0) {
-		uint64_t q = (uint64_t)((double)target *
-					p->mem_tolerance_pct / 100.0);
+		uint64_t q = (uint64_t)((double)target * p->mem_tolerance_pct /
+					100.0);
 		if (q > s)
 			s = q;
 	}

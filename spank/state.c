@@ -38,11 +38,11 @@ static int check_dir(int fd, mode_t forbidden, const char *path,
 				strerror(errno));
 	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
 	    (st.st_mode & forbidden))
-		return ios_errf(err, -EPERM,
-				"iostrata: state directory %s: refused: must be a directory owned by uid %u with mode without %04o (owner %u, mode %04o)",
-				path, (unsigned)geteuid(), (unsigned)forbidden,
-				(unsigned)st.st_uid,
-				(unsigned)(st.st_mode & 07777));
+		return ios_errf(
+			err, -EPERM,
+			"iostrata: state directory %s: refused: must be a directory owned by uid %u with mode without %04o (owner %u, mode %04o)",
+			path, (unsigned)geteuid(), (unsigned)forbidden,
+			(unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
 	return 0;
 }
 
@@ -70,9 +70,10 @@ int state_open(struct state_dir *sd, const char *path, bool create,
 	sd->dirfd = sd->jdirfd = -1;
 	if (!path || path[0] != '/' || strlen(path) >= sizeof(sd->path) ||
 	    strstr(path, "/.."))
-		return ios_errf(err, -EINVAL,
-				"iostrata: state directory \"%s\": must be an absolute path without \"..\"",
-				path ? path : "");
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: state directory \"%s\": must be an absolute path without \"..\"",
+			path ? path : "");
 	snprintf(sd->path, sizeof(sd->path), "%s", path);
 	snprintf(parent, sizeof(parent), "%s", path);
 	while (strlen(parent) > 1 && parent[strlen(parent) - 1] == '/')
@@ -91,8 +92,10 @@ int state_open(struct state_dir *sd, const char *path, bool create,
 				strerror(errno));
 	rc = open_dir_at(pfd, base, create, 0755);
 	close(pfd);
+	if (rc == -ENOTDIR)
+		rc = -ELOOP; /* O_NOFOLLOW|O_DIRECTORY on a symlink */
 	if (rc < 0)
-		return ios_errf(err, rc == -ENOTDIR ? -ELOOP : rc,
+		return ios_errf(err, rc,
 				"iostrata: open state directory %s: %s", path,
 				strerror(-rc));
 	sd->dirfd = rc;
@@ -100,8 +103,10 @@ int state_open(struct state_dir *sd, const char *path, bool create,
 	if (rc < 0)
 		goto fail;
 	rc = open_dir_at(sd->dirfd, "journal", create, 0700);
+	if (rc == -ENOTDIR)
+		rc = -ELOOP;
 	if (rc < 0) {
-		ios_errf(err, rc == -ENOTDIR ? -ELOOP : rc,
+		ios_errf(err, rc,
 			 "iostrata: open state directory %s/journal: %s", path,
 			 strerror(-rc));
 		goto fail;
@@ -303,9 +308,10 @@ int state_journal_read(struct state_dir *sd, const char *jobid,
 	if (fd < 0)
 		return fd == -ENOENT
 			       ? fd
-			       : ios_errf(err, fd,
-					  "iostrata: open journal %s/journal/%s: %s",
-					  sd->path, name, strerror(-fd));
+			       : ios_errf(
+					 err, fd,
+					 "iostrata: open journal %s/journal/%s: %s",
+					 sd->path, name, strerror(-fd));
 	f = fdopen(fd, "r");
 	if (!f) {
 		close(fd);
@@ -391,9 +397,10 @@ bad:
 	if (f)
 		fclose(f);
 	snapshot_free(s);
-	return ios_errf(err, -EINVAL,
-			"iostrata: journal %s/journal/%s:%u: corrupt or truncated",
-			sd->path, name, lineno);
+	return ios_errf(
+		err, -EINVAL,
+		"iostrata: journal %s/journal/%s:%u: corrupt or truncated",
+		sd->path, name, lineno);
 }
 
 int state_journal_remove(struct state_dir *sd, const char *jobid)
@@ -463,8 +470,8 @@ void state_list_free(char **ids, size_t n)
 	free(ids);
 }
 
-int state_write_public(struct state_dir *sd, const char *name,
-		       const char *data, size_t len, mode_t mode)
+int state_write_public(struct state_dir *sd, const char *name, const char *data,
+		       size_t len, mode_t mode)
 {
 	if (!name || !*name || strchr(name, '/') || name[0] == '.')
 		return -EINVAL;

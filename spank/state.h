@@ -90,8 +90,8 @@ void state_list_free(char **ids, size_t n);
  * Write [name] in the state directory (not the journal dir) atomically
  * with [mode] (e.g. 0644 for the per-job applied file).
  */
-int state_write_public(struct state_dir *sd, const char *name,
-		       const char *data, size_t len, mode_t mode);
+int state_write_public(struct state_dir *sd, const char *name, const char *data,
+		       size_t len, mode_t mode);
 int state_remove_public(struct state_dir *sd, const char *name);
 
 /* Read a public file (regular, owned by us, no symlink) into [buf]. */

@@ -222,7 +222,8 @@ int sysfs_write_timeout(const struct sysfs *fs, const char *path,
 		int fd, f;
 		ssize_t n;
 
-		if (sysfs_fault_hook && (f = sysfs_fault_hook(rel(path), val)) < 0)
+		if (sysfs_fault_hook &&
+		    (f = sysfs_fault_hook(rel(path), val)) < 0)
 			_exit(-f > 255 ? EIO : -f);
 		fd = sysfs_openat(fs, path, O_WRONLY | O_TRUNC, 0);
 

@@ -140,13 +140,14 @@ void fake_cpus(struct fake_root *r, int n, int npkg)
 				 "sys/devices/system/cpu/cpu%d/online", i);
 			fake_write(r, rel, "1\n");
 		}
-		snprintf(rel, sizeof(rel),
-			 "sys/devices/system/cpu/cpu%d/topology/physical_package_id",
-			 i);
+		snprintf(
+			rel, sizeof(rel),
+			"sys/devices/system/cpu/cpu%d/topology/physical_package_id",
+			i);
 		snprintf(v, sizeof(v), "%d\n", i % npkg);
 		fake_write(r, rel, v);
-		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/node%d",
-			 i, i % npkg);
+		snprintf(rel, sizeof(rel),
+			 "sys/devices/system/cpu/cpu%d/node%d", i, i % npkg);
 		fake_symlink(r, "../../node", rel);
 	}
 	fake_write(r, "sys/devices/system/cpu/online", "0-1\n");

@@ -68,8 +68,7 @@ static void test_scan(void **state)
 	fake_write(f->r, "sys/devices/system/cpu/cpu6/online", "0\n");
 	assert_int_equal(cpu_scan(&f->fs, &ci), 0);
 	assert_int_equal(cpu_count_online(&ci), 6);
-	assert_string_equal(cpu_list_format(&ci, list, sizeof(list)),
-			    "0-4,7");
+	assert_string_equal(cpu_list_format(&ci, list, sizeof(list)), "0-4,7");
 	cpu_info_free(&ci);
 }
 
@@ -125,11 +124,11 @@ static void test_set(void **state)
 	assert_int_equal(cpu_set_online(&f->fs, 0, false), -EPERM);
 	assert_int_equal(cpu_set_online(&f->fs, 42, false), -ENOENT);
 	assert_int_equal(cpu_set_online(&f->fs, 3, false), 0);
-	assert_string_equal(fake_read(f->r, "sys/devices/system/cpu/cpu3/online"),
-			    "0");
+	assert_string_equal(
+		fake_read(f->r, "sys/devices/system/cpu/cpu3/online"), "0");
 	assert_int_equal(cpu_set_online(&f->fs, 3, true), 0);
-	assert_string_equal(fake_read(f->r, "sys/devices/system/cpu/cpu3/online"),
-			    "1");
+	assert_string_equal(
+		fake_read(f->r, "sys/devices/system/cpu/cpu3/online"), "1");
 }
 
 static int busy_hook(const char *path, const char *val)
@@ -167,7 +166,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_scan, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_plan_even, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plan_even, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_plan_bad, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_busy, setup, teardown),

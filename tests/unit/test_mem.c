@@ -94,7 +94,7 @@ static void test_even_and_target(void **state)
 			*(i % 2 ? &off1 : &off0) += 1;
 	assert_int_equal(off0, 3); /* evenly over the two nodes */
 	assert_int_equal(off1, 3);
-	assert_true(blk_online(f, 0)); /* memory0 never */
+	assert_true(blk_online(f, 0));   /* memory0 never */
 	assert_false(blk_online(f, 15)); /* highest first */
 	mem_info_free(&mi);
 	/* a target between blocks: stop at or just below it */
@@ -228,7 +228,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_partial, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_deadline, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_set_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_set_errors, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests_name("mem", tests, NULL, NULL);

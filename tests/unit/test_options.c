@@ -22,7 +22,7 @@ struct opt_case {
 	enum req_opt opt;
 	const char *val;
 	int rc;
-	uint64_t want; /* cpus/mem/wbps/iops */
+	uint64_t want;   /* cpus/mem/wbps/iops */
 	uint64_t want_r; /* rbps for disk-bw */
 };
 
@@ -86,7 +86,8 @@ static const struct opt_case cases[] = {
 	{REQ_MEM, "12G|cat", -EINVAL, 0, 0},
 	{REQ_DISK_BW, "50M&", -EINVAL, 0, 0},
 	{REQ_DISK_IOPS, "1 2", -EINVAL, 0, 0},
-	{REQ_PROFILE, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+	{REQ_PROFILE,
+	 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
 	 -EINVAL, 0, 0},
 };
 

@@ -94,24 +94,23 @@ static void test_refused_files(void **state)
 	assert_null(p);
 	/* wrong owner */
 	assert_int_equal(chmod(fake_path(r, "policy.conf"), 0644), 0);
-	assert_int_equal(policy_load(fake_path(r, "policy.conf"),
-				     geteuid() + 1, &p, &err),
+	assert_int_equal(policy_load(fake_path(r, "policy.conf"), geteuid() + 1,
+				     &p, &err),
 			 -EPERM);
 	/* missing */
-	assert_int_equal(policy_load(fake_path(r, "nope.conf"), geteuid(), &p,
-				     &err),
-			 -ENOENT);
+	assert_int_equal(
+		policy_load(fake_path(r, "nope.conf"), geteuid(), &p, &err),
+		-ENOENT);
 	assert_non_null(strstr(err.msg, "nope.conf"));
 	/* a symlink to a good file */
 	fake_symlink(r, "policy.conf", "link.conf");
-	assert_int_equal(policy_load(fake_path(r, "link.conf"), geteuid(), &p,
-				     &err),
-			 -ELOOP);
+	assert_int_equal(
+		policy_load(fake_path(r, "link.conf"), geteuid(), &p, &err),
+		-ELOOP);
 	/* a directory */
 	fake_mkdir(r, "dir.conf");
-	assert_int_not_equal(policy_load(fake_path(r, "dir.conf"), geteuid(),
-					 &p, &err),
-			     0);
+	assert_int_not_equal(
+		policy_load(fake_path(r, "dir.conf"), geteuid(), &p, &err), 0);
 }
 
 static const char *const bad_lines[] = {
@@ -183,15 +182,22 @@ static void test_req_checks(void **state)
 
 		memset(&r, 0, sizeof(r));
 		if (c->cpus)
-			assert_int_equal(req_parse_opt(&r, REQ_CPUS, c->cpus, NULL), 0);
+			assert_int_equal(
+				req_parse_opt(&r, REQ_CPUS, c->cpus, NULL), 0);
 		if (c->mem)
-			assert_int_equal(req_parse_opt(&r, REQ_MEM, c->mem, NULL), 0);
+			assert_int_equal(
+				req_parse_opt(&r, REQ_MEM, c->mem, NULL), 0);
 		if (c->bw)
-			assert_int_equal(req_parse_opt(&r, REQ_DISK_BW, c->bw, NULL), 0);
+			assert_int_equal(
+				req_parse_opt(&r, REQ_DISK_BW, c->bw, NULL), 0);
 		if (c->iops)
-			assert_int_equal(req_parse_opt(&r, REQ_DISK_IOPS, c->iops, NULL), 0);
+			assert_int_equal(
+				req_parse_opt(&r, REQ_DISK_IOPS, c->iops, NULL),
+				0);
 		if (c->profile)
-			assert_int_equal(req_parse_opt(&r, REQ_PROFILE, c->profile, NULL), 0);
+			assert_int_equal(req_parse_opt(&r, REQ_PROFILE,
+						       c->profile, NULL),
+					 0);
 		ios_err_clear(&err);
 		rc = policy_check_req(p, &r, c->online, &err);
 		if (rc != c->rc)
