@@ -1,1 +1,35 @@
-## jobscripts/: build fragment (owned by the jobscripts area; see Makefile.am).
+## jobscripts/: the campaign tool and the job scripts (owned by the jobs area).
+
+jobscriptsdir = $(pkgdatadir)/jobscripts
+dist_jobscripts_SCRIPTS = \
+	jobscripts/sweep-cores-mem.sbatch \
+	jobscripts/sweep-disk-bw.sbatch \
+	jobscripts/layered.sbatch \
+	jobscripts/nightly-health.sbatch \
+	jobscripts/acceptance.sbatch \
+	# End of dist_jobscripts_SCRIPTS
+dist_jobscripts_DATA = \
+	jobscripts/README.md \
+	jobscripts/scrontab \
+	# End of dist_jobscripts_DATA
+
+if HAVE_LIBSLURM
+if HAVE_INIH
+bin_PROGRAMS += jobscripts/iostrata-campaign
+jobscripts_iostrata_campaign_SOURCES = \
+	jobscripts/campaign.c \
+	jobscripts/campaign.h \
+	# End of jobscripts_iostrata_campaign_SOURCES
+jobscripts_iostrata_campaign_CPPFLAGS = \
+	$(AM_CPPFLAGS) \
+	-I$(top_srcdir)/site \
+	-DJOBSCRIPTS_DATADIR='"$(jobscriptsdir)"' \
+	-DJOBSCRIPTS_SRCDIR='"$(abs_top_srcdir)/jobscripts"' \
+	# End of jobscripts_iostrata_campaign_CPPFLAGS
+jobscripts_iostrata_campaign_LDADD = \
+	site/libiostrata_site.la \
+	common/libiostrata_common.la \
+	$(LIBSLURM_LIBS) \
+	# End of jobscripts_iostrata_campaign_LDADD
+endif
+endif
