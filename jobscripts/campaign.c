@@ -11,7 +11,10 @@
  * Why not `sbatch --array=...%N`: Slurm refuses arrays of heterogeneous jobs,
  * and SPANK options are per job, so array elements could not carry different
  * --iostrata-* values anyway.  The array's "%N" throttle is reproduced with
- * Slurm's own --dependency=singleton over N job names.
+ * --dependency=afterany on the element submitted N places earlier (at most N
+ * elements run at once).  --dependency=singleton would be the obvious tool
+ * but deadlocks heterogeneous jobs in Slurm 22.05 (each component waits for
+ * the other, which has the same name).
  */
 #include "config.h"
 
@@ -157,9 +160,10 @@ int camp_plan(const struct ios_site *s, const char *job,
 				snprintf(x->label, sizeof(x->label),
 					 "cpus%llu-mem%s",
 					 (unsigned long long)cpus[i], m);
-				snprintf(x->options, sizeof(x->options),
-					 "--iostrata-cpus=%llu --iostrata-mem=%s",
-					 (unsigned long long)cpus[i], m);
+				snprintf(
+					x->options, sizeof(x->options),
+					"--iostrata-cpus=%llu --iostrata-mem=%s",
+					(unsigned long long)cpus[i], m);
 				n++;
 			}
 		}
@@ -190,7 +194,11 @@ int camp_plan(const struct ios_site *s, const char *job,
 		snprintf(e->label, sizeof(e->label), "%s", job);
 		n = 1;
 	} else {
-		return ios_errf(err, -EINVAL, PROG ": plan job \"%s\": unknown job: accepted: sweep-cores-mem, sweep-disk-bw, layered, nightly-health, acceptance", job);
+		return ios_errf(
+			err, -EINVAL,
+			PROG
+			": plan job \"%s\": unknown job: accepted: sweep-cores-mem, sweep-disk-bw, layered, nightly-health, acceptance",
+			job);
 	}
 out:
 	free(cpus);
@@ -285,7 +293,8 @@ static void print_quoted(FILE *fp, char *const *v)
 		bool plain = *p != '\0';
 
 		for (; *p; p++)
-			if (!isalnum((unsigned char)*p) && !strchr("-_=./,:%+@", *p))
+			if (!isalnum((unsigned char)*p) &&
+			    !strchr("-_=./,:%+@", *p))
 				plain = false;
 		if (i)
 			fputc(' ', fp);
@@ -374,7 +383,10 @@ static int campaign_open(struct campaign *c, const char *site_arg,
 	c->site_arg = site_arg;
 	c->job = job;
 	if (!camp_job_known(job)) {
-		fprintf(stderr, PROG ": job \"%s\": unknown job: accepted: sweep-cores-mem, sweep-disk-bw, layered, nightly-health, acceptance\n", job);
+		fprintf(stderr,
+			PROG
+			": job \"%s\": unknown job: accepted: sweep-cores-mem, sweep-disk-bw, layered, nightly-health, acceptance\n",
+			job);
 		return -EINVAL;
 	}
 	rc = ios_site_load(site_arg, &c->site, &err);
@@ -537,7 +549,8 @@ static int run_capture(char *const *argv, char *out, size_t len)
 		_exit(127);
 	}
 	close(pfd[1]);
-	while (got + 1 < len && (n = read(pfd[0], out + got, len - got - 1)) > 0)
+	while (got + 1 < len &&
+	       (n = read(pfd[0], out + got, len - got - 1)) > 0)
 		got += (size_t)n;
 	out[got] = '\0';
 	close(pfd[0]);
@@ -550,30 +563,34 @@ static int run_capture(char *const *argv, char *out, size_t len)
 
 /* Build the sbatch command line of element [e]. */
 static int build_sbatch(const struct campaign *c, const struct camp_element *e,
-			const char *script, unsigned throttle, char *const *extra,
+			const char *script, uint32_t after, char *const *extra,
 			struct argv *a)
 {
 	const struct ios_site *s = c->site;
 	const char *sname = ios_site_get(s, "site", "name");
 	const char *v;
-	char edir[PATH_MAX + 64];
+	char edir[PATH_MAX + 64], sdir[PATH_MAX];
+	char *slash;
 	int rc = 0;
 
 	snprintf(edir, sizeof(edir), "%s/elements/%d", c->dir, e->index);
+	snprintf(sdir, sizeof(sdir), "%s", script);
+	slash = strrchr(sdir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(sdir, ".");
 	rc |= argv_add(a, "sbatch");
 	rc |= argv_add(a, "--parsable");
-	if (throttle) {
-		rc |= argv_add(a, "--job-name=iostrata-%s-%s-%u",
-			       sname ? sname : "site", c->job,
-			       (unsigned)e->index % throttle);
-		rc |= argv_add(a, "--dependency=singleton");
-	} else {
-		rc |= argv_add(a, "--job-name=iostrata-%s-%s",
-			       sname ? sname : "site", c->job);
-	}
+	rc |= argv_add(a, "--job-name=iostrata-%s-%s", sname ? sname : "site",
+		       c->job);
+	if (after)
+		rc |= argv_add(a, "--dependency=afterany:%u", after);
 	rc |= argv_add(a, "--output=%s/slurm-%%j.out", edir);
-	rc |= argv_add(a, "--export=ALL,IOSTRATA_SITE=%s,IOSTRATA_CAMPAIGN_DIR=%s,IOSTRATA_ELEMENT=%d,IOSTRATA_ELEMENT_DIR=%s,IOSTRATA_ELEMENT_LABEL=%s",
-		       c->site_abs, c->dir, e->index, edir, e->label);
+	rc |= argv_add(
+		a,
+		"--export=ALL,IOSTRATA_SITE=%s,IOSTRATA_CAMPAIGN_DIR=%s,IOSTRATA_ELEMENT=%d,IOSTRATA_ELEMENT_DIR=%s,IOSTRATA_ELEMENT_LABEL=%s,IOSTRATA_JOBSCRIPTS=%s",
+		c->site_abs, c->dir, e->index, edir, e->label, sdir);
 	if ((v = ios_site_get(s, "slurm", "account")))
 		rc |= argv_add(a, "--account=%s", v);
 	if ((v = ios_site_get(s, "slurm", "qos")))
@@ -602,7 +619,8 @@ static int build_sbatch(const struct campaign *c, const struct camp_element *e,
 		rc |= argv_add(a, ":");
 	}
 	/* the compute nodes */
-	rc |= argv_add(a, "--partition=%s", ios_site_get(s, "compute", "partition"));
+	rc |= argv_add(a, "--partition=%s",
+		       ios_site_get(s, "compute", "partition"));
 	rc |= argv_add(a, "--nodes=%s", ios_site_get(s, "compute", "nodes"));
 	if ((v = ios_site_get(s, "compute", "nodelist")))
 		rc |= argv_add(a, "--nodelist=%s", v);
@@ -617,9 +635,9 @@ static int build_sbatch(const struct campaign *c, const struct camp_element *e,
 static int check_site_for_submit(const struct campaign *c)
 {
 	static const char *const need[][2] = {
-		{"compute", "partition"}, {"compute", "nodes"},
+		{"compute", "partition"},      {"compute", "nodes"},
 		{"compute", "ranks_per_node"}, {"workload", "dir"},
-		{"storage", "partition"}, {"storage", "nodes"},
+		{"storage", "partition"},      {"storage", "nodes"},
 	};
 	char known[512];
 	int bad = 0;
@@ -628,7 +646,11 @@ static int check_site_for_submit(const struct campaign *c)
 		if (i >= 4 && !job_is_het(c->job))
 			break;
 		if (!ios_site_get(c->site, need[i][0], need[i][1])) {
-			fprintf(stderr, PROG ": submit %s: %s: [%s] %s: not set (needed to build the job)\n", c->job, ios_site_path(c->site), need[i][0], need[i][1]);
+			fprintf(stderr,
+				PROG
+				": submit %s: %s: [%s] %s: not set (needed to build the job)\n",
+				c->job, ios_site_path(c->site), need[i][0],
+				need[i][1]);
 			bad = 1;
 		}
 	}
@@ -643,11 +665,17 @@ static int check_site_for_submit(const struct campaign *c)
 			break;
 		rc = partition_exists(p, known, sizeof(known));
 		if (rc < 0) {
-			fprintf(stderr, PROG ": submit %s: load partitions: %s\n", c->job, slurm_strerror(slurm_get_errno()));
+			fprintf(stderr,
+				PROG ": submit %s: load partitions: %s\n",
+				c->job, slurm_strerror(slurm_get_errno()));
 			return -EIO;
 		}
 		if (rc == 0) {
-			fprintf(stderr, PROG ": submit %s: %s: [%s] partition \"%s\": no such partition in this cluster (known: %s)\n", c->job, ios_site_path(c->site), sec, p, known[0] ? known : "none");
+			fprintf(stderr,
+				PROG
+				": submit %s: %s: [%s] partition \"%s\": no such partition in this cluster (known: %s)\n",
+				c->job, ios_site_path(c->site), sec, p,
+				known[0] ? known : "none");
 			return -EINVAL;
 		}
 	}
@@ -672,7 +700,8 @@ static int cmd_submit(struct campaign *c, const struct opts *o)
 	uint64_t throttle = 1;
 	int recorded, failed = 0, submitted = 0;
 	char *rec = NULL;
-	size_t reclen = 0;
+	size_t reclen = 0, nsub = 0;
+	uint32_t after, *subs;
 	FILE *m;
 
 	if (o->throttle_set)
@@ -681,31 +710,43 @@ static int cmd_submit(struct campaign *c, const struct opts *o)
 		ios_site_get_uint(c->site, "sweep", "throttle", &throttle,
 				  NULL);
 	if (find_script(c->job, script, sizeof(script)) < 0) {
-		fprintf(stderr, PROG ": submit %s: job script %s.sbatch not found in $IOSTRATA_JOBSCRIPTS, " JOBSCRIPTS_DATADIR " or " JOBSCRIPTS_SRCDIR "\n", c->job, c->job);
+		fprintf(stderr,
+			PROG
+			": submit %s: job script %s.sbatch not found in $IOSTRATA_JOBSCRIPTS, " JOBSCRIPTS_DATADIR
+			" or " JOBSCRIPTS_SRCDIR "\n",
+			c->job, c->job);
 		return 2;
 	}
 	if (!o->dry_run && check_site_for_submit(c) < 0)
 		return 2;
 	recorded = o->dry_run ? 0 : read_jobids(c);
 	if (recorded < 0) {
-		fprintf(stderr, PROG ": submit %s: read %s/elements.tsv: %s\n", c->job, c->dir, strerror(-recorded));
+		fprintf(stderr, PROG ": submit %s: read %s/elements.tsv: %s\n",
+			c->job, c->dir, strerror(-recorded));
 		return 2;
 	}
 	if (recorded > 0 && !o->resume) {
-		fprintf(stderr, PROG ": submit %s: campaign %s already exists with %d submitted elements: use `status`/`collect`, --resume to resubmit failed or missing elements, or --campaign=DIR for a new one\n", c->job, c->dir, recorded);
+		fprintf(stderr,
+			PROG
+			": submit %s: campaign %s already exists with %d submitted elements: use `status`/`collect`, --resume to resubmit failed or missing elements, or --campaign=DIR for a new one\n",
+			c->job, c->dir, recorded);
 		return 2;
 	}
 	if (!o->dry_run) {
 		int rc = mkdir_p(c->dir);
 
 		if (rc < 0) {
-			fprintf(stderr, PROG ": submit %s: create %s: %s\n", c->job, c->dir, strerror(-rc));
+			fprintf(stderr, PROG ": submit %s: create %s: %s\n",
+				c->job, c->dir, strerror(-rc));
 			return 2;
 		}
 	}
+	subs = calloc(c->nel + 1, sizeof(*subs));
 	m = open_memstream(&rec, &reclen);
-	if (!m)
+	if (!m || !subs) {
+		free(subs);
 		return 2;
+	}
 	for (size_t i = 0; i < c->nel; i++) {
 		struct camp_element *e = &c->el[i];
 		struct argv a = {0};
@@ -719,11 +760,15 @@ static int cmd_submit(struct campaign *c, const struct opts *o)
 		}
 		snprintf(edir, sizeof(edir), "%s/elements/%d", c->dir,
 			 e->index);
-		if (build_sbatch(c, e, script, (unsigned)throttle, o->extra,
-				 &a) < 0) {
+		/* the array's %N: wait for the element N submissions back */
+		after = throttle && (uint64_t)nsub >= throttle
+				? subs[(uint64_t)nsub - throttle]
+				: 0;
+		if (build_sbatch(c, e, script, after, o->extra, &a) < 0) {
 			argv_free(&a);
 			fclose(m);
 			free(rec);
+			free(subs);
 			return 2;
 		}
 		if (o->dry_run) {
@@ -732,7 +777,8 @@ static int cmd_submit(struct campaign *c, const struct opts *o)
 			continue;
 		}
 		if ((rc = mkdir_p(edir)) < 0) {
-			fprintf(stderr, PROG ": submit %s: create %s: %s\n", c->job, edir, strerror(-rc));
+			fprintf(stderr, PROG ": submit %s: create %s: %s\n",
+				c->job, edir, strerror(-rc));
 			argv_free(&a);
 			failed++;
 			break;
@@ -746,27 +792,34 @@ static int cmd_submit(struct campaign *c, const struct opts *o)
 			if (asprintf(&txt, "index=%d\nlabel=%s\noptions=%s\n",
 				     e->index, e->label, e->options) < 0 ||
 			    write_atomic(edir, "element", txt) < 0)
-				fprintf(stderr, PROG ": submit %s: write %s/element: %s\n", c->job, edir, strerror(errno));
+				fprintf(stderr,
+					PROG
+					": submit %s: write %s/element: %s\n",
+					c->job, edir, strerror(errno));
 			free(txt);
 		}
 		fprintf(m, "# element %d (%s)\n", e->index, e->label);
 		print_quoted(m, a.v);
 		rc = run_capture(a.v, out, sizeof(out));
 		if (rc != 0 || !isdigit((unsigned char)out[0])) {
-			fprintf(stderr, PROG ": submit %s: element %d (%s): sbatch failed (exit %d): see its message above\n", c->job, e->index, e->label, rc);
+			fprintf(stderr,
+				PROG
+				": submit %s: element %d (%s): sbatch failed (exit %d): see its message above\n",
+				c->job, e->index, e->label, rc);
 			argv_free(&a);
 			failed++;
 			break; /* the rest would fail the same way */
 		}
 		e->jobid = (uint32_t)strtoul(out, NULL, 10);
-		printf("element %d %s: job %u\n", e->index, e->label,
-		       e->jobid);
+		subs[nsub++] = e->jobid;
+		printf("element %d %s: job %u\n", e->index, e->label, e->jobid);
 		submitted++;
 		argv_free(&a);
 		/* record after each submission: a failure later keeps these */
 		write_jobids(c);
 	}
 	fclose(m);
+	free(subs);
 	if (!o->dry_run && rec && *rec) {
 		char path[PATH_MAX + 32];
 		FILE *fp;
@@ -783,7 +836,9 @@ static int cmd_submit(struct campaign *c, const struct opts *o)
 		printf("campaign %s: %d element(s) submitted, throttle %llu\n",
 		       c->dir, submitted, (unsigned long long)throttle);
 		if (write_jobids(c) < 0)
-			fprintf(stderr, PROG ": submit %s: write %s/elements.tsv: %s\n", c->job, c->dir, strerror(errno));
+			fprintf(stderr,
+				PROG ": submit %s: write %s/elements.tsv: %s\n",
+				c->job, c->dir, strerror(errno));
 	}
 	return failed ? 1 : 0;
 }
@@ -834,7 +889,10 @@ enum camp_state camp_element_state(const char *dir, struct camp_element *e)
 	if (slurm_load_job(&msg, e->jobid, SHOW_ALL) != SLURM_SUCCESS) {
 		/* purged from slurmctld (MinJobAge): the script's verdict */
 		if (!have_status) {
-			snprintf(e->why, sizeof(e->why), "job %u unknown to Slurm (%s) and no status file", e->jobid, slurm_strerror(slurm_get_errno()));
+			snprintf(
+				e->why, sizeof(e->why),
+				"job %u unknown to Slurm (%s) and no status file",
+				e->jobid, slurm_strerror(slurm_get_errno()));
 			return CAMP_LOST;
 		}
 		if (strcmp(status, "ok") == 0)
@@ -855,7 +913,8 @@ enum camp_state camp_element_state(const char *dir, struct camp_element *e)
 			any_running = true;
 			break;
 		case JOB_COMPLETE:
-			if (j->het_job_offset == 0 || j->het_job_offset == NO_VAL)
+			if (j->het_job_offset == 0 ||
+			    j->het_job_offset == NO_VAL)
 				e->exit_code = j->exit_code;
 			if ((j->job_state & JOB_COMPLETING) != 0)
 				any_running = true;
@@ -864,12 +923,12 @@ enum camp_state camp_element_state(const char *dir, struct camp_element *e)
 			any_failed = true;
 			e->exit_code = j->exit_code;
 			if (!e->why[0])
-				snprintf(e->why, sizeof(e->why), "Slurm state %s (component %u)",
-					 base == JOB_CANCELLED ? "CANCELLED"
-					 : base == JOB_FAILED  ? "FAILED"
-					 : base == JOB_TIMEOUT ? "TIMEOUT"
-					 : base == JOB_NODE_FAIL
-						 ? "NODE_FAIL"
+				snprintf(e->why, sizeof(e->why),
+					 "Slurm state %s (component %u)",
+					 base == JOB_CANCELLED   ? "CANCELLED"
+					 : base == JOB_FAILED    ? "FAILED"
+					 : base == JOB_TIMEOUT   ? "TIMEOUT"
+					 : base == JOB_NODE_FAIL ? "NODE_FAIL"
 					 : base == JOB_OOM ? "OUT_OF_MEMORY"
 							   : "ended abnormally",
 					 j->het_job_offset == NO_VAL
@@ -879,9 +938,11 @@ enum camp_state camp_element_state(const char *dir, struct camp_element *e)
 		}
 	}
 	slurm_free_job_info_msg(msg);
-	if (any_failed)
+	if (any_failed) {
 		st = CAMP_FAILED;
-	else if (any_running)
+		if (have_status && strcmp(status, "ok") != 0)
+			snprintf(e->why, sizeof(e->why), "%s", status);
+	} else if (any_running)
 		st = CAMP_RUNNING;
 	else if (any_pending)
 		st = CAMP_PENDING;
@@ -890,11 +951,13 @@ enum camp_state camp_element_state(const char *dir, struct camp_element *e)
 		snprintf(e->why, sizeof(e->why), "%s", status);
 	} else if (!have_status) {
 		st = CAMP_FAILED;
-		snprintf(e->why, sizeof(e->why), "job completed without writing its status file");
+		snprintf(e->why, sizeof(e->why),
+			 "job completed without writing its status file");
 	}
 	if (st == CAMP_DONE && e->exit_code != 0) {
 		st = CAMP_FAILED;
-		snprintf(e->why, sizeof(e->why), "exit code %u", e->exit_code >> 8);
+		snprintf(e->why, sizeof(e->why), "exit code %u",
+			 e->exit_code >> 8);
 	}
 	return st;
 }
@@ -904,11 +967,16 @@ static int load_recorded(struct campaign *c)
 	int n = read_jobids(c);
 
 	if (n < 0) {
-		fprintf(stderr, PROG ": read %s/elements.tsv: %s\n", c->dir, strerror(-n));
+		fprintf(stderr, PROG ": read %s/elements.tsv: %s\n", c->dir,
+			strerror(-n));
 		return -1;
 	}
 	if (n == 0) {
-		fprintf(stderr, PROG ": %s: no campaign here (no elements.tsv): run `" PROG " submit %s %s` first\n", c->dir, c->site_arg, c->job);
+		fprintf(stderr,
+			PROG
+			": %s: no campaign here (no elements.tsv): run `" PROG
+			" submit %s %s` first\n",
+			c->dir, c->site_arg, c->job);
 		return -1;
 	}
 	return n;
@@ -927,15 +995,14 @@ static int cmd_status(struct campaign *c, const struct opts *o)
 			c->el[i].state = camp_element_state(c->dir, &c->el[i]);
 			count[c->el[i].state]++;
 		}
-		if (o->wait <= 0 || (count[CAMP_PENDING] == 0 &&
-				     count[CAMP_RUNNING] == 0) ||
+		if (o->wait <= 0 ||
+		    (count[CAMP_PENDING] == 0 && count[CAMP_RUNNING] == 0) ||
 		    waited >= o->wait)
 			break;
 		sleep(1);
 		waited += 1;
 	}
-	printf("campaign %s: job %s, %zu element(s)\n", c->dir, c->job,
-	       c->nel);
+	printf("campaign %s: job %s, %zu element(s)\n", c->dir, c->job, c->nel);
 	printf("%-5s %-24s %-8s %-11s %s\n", "elem", "label", "jobid", "state",
 	       "detail");
 	for (size_t i = 0; i < c->nel; i++) {
@@ -956,7 +1023,7 @@ static int cmd_status(struct campaign *c, const struct opts *o)
 
 static bool is_hdf5(const char *path)
 {
-	static const unsigned char sig[8] = {0x89, 'H', 'D', 'F',
+	static const unsigned char sig[8] = {0x89, 'H',  'D',  'F',
 					     '\r', '\n', 0x1a, '\n'};
 	unsigned char buf[8];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -996,7 +1063,8 @@ static int cmd_collect(struct campaign *c)
 		return 2;
 	snprintf(rdir, sizeof(rdir), "%s/results", c->dir);
 	if ((rc = mkdir_p(rdir)) < 0) {
-		fprintf(stderr, PROG ": collect: create %s: %s\n", rdir, strerror(-rc));
+		fprintf(stderr, PROG ": collect: create %s: %s\n", rdir,
+			strerror(-rc));
 		return 2;
 	}
 	t = open_memstream(&tsv, &tlen);
@@ -1005,7 +1073,8 @@ static int cmd_collect(struct campaign *c)
 		return 2;
 	fprintf(t, "# campaign %s, job %s, site %s\n", c->dir, c->job,
 		c->site_abs);
-	fprintf(t, "element\tlabel\tcpus\tmem_bytes\tdisk_bw_Bps\tjobid\tstate\tfile\tnote\n");
+	fprintf(t,
+		"element\tlabel\tcpus\tmem_bytes\tdisk_bw_Bps\tjobid\tstate\tfile\tnote\n");
 	fprintf(j, "{\"campaign\":");
 	json_str(j, c->dir);
 	fprintf(j, ",\"job\":");
@@ -1026,7 +1095,8 @@ static int cmd_collect(struct campaign *c)
 		fprintf(j, "%s{\"element\":%d,\"label\":", i ? "," : "",
 			e->index);
 		json_str(j, e->label);
-		fprintf(j, ",\"cpus\":%llu,\"mem_bytes\":%llu,\"disk_bw_Bps\":%llu,\"jobid\":%u,\"state\":\"%s\",\"note\":",
+		fprintf(j,
+			",\"cpus\":%llu,\"mem_bytes\":%llu,\"disk_bw_Bps\":%llu,\"jobid\":%u,\"state\":\"%s\",\"note\":",
 			(unsigned long long)e->cpus, (unsigned long long)e->mem,
 			(unsigned long long)e->disk_bw, e->jobid,
 			camp_state_name(e->state));
@@ -1049,30 +1119,32 @@ static int cmd_collect(struct campaign *c)
 					 "../elements/%d/%s", e->index, base);
 				unlink(link);
 				if (symlink(target, link) < 0) {
-					fprintf(stderr, PROG ": collect: link %s: %s\n", link, strerror(errno));
+					fprintf(stderr,
+						PROG ": collect: link %s: %s\n",
+						link, strerror(errno));
 					nbad++;
 				}
 				nfiles++;
 			}
-			fprintf(t, "%d\t%s\t%llu\t%llu\t%llu\t%u\t%s\t%s\t%s%s%s\n",
-				e->index, e->label,
-				(unsigned long long)e->cpus,
+			fprintf(t,
+				"%d\t%s\t%llu\t%llu\t%llu\t%u\t%s\t%s\t%s%s%s\n",
+				e->index, e->label, (unsigned long long)e->cpus,
 				(unsigned long long)e->mem,
 				(unsigned long long)e->disk_bw, e->jobid,
 				camp_state_name(e->state), f, e->why,
 				e->why[0] && note[0] ? "; " : "", note);
 			fprintf(j, "%s{\"path\":", nf ? "," : "");
 			json_str(j, f);
-			fprintf(j, ",\"valid_hdf5\":%s}", ok ? "true" : "false");
+			fprintf(j, ",\"valid_hdf5\":%s}",
+				ok ? "true" : "false");
 			nf++;
 		}
 		if (nf == 0) {
-			const char *note = e->state == CAMP_DONE
-						   ? "no results file"
-						   : "";
-			fprintf(t, "%d\t%s\t%llu\t%llu\t%llu\t%u\t%s\t-\t%s%s%s\n",
-				e->index, e->label,
-				(unsigned long long)e->cpus,
+			const char *note =
+				e->state == CAMP_DONE ? "no results file" : "";
+			fprintf(t,
+				"%d\t%s\t%llu\t%llu\t%llu\t%u\t%s\t-\t%s%s%s\n",
+				e->index, e->label, (unsigned long long)e->cpus,
 				(unsigned long long)e->mem,
 				(unsigned long long)e->disk_bw, e->jobid,
 				camp_state_name(e->state), e->why,
@@ -1088,7 +1160,8 @@ static int cmd_collect(struct campaign *c)
 	fclose(j);
 	if ((rc = write_atomic(c->dir, "index.tsv", tsv)) < 0 ||
 	    (rc = write_atomic(c->dir, "index.json", json)) < 0)
-		fprintf(stderr, PROG ": collect: write index in %s: %s\n", c->dir, strerror(-rc));
+		fprintf(stderr, PROG ": collect: write index in %s: %s\n",
+			c->dir, strerror(-rc));
 	free(tsv);
 	free(json);
 	printf("campaign %s: %d results file(s) in %s, index %s/index.tsv\n",
@@ -1097,12 +1170,21 @@ static int cmd_collect(struct campaign *c)
 	       count[CAMP_DONE], count[CAMP_FAILED], count[CAMP_RUNNING],
 	       count[CAMP_PENDING], count[CAMP_LOST], count[CAMP_UNSUBMITTED]);
 	if (count[CAMP_FAILED] || count[CAMP_LOST] || nbad) {
-		fprintf(stderr, PROG ": collect: %d element(s) failed or lost, %d file problem(s): partial results kept, marked in %s/index.tsv; resubmit with `" PROG " submit %s %s --resume`\n", count[CAMP_FAILED] + count[CAMP_LOST], nbad, c->dir, c->site_arg, c->job);
+		fprintf(stderr,
+			PROG
+			": collect: %d element(s) failed or lost, %d file problem(s): partial results kept, marked in %s/index.tsv; resubmit with `" PROG
+			" submit %s %s --resume`\n",
+			count[CAMP_FAILED] + count[CAMP_LOST], nbad, c->dir,
+			c->site_arg, c->job);
 		return 1;
 	}
 	if (count[CAMP_PENDING] || count[CAMP_RUNNING] ||
 	    count[CAMP_UNSUBMITTED]) {
-		fprintf(stderr, PROG ": collect: %d element(s) not finished yet: collected what exists\n", count[CAMP_PENDING] + count[CAMP_RUNNING] + count[CAMP_UNSUBMITTED]);
+		fprintf(stderr,
+			PROG
+			": collect: %d element(s) not finished yet: collected what exists\n",
+			count[CAMP_PENDING] + count[CAMP_RUNNING] +
+				count[CAMP_UNSUBMITTED]);
 		return 3;
 	}
 	return rc < 0 ? 2 : 0;
@@ -1123,7 +1205,10 @@ static int cmd_getvar(const char *site_arg, const char *var,
 		return die_usage("getvar \"%s\": expected SECTION.KEY", var);
 	snprintf(section, sizeof(section), "%.*s", (int)(dot - var), var);
 	if (ios_site_key_kind(section, dot + 1) < 0) {
-		fprintf(stderr, PROG ": getvar \"%s\": no such key in the site format (see site/siteconf.h)\n", var);
+		fprintf(stderr,
+			PROG
+			": getvar \"%s\": no such key in the site format (see site/siteconf.h)\n",
+			var);
 		return 2;
 	}
 	rc = ios_site_load(site_arg, &s, &err);
@@ -1138,7 +1223,8 @@ static int cmd_getvar(const char *site_arg, const char *var,
 			ios_site_free(s);
 			return 0;
 		}
-		fprintf(stderr, PROG ": getvar %s: %s: [%s] %s: not set\n", var, ios_site_path(s), section, dot + 1);
+		fprintf(stderr, PROG ": getvar %s: %s: [%s] %s: not set\n", var,
+			ios_site_path(s), section, dot + 1);
 		ios_site_free(s);
 		return 1;
 	}
@@ -1196,8 +1282,7 @@ static int env_section(const char *section, const char *name, void *arg)
 		 "disk_bw", "disk_bw_measured", "controller_bw", "nic_bw",
 		 "cores", "memory", "osds_per_node"},
 		{"storage", "nvme_per_node", "replication"},
-		{"compute", "nodes", "nodelist", "partition",
-		 "ranks_per_node"},
+		{"compute", "nodes", "nodelist", "partition", "ranks_per_node"},
 		{"workload", "file_size", "seq_bs", "rand_bs", "runtime",
 		 "reps", "iodepth", "ioengine", "dir", "interval"},
 		{"sweep", "cpus", "mem", "disk_bw", "throttle"},
@@ -1211,9 +1296,8 @@ static int env_section(const char *section, const char *name, void *arg)
 	const struct env_ctx *c = arg;
 
 	(void)name;
-	for (size_t i = 0; i < sizeof(keys_by_section) /
-				       sizeof(*keys_by_section);
-	     i++) {
+	for (size_t i = 0;
+	     i < sizeof(keys_by_section) / sizeof(*keys_by_section); i++) {
 		if (strcmp(keys_by_section[i][0], section) != 0)
 			continue;
 		for (size_t k = 1; k < 12 && keys_by_section[i][k]; k++) {

@@ -26,12 +26,12 @@ enum camp_state {
 /* One element: a storage-node configuration, run as one Slurm job. */
 struct camp_element {
 	int index;
-	char label[64];     /* cpus8-mem32G, diskbw100MB, or the job name */
-	char options[256];  /* --iostrata-* options of the storage component */
-	uint64_t cpus;      /* 0 when not constrained */
-	uint64_t mem;       /* bytes, 0 when not constrained */
-	uint64_t disk_bw;   /* B/s, 0 when not constrained */
-	uint32_t jobid;     /* 0 when not submitted */
+	char label[64];    /* cpus8-mem32G, diskbw100MB, or the job name */
+	char options[256]; /* --iostrata-* options of the storage component */
+	uint64_t cpus;     /* 0 when not constrained */
+	uint64_t mem;      /* bytes, 0 when not constrained */
+	uint64_t disk_bw;  /* B/s, 0 when not constrained */
+	uint32_t jobid;    /* 0 when not submitted */
 	enum camp_state state;
 	uint32_t exit_code; /* wait status of the batch script */
 	char why[256];      /* why it failed, "" otherwise */

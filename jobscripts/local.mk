@@ -11,6 +11,7 @@ dist_jobscripts_SCRIPTS = \
 dist_jobscripts_DATA = \
 	jobscripts/README.md \
 	jobscripts/scrontab \
+	jobscripts/iostrata-jobs.sh \
 	# End of dist_jobscripts_DATA
 
 if HAVE_LIBSLURM
