@@ -394,7 +394,7 @@ int adv_plot(const char *prefix, const struct adv_config *c, size_t n,
 	     const char *currency, struct ios_err *err)
 {
 	char path[4096], tmin[16];
-	const char *gp = getenv("IOSTRATA_GNUPLOT");
+	const char *gp = getenv("GNUPLOT");
 	double target = INFINITY;
 	FILE *fp;
 	int status;

@@ -319,11 +319,11 @@ static void test_plot(void **state)
 	snprintf(png, sizeof(png), "%s.svg", prefix);
 	assert_int_equal(stat(png, &st), 0);
 	/* gnuplot missing: a clear message, data still written */
-	setenv("IOSTRATA_GNUPLOT", "/nonexistent/gnuplot", 1);
+	setenv("GNUPLOT", "/nonexistent/gnuplot", 1);
 	assert_int_equal(adv_plot(prefix, c, n, &t, &res, "EUR", &err),
 			 -ENOENT);
 	assert_non_null(strstr(err.msg, "not found"));
-	unsetenv("IOSTRATA_GNUPLOT");
+	unsetenv("GNUPLOT");
 	free(res.rows);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
