@@ -535,6 +535,47 @@ static void gather_nodes(struct mb_world *w, struct ios_run *run,
 	free(all);
 }
 
+/* A run that could not start: a results file that says why (status
+ * failed, the reason as verdict), so a campaign sees an invalid run. */
+static void save_invalid(const struct mb_config *cfg, const struct ios_err *e)
+{
+	struct lrun lr;
+	char *v = NULL;
+
+	if (!cfg->output)
+		return;
+	memset(&lr, 0, sizeof(lr));
+	lr.output = cfg->output;
+	lr.run.run_id = uuid();
+	lr.run.created_utc = now_utc();
+	lr.run.tool = strdup("iostrata-bench");
+	lr.run.tool_version = strdup(PACKAGE_VERSION);
+	lr.run.git_revision = strdup(IOSTRATA_GIT_REVISION);
+	lr.run.build_options = strdup("");
+	lr.run.command_line = xstrdup(cfg->command_line);
+	lr.run.status = strdup("failed");
+	add_kv(&lr.run, "layers", "1");
+	if (asprintf(&v, "invalid: the layered run did not start: %s", e->msg) <
+	    0)
+		v = NULL;
+	lr.run.verdict = v;
+	save(&lr);
+	free(lr.run.run_id);
+	free(lr.run.created_utc);
+	free(lr.run.tool);
+	free(lr.run.tool_version);
+	free(lr.run.git_revision);
+	free(lr.run.build_options);
+	free(lr.run.command_line);
+	free(lr.run.status);
+	for (size_t i = 0; i < lr.run.nconfig; i++) {
+		free(lr.run.config[i].key);
+		free(lr.run.config[i].value);
+	}
+	free(lr.run.config);
+	free(v);
+}
+
 /* ---- layers ------------------------------------------------------- */
 
 struct lctx {
@@ -942,9 +983,18 @@ int lyr_main(int argc, char **argv)
 	}
 	c.fio_bw[0] = c.fio_bw[1] = NAN;
 
-	/* Ceph reachable, pool there: before anything is touched. */
-	if (rank == 0 && (!o.skip[LYR_PROTOCOL] || !o.skip[LYR_FULLLIB] ||
-			  !o.skip[LYR_FULLSTACK]))
+	/* The output is new; Ceph is reachable and the pool is there:
+	 * checked before anything is touched. */
+	rc = 0;
+	if (rank == 0 && cfg.output && !cfg.force &&
+	    access(cfg.output, F_OK) == 0)
+		rc = ios_errf(
+			&err, -EEXIST,
+			"--output: \"%s\" exists: refusing to overwrite it (accepted: a new file name, or --force)",
+			cfg.output);
+	if (rank == 0 && rc == 0 &&
+	    (!o.skip[LYR_PROTOCOL] || !o.skip[LYR_FULLLIB] ||
+	     !o.skip[LYR_FULLSTACK]))
 		rc = ceph_preflight(&o, !o.skip[LYR_PROTOCOL], &facts, &err);
 	MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (rc < 0) {
@@ -952,6 +1002,8 @@ int lyr_main(int argc, char **argv)
 			fprintf(stderr, "iostrata-bench: %s\n", err.msg);
 			fprintf(stderr,
 				"iostrata-bench: layered run invalid: nothing was written to the cluster or the disks\n");
+			if (rc != -EEXIST)
+				save_invalid(&cfg, &err);
 		}
 		mb_config_free(&cfg);
 		return EXIT_USAGE;
