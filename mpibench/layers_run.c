@@ -288,6 +288,7 @@ static int pool_size(rados_t c, const char *pool)
 }
 #endif
 
+#ifdef HAVE_RADOS
 /* What a connect error usually means, for the message. */
 static const char *connect_hint(int rc)
 {
@@ -305,6 +306,7 @@ static const char *connect_hint(int rc)
 		return "";
 	}
 }
+#endif
 
 /*
  * Connect like the rados backend (same options, same timeouts), check the
