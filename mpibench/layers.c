@@ -258,7 +258,8 @@ static void verdict_dir(struct sbuf *sb, const struct lyr_numbers *n,
 		sb,
 		"%s: device ceiling %s, network ceiling %s%s, protocol %s, full stack %s (posix on the mount), %s (libcephfs).\n",
 		dir == LYR_WRITE ? "Write" : "Read", rate(dc, a, sizeof(a)),
-		rate(nt, b, sizeof(b)), n->one_host ? " (loopback)" : "",
+		rate(nt, b, sizeof(b)),
+		n->one_host && !isnan(nt) ? " (loopback)" : "",
 		rate(p, d, sizeof(d)),
 		rate(n->bw[LYR_FULLSTACK][dir], e, sizeof(e)),
 		rate(n->bw[LYR_FULLLIB][dir], f, sizeof(f)));
@@ -340,10 +341,13 @@ static void verdict_dir(struct sbuf *sb, const struct lyr_numbers *n,
 		else if (fs <= pc * (1.0 + t->tolerance))
 			sb_printf(
 				sb,
-				"  - %s is %.0f%% of protocol: the client path costs %s.\n",
+				"  - %s is %.0f%% of protocol: the client path costs %s%s.\n",
 				layer_titles[l], pct(fs, pc),
 				fs >= t->close * pc ? "little"
-						    : "a noticeable share");
+						    : "a noticeable share",
+				n->direct[l]
+					? ""
+					: " (but measured without direct I/O: suspect)");
 	}
 	if (nsus)
 		sb_printf(

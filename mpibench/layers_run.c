@@ -1252,7 +1252,7 @@ int lyr_main(int argc, char **argv)
 
 				if (o.skip[l])
 					continue;
-				printf("  %-14s write %-14s read %-14s %s\n",
+				printf("  %-14s write %-14s read %-14s %s%s%s\n",
 				       lyr_layer_names[l],
 				       isnan(c.n.bw[l][LYR_WRITE])
 					       ? "-"
@@ -1264,7 +1264,12 @@ int lyr_main(int argc, char **argv)
 					       : ios_fmt_rate(
 							 c.n.bw[l][LYR_READ], b,
 							 sizeof(b)),
-				       c.note[l]);
+				       c.note[l],
+				       !c.n.direct[l] && c.note[l][0] ? "; "
+								      : "",
+				       c.n.direct[l]
+					       ? ""
+					       : "buffered (no direct I/O)");
 			}
 			if (v)
 				fputs(v, stdout);
