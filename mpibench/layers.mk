@@ -58,3 +58,17 @@ mpibench_iostrata_bench_LDADD += \
 	$(CEPHFS_LIBS) \
 	$(JANSSON_LIBS) \
 	# End of mpibench_iostrata_bench_LDADD (layers)
+
+# `iostrata-report layers` (h5schema/report_layers.c, dispatched from
+# report.c; same conditions as the report tool in h5schema/local.mk).
+if HAVE_HDF5
+if HAVE_JANSSON
+if HAVE_INIH
+h5schema_iostrata_report_SOURCES += \
+	h5schema/report_layers.c \
+	h5schema/report_layers.h \
+	# End of h5schema_iostrata_report_SOURCES (layers)
+h5schema_iostrata_report_LDADD += mpibench/libiostrata_layers.la
+endif
+endif
+endif
