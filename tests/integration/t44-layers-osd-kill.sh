@@ -74,14 +74,18 @@ cluster_ok || skip "cluster not healthy before the test"
 RT=8
 TMO=20
 BOUND=$((2 * RT + TMO + 60))
-log "protocol layer on pool $pool for ${RT}s per phase; killing osd.$OSD (PID $opid) after 3 s"
+log "protocol layer on pool $pool for ${RT}s per phase; killing osd.$OSD (PID $opid) once writes are under way"
 t0=$(date +%s.%N)
 t4x_srun $((BOUND + 30)) "$bench" --layers \
 	--layers-skip=device,network,fullstack,fullstack-lib --rados-pool="$pool" \
 	--ceph-timeout=$TMO --bs=1M --size=32M --iodepth=4 --runtime=$RT --reps=1 \
 	--output=none >"$work/out" 2>"$work/err" &
 job=$!
-sleep 3
+for ((i = 0; i < 60; i++)); do # writes under way
+	[[ $(t4x_objects "$pool") != 0 ]] && break
+	sleep 0.5
+done
+sleep 1
 kill -KILL "$opid"
 killed=1
 set +e
@@ -109,14 +113,22 @@ spool=iostrata-$T-s1-$$
 t4x_pool "$spool" 1 || fail "create pool $spool"
 TMO=8
 BOUND=$((RT + 2 * TMO + 60))
-log "rados backend on size-1 pool $spool; stopping osd.$OSD (PID $opid) after 3 s"
+log "rados backend on size-1 pool $spool; stopping osd.$OSD (PID $opid) once writes are under way"
 t0=$(date +%s.%N)
 t4x_srun $((BOUND + 30)) "$bench" --backend=rados --rados-pool="$spool" \
 	--ceph-timeout=$TMO --rw=write --bs=1M --size=32M --iodepth=4 \
 	--ioengine=libaio --runtime=$RT --reps=1 --output=none --summary=json \
 	>"$work/out2" 2>"$work/err2" &
 job=$!
-sleep 3
+# stop it once writes are under way (srun may wait for the last job's
+# resources), and only if osd.$OSD holds some of the pool's PGs
+for ((i = 0; i < 60; i++)); do
+	[[ -n $(rados -p "$spool" ls --all 2>/dev/null | head -n 1) ]] && break
+	sleep 0.5
+done
+ceph pg ls-by-pool "$spool" 2>/dev/null | grep -q "\[$OSD\]p$OSD" ||
+	log "note: osd.$OSD holds no PG of $spool (placement); the stop may not be felt"
+sleep 1
 kill -STOP "$opid"
 stopped=1
 set +e
