@@ -23,6 +23,8 @@ EXTRA_DIST += \
 	h5schema/schema.def \
 	h5schema/SCHEMA.md \
 	h5schema/README.md \
+	h5schema/bench_report.sh \
+	tests/integration/t30-results.sh \
 	# End of EXTRA_DIST (h5schema)
 endif
 
