@@ -70,6 +70,7 @@ h5schema_iostrata_report_SOURCES = \
 h5schema_iostrata_report_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/site \
 	$(JANSSON_CFLAGS)
 h5schema_iostrata_report_LDADD = h5schema/libiostrata_h5.la \
+	common/libiostrata_figures.la \
 	site/libiostrata_site.la common/libiostrata_common.la \
 	$(JANSSON_LIBS) -lm
 
