@@ -66,6 +66,8 @@ h5schema_iostrata_report_SOURCES = \
 	h5schema/report.h \
 	h5schema/report_check.c \
 	h5schema/report_plot.c \
+	h5schema/report_advise.c \
+	h5schema/report_advise.h \
 	# End of h5schema_iostrata_report_SOURCES
 h5schema_iostrata_report_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/site \
 	$(JANSSON_CFLAGS)
@@ -91,7 +93,8 @@ tests_unit_test_report_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_report_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/site \
 	$(JANSSON_CFLAGS) -DREPORT_NO_MAIN
 tests_unit_test_report_LDADD = h5schema/libiostrata_h5synth.la \
-	h5schema/libiostrata_h5.la site/libiostrata_site.la \
+	h5schema/libiostrata_h5.la common/libiostrata_figures.la \
+	site/libiostrata_site.la \
 	common/libiostrata_common.la $(JANSSON_LIBS) $(CMOCKA_LIBS) -lm
 endif
 
