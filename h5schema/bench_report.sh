@@ -11,11 +11,18 @@ build=${1:-$(cd "$(dirname "$0")/.." && pwd)/build}
 n=${2:-1000}
 synth=$build/h5schema/iostrata-h5synth
 report=$build/h5schema/iostrata-report
-dir=$(mktemp -d /tmp/bench_report.XXXXXX)
-trap 'rm -rf -- "$dir"' EXIT
+# BENCH_DIR=DIR keeps (and reuses) the files there
+if [[ -n ${BENCH_DIR:-} ]]; then
+	dir=$BENCH_DIR
+	mkdir -p "$dir"
+else
+	dir=$(mktemp -d /tmp/bench_report.XXXXXX)
+	trap 'rm -rf -- "$dir"' EXIT
+fi
 
 t0=$(date +%s.%N)
 for ((i = 0; i < n; i++)); do
+	[[ -s $dir/run-$(printf %04d "$i").h5 ]] && continue
 	"$synth" --seed=$i --cpus=$((8 << (i % 3))) --mem=$((32 << (i % 2)))G \
 		"$dir/run-$(printf %04d "$i").h5"
 done
