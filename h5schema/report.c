@@ -20,6 +20,7 @@
 #include "h5run.h"
 #include "jsonw.h"
 #include "report.h"
+#include "report_advise.h"
 
 #if defined(__has_include)
 #if __has_include("figures.h")
@@ -807,7 +808,8 @@ static const struct report_cmd report_cmds[] = {
 	{"trend", report_trend,
 	 "latest run vs the last N of the same job (--prometheus=FILE)"},
 	{"validate", report_validate, "check files against the results schema"},
-	/* jobs area: {"advise", report_advise, "..."}, */
+	{"advise", report_advise,
+	 "cheapest storage node meeting a target, from a campaign (jobs area)"},
 };
 
 static void usage(FILE *f)
