@@ -330,7 +330,7 @@ static void record_error(struct rank_run *rr, int op, uint64_t off,
 			 uint64_t len, int64_t result, int64_t now)
 {
 	rr->r.errors++;
-	if (result >= 0)
+	if (result >= 0 && result < (int64_t)len)
 		rr->r.short_ops++;
 	if (!rr->r.first_errno)
 		rr->r.first_errno = result < 0 ? (int32_t)-result : EIO;
@@ -414,6 +414,36 @@ static void fill_write(struct rank_run *rr, void *buf, uint64_t off)
 			       rr->rep, off, rr->seed);
 }
 
+/*
+ * A short transfer: try the rest once (as IOR does) so that the error
+ * behind it (ENOSPC, EIO) is what gets recorded.  The short transfer is
+ * counted either way.  Returns the final result for complete().
+ */
+static ssize_t finish_short(struct rank_run *rr, int op, void *buf,
+			    uint64_t off, ssize_t n)
+{
+	size_t len = rr->spec->bs;
+	ssize_t m;
+
+	rr->r.short_ops++;
+	rr->r.errors++; /* a short transfer is an error too */
+	if (n == 0 && op == IOS_OP_READ)
+		return n; /* end of file: nothing more to learn */
+	if (op == IOS_OP_WRITE)
+		m = rr->be->pwrite(rr->f, (char *)buf + n, len - (size_t)n,
+				   off + (uint64_t)n);
+	else
+		m = rr->be->pread(rr->f, (char *)buf + n, len - (size_t)n,
+				  off + (uint64_t)n);
+	if (m < 0) {
+		/* count what did move, report the errno */
+		rr->r.bytes[op] += (uint64_t)n;
+		rr->cum_bytes += (uint64_t)n;
+		return m;
+	}
+	return n + m;
+}
+
 static void run_sync(struct rank_run *rr, void *buf)
 {
 	const struct mb_phase_spec *s = rr->spec;
@@ -433,6 +463,8 @@ static void run_sync(struct rank_run *rr, void *buf)
 		} else {
 			n = rr->be->pread(rr->f, buf, s->bs, off);
 		}
+		if (n >= 0 && n < (ssize_t)s->bs)
+			n = finish_short(rr, op, buf, off, n);
 		t2 = mono_ns();
 		complete(rr, op, buf, off, n, t2 - t, t2);
 		progress_tick(rr, t2);
