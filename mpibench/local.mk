@@ -27,6 +27,7 @@ mpibench_iostrata_bench_CPPFLAGS = \
 	$(LIBURING_CFLAGS) \
 	# End of mpibench_iostrata_bench_CPPFLAGS
 mpibench_iostrata_bench_LDADD = \
+	$(MB_H5_LIBS) \
 	common/libiostrata_figures.la \
 	common/libiostrata_common.la \
 	$(MPI_LIBS) \
@@ -38,6 +39,15 @@ mpibench_iostrata_bench_LDADD = \
 
 if HAVE_MPI
 bin_PROGRAMS += mpibench/iostrata-bench
+endif
+
+# The results writer and hwinfo (h5schema/libiostrata_h5.la, results area),
+# linked before common/ (it uses the common helpers).
+if HAVE_HDF5
+mpibench_iostrata_bench_CPPFLAGS += -DMB_HAVE_H5RUN
+MB_H5_LIBS = h5schema/libiostrata_h5.la
+else
+MB_H5_LIBS =
 endif
 
 EXTRA_DIST += \
