@@ -287,11 +287,44 @@ static void write_results(const struct ios_phase_result *ph)
 	}
 }
 
+/* Cost of the bookkeeping per repetition (for --summary=json). */
+#define MAX_TIMED 4096
+static double g_gather_s[MAX_TIMED], g_write_s[MAX_TIMED];
+static int g_ntimed;
+
 static void rep_done(void *arg, const struct ios_phase_result *ph)
 {
+	struct timespec a, b;
+
 	(void)arg;
+	clock_gettime(CLOCK_MONOTONIC, &a);
 	write_results(ph);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	if (g_ntimed < MAX_TIMED) {
+		g_gather_s[g_ntimed] = mb_phase_last_gather_s;
+		g_write_s[g_ntimed] = (double)(b.tv_sec - a.tv_sec) +
+				      (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+		g_ntimed++;
+	}
 }
+
+/* Peak resident set size of this process (VmHWM), bytes; 0 unknown. */
+static uint64_t peak_rss(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[256];
+	uint64_t kb = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %" SCNu64, &kb) == 1)
+			break;
+	fclose(f);
+	return kb * 1024;
+}
+
+static uint64_t g_rss_max;
 
 /* ---- summary ------------------------------------------------------ */
 
@@ -433,7 +466,7 @@ static void summary_text(const struct ios_run *run)
 static void summary_json(const struct ios_run *run, bool valid)
 {
 	struct jsonw w;
-	int p, r, k, f;
+	int p, r, k, f, t = 0;
 
 	jsonw_init(&w, stdout, false);
 	jsonw_obj_begin(&w);
@@ -445,6 +478,7 @@ static void summary_json(const struct ios_run *run, bool valid)
 	jsonw_kv_int(&w, "ranks", run->nranks);
 	jsonw_kv_int(&w, "nodes", run->nnodes);
 	jsonw_kv_bool(&w, "valid", valid);
+	jsonw_kv_uint(&w, "rss_max_bytes", g_rss_max);
 	jsonw_key(&w, "reasons");
 	jsonw_arr_begin(&w);
 	for (p = 0; p < run->nphases; p++)
@@ -511,6 +545,11 @@ static void summary_json(const struct ios_run *run, bool valid)
 			jsonw_kv_double(&w, "rank_bw_max",
 					rep->fig.rank_bw_max);
 			jsonw_kv_uint(&w, "errors", rep->nerrors);
+			if (t < g_ntimed) {
+				jsonw_kv_double(&w, "gather_s", g_gather_s[t]);
+				jsonw_kv_double(&w, "write_s", g_write_s[t]);
+				t++;
+			}
 			jsonw_key(&w, "node_bw");
 			jsonw_arr_begin(&w);
 			for (k = 0; rep->node_bw && k < rep->nnodes; k++)
@@ -746,6 +785,12 @@ int main(int argc, char **argv)
 			failed = true;
 			break;
 		}
+	}
+	{
+		uint64_t mine = peak_rss();
+
+		MPI_Reduce(&mine, &g_rss_max, 1, MPI_UINT64_T, MPI_MAX, 0,
+			   MPI_COMM_WORLD);
 	}
 	if (g_rank == 0) {
 		int r;

@@ -42,6 +42,8 @@ static inline int64_t mono_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
 
+double mb_phase_last_gather_s;
+
 int64_t mb_world_now(const struct mb_world *w)
 {
 	return mono_ns() + w->offset_ns;
@@ -1076,8 +1078,14 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 			rr.r.stonewall_bytes = (uint64_t)llround(b1 - b0);
 			rr.r.stonewall_ops = (uint64_t)llround(o1 - o0);
 		}
-		rc = gather_rep(&rr, out, T0,
-				T0 + (int64_t)(spec->runtime * 1e9), err);
+		{
+			int64_t g0 = mono_ns();
+
+			rc = gather_rep(&rr, out, T0,
+					T0 + (int64_t)(spec->runtime * 1e9),
+					err);
+			mb_phase_last_gather_s = (double)(mono_ns() - g0) / 1e9;
+		}
 		free(rr.cp_bytes);
 		free(rr.cp_ops);
 		mb_watchdog_disarm();
