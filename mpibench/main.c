@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -53,6 +54,41 @@ static void remove_own_file(void)
 		 mb_target_name(g_rank, name, sizeof(name)));
 	if (mb_file_is_ours(path) == 1)
 		mb_file_remove(path);
+}
+
+/* SIGTERM/SIGINT (scancel, Ctrl-C): remove this rank's file, then die of
+ * the signal.  Only async-signal-safe calls; the paths are made before. */
+static char g_sig_path[PATH_MAX], g_sig_side[PATH_MAX + 16];
+
+static void on_signal(int sig)
+{
+	if (g_files_created && g_sig_path[0]) {
+		unlink(g_sig_path);
+		unlink(g_sig_side);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_signal_cleanup(void)
+{
+	char name[64];
+	struct stat st;
+	struct sigaction sa;
+
+	if (g_cfg.keep || !g_cfg.dir ||
+	    (g_cfg.backend->flags & (MB_BF_NO_DATA | MB_BF_NO_LOCAL_FS)))
+		return;
+	if (!stat(g_cfg.dir, &st) && S_ISBLK(st.st_mode))
+		return;
+	snprintf(g_sig_path, sizeof(g_sig_path), "%s/%s", g_cfg.dir,
+		 mb_target_name(g_rank, name, sizeof(name)));
+	snprintf(g_sig_side, sizeof(g_sig_side), "%s.iostrata", g_sig_path);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
 }
 
 static void on_watchdog(const char *stage, double seconds)
@@ -369,10 +405,9 @@ static void summary_text(const struct ios_run *run)
 		const struct ios_phase_result *ph = &run->phases[p];
 		struct ios_stats st;
 		char a[32], b[32], c[32], d[32];
-		bool iops = mb_pattern_random((enum mb_pattern)0) || false;
+		bool iops = !strncmp(ph->name, "rand", 4);
 		enum ios_fig head;
 
-		iops = !strncmp(ph->name, "rand", 4);
 		head = iops ? IOS_FIG_STONEWALL_IOPS : IOS_FIG_STONEWALL_BW;
 		ios_figures_over_reps(ph, &st);
 		printf("\n%s, bs %" PRIu64 ": %d of %d repetition(s) valid\n",
@@ -748,6 +783,7 @@ int main(int argc, char **argv)
 	if (g_rank == 0)
 		write_results(NULL);
 
+	install_signal_cleanup();
 	g_files_created = true;
 	for (p = 0; p < g_cfg.npatterns; p++) {
 		struct mb_phase_spec spec = {

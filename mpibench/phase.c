@@ -28,7 +28,9 @@
 #include "verify.h"
 #include "watchdog.h"
 
-#define CP_STEP_NS 10000000ll /* stonewall checkpoints every 10 ms */
+#define CP_STEP_NS                                                             \
+	10000000ll /* stonewall checkpoints every 10 ms, or                    \
+		       runtime / (MAX_CP / 2) for long runs */
 #define MAX_CP (1u << 20)
 #define MAX_ERRORS_PER_RANK 16
 #define TAG_PROGRESS 7101
@@ -219,7 +221,7 @@ struct rank_run {
 	uint64_t seed;
 	uint32_t rep;
 	int64_t t0_local, deadline_local; /* monotonic */
-	int64_t cp_next;
+	int64_t cp_next, cp_step;
 	uint32_t ncp, cp_cap;
 	uint64_t *cp_bytes, *cp_ops;
 	uint64_t cum_bytes, cum_ops;
@@ -295,7 +297,7 @@ static void checkpoint(struct rank_run *rr, int64_t now)
 		rr->cp_bytes[rr->ncp] = rr->cum_bytes;
 		rr->cp_ops[rr->ncp] = rr->cum_ops;
 		rr->ncp++;
-		rr->cp_next += CP_STEP_NS;
+		rr->cp_next += rr->cp_step;
 	}
 }
 
@@ -309,17 +311,14 @@ static void cum_at(const struct rank_run *rr, int64_t t, double *b, double *o)
 		*b = *o = 0;
 		return;
 	}
-	x = (double)(t - rr->t0_local) / (double)CP_STEP_NS;
+	x = (double)(t - rr->t0_local) / (double)rr->cp_step;
 	k = (uint64_t)x;
 	fr = x - (double)k;
-	/* cp[k] holds the count at t0 + k * step. */
+	/* cp[k] holds the count at t0 + k * step; past the last one, the
+	 * final count (the rank has ended by then). */
 	if (k + 1 >= rr->ncp) {
 		*b = (double)rr->cum_bytes;
 		*o = (double)rr->cum_ops;
-		if (k < rr->ncp && rr->r.t_end_ns > 0) {
-			/* between the last checkpoint and the end: linear */
-			(void)fr;
-		}
 		return;
 	}
 	*b = (double)rr->cp_bytes[k] +
@@ -992,6 +991,10 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 		rr.deadline_local =
 			rr.t0_local + (int64_t)(spec->runtime * 1e9);
 		rr.cp_next = rr.t0_local;
+		rr.cp_step = CP_STEP_NS;
+		if ((int64_t)(spec->runtime * 1e9) / (MAX_CP / 2) > rr.cp_step)
+			rr.cp_step =
+				(int64_t)(spec->runtime * 1e9) / (MAX_CP / 2);
 		rr.prog_step = (int64_t)(fmax(spec->interval, 1.0) * 1e9);
 		rr.prog_next = rr.t0_local + rr.prog_step;
 		mb_watchdog_arm(mb_watchdog_bound(spec->runtime), "I/O");
@@ -1115,7 +1118,6 @@ int mb_phase_cleanup(const struct mb_phase_spec *spec, MPI_Comm comm,
 	char name[64];
 	int rank, rc = 0;
 
-	(void)comm;
 	if (!be || !be->unlink)
 		return 0;
 	MPI_Comm_rank(comm, &rank);
