@@ -52,7 +52,16 @@ endif
 
 EXTRA_DIST += \
 	mpibench/README.md \
+	mpibench/tests/lib.sh \
+	bench/README.md \
 	# End of EXTRA_DIST (mpibench)
+dist_noinst_SCRIPTS += \
+	tests/integration/t10-bench.sh \
+	tests/integration/t11-bench-faults.sh \
+	bench/compare-fio.sh \
+	bench/truth-diskstats.sh \
+	bench/scale.sh \
+	# End of dist_noinst_SCRIPTS (mpibench)
 
 # Unit tests: the MPI-free parts (options, backends, verify stamps).
 MB_TEST_SOURCES = \
