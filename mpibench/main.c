@@ -394,6 +394,17 @@ static void fmt_fig(enum ios_fig f, double v, char *buf, size_t len)
 	}
 }
 
+/* Host name of node [k]: the host of its first rank. */
+static const char *node_name(const struct ios_run *run, int k)
+{
+	int r;
+
+	for (r = 0; r < run->nranks; r++)
+		if (run->rank_info[r].node == k)
+			return run->rank_info[r].host;
+	return "?";
+}
+
 static void summary_text(const struct ios_run *run)
 {
 	int p, r, k;
@@ -479,7 +490,7 @@ static void summary_text(const struct ios_run *run)
 			printf("  per node (last rep):");
 			for (k = 0; k < last->nnodes && last->node_bw; k++) {
 				ios_fmt_rate(last->node_bw[k], a, sizeof(a));
-				printf(" node%d %s", k, a);
+				printf(" %s %s", node_name(run, k), a);
 			}
 			printf("\n");
 		}
@@ -514,6 +525,11 @@ static void summary_json(const struct ios_run *run, bool valid)
 	jsonw_kv_int(&w, "nodes", run->nnodes);
 	jsonw_kv_bool(&w, "valid", valid);
 	jsonw_kv_uint(&w, "rss_max_bytes", g_rss_max);
+	jsonw_key(&w, "node_names");
+	jsonw_arr_begin(&w);
+	for (k = 0; k < run->nnodes; k++)
+		jsonw_str(&w, node_name(run, k));
+	jsonw_arr_end(&w);
 	jsonw_key(&w, "reasons");
 	jsonw_arr_begin(&w);
 	for (p = 0; p < run->nphases; p++)
