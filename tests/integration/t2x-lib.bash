@@ -52,9 +52,11 @@ drained() { sinfo -h -t drain,drng,down,fail -o %N 2>/dev/null; }
 # Load the plugin if the runner did not (plugstack.sh + slurm-restart).
 ensure_plugin() {
 	local conf
-	if grep -qs "spank_iostrata.so" "$(dirname "$SLURM_CONF")/plugstack.conf" &&
-		grep -qsr "$T2X_SO" "$(dirname "$SLURM_CONF")"/plugstack.conf "$T2X_DIR"/plugstack.conf 2>/dev/null &&
-		[ -f "$T2X_POLICY" ]; then
+	local site_ps
+	site_ps=$(sed -n 's/^PlugStackConfig=//p' "$SLURM_CONF")
+	site_ps=${site_ps:-$(dirname "$SLURM_CONF")/plugstack.conf}
+	if grep -qs "$T2X_DIR/plugstack.conf" "$site_ps" &&
+		grep -qs "$T2X_SO" "$T2X_DIR/plugstack.conf" && [ -f "$T2X_POLICY" ]; then
 		return 0
 	fi
 	[ -x "$LOCALSITE" ] || skip "plugin not loaded and no localsite to load it ($LOCALSITE)"
