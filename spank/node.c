@@ -701,7 +701,7 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 		if (m > req->mem + policy_mem_slack(c->pol, req->mem)) {
 			rc = ios_errf(
 				err, -ERANGE,
-				"iostrata: node %s: --iostrata-mem=%s not reached: %s online (the kernel refused the other blocks), tolerance %" PRIu64
+				"iostrata: node %s: --iostrata-mem=%s not reached: %s online (the other blocks refused, timed out or the deadline passed), tolerance %" PRIu64
 				" bytes; node restored",
 				c->node,
 				req->raw_mem[0] ? req->raw_mem

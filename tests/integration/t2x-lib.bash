@@ -78,6 +78,8 @@ snapshot() {
 restore_and_check() {
 	local rc=$? now
 	set +e
+	# test-specific undo first (e.g. permissions a test broke on purpose)
+	declare -F t2x_cleanup >/dev/null && t2x_cleanup
 	# cancel our jobs
 	[ -s "$T2X_TMP/jobs" ] && scancel $(cat "$T2X_TMP/jobs") 2>/dev/null
 	for _ in $(seq 1 60); do
