@@ -1,1 +1,63 @@
-## jobscripts/: build fragment (owned by the jobscripts area; see Makefile.am).
+## jobscripts/: the campaign tool and the job scripts (owned by the jobs area).
+
+jobscriptsdir = $(pkgdatadir)/jobscripts
+dist_jobscripts_SCRIPTS = \
+	jobscripts/sweep-cores-mem.sbatch \
+	jobscripts/sweep-disk-bw.sbatch \
+	jobscripts/layered.sbatch \
+	jobscripts/nightly-health.sbatch \
+	jobscripts/acceptance.sbatch \
+	# End of dist_jobscripts_SCRIPTS
+dist_jobscripts_DATA = \
+	jobscripts/README.md \
+	jobscripts/scrontab \
+	jobscripts/iostrata-jobs.sh \
+	# End of dist_jobscripts_DATA
+
+if HAVE_LIBSLURM
+if HAVE_INIH
+bin_PROGRAMS += jobscripts/iostrata-campaign
+jobscripts_iostrata_campaign_SOURCES = \
+	jobscripts/campaign.c \
+	jobscripts/campaign.h \
+	# End of jobscripts_iostrata_campaign_SOURCES
+jobscripts_iostrata_campaign_CPPFLAGS = \
+	$(AM_CPPFLAGS) \
+	-I$(top_srcdir)/site \
+	-DJOBSCRIPTS_DATADIR='"$(jobscriptsdir)"' \
+	-DJOBSCRIPTS_SRCDIR='"$(abs_top_srcdir)/jobscripts"' \
+	# End of jobscripts_iostrata_campaign_CPPFLAGS
+jobscripts_iostrata_campaign_LDADD = \
+	site/libiostrata_site.la \
+	common/libiostrata_common.la \
+	$(LIBSLURM_LIBS) \
+	# End of jobscripts_iostrata_campaign_LDADD
+endif
+endif
+
+# `iostrata-report advise` (h5schema/report_advise.c) is linked into
+# iostrata-report by h5schema/local.mk; its unit test uses the in-memory
+# path only (-DADV_NO_H5), so it needs neither HDF5 nor the results library.
+EXTRA_DIST += \
+	h5schema/report_advise.c \
+	h5schema/report_advise.h \
+	# End of EXTRA_DIST (advise)
+if HAVE_INIH
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_advise
+TESTS += tests/unit/test_advise
+tests_unit_test_advise_SOURCES = \
+	tests/unit/test_advise.c \
+	h5schema/report_advise.c \
+	h5schema/report_advise.h \
+	# End of tests_unit_test_advise_SOURCES
+tests_unit_test_advise_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/site -DADV_NO_H5
+tests_unit_test_advise_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_advise_LDADD = \
+	site/libiostrata_site.la \
+	common/libiostrata_common.la \
+	$(CMOCKA_LIBS) \
+	-lm \
+	# End of tests_unit_test_advise_LDADD
+endif
+endif

@@ -1,1 +1,75 @@
 ## mpibench/: build fragment (owned by the mpibench area; see Makefile.am).
+## The three mpibench_iostrata_bench_* variables are defined here with '='
+## (unconditionally); mpibench/layers.mk appends to them with '+='.
+
+mpibench_iostrata_bench_SOURCES = \
+	mpibench/main.c \
+	mpibench/mb_config.c \
+	mpibench/mb_config.h \
+	mpibench/backend.c \
+	mpibench/backend.h \
+	mpibench/be_posix.c \
+	mpibench/be_null.c \
+	mpibench/phase.c \
+	mpibench/phase.h \
+	mpibench/progress.c \
+	mpibench/progress.h \
+	mpibench/verify.c \
+	mpibench/verify.h \
+	mpibench/watchdog.c \
+	mpibench/watchdog.h \
+	mpibench/h5out.c \
+	mpibench/h5out.h \
+	# End of mpibench_iostrata_bench_SOURCES
+mpibench_iostrata_bench_CPPFLAGS = \
+	$(AM_CPPFLAGS) \
+	$(MPI_CFLAGS) \
+	$(LIBURING_CFLAGS) \
+	# End of mpibench_iostrata_bench_CPPFLAGS
+mpibench_iostrata_bench_LDADD = \
+	common/libiostrata_figures.la \
+	common/libiostrata_common.la \
+	$(MPI_LIBS) \
+	$(LIBAIO_LIBS) \
+	$(LIBURING_LIBS) \
+	$(PTHREAD_LIBS) \
+	-lm \
+	# End of mpibench_iostrata_bench_LDADD
+
+if HAVE_MPI
+bin_PROGRAMS += mpibench/iostrata-bench
+endif
+
+EXTRA_DIST += \
+	mpibench/README.md \
+	# End of EXTRA_DIST (mpibench)
+
+# Unit tests: the MPI-free parts (options, backends, verify stamps).
+MB_TEST_SOURCES = \
+	mpibench/mb_config.c \
+	mpibench/backend.c \
+	mpibench/be_posix.c \
+	mpibench/be_null.c \
+	mpibench/verify.c \
+	# End of MB_TEST_SOURCES
+if HAVE_CMOCKA
+check_PROGRAMS += \
+	tests/unit/test_mb_config \
+	tests/unit/test_mb_verify \
+	tests/unit/test_mb_backend \
+	# End of check_PROGRAMS (mpibench)
+TESTS += \
+	tests/unit/test_mb_config \
+	tests/unit/test_mb_verify \
+	tests/unit/test_mb_backend \
+	# End of TESTS (mpibench)
+endif
+tests_unit_test_mb_config_SOURCES = tests/unit/test_mb_config.c $(MB_TEST_SOURCES)
+tests_unit_test_mb_config_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
+tests_unit_test_mb_config_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS)
+tests_unit_test_mb_verify_SOURCES = tests/unit/test_mb_verify.c $(MB_TEST_SOURCES)
+tests_unit_test_mb_verify_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
+tests_unit_test_mb_verify_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS)
+tests_unit_test_mb_backend_SOURCES = tests/unit/test_mb_backend.c $(MB_TEST_SOURCES)
+tests_unit_test_mb_backend_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
+tests_unit_test_mb_backend_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS)

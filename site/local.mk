@@ -1,1 +1,34 @@
-## site/: build fragment (owned by the site area; see Makefile.am).
+## site/: site descriptions and their parser (owned by the jobs area).
+## The one-machine site itself (site/local/localsite ...) belongs to the site
+## area and is distributed from its own files.
+
+if HAVE_INIH
+noinst_LTLIBRARIES += site/libiostrata_site.la
+site_libiostrata_site_la_SOURCES = \
+	site/siteconf.c \
+	site/siteconf.h \
+	# End of site_libiostrata_site_la_SOURCES
+site_libiostrata_site_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/site
+site_libiostrata_site_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
+site_libiostrata_site_la_LIBADD = \
+	common/libiostrata_common.la \
+	$(INIH_LIBS) \
+	# End of site_libiostrata_site_la_LIBADD
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_siteconf
+TESTS += tests/unit/test_siteconf
+tests_unit_test_siteconf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/site
+tests_unit_test_siteconf_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_siteconf_LDADD = \
+	site/libiostrata_site.la \
+	$(CMOCKA_LIBS) \
+	# End of tests_unit_test_siteconf_LDADD
+endif
+endif
+
+EXTRA_DIST += \
+	site/example/site.conf \
+	site/example/tiers.conf \
+	site/local/site.conf \
+	# End of EXTRA_DIST (site)

@@ -1,1 +1,22 @@
 ## tests/integration/: build fragment (owned by the tests/integration area; see Makefile.am).
+## The integration tests run through tests/integration/run against a local
+## site (site/local/localsite); here only their helper programs are built.
+
+if HAVE_MPI
+if HAVE_RADOS
+# t00-smoke: O_DIRECT on CephFS per MPI rank + one rados object.
+noinst_PROGRAMS += \
+	tests/integration/smoke_mpi \
+	# End of noinst_PROGRAMS
+tests_integration_smoke_mpi_SOURCES = tests/integration/smoke_mpi.c
+tests_integration_smoke_mpi_CPPFLAGS = $(AM_CPPFLAGS) $(RADOS_CPPFLAGS)
+tests_integration_smoke_mpi_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
+tests_integration_smoke_mpi_LDADD = $(MPI_LIBS) $(RADOS_LIBS)
+endif
+endif
+
+dist_noinst_SCRIPTS += \
+	tests/integration/run \
+	tests/integration/t00-smoke.sh \
+	# End of dist_noinst_SCRIPTS
+

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * campaign: the elements of an iostrata campaign (one Slurm job each) and
+ * their states.  Used by iostrata-campaign (jobscripts/campaign.c).
+ */
+#ifndef IOSTRATA_CAMPAIGN_H
+#define IOSTRATA_CAMPAIGN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "errbuf.h"
+#include "siteconf.h"
+
+enum camp_state {
+	CAMP_UNSUBMITTED = 0,
+	CAMP_PENDING,
+	CAMP_RUNNING,
+	CAMP_DONE,   /* Slurm COMPLETED, exit 0, status file "ok" */
+	CAMP_FAILED, /* any component failed, non-zero exit, or status file */
+	CAMP_LOST,   /* unknown to Slurm and no status file */
+	CAMP_NSTATES
+};
+
+/* One element: a storage-node configuration, run as one Slurm job. */
+struct camp_element {
+	int index;
+	char label[64];    /* cpus8-mem32G, diskbw100MB, or the job name */
+	char options[256]; /* --iostrata-* options of the storage component */
+	uint64_t cpus;     /* 0 when not constrained */
+	uint64_t mem;      /* bytes, 0 when not constrained */
+	uint64_t disk_bw;  /* B/s, 0 when not constrained */
+	uint32_t jobid;    /* 0 when not submitted */
+	enum camp_state state;
+	uint32_t exit_code; /* wait status of the batch script */
+	char why[256];      /* why it failed, "" otherwise */
+};
+
+/* Is [job] one of the five job scripts? */
+bool camp_job_known(const char *job);
+
+/*
+ * Expand [job] over the site's [sweep] into elements (malloc'd array,
+ * free with camp_elements_free).  Returns 0, -EINVAL (unknown job; [err]),
+ * -ENOENT (the sweep list is not set; [err]), -ENOMEM.
+ */
+int camp_plan(const struct ios_site *s, const char *job,
+	      struct camp_element **out, size_t *nout, struct ios_err *err);
+void camp_elements_free(struct camp_element *e, size_t n);
+
+/*
+ * State of element [e] of the campaign in [dir]: libslurm first
+ * (slurm_load_job, all het components), then the job script's status file
+ * once Slurm has forgotten the job.  Fills e->why and e->exit_code.
+ */
+enum camp_state camp_element_state(const char *dir, struct camp_element *e);
+const char *camp_state_name(enum camp_state s);
+
+#endif

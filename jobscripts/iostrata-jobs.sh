@@ -1,0 +1,177 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# iostrata-jobs.sh: shell helpers sourced by the iostrata job scripts
+# (jobscripts/*.sbatch).  Not a program: `source` it.  It reads the site
+# description through `iostrata-campaign env` (no INI parsing in bash), finds
+# the iostrata binaries, records the storage nodes' state, and writes the
+# element's verdict (ELEMENT_DIR/status: "ok" or the reason) on exit, which is
+# what `iostrata-campaign status/collect` read once Slurm forgot the job.
+#
+# Inputs (environment; iostrata-campaign sets them, set them yourself when
+# you sbatch a script by hand):
+#   IOSTRATA_SITE          site description (site.conf or its directory)
+#   IOSTRATA_ELEMENT_DIR   where results go (default: ./iostrata-<jobid>)
+#   IOSTRATA_ELEMENT_LABEL name of this element (default: the job name)
+#   IOSTRATA_BUILD_DIR     optional: use binaries from this build tree
+
+IOS_FAIL_REASON=
+IOS_JOB=${IOS_JOB:-iostrata}
+
+ios_msg() { printf '%s: %s\n' "$IOS_JOB" "$*"; }
+ios_warn() { printf '%s: warning: %s\n' "$IOS_JOB" "$*" >&2; }
+
+# Record why the element failed (first reason wins) and exit non-zero.
+ios_fail() {
+	printf '%s: error: %s\n' "$IOS_JOB" "$*" >&2
+	[[ -n $IOS_FAIL_REASON ]] || IOS_FAIL_REASON=$*
+	exit 1
+}
+
+# Remember a failure but keep going (later steps still produce data).
+ios_soft_fail() {
+	printf '%s: error: %s\n' "$IOS_JOB" "$*" >&2
+	[[ -n $IOS_FAIL_REASON ]] || IOS_FAIL_REASON=$*
+}
+
+ios_on_exit() {
+	local rc=$?
+	if [[ -z $IOS_FAIL_REASON && $rc -ne 0 ]]; then
+		IOS_FAIL_REASON="job script exited with status $rc"
+	fi
+	if [[ -n ${IOS_EDIR:-} && -d $IOS_EDIR ]]; then
+		if [[ -z $IOS_FAIL_REASON ]]; then
+			echo ok >"$IOS_EDIR/status.tmp"
+		else
+			printf 'failed: %s\n' "$IOS_FAIL_REASON" >"$IOS_EDIR/status.tmp"
+		fi
+		mv -f "$IOS_EDIR/status.tmp" "$IOS_EDIR/status"
+	fi
+	[[ -z $IOS_FAIL_REASON ]] || exit 1
+	exit "$rc"
+}
+
+# Path of an iostrata binary: the build tree when IOSTRATA_BUILD_DIR is set,
+# else PATH.
+ios_tool() {
+	local name=$1 sub=$2
+	if [[ -n ${IOSTRATA_BUILD_DIR:-} && -x $IOSTRATA_BUILD_DIR/$sub/$name ]]; then
+		echo "$IOSTRATA_BUILD_DIR/$sub/$name"
+	elif command -v "$name" >/dev/null 2>&1; then
+		command -v "$name"
+	else
+		echo "$name"
+	fi
+}
+
+# ios_init JOBNAME: common start of every job script.
+ios_init() {
+	IOS_JOB=$1
+	set -uo pipefail
+	trap ios_on_exit EXIT
+	CAMPAIGN=$(ios_tool iostrata-campaign jobscripts)
+	BENCH=$(ios_tool iostrata-bench mpibench)
+	NODE=$(ios_tool iostrata-node spank)
+	REPORT=$(ios_tool iostrata-report h5schema)
+	IOS_EDIR=${IOSTRATA_ELEMENT_DIR:-$PWD/iostrata-${SLURM_JOB_ID:-$$}}
+	IOS_LABEL=${IOSTRATA_ELEMENT_LABEL:-$IOS_JOB}
+	mkdir -p "$IOS_EDIR" || ios_fail "create $IOS_EDIR: cannot create the element directory"
+	rm -f "$IOS_EDIR/status"
+	[[ -n ${IOSTRATA_SITE:-} ]] ||
+		ios_fail "IOSTRATA_SITE is not set: export IOSTRATA_SITE=<site dir or site.conf> (iostrata-campaign sets it)"
+	local envtext
+	envtext=$("$CAMPAIGN" env "$IOSTRATA_SITE") ||
+		ios_fail "cannot read site description $IOSTRATA_SITE (see the message above)"
+	eval "$envtext"
+	IOS_MPI=${IOS_SLURM_MPI:-pmix}
+	IOS_WDIR=${IOS_WORKLOAD_DIR:?[workload] dir is not set in $IOS_SITE_FILE}/${SLURM_JOB_ID:-$$}
+	ios_msg "site ${IOS_SITE_NAME:-?} ($IOS_SITE_FILE), element $IOS_LABEL, results in $IOS_EDIR"
+	ios_msg "job ${SLURM_JOB_ID:-none}: storage ${SLURM_JOB_NODELIST_HET_GROUP_0:-${SLURM_JOB_NODELIST:-?}} compute ${SLURM_JOB_NODELIST_HET_GROUP_1:-${SLURM_JOB_NODELIST:-?}}"
+}
+
+# Run on every node of a heterogeneous job's storage component (group 0).
+ios_on_storage() {
+	srun --het-group=0 --ntasks-per-node=1 --kill-on-bad-exit=1 "$@"
+}
+
+# ios_node_state TAG: `iostrata-node status --json` on each storage node into
+# $IOS_EDIR/storage-TAG-<node>.json; prints --attach arguments for them.
+ios_node_state() {
+	local tag=$1 f
+	# shellcheck disable=SC2016
+	ios_on_storage bash -c '"$1" status --json >"$2/storage-$3-$SLURMD_NODENAME.json.tmp" &&
+		mv -f "$2/storage-$3-$SLURMD_NODENAME.json.tmp" "$2/storage-$3-$SLURMD_NODENAME.json"' \
+		_ "$NODE" "$IOS_EDIR" "$tag" >&2 ||
+		{ ios_soft_fail "iostrata-node status --json ($tag) failed on the storage nodes"; return 1; }
+	for f in "$IOS_EDIR"/storage-"$tag"-*.json; do
+		[[ -e $f ]] || continue
+		f=${f##*/}
+		printf -- '--attach=%s=%s\n' "${f%.json}" "$IOS_EDIR/$f"
+	done
+}
+
+# ios_state_same BEFORE AFTER: the "applied" part of two node-state files is
+# identical (the configuration held for the whole run).
+ios_state_same() {
+	python3 - "$1" "$2" <<'EOF'
+import json, sys
+a, b = (json.load(open(p)).get("applied") for p in sys.argv[1:3])
+sys.exit(0 if a == b else 1)
+EOF
+}
+
+# ios_check_states TAG1 TAG2: compare the per-node files of two snapshots.
+ios_check_states() {
+	local f g
+	for f in "$IOS_EDIR"/storage-"$1"-*.json; do
+		[[ -e $f ]] || continue
+		g=${f/storage-$1-/storage-$2-}
+		if [[ ! -e $g ]]; then
+			ios_soft_fail "no '$2' state for ${f##*/}"
+		elif ! ios_state_same "$f" "$g"; then
+			ios_soft_fail "storage node state changed during the run: compare ${f##*/} and ${g##*/}"
+		fi
+	done
+}
+
+# ios_bench OUTPUT ARGS...: iostrata-bench on the compute component (het
+# group 1, or the whole allocation for single-component jobs).
+ios_bench() {
+	local out=$1 group=()
+	shift
+	[[ -n ${SLURM_HET_SIZE:-} ]] && group=(--het-group=1)
+	mkdir -p "$IOS_WDIR" || ios_fail "create $IOS_WDIR: cannot create the benchmark directory"
+	ios_msg "bench: $*"
+	srun "${group[@]}" --mpi="$IOS_MPI" "$BENCH" --dir="$IOS_WDIR" \
+		--output="$out" --quiet "$@"
+}
+
+# The workload options every bench run shares.
+ios_workload_args() {
+	local a=()
+	[[ -n ${IOS_WORKLOAD_FILE_SIZE:-} ]] && a+=(--size="$IOS_WORKLOAD_FILE_SIZE")
+	[[ -n ${IOS_WORKLOAD_RUNTIME:-} ]] && a+=(--runtime="$IOS_WORKLOAD_RUNTIME")
+	[[ -n ${IOS_WORKLOAD_REPS:-} ]] && a+=(--reps="$IOS_WORKLOAD_REPS")
+	[[ -n ${IOS_WORKLOAD_IODEPTH:-} ]] && a+=(--iodepth="$IOS_WORKLOAD_IODEPTH")
+	[[ -n ${IOS_WORKLOAD_IOENGINE:-} ]] && a+=(--ioengine="$IOS_WORKLOAD_IOENGINE")
+	[[ -n ${IOS_WORKLOAD_INTERVAL:-} ]] && a+=(--interval="$IOS_WORKLOAD_INTERVAL")
+	printf '%s\n' "${a[@]}"
+}
+
+# ios_sweep_element: the body of both sweeps.  Storage state before, the
+# sequential (seq_bs) and random (rand_bs) write+read runs on the compute
+# nodes, storage state after; both results files carry the "before" states.
+ios_sweep_element() {
+	local attach=() work=() rc=0
+	[[ -n ${SLURM_HET_SIZE:-} ]] ||
+		ios_fail "not a heterogeneous job: submit with iostrata-campaign (storage component : compute component)"
+	mapfile -t work < <(ios_workload_args)
+	mapfile -t attach < <(ios_node_state before)
+	[[ ${#attach[@]} -gt 0 ]] || ios_warn "no storage-node state recorded (iostrata-node missing?)"
+	ios_bench "$IOS_EDIR/seq.h5" --rw=write,read --bs="${IOS_WORKLOAD_SEQ_BS:-8M}" \
+		--reorder "${work[@]}" "${attach[@]}" || { rc=$?; ios_soft_fail "sequential run failed (exit $rc)"; }
+	mapfile -t attach < <(ios_node_state mid)
+	ios_bench "$IOS_EDIR/rand.h5" --rw=randwrite,randread --bs="${IOS_WORKLOAD_RAND_BS:-4K}" \
+		--reorder "${work[@]}" "${attach[@]}" || { rc=$?; ios_soft_fail "random run failed (exit $rc)"; }
+	ios_node_state after >/dev/null
+	ios_check_states before after
+	rm -rf "$IOS_WDIR"
+}

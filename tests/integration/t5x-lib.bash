@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t5x-lib.bash: helpers shared by the jobs integration tests (t5x-*.sh);
+# sourced, not run (the runner only runs t[0-9]*.sh).  Expects the site env
+# (tests/integration/run sources it) and IOSTRATA_BUILD_DIR.
+
+t5x_log() { printf '%s: %s\n' "$T" "$*"; }
+t5x_fail() {
+	printf '%s: FAIL: %s\n' "$T" "$*" >&2
+	exit 1
+}
+t5x_skip() {
+	printf '%s: SKIP: %s\n' "$T" "$*"
+	exit 77
+}
+
+t5x_init() {
+	local v
+	for v in SLURM_CONF IOSTRATA_BENCH_DIR IOSTRATA_LOCAL_DIR IOSTRATA_SLURM_PARTITION; do
+		[[ -n ${!v:-} ]] || t5x_skip "$v is not set: run me through tests/integration/run (or source a site env)"
+	done
+	TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+	BUILD=${IOSTRATA_BUILD_DIR:-$TOP/build}
+	export IOSTRATA_BUILD_DIR=$BUILD
+	export IOSTRATA_JOBSCRIPTS=$TOP/jobscripts
+	CAMPAIGN=$BUILD/jobscripts/iostrata-campaign
+	BENCH=$BUILD/mpibench/iostrata-bench
+	REPORT=$BUILD/h5schema/iostrata-report
+	NODE=$BUILD/spank/iostrata-node
+	[[ -x $CAMPAIGN ]] || t5x_skip "$CAMPAIGN not built (needs libslurm and inih)"
+	WORK=$(mktemp -d "$IOSTRATA_LOCAL_DIR/$T.XXXXXX")
+	chmod 755 "$WORK"
+	export IOSTRATA_CAMPAIGNS=$WORK/campaigns
+	trap t5x_cleanup EXIT
+}
+
+# The real pieces a sweep needs: the benchmark, the report, the admin tool,
+# and the SPANK plugin loaded (sbatch knows --iostrata-cpus).
+t5x_need_real() {
+	[[ -x $BENCH ]] || t5x_skip "$BENCH not built yet"
+	[[ -x $REPORT ]] || t5x_skip "$REPORT not built yet"
+	[[ -x $NODE ]] || t5x_skip "$NODE not built yet"
+	sbatch --help 2>&1 | grep -q -- '--iostrata-cpus' ||
+		t5x_skip "the SPANK plugin is not loaded in this site (IOSTRATA_PLUGSTACK)"
+}
+
+# Cancel every job a campaign of ours submitted (by id), remove our files,
+# then check the machine: node whole, nothing drained.
+t5x_cleanup() {
+	local rc=$? f ids
+	for f in "$WORK"/campaigns/*/elements.tsv "$WORK"/*/elements.tsv; do
+		[[ -e $f ]] || continue
+		ids=$(awk -F'\t' '!/^#/ && $3 > 0 { print $3 }' "$f")
+		[[ -n $ids ]] && scancel $ids 2>/dev/null
+	done
+	for f in "$WORK"/campaigns/*/elements.tsv "$WORK"/*/elements.tsv; do
+		[[ -e $f ]] || continue
+		ids=$(awk -F'\t' '!/^#/ && $3 > 0 { print $3 }' "$f")
+		for id in $ids; do
+			for _ in $(seq 1 30); do
+				squeue -h -j "$id" 2>/dev/null | grep -q . || break
+				sleep 1
+			done
+		done
+	done
+	if [[ -x $NODE ]] && ! "$NODE" check >"$WORK/node-check.txt" 2>&1; then
+		printf '%s: FAIL: node not whole after the test: %s\n' "$T" "$(tr '\n' ' ' <"$WORK/node-check.txt")" >&2
+		rc=1
+	fi
+	local drained
+	drained=$(sinfo -h -t drain,drng,down -o %N 2>&1)
+	if [[ -n $drained ]]; then
+		printf '%s: FAIL: nodes drained/down after the test: %s\n' "$T" "$drained" >&2
+		rc=1
+	fi
+	[[ -n ${KEEP_WORK:-} ]] || rm -rf -- "$WORK"
+	exit "$rc"
+}
+
+# t5x_site OUT KEY=VALUE...: the local site description with some values
+# replaced (section.key=value), for a scaled-down test.
+t5x_site() {
+	local out=$1 kv sec key val
+	shift
+	mkdir -p "$(dirname "$out")"
+	cp "$TOP/site/local/site.conf" "$out"
+	for kv in "$@"; do
+		sec=${kv%%.*}
+		key=${kv#*.}
+		key=${key%%=*}
+		val=${kv#*=}
+		awk -v s="[$sec]" -v k="$key" -v v="$val" '
+			/^\[/ { insec = ($0 == s) }
+			insec && $1 == k && $2 == "=" { print k " = " v; done = 1; next }
+			{ print }
+			END { if (!done) exit 3 }' "$out" >"$out.new" ||
+			t5x_fail "t5x_site: no $sec.$key in site/local/site.conf"
+		mv "$out.new" "$out"
+	done
+	# the tier table path is relative to site/local
+	sed -i "s|^tiers = ../example/tiers.conf|tiers = $TOP/site/example/tiers.conf|" "$out"
+}
+
+# t5x_wait SITE JOB [SECONDS]: wait until every element ended.
+t5x_wait() {
+	local rc
+	"$CAMPAIGN" status "$1" "$2" --wait="${3:-300}" >"$WORK/status-$2.txt"
+	rc=$?
+	cat "$WORK/status-$2.txt"
+	[[ $rc -ne 3 ]] || t5x_fail "campaign $2 still has pending or running elements after ${3:-300} s"
+	return "$rc"
+}

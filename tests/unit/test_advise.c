@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Unit tests for h5schema/report_advise.c on synthetic campaigns: target
+ * parsing, baseline choice, the cheapest configuration meeting a target,
+ * the Pareto frontier, confidence from the spread over repetitions, failed
+ * elements, a target nobody meets, loading a campaign index with a fake
+ * results reader, and the gnuplot plot.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "report_advise.h"
+
+#define G (1ull << 30)
+
+struct target_case {
+	const char *in;
+	int rc;
+	double sw, rw;
+	const char *msg;
+};
+
+static const struct target_case target_cases[] = {
+	{"seq-write=0.9,rand-write=0.8", 0, 0.9, 0.8, NULL},
+	{"rand-write=1", 0, 0, 1.0, NULL},
+	{"", -EINVAL, 0, 0, "empty"},
+	{"seq_write=0.9", -EINVAL, 0, 0, "unknown metric \"seq_write\""},
+	{"seq-write", -EINVAL, 0, 0, "expected METRIC=RATIO"},
+	{"seq-write=0", -EINVAL, 0, 0, "invalid ratio \"0\""},
+	{"seq-write=2.5", -EINVAL, 0, 0, "invalid ratio \"2.5\""},
+	{"seq-write=0.9x", -EINVAL, 0, 0, "invalid ratio \"0.9x\""},
+	{"seq-write=-1", -EINVAL, 0, 0, "invalid ratio"},
+};
+
+static void test_targets(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(target_cases) / sizeof(*target_cases);
+	     i++) {
+		const struct target_case *c = &target_cases[i];
+		struct adv_target t;
+		struct ios_err err = {0};
+		int rc = adv_parse_targets(c->in, &t, &err);
+
+		if (rc != c->rc || (c->msg && !strstr(err.msg, c->msg)))
+			fail_msg(
+				"\"%s\": rc %d want %d, msg \"%s\" want \"%s\"",
+				c->in, rc, c->rc, err.msg,
+				c->msg ? c->msg : "");
+		if (rc == 0) {
+			assert_true(t.ratio[ADV_SEQ_WRITE] == c->sw);
+			assert_true(t.ratio[ADV_RAND_WRITE] == c->rw);
+			assert_true(t.ratio[ADV_SEQ_READ] == 0);
+		}
+	}
+}
+
+/* A configuration with seq-write and rand-write repetitions. */
+static struct adv_config cfg(const char *label, uint64_t cpus, uint64_t mem,
+			     double cost, const double *sw, int nsw,
+			     const double *rw, int nrw)
+{
+	struct adv_config c;
+
+	memset(&c, 0, sizeof(c));
+	snprintf(c.label, sizeof(c.label), "%s", label);
+	c.cpus = cpus;
+	c.mem = mem;
+	c.cost = cost;
+	c.nreps[ADV_SEQ_WRITE] = nsw;
+	c.nreps[ADV_RAND_WRITE] = nrw;
+	for (int i = 0; i < nsw; i++)
+		c.reps[ADV_SEQ_WRITE][i] = sw[i];
+	for (int i = 0; i < nrw; i++)
+		c.reps[ADV_RAND_WRITE][i] = rw[i];
+	return c;
+}
+
+/*
+ * The paper's shape in miniature: sequential write hardly cares, random
+ * write needs memory.  Baseline (2 cores, 24G): seq 100, rand 1000.
+ */
+static const double sw_base[] = {100, 100}, rw_base[] = {1000, 1000};
+static const double sw_c1m16[] = {95, 93}, rw_c1m16[] = {600, 640};
+static const double sw_c1m24[] = {94, 96}, rw_c1m24[] = {850, 870};
+static const double sw_c2m16[] = {99, 99}, rw_c2m16[] = {650, 650};
+static const double sw_noisy[] = {120, 70}, rw_noisy[] = {900, 900};
+
+struct advise_case {
+	const char *name;
+	const char *target;
+	int failed_index; /* element marked failed, -1 none */
+	const char *best; /* label or NULL when nothing meets */
+	int meets_all;    /* of the advised one */
+};
+
+static const struct advise_case advise_cases[] = {
+	{"seq only: cheapest config", "seq-write=0.9", -1, "c1m16", 1},
+	{"seq + rand: needs memory", "seq-write=0.9,rand-write=0.8", -1,
+	 "c1m24", 1},
+	{"rand 0.6: cheapest again", "rand-write=0.6", -1, "c1m16", 1},
+	{"nobody meets", "rand-write=1.1", -1, NULL, 0},
+	{"failed element skipped", "seq-write=0.9,rand-write=0.8", 2, "c2m24",
+	 1},
+};
+
+static size_t grid(struct adv_config *c)
+{
+	size_t n = 0;
+
+	c[n++] = cfg("c1m16", 1, 16 * G, 1000, sw_c1m16, 2, rw_c1m16, 2);
+	c[n++] = cfg("c2m16", 2, 16 * G, 1100, sw_c2m16, 2, rw_c2m16, 2);
+	c[n++] = cfg("c1m24", 1, 24 * G, 1040, sw_c1m24, 2, rw_c1m24, 2);
+	c[n++] = cfg("c2m24", 2, 24 * G, 1140, sw_base, 2, rw_base, 2);
+	return n;
+}
+
+static void test_advise(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < sizeof(advise_cases) / sizeof(*advise_cases);
+	     k++) {
+		const struct advise_case *ac = &advise_cases[k];
+		struct adv_config c[8];
+		struct adv_target t;
+		struct adv_result res;
+		struct ios_err err = {0};
+		size_t n = grid(c);
+
+		if (ac->failed_index >= 0)
+			c[ac->failed_index].failed = 1;
+		assert_int_equal(adv_parse_targets(ac->target, &t, &err), 0);
+		if (adv_compute(c, n, &t, &res, &err) != 0)
+			fail_msg("%s: %s", ac->name, err.msg);
+		assert_string_equal(c[res.baseline].label, "c2m24");
+		if (!ac->best) {
+			if (res.best != -1)
+				fail_msg("%s: advised %s, want none", ac->name,
+					 c[res.best].label);
+			/* the closest is still named */
+			assert_string_equal(c[res.best_score].label, "c2m24");
+		} else {
+			if (res.best < 0 ||
+			    strcmp(c[res.best].label, ac->best) != 0)
+				fail_msg("%s: advised %s, want %s", ac->name,
+					 res.best < 0 ? "none"
+						      : c[res.best].label,
+					 ac->best);
+			assert_int_equal(res.rows[res.best].meets_all,
+					 ac->meets_all);
+		}
+		free(res.rows);
+	}
+}
+
+static void test_frontier_and_confidence(void **state)
+{
+	struct adv_config c[8];
+	struct adv_target t;
+	struct adv_result res;
+	struct ios_err err = {0};
+	size_t n = grid(c);
+	FILE *out;
+	char *buf = NULL;
+	size_t len = 0;
+
+	(void)state;
+	/* a noisy cheap configuration: mean 95 meets 0.9, worst rep 0.70 */
+	c[n++] = cfg("noisy", 1, 8 * G, 900, sw_noisy, 2, rw_noisy, 2);
+	assert_int_equal(adv_parse_targets("seq-write=0.9", &t, &err), 0);
+	assert_int_equal(adv_compute(c, n, &t, &res, &err), 0);
+	assert_string_equal(c[res.best].label, "noisy");
+	assert_int_equal(res.rows[res.best].meets, 1);
+	assert_int_equal(res.rows[res.best].meets_all, 0);
+	assert_true(fabs(res.rows[res.best].rel_min[ADV_SEQ_WRITE] - 0.70) <
+		    1e-9);
+	/* frontier by cost: noisy 0.95, c1m24? (0.95, dearer: no),
+	 * c2m16 0.99, c2m24 1.00; c1m16 0.94 is dominated by noisy */
+	assert_int_equal(res.rows[4].pareto, 1);
+	assert_int_equal(res.rows[0].pareto, 0);
+	assert_int_equal(res.rows[2].pareto, 0);
+	assert_int_equal(res.rows[1].pareto, 1);
+	assert_int_equal(res.rows[3].pareto, 1);
+	out = open_memstream(&buf, &len);
+	adv_print(out, c, n, &t, &res, "EUR");
+	fclose(out);
+	assert_non_null(strstr(buf, "Advice: noisy"));
+	assert_non_null(strstr(buf, "Confidence: low"));
+	assert_non_null(strstr(buf, "Pareto frontier"));
+	free(buf);
+	free(res.rows);
+}
+
+static void test_no_baseline(void **state)
+{
+	struct adv_config c[2];
+	struct adv_target t;
+	struct adv_result res;
+	struct ios_err err = {0};
+
+	(void)state;
+	/* more cores in one, more memory in the other: no baseline */
+	c[0] = cfg("c1m24", 1, 24 * G, 1, sw_base, 2, rw_base, 2);
+	c[1] = cfg("c2m16", 2, 16 * G, 1, sw_base, 2, rw_base, 2);
+	assert_int_equal(adv_parse_targets("seq-write=0.9", &t, &err), 0);
+	assert_int_equal(adv_compute(c, 2, &t, &res, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "no unconstrained baseline"));
+	/* the baseline lacks the targeted metric */
+	c[0] = cfg("c2m24", 2, 24 * G, 1, sw_base, 2, NULL, 0);
+	assert_int_equal(adv_parse_targets("rand-write=0.5", &t, &err), 0);
+	assert_int_equal(adv_compute(c, 2, &t, &res, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "no valid repetition of rand-write"));
+	assert_int_equal(adv_compute(c, 0, &t, &res, &err), -EINVAL);
+}
+
+/* Fake results reader: the file name holds "sw,rw" of one repetition. */
+static int fake_reader(const char *path, struct adv_config *c,
+		       struct ios_err *err)
+{
+	const char *base = strrchr(path, '/');
+	double sw, rw;
+
+	base = base ? base + 1 : path;
+	if (sscanf(base, "%lf,%lf", &sw, &rw) != 2)
+		return ios_errf(err, -EBADMSG, "fake: %s: not a results file",
+				path);
+	c->reps[ADV_SEQ_WRITE][c->nreps[ADV_SEQ_WRITE]++] = sw;
+	c->reps[ADV_RAND_WRITE][c->nreps[ADV_RAND_WRITE]++] = rw;
+	return 0;
+}
+
+static void test_load_campaign(void **state)
+{
+	char dir[] = "/tmp/test_advise.XXXXXX", path[128], cmd[160];
+	struct adv_config *c = NULL;
+	struct ios_err err = {0};
+	FILE *fp;
+	int n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/index.tsv", dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fprintf(fp,
+		"# campaign x\n"
+		"element\tlabel\tcpus\tmem_bytes\tdisk_bw_Bps\tjobid\tstate\tfile\tnote\n"
+		"0\tcpus1-mem20G\t1\t21474836480\t0\t5\tDONE\t/x/90,800\t\n"
+		"0\tcpus1-mem20G\t1\t21474836480\t0\t5\tDONE\t/x/92,820\t\n"
+		"1\tcpus2-mem20G\t2\t21474836480\t0\t6\tFAILED\t-\texit code 1\n"
+		"2\tcpus2-mem23G\t2\t24696061952\t0\t7\tDONE\t/x/100,1000\t\n"
+		"3\tcpus1-mem23G\t1\t24696061952\t0\t8\tDONE\t/x/garbage\t\n");
+	fclose(fp);
+	n = adv_load_campaign(dir, fake_reader, &c, &err);
+	assert_int_equal(n, 4);
+	assert_int_equal(c[0].nreps[ADV_SEQ_WRITE], 2);
+	assert_true(c[0].reps[ADV_RAND_WRITE][1] == 820);
+	assert_int_equal(c[1].failed, 1);
+	assert_int_equal(c[2].failed, 0);
+	assert_int_equal(c[3].failed, 1); /* unreadable file marks it */
+	assert_int_equal(c[2].mem, 24696061952ull);
+	free(c);
+
+	fp = fopen(path, "w");
+	fprintf(fp, "0\tonly-two\n");
+	fclose(fp);
+	assert_int_equal(adv_load_campaign(dir, fake_reader, &c, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "index.tsv:1: malformed"));
+	unlink(path);
+	assert_int_equal(adv_load_campaign(dir, fake_reader, &c, &err),
+			 -ENOENT);
+	assert_non_null(strstr(err.msg, "iostrata-campaign collect"));
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_plot(void **state)
+{
+	char dir[] = "/tmp/test_advise_plot.XXXXXX", prefix[128], png[160],
+	     cmd[160];
+	struct adv_config c[8];
+	struct adv_target t;
+	struct adv_result res;
+	struct ios_err err = {0};
+	struct stat st;
+	size_t n = grid(c);
+	int rc;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(prefix, sizeof(prefix), "%s/advise", dir);
+	assert_int_equal(
+		adv_parse_targets("seq-write=0.9,rand-write=0.8", &t, &err), 0);
+	assert_int_equal(adv_compute(c, n, &t, &res, &err), 0);
+	rc = adv_plot(prefix, c, n, &t, &res, "EUR", &err);
+	if (rc == -ENOENT) {
+		free(res.rows);
+		skip(); /* no gnuplot on this machine */
+	}
+	if (rc != 0)
+		fail_msg("%s", err.msg);
+	snprintf(png, sizeof(png), "%s.png", prefix);
+	assert_int_equal(stat(png, &st), 0);
+	assert_true(st.st_size > 5000);
+	snprintf(png, sizeof(png), "%s.svg", prefix);
+	assert_int_equal(stat(png, &st), 0);
+	/* gnuplot missing: a clear message, data still written */
+	setenv("GNUPLOT", "/nonexistent/gnuplot", 1);
+	assert_int_equal(adv_plot(prefix, c, n, &t, &res, "EUR", &err),
+			 -ENOENT);
+	assert_non_null(strstr(err.msg, "not found"));
+	unsetenv("GNUPLOT");
+	free(res.rows);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_targets),
+		cmocka_unit_test(test_advise),
+		cmocka_unit_test(test_frontier_and_confidence),
+		cmocka_unit_test(test_no_baseline),
+		cmocka_unit_test(test_load_campaign),
+		cmocka_unit_test(test_plot),
+	};
+
+	return cmocka_run_group_tests_name("advise", tests, NULL, NULL);
+}
