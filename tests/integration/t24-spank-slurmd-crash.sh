@@ -19,10 +19,20 @@ mapfile -d '' argv <"/proc/$pid/cmdline"
 [[ " ${argv[*]} " == *" -N n1 "* ]] || skip "pid $pid is not slurmd -N n1"
 grep -qz "^SLURM_CONF=$SLURM_CONF\$" "/proc/$pid/environ" ||
 	[[ " ${argv[*]} " == *" $SLURM_CONF "* ]] || skip "pid $pid is not our site's slurmd"
+marker=$(tr '\0' '\n' <"/proc/$pid/environ" | sed -n 's/^IOSTRATA_SITE_DAEMON=//p')
+rec=$IOSTRATA_SITE_BASE/run/pids/slurmd-n1
 restart_slurmd() {
-	# same argv and SLURM_CONF as before, detached like localsite does
-	(cd / && SLURM_CONF=$SLURM_CONF setsid "${argv[@]}" \
-		>>"$IOSTRATA_SITE_BASE/log/slurmd-n1.out" 2>&1 </dev/null &)
+	# Same argv, SLURM_CONF and site marker as localsite gave it, and
+	# recorded where localsite looks, so "localsite down" stops it.
+	local np st
+	cd / || return
+	IOSTRATA_SITE_DAEMON=$marker SLURM_CONF=$SLURM_CONF setsid "${argv[@]}" \
+		>>"$IOSTRATA_SITE_BASE/log/slurmd-n1.out" 2>&1 </dev/null &
+	np=$!
+	disown "$np"
+	cd - >/dev/null || true
+	st=$(awk '{ sub(/.*\) /, ""); print $20 }' "/proc/$np/stat" 2>/dev/null)
+	[ -f "$rec" ] && [ -n "$st" ] && echo "$np $st" >"$rec"
 }
 t2x_cleanup() {
 	if ! kill -0 "$(cat "$pidfile" 2>/dev/null)" 2>/dev/null; then
