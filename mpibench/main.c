@@ -24,6 +24,7 @@
 
 #include "figures.h"
 #include "h5out.h"
+#include "layers_run.h"
 #include "jsonw.h"
 #include "mb_config.h"
 #include "phase.h"
@@ -675,6 +676,11 @@ int main(int argc, char **argv)
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
 	MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+	if (lyr_requested(argc, argv)) { /* the layered run (layers area) */
+		rc = lyr_main(argc, argv);
+		MPI_Finalize();
+		return rc;
+	}
 
 	rc = mb_config_parse(&g_cfg, argc, argv, &err);
 	if (rc) {
