@@ -42,7 +42,7 @@ t5x_need_real() {
 	sbatch --help 2>&1 | grep -q -- '--iostrata-cpus' ||
 		t5x_skip "the SPANK plugin is not loaded in this site (IOSTRATA_PLUGSTACK)"
 	# a benchmark built without the results writer cannot feed a campaign
-	if ! "$BENCH" --backend=null --rw=write --bs=4K --size=64K --runtime=0.2 \
+	if ! "$BENCH" --backend=null --rw=write --bs=4K --size=64K --runtime=0.2 --interval=0.1 \
 		--reps=1 --quiet --dir="$WORK" --output="$WORK/probe.h5" >"$WORK/probe.txt" 2>&1 ||
 		[[ ! -s $WORK/probe.h5 ]]; then
 		grep -q "no results writer" "$WORK/probe.txt" &&
