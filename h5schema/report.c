@@ -20,6 +20,8 @@
 #include "h5run.h"
 #include "jsonw.h"
 #include "report.h"
+#include "report_advise.h"
+#include "report_layers.h"
 
 #if defined(__has_include)
 #if __has_include("figures.h")
@@ -807,7 +809,9 @@ static const struct report_cmd report_cmds[] = {
 	{"trend", report_trend,
 	 "latest run vs the last N of the same job (--prometheus=FILE)"},
 	{"validate", report_validate, "check files against the results schema"},
-	/* jobs area: {"advise", report_advise, "..."}, */
+	{"advise", report_advise,
+	 "cheapest storage node meeting a target, from a campaign (jobs area)"},
+	{"layers", report_layers, "layered runs: four layers, ceilings, verdict, Table 4 (measured and rated peak)"},
 };
 
 static void usage(FILE *f)
