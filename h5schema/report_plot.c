@@ -371,8 +371,8 @@ static int plot_timeline(const char *gp, const char *prefix,
 		for (int k = 0; k < run->nphases; k++) {
 			const struct ios_phase_result *ph = &run->phases[k];
 			const struct ios_rep_result *rep;
-			char out[3000], dat[4096], ends[4096], *body = NULL,
-							       lab[256];
+			char out[3000], dat[4096], ends[4096],
+				*body = NULL, lab[256], why[64];
 			FILE *d, *e;
 
 			if (!ph->nreps)
@@ -424,6 +424,12 @@ static int plot_timeline(const char *gp, const char *prefix,
 			}
 			fclose(d);
 			fclose(e);
+			snprintf(why, sizeof(why), "%.60s%s",
+				 rep->valid ? "valid" : rep->invalid_reason,
+				 strlen(rep->invalid_reason) > 60 ? "..." : "");
+			for (char *q = why; *q; q++)
+				if (*q == '"' || *q == '\\')
+					*q = '\'';
 			if (asprintf(
 				    &body,
 				    "set title \"%s %s repetition %d: per-rank rate per %.3g s interval (%s)\" noenhanced\n"
@@ -434,9 +440,8 @@ static int plot_timeline(const char *gp, const char *prefix,
 				    "'%s' using 1:2 with points pt 2 ps 2 lc rgb 'black' title 'rank end', "
 				    "'%s' using ($3 > 0 ? $1 : 1/0):2 with points pt 6 ps 4 lw 3 lc rgb 'red' title 'ended early / outlier'\n",
 				    runs[i].label, ph->name, rep->rep,
-				    rep->interval_s,
-				    rep->valid ? "valid" : rep->invalid_reason,
-				    rep->nranks - 1, dat, ends, ends) < 0)
+				    rep->interval_s, why, rep->nranks - 1, dat,
+				    ends, ends) < 0)
 				body = NULL;
 			if (body && render(gp, out, body) == 0)
 				made++;
