@@ -633,6 +633,15 @@ int ios_hw_ceph_dir_pool(const char *dir, char *out, size_t len)
 }
 
 #ifdef HAVE_RADOS
+/* o[key] = v (a borrowed reference), or "unknown" when v is NULL. */
+static void copy_or_unknown(json_t *o, const char *key, json_t *v)
+{
+	if (v)
+		json_object_set(o, key, v);
+	else
+		json_object_set_new(o, key, json_string(UNKNOWN));
+}
+
 static json_t *mon_json(rados_t c, const char *cmd)
 {
 	const char *cmds[1] = {cmd};
@@ -703,18 +712,12 @@ char *ios_hw_ceph_json(const char *ceph_conf, const char *target_dir)
 		/* pacific: top level; later releases nest under osdmap */
 		if (json_object_get(j, "osdmap"))
 			src = json_object_get(j, "osdmap");
-		json_object_set(osds, "total",
-				json_object_get(src, "num_osds")
-					? json_object_get(src, "num_osds")
-					: json_string(UNKNOWN));
-		json_object_set(osds, "up",
-				json_object_get(src, "num_up_osds")
-					? json_object_get(src, "num_up_osds")
-					: json_string(UNKNOWN));
-		json_object_set(osds, "in",
-				json_object_get(src, "num_in_osds")
-					? json_object_get(src, "num_in_osds")
-					: json_string(UNKNOWN));
+		copy_or_unknown(osds, "total",
+				json_object_get(src, "num_osds"));
+		copy_or_unknown(osds, "up",
+				json_object_get(src, "num_up_osds"));
+		copy_or_unknown(osds, "in",
+				json_object_get(src, "num_in_osds"));
 		json_object_set_new(o, "osds", osds);
 	}
 	json_decref(j);
@@ -742,8 +745,7 @@ char *ios_hw_ceph_json(const char *ceph_conf, const char *target_dir)
 			for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
 				json_t *v = json_object_get(p, f[k].src);
 
-				json_object_set(q, f[k].key,
-						v ? v : json_string(UNKNOWN));
+				copy_or_unknown(q, f[k].key, v);
 			}
 			json_array_append_new(pools, q);
 		}
