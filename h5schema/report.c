@@ -21,6 +21,7 @@
 #include "jsonw.h"
 #include "report.h"
 #include "report_advise.h"
+#include "report_layers.h"
 
 #if defined(__has_include)
 #if __has_include("figures.h")
@@ -831,6 +832,7 @@ static const struct report_cmd report_cmds[] = {
 	{"validate", report_validate, "check files against the results schema"},
 	{"advise", report_advise,
 	 "cheapest storage node meeting a target, from a campaign (jobs area)"},
+	{"layers", report_layers, "layered runs: four layers, ceilings, verdict, Table 4 (measured and rated peak)"},
 };
 
 static void usage(FILE *f)
