@@ -39,17 +39,19 @@ h5schema_libiostrata_h5synth_la_LIBADD = -lm
 if HAVE_CMOCKA
 check_PROGRAMS += \
 	tests/unit/test_h5run \
-	tests/unit/test_hwinfo \
 	# End of check_PROGRAMS (h5schema)
 TESTS += \
 	tests/unit/test_h5run \
-	tests/unit/test_hwinfo \
 	# End of TESTS (h5schema)
 tests_unit_test_h5run_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_h5run_CPPFLAGS = $(AM_CPPFLAGS) $(HDF5_CFLAGS)
 tests_unit_test_h5run_LDADD = h5schema/libiostrata_h5synth.la \
 	h5schema/libiostrata_h5.la common/libiostrata_common.la \
 	$(HDF5_LIBS) $(CMOCKA_LIBS)
+if HAVE_JANSSON
+check_PROGRAMS += tests/unit/test_hwinfo
+TESTS += tests/unit/test_hwinfo
+endif
 tests_unit_test_hwinfo_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_hwinfo_CPPFLAGS = $(AM_CPPFLAGS) $(JANSSON_CFLAGS)
 tests_unit_test_hwinfo_LDADD = h5schema/libiostrata_h5.la \

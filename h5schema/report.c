@@ -555,6 +555,27 @@ int report_show(int argc, char **argv)
 				       st.nreps);
 			}
 		}
+	/* why repetitions were left out */
+	{
+		int header = 0;
+
+		for (size_t i = 0; i < n; i++)
+			for (int k = 0; k < runs[i].run->nphases; k++) {
+				const struct ios_phase_result *ph =
+					&runs[i].run->phases[k];
+
+				for (int r = 0; r < ph->nreps; r++) {
+					if (ph->reps[r].valid)
+						continue;
+					if (!header++)
+						printf("\ninvalid repetitions (left out above):\n");
+					printf("  %s %s rep %d: %s\n",
+					       runs[i].label, ph->name,
+					       ph->reps[r].rep,
+					       ph->reps[r].invalid_reason);
+				}
+			}
+	}
 	free(cols);
 	report_runs_free(runs, n);
 	if (nbad)

@@ -387,6 +387,27 @@ static void test_trend(void **state)
 	}
 }
 
+/* No gnuplot: plot says so and fails; the other commands still work. */
+static void test_no_gnuplot(void **state)
+{
+	struct ios_synth s;
+	char *argv[] = {"plot", "--kind=timeline", NULL, NULL};
+	char out[300];
+
+	(void)state;
+	ios_synth_defaults(&s);
+	synth_file("g.h5", &s);
+	snprintf(out, sizeof(out), "--out=%s/g", dir);
+	argv[1] = out;
+	argv[2] = P("g.h5");
+	setenv("GNUPLOT", "/nonexistent/gnuplot", 1);
+	optind = 1;
+	assert_int_equal(report_plot(3, argv), REPORT_EXIT_FAIL);
+	unsetenv("GNUPLOT");
+	assert_int_equal(access(P("g-timeline-c2_m24G-write-rep2.png"), F_OK),
+			 -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -397,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_export),
 		cmocka_unit_test(test_show_and_bad_files),
 		cmocka_unit_test(test_trend),
+		cmocka_unit_test(test_no_gnuplot),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, setup, teardown);
