@@ -39,5 +39,5 @@ for r in reps:
     print("rep %d: gather+figures %.3f s, HDF5 write %.3f s, total %.3f s, stonewall %.0f IOPS" % (r["rep"], r["gather_s"], r["write_s"], r["gather_s"] + r["write_s"], r["stonewall_iops"]))
 print("worst gather+write per rep: %.3f s" % max(r["gather_s"] + r["write_s"] for r in reps))
 print("results file %s: %d bytes" % (out, os.path.getsize(out)))
-print("peak RSS (max over ranks): %.1f MiB" % (d["rss_max_bytes"] / 2**20))
+print("peak RSS per rank (VmHWM): max %.1f MiB, median %.1f MiB, rank 0 %.1f MiB" % (d["rss_max_bytes"] / 2**20, d["rss_median_bytes"] / 2**20, d["rss_rank0_bytes"] / 2**20))
 PY

@@ -361,7 +361,7 @@ static uint64_t peak_rss(void)
 	return kb * 1024;
 }
 
-static uint64_t g_rss_max;
+static uint64_t g_rss_max, g_rss_median, g_rss_rank0;
 
 /* ---- summary ------------------------------------------------------ */
 
@@ -526,6 +526,8 @@ static void summary_json(const struct ios_run *run, bool valid)
 	jsonw_kv_int(&w, "nodes", run->nnodes);
 	jsonw_kv_bool(&w, "valid", valid);
 	jsonw_kv_uint(&w, "rss_max_bytes", g_rss_max);
+	jsonw_kv_uint(&w, "rss_median_bytes", g_rss_median);
+	jsonw_kv_uint(&w, "rss_rank0_bytes", g_rss_rank0);
 	jsonw_key(&w, "node_names");
 	jsonw_arr_begin(&w);
 	for (k = 0; k < run->nnodes; k++)
@@ -846,9 +848,28 @@ int main(int argc, char **argv)
 	}
 	{
 		uint64_t mine = peak_rss();
+		uint64_t *all =
+			g_rank == 0 ? calloc((size_t)nranks, sizeof(uint64_t))
+				    : NULL;
 
-		MPI_Reduce(&mine, &g_rss_max, 1, MPI_UINT64_T, MPI_MAX, 0,
+		MPI_Gather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0,
 			   MPI_COMM_WORLD);
+		if (g_rank == 0 && all) {
+			int k;
+			double *v = calloc((size_t)nranks, sizeof(double));
+
+			g_rss_rank0 = all[0];
+			for (k = 0; k < nranks; k++) {
+				if (all[k] > g_rss_max)
+					g_rss_max = all[k];
+				if (v)
+					v[k] = (double)all[k];
+			}
+			if (v)
+				g_rss_median = (uint64_t)ios_median(v, nranks);
+			free(v);
+		}
+		free(all);
 	}
 	if (g_rank == 0) {
 		int r;

@@ -1008,7 +1008,7 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 					       &ts, NULL) == EINTR)
 				;
 		}
-		getrusage(RUSAGE_THREAD, &ru0);
+		getrusage(RUSAGE_SELF, &ru0);
 		if (spec->iodepth > 1)
 			rc = run_async(&rr, bufs);
 		else
@@ -1024,7 +1024,7 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 				record_error(&rr, IOS_OP_WRITE, 0, 0, frc, now);
 			rr.r.t_end_ns = now;
 		}
-		getrusage(RUSAGE_THREAD, &ru1);
+		getrusage(RUSAGE_SELF, &ru1);
 		if (rr.r.t_end_ns == 0)
 			rr.r.t_end_ns = mono_ns();
 		checkpoint(&rr, rr.r.t_end_ns);
