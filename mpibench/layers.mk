@@ -16,7 +16,13 @@ mpibench_libiostrata_layers_la_LIBADD = \
 
 EXTRA_DIST += \
 	mpibench/LAYERS.md \
-	bench/be_harness.c \
+	bench/rados-compare \
+	tests/integration/t4x-lib.sh \
+	tests/integration/t40-ceph-backends.sh \
+	tests/integration/t41-layers.sh \
+	tests/integration/t42-layers-faults.sh \
+	tests/integration/t43-layers-cached.sh \
+	tests/integration/t44-layers-osd-kill.sh \
 	# End of EXTRA_DIST (layers)
 
 if HAVE_CMOCKA
@@ -70,5 +76,25 @@ h5schema_iostrata_report_SOURCES += \
 	# End of h5schema_iostrata_report_SOURCES (layers)
 h5schema_iostrata_report_LDADD += mpibench/libiostrata_layers.la
 endif
+endif
+endif
+
+# bench/be_harness: the rados/cephfs ops tables driven directly (no MPI, no
+# core), to test the backends against a cluster by hand.
+if HAVE_RADOS
+if HAVE_CEPHFS
+noinst_PROGRAMS += bench/be_harness
+bench_be_harness_SOURCES = \
+	bench/be_harness.c \
+	mpibench/be_rados.c \
+	mpibench/be_cephfs.c \
+	# End of bench_be_harness_SOURCES
+bench_be_harness_CPPFLAGS = $(AM_CPPFLAGS) $(RADOS_CPPFLAGS) $(CEPHFS_CPPFLAGS)
+bench_be_harness_LDADD = \
+	common/libiostrata_common.la \
+	$(RADOS_LIBS) \
+	$(CEPHFS_LIBS) \
+	$(PTHREAD_LIBS) \
+	# End of bench_be_harness_LDADD
 endif
 endif

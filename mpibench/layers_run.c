@@ -1038,6 +1038,49 @@ int lyr_main(int argc, char **argv)
 	mb_watchdog_disarm();
 	MPI_Comm_split(MPI_COMM_WORLD, c.w->node_rank == 0 ? 0 : MPI_UNDEFINED,
 		       c.w->node, &c.leaders);
+
+	/* The posix targets (device dirs, the CephFS mount) exist and take
+	 * our files, on every rank, before anything is written. */
+	rc = 0;
+	if (!o.skip[LYR_DEVICE] && c.leaders != MPI_COMM_NULL) {
+		struct mb_config dc = cfg;
+		int lr_rank;
+
+		expand(o.device_dir, c.w->node, c.w->host, devdir,
+		       sizeof(devdir));
+		dc.dir = devdir;
+		dc.direct = true;
+		MPI_Comm_rank(c.leaders, &lr_rank);
+		rc = mb_config_check_target(&dc, lr_rank, c.w->nnodes, 1, &err);
+		if (rc < 0)
+			fprintf(stderr,
+				"iostrata-bench: rank %d: device layer: --layers-device-dir: %s\n",
+				rank, err.msg);
+	}
+	if (rc == 0 && !o.skip[LYR_FULLSTACK]) {
+		rc = mb_config_check_target(&cfg, rank, nranks,
+					    c.w->ranks_on_node, &err);
+		if (rc < 0)
+			fprintf(stderr,
+				"iostrata-bench: rank %d: full stack: %s\n",
+				rank, err.msg);
+	}
+	{
+		int bad = rc < 0, anybad = 0;
+
+		MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX,
+			      MPI_COMM_WORLD);
+		if (anybad) {
+			if (rank == 0)
+				fprintf(stderr,
+					"iostrata-bench: layered run invalid: nothing was written\n");
+			if (c.leaders != MPI_COMM_NULL)
+				MPI_Comm_free(&c.leaders);
+			mb_world_free(c.w);
+			mb_config_free(&cfg);
+			return EXIT_USAGE;
+		}
+	}
 	g_lc = &c;
 
 	/* one host? (hostnames, not Slurm node names) */
@@ -1288,6 +1331,7 @@ int lyr_main(int argc, char **argv)
 	}
 	if (c.leaders != MPI_COMM_NULL)
 		MPI_Comm_free(&c.leaders);
+	mb_world_free(c.w);
 	mb_config_free(&cfg);
 	return exit_code;
 }

@@ -75,27 +75,38 @@ for size in 1 2 3; do
 		log "size $size: a ceiling violation was flagged as suspected caching (noise on this box)"
 	fi
 	if [[ -s $h5 ]]; then
-		/usr/bin/python3 - "$h5" "$size" <<'PY' || fail "size $size: results file lacks the layers"
+		/usr/bin/python3 - "$h5" "$size" "${want[*]}" <<'PY' || fail "size $size: results file lacks the layers"
 import sys, h5py
 f = h5py.File(sys.argv[1], "r")
-names = set()
-def visit(name, obj):
-    names.add(name)
-f.visititems(visit)
-text = " ".join(names)
-for l in ("device", "network", "protocol", "fullstack"):
-    if l not in text:
-        sys.exit("no %s layer in %s" % (l, sys.argv[1]))
-found = False
-def kv(name, obj):
-    global found
-    for k, v in obj.attrs.items():
-        if "layers.replicas" in str(k) or "layers.replicas" in str(v):
-            found = True
-f.visititems(kv)
+names = [r["name"].decode() for r in f["layers"][:]]
+for l in sys.argv[3].split():
+    if l not in names:
+        sys.exit("no %s layer in %s (have %s)" % (l, sys.argv[1], names))
+rep = f["config"].attrs["layers.replicas"]
+rep = rep.decode() if isinstance(rep, bytes) else str(rep)
+if rep != sys.argv[2]:
+    sys.exit("layers.replicas %s, want %s" % (rep, sys.argv[2]))
+if f["network"].shape[0] != 6:
+    sys.exit("%d network pairs, want 6" % f["network"].shape[0])
+v = f.attrs["verdict"]
+v = v.decode() if isinstance(v, bytes) else str(v)
+if "Write:" not in v or "cannot prove" not in v:
+    sys.exit("verdict missing in the file")
 PY
 	else
 		log "size $size: no results file (build without the HDF5 writer)"
 	fi
 done
+# Table 4 over the three runs (needs the results files).
+if compgen -G "$work/layers-*.h5" >/dev/null; then
+	report=$build/h5schema/iostrata-report
+	[[ -x $report ]] || fail "$report not built"
+	"$report" layers --site="$top/site/local" "$work"/layers-*.h5 >"$work/report" 2>&1 ||
+		fail "iostrata-report layers failed: $(tail -3 "$work/report")"
+	cat "$work/report"
+	for size in 1 2 3; do
+		grep -Eq "^\| $size \| " "$work/report" || fail "Table 4 lacks replication $size"
+	done
+	grep -q 'Table 4 (rated peak' "$work/report" || fail "no rated-peak table"
+fi
 log "PASS"

@@ -88,6 +88,19 @@ for c in "${cases[@]}"; do
 	done
 done
 
+# A device directory that does not exist: refused on every rank before
+# anything is written.
+set +e
+t4x_srun 60 "$bench" --layers --layers-skip=protocol \
+	--layers-device-dir="$work/nodir/%n" --dir="$IOSTRATA_CEPHFS_MOUNT/$cdir" \
+	--output=none --bs=1M --size=4M --runtime=1 >/dev/null 2>"$work/err"
+rc=$?
+set -e
+[[ $rc == 2 ]] || fail "missing device dir: exit $rc, want 2"
+grep -q "nodir/0.*No such file or directory" "$work/err" ||
+	fail "missing device dir: no clear message: $(head -c 300 "$work/err")"
+check_untouched "missing device dir"
+
 # An existing output is never clobbered.
 echo "not a results file" >"$work/exists.h5"
 set +e

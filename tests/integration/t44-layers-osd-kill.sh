@@ -6,6 +6,10 @@
 # finishes or fails cleanly within its bound, any I/O errors are recorded
 # (never a hang), and the OSD is restarted afterwards so the cluster is
 # left as it was (3 OSDs up, all PGs active+clean, no objects left).
+# Then an OSD stopped (SIGSTOP: hung, not dead) under a size-1 pool whose
+# objects only it holds: the operations time out after --ceph-timeout, the
+# errors are recorded, the run is invalid (exit 1) in bounded time; the OSD
+# is continued and the pool deleted.
 
 set -euo pipefail
 T=t44-layers-osd-kill
@@ -54,8 +58,11 @@ cluster_ok() {
 	return 1
 }
 
+stopped=0
 cleanup() {
 	local rc=$?
+	((stopped)) && kill -CONT "$opid" 2>/dev/null
+	t4x_cleanup_pools
 	restart_osd || true
 	cluster_ok || { echo "$T: cluster not back to 3 OSDs up, all PGs active+clean" >&2; rc=1; }
 	rm -rf -- "$work"
@@ -95,4 +102,42 @@ restart_osd
 cluster_ok || fail "cluster did not come back after restarting osd.$OSD"
 left=$(t4x_objects "$pool")
 [[ $left == 0 ]] || fail "$left objects left in $pool"
+
+# A hung OSD (SIGSTOP) under a pool of size 1.
+read -r opid ostart <"$pidfile"
+spool=iostrata-$T-s1-$$
+t4x_pool "$spool" 1 || fail "create pool $spool"
+TMO=8
+BOUND=$((RT + 2 * TMO + 60))
+log "rados backend on size-1 pool $spool; stopping osd.$OSD (PID $opid) after 3 s"
+t0=$(date +%s.%N)
+t4x_srun $((BOUND + 30)) "$bench" --backend=rados --rados-pool="$spool" \
+	--ceph-timeout=$TMO --rw=write --bs=1M --size=32M --iodepth=4 \
+	--ioengine=libaio --runtime=$RT --reps=1 --output=none --summary=json \
+	>"$work/out2" 2>"$work/err2" &
+job=$!
+sleep 3
+kill -STOP "$opid"
+stopped=1
+set +e
+wait "$job"
+rc=$?
+set -e
+kill -CONT "$opid"
+stopped=0
+# The stop leaves "slow OSD heartbeats" in the mon's 1-15 min averages:
+# a warning that outlives the fault by minutes.  Mute exactly those codes
+# with a TTL (they expire by themselves) so later tests see the cluster as
+# it was.
+for code in OSD_SLOW_PING_TIME_BACK OSD_SLOW_PING_TIME_FRONT SLOW_OPS; do
+	ceph health mute "$code" 15m >/dev/null 2>&1 || true
+done
+dt=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
+log "run ended with exit $rc after $dt s (bound $BOUND s)"
+((dt <= BOUND)) || fail "hung OSD: took $dt s, bound $BOUND s"
+[[ $rc == 1 ]] || fail "hung OSD: exit $rc, want 1 (invalid run): $(tail -3 "$work/err2")"
+grep -q 'timed out' "$work/out2" || fail "hung OSD: the timeouts are not recorded in the summary"
+grep -q '"valid": *false' "$work/out2" || fail "hung OSD: run not marked invalid"
+t4x_cleanup_pools
+cluster_ok || fail "cluster did not recover after the hung OSD continued"
 log "PASS"
