@@ -62,6 +62,8 @@ for i in 1 2; do
 		grep -q "regression" "$WORK/h$i.txt" || t5x_fail "nightly-health $i failed without a regression: $(cat "$WORK/h$i.txt")"
 	fi
 done
+grep -q "no history" "$WORK"/health2/elements/0/trend.txt &&
+	t5x_fail "the second nightly run was not compared with the first: $(cat "$WORK"/health2/elements/0/trend.txt)"
 n=$(ls "$WORK"/history/*.h5 2>/dev/null | wc -l)
 [[ $n -eq 4 ]] || t5x_fail "history holds $n files, want 4"
 grep -q '^iostrata_' "$WORK/prom/iostrata.prom" || t5x_fail "no Prometheus textfile written"
