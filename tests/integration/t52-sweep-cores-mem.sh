@@ -19,10 +19,21 @@ t5x_need_real
 
 site=$WORK/site/site.conf
 t5x_site "$site" workload.file_size=2M workload.seq_bs=1M workload.runtime=2 workload.reps=2 \
-	workload.iodepth=2 'sweep.cpus=1, 2'
+	workload.iodepth=2 'sweep.cpus=1, 2' 'sweep.mem=22G, 23G'
 start=$SECONDS
 "$CAMPAIGN" submit "$site" sweep-cores-mem || t5x_fail "submit failed"
-t5x_wait "$site" sweep-cores-mem 300 || t5x_fail "not every element is DONE (see above)"
+t5x_wait "$site" sweep-cores-mem 420
+rc=$?
+if [[ $rc -eq 1 ]]; then
+	# Memory offlining is partial on this VM and slow under load: the plugin
+	# refuses a job whose memory target it cannot reach.  Resubmit the
+	# failed elements once, as a user would.
+	t5x_log "resubmitting failed elements once (--resume)"
+	"$CAMPAIGN" submit "$site" sweep-cores-mem --resume || t5x_fail "resume failed"
+	t5x_wait "$site" sweep-cores-mem 300
+	rc=$?
+fi
+[[ $rc -eq 0 ]] || t5x_fail "not every element is DONE (see above)"
 t5x_log "4 elements ran in $((SECONDS - start)) s"
 dir=$WORK/campaigns/local-sweep-cores-mem
 "$CAMPAIGN" collect "$site" sweep-cores-mem || t5x_fail "collect: exit $?"
