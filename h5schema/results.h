@@ -69,8 +69,8 @@ struct ios_rank_result {
 	int32_t first_errno;    /* 0 when none */
 	double cpu_user_s;      /* getrusage delta over the phase */
 	double cpu_sys_s;
-	uint8_t ended_early;    /* stopped before the phase's end condition */
-	uint8_t outlier;        /* IOS_OUTLIER_* bits, set by common/figures.c */
+	uint8_t ended_early; /* stopped before the phase's end condition */
+	uint8_t outlier;     /* IOS_OUTLIER_* bits, set by common/figures.c */
 	struct ios_lathist lat; /* completion latency of every op */
 	/* per-interval samples: cumulative bytes/ops at the end of interval i
 	 */

@@ -1,2 +1,74 @@
 ## mpibench/layers.mk: rados and cephfs backends, network layer, layered run
 ## (owned by the layers area; appends to the iostrata-bench target).
+
+# Pure layer logic (ceilings, verdict, fio parsing, peaks): no MPI, no Ceph,
+# shared by iostrata-bench, the report and the unit tests.
+noinst_LTLIBRARIES += mpibench/libiostrata_layers.la
+mpibench_libiostrata_layers_la_SOURCES = \
+	mpibench/layers.c \
+	mpibench/layers.h \
+	# End of mpibench_libiostrata_layers_la_SOURCES
+mpibench_libiostrata_layers_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+mpibench_libiostrata_layers_la_LIBADD = \
+	common/libiostrata_common.la \
+	$(JANSSON_LIBS) \
+	-lm
+
+EXTRA_DIST += \
+	mpibench/LAYERS.md \
+	bench/be_harness.c \
+	# End of EXTRA_DIST (layers)
+
+if HAVE_CMOCKA
+check_PROGRAMS += \
+	tests/unit/test_layers \
+	# End of check_PROGRAMS (layers)
+TESTS += \
+	tests/unit/test_layers \
+	# End of TESTS (layers)
+tests_unit_test_layers_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_layers_LDADD = \
+	mpibench/libiostrata_layers.la \
+	$(CMOCKA_LIBS)
+endif
+
+# The layered run and the Ceph backends, linked into iostrata-bench
+# (bench defines the three variables with '=' in mpibench/local.mk).
+mpibench_iostrata_bench_SOURCES += \
+	mpibench/layers_run.c \
+	mpibench/layers_run.h \
+	mpibench/netbench.c \
+	mpibench/netbench.h \
+	# End of mpibench_iostrata_bench_SOURCES (layers)
+if HAVE_RADOS
+mpibench_iostrata_bench_SOURCES += mpibench/be_rados.c
+endif
+if HAVE_CEPHFS
+mpibench_iostrata_bench_SOURCES += mpibench/be_cephfs.c
+endif
+mpibench_iostrata_bench_CPPFLAGS += \
+	-DMB_LAYER_BACKENDS \
+	$(RADOS_CPPFLAGS) \
+	$(CEPHFS_CPPFLAGS) \
+	$(JANSSON_CFLAGS) \
+	# End of mpibench_iostrata_bench_CPPFLAGS (layers)
+mpibench_iostrata_bench_LDADD += \
+	mpibench/libiostrata_layers.la \
+	$(RADOS_LIBS) \
+	$(CEPHFS_LIBS) \
+	$(JANSSON_LIBS) \
+	# End of mpibench_iostrata_bench_LDADD (layers)
+
+# `iostrata-report layers` (h5schema/report_layers.c, dispatched from
+# report.c; same conditions as the report tool in h5schema/local.mk).
+if HAVE_HDF5
+if HAVE_JANSSON
+if HAVE_INIH
+h5schema_iostrata_report_SOURCES += \
+	h5schema/report_layers.c \
+	h5schema/report_layers.h \
+	# End of h5schema_iostrata_report_SOURCES (layers)
+h5schema_iostrata_report_LDADD += mpibench/libiostrata_layers.la
+endif
+endif
+endif

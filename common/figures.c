@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* figures: derived figures of a repetition (definitions in figures.h). */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "figures.h"
+
+static const char *const fig_names[IOS_FIG_COUNT] = {
+	"stonewall_bw", "window_bw",     "sum_rank_bw", "stonewall_iops",
+	"window_iops",  "sum_rank_iops", "lat_p50_ns",  "lat_p90_ns",
+	"lat_p99_ns",   "lat_p999_ns",   "lat_max_ns",  "cpu_s_per_gib",
+};
+
+const char *ios_fig_name(enum ios_fig f)
+{
+	return (unsigned)f < IOS_FIG_COUNT ? fig_names[f] : NULL;
+}
+
+double ios_fig_value(const struct ios_figures *fig, enum ios_fig f)
+{
+	switch (f) {
+	case IOS_FIG_STONEWALL_BW:
+		return fig->stonewall_bw;
+	case IOS_FIG_WINDOW_BW:
+		return fig->window_bw;
+	case IOS_FIG_SUM_RANK_BW:
+		return fig->sum_rank_bw;
+	case IOS_FIG_STONEWALL_IOPS:
+		return fig->stonewall_iops;
+	case IOS_FIG_WINDOW_IOPS:
+		return fig->window_iops;
+	case IOS_FIG_SUM_RANK_IOPS:
+		return fig->sum_rank_iops;
+	case IOS_FIG_LAT_P50:
+		return fig->lat_p50_ns;
+	case IOS_FIG_LAT_P90:
+		return fig->lat_p90_ns;
+	case IOS_FIG_LAT_P99:
+		return fig->lat_p99_ns;
+	case IOS_FIG_LAT_P999:
+		return fig->lat_p999_ns;
+	case IOS_FIG_LAT_MAX:
+		return fig->lat_max_ns;
+	case IOS_FIG_CPU_S_PER_GIB:
+		return fig->cpu_s_per_gib;
+	case IOS_FIG_COUNT:
+		break;
+	}
+	return NAN;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double ios_median(double *v, int n)
+{
+	if (n <= 0)
+		return NAN;
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+double ios_mad(const double *v, int n, double median, double *tmp)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		tmp[i] = fabs(v[i] - median);
+	return ios_median(tmp, n);
+}
+
+/* Append one reason to rep->invalid_reason ("; "-separated). */
+__attribute__((format(printf, 2, 3))) static void
+add_reason(struct ios_rep_result *rep, const char *fmt, ...)
+{
+	size_t len = strlen(rep->invalid_reason);
+	va_list ap;
+
+	if (len + 8 >= sizeof(rep->invalid_reason))
+		return;
+	if (len)
+		len += (size_t)snprintf(rep->invalid_reason + len,
+					sizeof(rep->invalid_reason) - len,
+					"; ");
+	va_start(ap, fmt);
+	vsnprintf(rep->invalid_reason + len, sizeof(rep->invalid_reason) - len,
+		  fmt, ap);
+	va_end(ap);
+	if (strlen(rep->invalid_reason) >= sizeof(rep->invalid_reason) - 1)
+		memcpy(rep->invalid_reason + sizeof(rep->invalid_reason) - 4,
+		       "...", 4);
+	rep->valid = false;
+}
+
+static const char *host_of(const struct ios_rank_info *ri, int rank)
+{
+	return ri ? ri[rank].host : "?";
+}
+
+void ios_figures_compute(struct ios_rep_result *rep,
+			 const struct ios_rank_info *ri, int nnodes)
+{
+	struct ios_figures *fig = &rep->fig;
+	struct ios_lathist *all;
+	int n = rep->nranks, i, nact = 0;
+	int64_t first_start = INT64_MAX, last_start = INT64_MIN;
+	int64_t first_end = INT64_MAX, last_end = INT64_MIN;
+	double *rate, *end, *tmp, *vv;
+	uint64_t sw_bytes = 0, sw_ops = 0;
+	double cpu = 0, med_end_all;
+	int reasons_rank = 0;
+
+	memset(fig, 0, sizeof(*fig));
+	rep->valid = true;
+	rep->invalid_reason[0] = '\0';
+	rate = calloc((size_t)(n ? n : 1), sizeof(double));
+	end = calloc((size_t)(n ? n : 1), sizeof(double));
+	tmp = calloc((size_t)(n ? n : 1), sizeof(double));
+	vv = calloc((size_t)(n ? n : 1), sizeof(double));
+	all = malloc(sizeof(*all));
+	if (!rate || !end || !tmp || !vv || !all) {
+		add_reason(rep, "out of memory computing figures");
+		goto out;
+	}
+	ios_lathist_init(all);
+	if (n == 0) {
+		add_reason(rep, "no ranks");
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct ios_rank_result *r = &rep->ranks[i];
+		uint64_t b = r->bytes[0] + r->bytes[1];
+		uint64_t o = r->ops[0] + r->ops[1];
+		double dur = (double)(r->t_end_ns - r->t_start_ns) / 1e9;
+
+		r->outlier = 0;
+		fig->bytes += b;
+		fig->ops += o;
+		sw_bytes += r->stonewall_bytes;
+		sw_ops += r->stonewall_ops;
+		cpu += r->cpu_user_s + r->cpu_sys_s;
+		ios_lathist_merge(all, &r->lat);
+		if (r->t_start_ns < first_start)
+			first_start = r->t_start_ns;
+		if (r->t_start_ns > last_start)
+			last_start = r->t_start_ns;
+		if (r->t_end_ns < first_end)
+			first_end = r->t_end_ns;
+		if (r->t_end_ns > last_end)
+			last_end = r->t_end_ns;
+		rate[i] = dur > 0 ? (double)b / dur : 0.0;
+		if (dur > 0) {
+			fig->sum_rank_bw += (double)b / dur;
+			fig->sum_rank_iops += (double)o / dur;
+		}
+		end[i] = (double)r->t_end_ns;
+		nact++;
+	}
+	if (first_end > last_start) {
+		double w = (double)(first_end - last_start) / 1e9;
+
+		fig->stonewall_bw = (double)sw_bytes / w;
+		fig->stonewall_iops = (double)sw_ops / w;
+	} else {
+		fig->stonewall_bw = NAN;
+		fig->stonewall_iops = NAN;
+	}
+	if (last_end > first_start) {
+		double w = (double)(last_end - first_start) / 1e9;
+
+		fig->window_bw = (double)fig->bytes / w;
+		fig->window_iops = (double)fig->ops / w;
+	} else {
+		fig->window_bw = NAN;
+		fig->window_iops = NAN;
+	}
+	memcpy(vv, rate, sizeof(double) * (size_t)n);
+	fig->rank_bw_median = ios_median(vv, n);
+	fig->rank_bw_min = vv[0];
+	fig->rank_bw_max = vv[n - 1];
+	fig->lat_mean_ns = all->n ? all->sum_ns / (double)all->n : NAN;
+	fig->lat_p50_ns = ios_lathist_quantile(all->count, all->n, 0.50,
+					       all->min_ns, all->max_ns);
+	fig->lat_p90_ns = ios_lathist_quantile(all->count, all->n, 0.90,
+					       all->min_ns, all->max_ns);
+	fig->lat_p99_ns = ios_lathist_quantile(all->count, all->n, 0.99,
+					       all->min_ns, all->max_ns);
+	fig->lat_p999_ns = ios_lathist_quantile(all->count, all->n, 0.999,
+						all->min_ns, all->max_ns);
+	fig->lat_max_ns = all->n ? (double)all->max_ns : NAN;
+	fig->cpu_s_per_gib =
+		fig->bytes ? cpu / ((double)fig->bytes / (1024.0 * 1024 * 1024))
+			   : NAN;
+
+	/* Outliers: rate and end time, median and MAD with floors. */
+	if (n >= 3) {
+		double med, mad, thr, med_end, med_start;
+
+		memcpy(vv, rate, sizeof(double) * (size_t)n);
+		med = ios_median(vv, n);
+		mad = ios_mad(rate, n, med, tmp);
+		thr = fmax(IOS_OUTLIER_K * 1.4826 * mad,
+			   IOS_OUTLIER_RATE_FLOOR * med);
+		for (i = 0; i < n; i++)
+			if (fabs(rate[i] - med) > thr)
+				rep->ranks[i].outlier |= IOS_OUTLIER_RATE;
+		memcpy(vv, end, sizeof(double) * (size_t)n);
+		med_end = ios_median(vv, n);
+		for (i = 0; i < n; i++)
+			vv[i] = (double)rep->ranks[i].t_start_ns;
+		med_start = ios_median(vv, n);
+		mad = ios_mad(end, n, med_end, tmp);
+		thr = fmax(IOS_OUTLIER_K * 1.4826 * mad,
+			   fmax(IOS_OUTLIER_END_FLOOR * (med_end - med_start),
+				(double)IOS_OUTLIER_END_MIN_NS));
+		for (i = 0; i < n; i++)
+			if (fabs(end[i] - med_end) > thr)
+				rep->ranks[i].outlier |= IOS_OUTLIER_END;
+	}
+	for (i = 0; i < n; i++)
+		if (rep->ranks[i].outlier)
+			fig->outliers++;
+
+	/* Validity, naming node and rank. */
+	memcpy(vv, end, sizeof(double) * (size_t)n);
+	med_end_all = ios_median(vv, n);
+	for (i = 0; i < n; i++) {
+		struct ios_rank_result *r = &rep->ranks[i];
+		int rk = r->rank;
+		const char *h = host_of(ri, rk < n && rk >= 0 ? rk : i);
+		bool early;
+
+		if (reasons_rank > 12) {
+			add_reason(rep, "more ranks affected");
+			break;
+		}
+		if (r->errors > r->short_ops) {
+			add_reason(rep,
+				   "rank %d (%s) erred: %" PRIu32
+				   " I/O error(s), first: %s",
+				   rk, h, r->errors - r->short_ops,
+				   r->first_errno ? strerror(r->first_errno)
+						  : "unknown");
+			reasons_rank++;
+		}
+		if (r->short_ops) {
+			add_reason(rep,
+				   "rank %d (%s) moved short: %" PRIu32
+				   " short transfer(s)",
+				   rk, h, r->short_ops);
+			reasons_rank++;
+		} else if (r->ops[0] + r->ops[1] == 0) {
+			add_reason(rep,
+				   "rank %d (%s) moved short: no I/O completed",
+				   rk, h);
+			reasons_rank++;
+		}
+		if (r->verify_errors) {
+			add_reason(rep,
+				   "rank %d (%s) failed --verify: %" PRIu32
+				   " bad block(s)",
+				   rk, h, r->verify_errors);
+			reasons_rank++;
+		}
+		early = r->ended_early;
+		if ((r->outlier & IOS_OUTLIER_END) && end[i] < med_end_all)
+			early = true;
+		if (early) {
+			bool sched = rep->t_end_ns > rep->t_start_ns;
+			int64_t t0 = sched ? rep->t_start_ns : first_start;
+			double planned =
+				sched ? (double)(rep->t_end_ns - t0) / 1e9
+				      : (med_end_all - (double)t0) / 1e9;
+
+			add_reason(
+				rep,
+				"rank %d (%s) ended early: after %.3f s of %.3f s",
+				rk, h, (double)(r->t_end_ns - t0) / 1e9,
+				planned);
+			reasons_rank++;
+		}
+	}
+
+	/* Per node: sum of the rates of its ranks. */
+	if (ri && nnodes > 0) {
+		if (!rep->node_bw)
+			rep->node_bw = calloc((size_t)nnodes, sizeof(double));
+		if (rep->node_bw) {
+			rep->nnodes = nnodes;
+			memset(rep->node_bw, 0,
+			       sizeof(double) * (size_t)nnodes);
+			for (i = 0; i < n; i++) {
+				int rk = rep->ranks[i].rank;
+				int nd = (rk >= 0 && rk < n) ? ri[rk].node : -1;
+
+				if (nd >= 0 && nd < nnodes)
+					rep->node_bw[nd] += rate[i];
+			}
+		}
+	}
+out:
+	(void)nact;
+	free(rate);
+	free(end);
+	free(tmp);
+	free(vv);
+	free(all);
+}
+
+void ios_figures_over_reps(const struct ios_phase_result *ph,
+			   struct ios_stats *out)
+{
+	int f, r;
+
+	memset(out, 0, sizeof(*out));
+	out->nreps = ph->nreps;
+	for (r = 0; r < ph->nreps; r++)
+		if (ph->reps[r].valid)
+			out->nvalid++;
+	for (f = 0; f < IOS_FIG_COUNT; f++) {
+		struct ios_stat *s = &out->fig[f];
+		double sum = 0, sq = 0, mean;
+
+		s->min = INFINITY;
+		s->max = -INFINITY;
+		for (r = 0; r < ph->nreps; r++) {
+			double v;
+
+			if (!ph->reps[r].valid)
+				continue;
+			v = ios_fig_value(&ph->reps[r].fig, (enum ios_fig)f);
+			if (isnan(v))
+				continue;
+			s->n++;
+			sum += v;
+			if (v < s->min)
+				s->min = v;
+			if (v > s->max)
+				s->max = v;
+		}
+		if (s->n == 0) {
+			s->min = s->max = s->mean = s->stddev = NAN;
+			continue;
+		}
+		mean = sum / s->n;
+		for (r = 0; r < ph->nreps; r++) {
+			double v;
+
+			if (!ph->reps[r].valid)
+				continue;
+			v = ios_fig_value(&ph->reps[r].fig, (enum ios_fig)f);
+			if (!isnan(v))
+				sq += (v - mean) * (v - mean);
+		}
+		s->mean = mean;
+		s->stddev = s->n > 1 ? sqrt(sq / (s->n - 1)) : 0.0;
+	}
+}

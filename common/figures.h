@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * figures: every number iostrata prints about a repetition, derived from the
+ * raw per-rank records of results.h.  mpibench and the report both call
+ * these functions, so a printed number can always be recomputed from the
+ * results file.  Definitions (times on the common clock):
+ *
+ *   all-running window  [last rank's start, first rank's end]
+ *   stonewall_bw    sum of stonewall_bytes (bytes each rank moved inside the
+ *                   all-running window) / its length: the rate the ranks
+ *                   delivered while all of them were running
+ *   window_bw       all bytes / (last end - first start)
+ *   sum_rank_bw     sum over ranks of bytes_i / (end_i - start_i)
+ *   *_iops          the same with operations
+ *   node_bw[n]      sum of the rates of node n's ranks
+ *   lat_*           from the merged histograms of all ranks
+ *   cpu_s_per_gib   (user + sys) of all ranks / GiB moved
+ *
+ * Outliers (robust): x is an outlier when |x - median| exceeds
+ * max(3.5 * 1.4826 * MAD, floor) with floor = 10% of the median for rates
+ * and max(2% of the median duration, 100 ms) for end times.
+ * A repetition is invalid when any rank erred (I/O error), moved short
+ * (short transfer, or no I/O at all), ended early (it says so, or its end
+ * is an outlier before the median), or failed --verify.
+ */
+#ifndef IOSTRATA_FIGURES_H
+#define IOSTRATA_FIGURES_H
+
+#include <stdint.h>
+
+#include "results.h"
+
+/* The figures with stable names (CONTRACTS.md), in this order. */
+enum ios_fig {
+	IOS_FIG_STONEWALL_BW = 0,
+	IOS_FIG_WINDOW_BW,
+	IOS_FIG_SUM_RANK_BW,
+	IOS_FIG_STONEWALL_IOPS,
+	IOS_FIG_WINDOW_IOPS,
+	IOS_FIG_SUM_RANK_IOPS,
+	IOS_FIG_LAT_P50,
+	IOS_FIG_LAT_P90,
+	IOS_FIG_LAT_P99,
+	IOS_FIG_LAT_P999,
+	IOS_FIG_LAT_MAX,
+	IOS_FIG_CPU_S_PER_GIB,
+	IOS_FIG_COUNT,
+};
+
+/* "stonewall_bw", ... ; NULL for an unknown index. */
+const char *ios_fig_name(enum ios_fig f);
+/* The value of figure [f] in [fig]. */
+double ios_fig_value(const struct ios_figures *fig, enum ios_fig f);
+
+struct ios_stat {
+	double min, mean, max, stddev; /* NAN when n == 0 */
+	int32_t n;                     /* repetitions counted */
+};
+
+struct ios_stats {
+	int32_t nreps;  /* repetitions in the phase */
+	int32_t nvalid; /* valid ones; the stats cover only those */
+	struct ios_stat fig[IOS_FIG_COUNT];
+};
+
+/* Outlier thresholds (see above). */
+#define IOS_OUTLIER_K 3.5
+#define IOS_OUTLIER_RATE_FLOOR 0.10
+#define IOS_OUTLIER_END_FLOOR 0.02
+#define IOS_OUTLIER_END_MIN_NS 100000000ll
+
+/*
+ * Compute rep->fig, rep->node_bw (allocated when NULL, [nnodes]), the
+ * outlier bits of every rank, and rep->valid / invalid_reason from
+ * rep->ranks.  [ri] ([rep->nranks], indexed by rank) names node and host
+ * in reasons; may be NULL (then node_bw is not computed).
+ */
+void ios_figures_compute(struct ios_rep_result *rep,
+			 const struct ios_rank_info *ri, int nnodes);
+
+/* min/mean/max/stddev (sample) of each figure over the valid repetitions. */
+void ios_figures_over_reps(const struct ios_phase_result *ph,
+			   struct ios_stats *out);
+
+/*
+ * Robust helpers, exposed for tests: median of [n] values (the array is
+ * reordered), and the MAD of [n] values around [median] (uses [tmp], n).
+ */
+double ios_median(double *v, int n);
+double ios_mad(const double *v, int n, double median, double *tmp);
+
+#endif

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * h5run: write, read and validate one iostrata results file (serial HDF5).
+ * The layout is defined once in schema.def and documented in SCHEMA.md.
+ *
+ * Link with h5schema/libiostrata_h5.la AND common/libiostrata_common.la
+ * (in that order); the library does not bundle the common objects.
+ */
+#ifndef IOSTRATA_H5RUN_H
+#define IOSTRATA_H5RUN_H
+
+#include "errbuf.h"
+#include "results.h"
+
+/*
+ * Write [run] to [path] atomically: the file is written as a unique
+ * "[path].tmp.XXXXXX" in the same directory, flushed and fsync'ed, closed,
+ * renamed over [path], and the directory is fsync'ed.  On any error the
+ * temporary file is removed and [path] is left as it was.  NULL strings in
+ * [run] are written as "" (required) or left out (optional); NULL
+ * tool_version / git_revision / build_options are filled with this build's
+ * values.  Returns 0, or -EINVAL (inconsistent run: [err] says which
+ * field), -errno of the failing system call, or -EIO (HDF5 error).
+ */
+int ios_h5_write_run(const char *path, const struct ios_run *run,
+		     struct ios_err *err);
+
+/*
+ * Read a results file into a newly allocated run (free with ios_run_free).
+ * Per-repetition figures (ios_rep_result.fig) are those stored by the
+ * writer; recompute them with common/figures.c when they matter.
+ * Returns 0, or -ENOENT / -EACCES (cannot open), -EBADMSG (not HDF5,
+ * truncated or corrupt), -ENOMSG (an HDF5 file, but not an iostrata results
+ * file), -EPROTONOSUPPORT (written with a newer schema version), -ENOMEM.
+ * [err] names the file and the problem.
+ */
+int ios_h5_read_run(const char *path, struct ios_run **out,
+		    struct ios_err *err);
+
+/* Free a run returned by ios_h5_read_run (NULL is fine). */
+void ios_run_free(struct ios_run *run);
+
+/*
+ * Check [path] against the schema: every required group, attribute and
+ * dataset present with the right type class and shape, the counts
+ * consistent, and all data readable.  Returns 0 or the errors of
+ * ios_h5_read_run; [err] names the file, the object and the problem.
+ */
+int ios_h5_validate(const char *path, struct ios_err *err);
+
+#endif

@@ -1,0 +1,780 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hwinfo: collect node, Slurm job and Ceph facts as JSON.  Every file is
+ * read relative to a root directory ("/" in production, a fake tree under
+ * mkdtemp in tests, see hwinfo_internal.h); topology comes from hwloc when
+ * the root is the real one.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#ifdef HAVE_HWLOC
+#include <hwloc.h>
+#endif
+#ifdef HAVE_RADOS
+#include <rados/librados.h>
+#endif
+
+#include "hwinfo.h"
+#include "hwinfo_internal.h"
+
+#define UNKNOWN "unknown"
+
+/* Read root/rel into buf (trailing whitespace stripped); 0 or -errno. */
+static int rd(const char *root, const char *rel, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, len - 1, f);
+	if (ferror(f)) {
+		int e = errno ? errno : EIO;
+
+		fclose(f);
+		return -e;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	while (n > 0 && isspace((unsigned char)buf[n - 1]))
+		buf[--n] = '\0';
+	return 0;
+}
+
+/* Set key to the string read from root/rel, or "unknown". */
+static void set_file_str(json_t *o, const char *key, const char *root,
+			 const char *rel)
+{
+	char buf[4096];
+
+	if (rd(root, rel, buf, sizeof(buf)) == 0 && buf[0])
+		json_object_set_new(o, key, json_string(buf));
+	else
+		json_object_set_new(o, key, json_string(UNKNOWN));
+}
+
+/* Set key to the integer in root/rel (scaled), or "unknown". */
+static void set_file_int(json_t *o, const char *key, const char *root,
+			 const char *rel, long long scale, int base)
+{
+	char buf[128], *end;
+	long long v;
+
+	if (rd(root, rel, buf, sizeof(buf)) == 0 && buf[0]) {
+		errno = 0;
+		v = strtoll(buf, &end, base);
+		if (!errno && end != buf && v >= 0) {
+			json_object_set_new(o, key, json_integer(v * scale));
+			return;
+		}
+	}
+	json_object_set_new(o, key, json_string(UNKNOWN));
+}
+
+static void set_str(json_t *o, const char *key, const char *v)
+{
+	json_object_set_new(o, key, json_string(v && v[0] ? v : UNKNOWN));
+}
+
+/* Number of CPUs in a list like "0-3,8,10-11"; -1 on syntax error. */
+long ios_hw_count_list(const char *s)
+{
+	long n = 0;
+
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b;
+
+		if (end == s || a < 0)
+			return -1;
+		b = a;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a)
+				return -1;
+			s = end;
+		}
+		n += b - a + 1;
+		if (*s == ',')
+			s++;
+		else if (*s && !isspace((unsigned char)*s))
+			return -1;
+		while (isspace((unsigned char)*s))
+			s++;
+	}
+	return n;
+}
+
+static json_t *cpu_info(const char *root)
+{
+	json_t *o = json_object();
+	char buf[65536], *p;
+	long n;
+
+	/* model: first "model name" line of /proc/cpuinfo */
+	if (rd(root, "proc/cpuinfo", buf, sizeof(buf)) == 0 &&
+	    (p = strstr(buf, "model name"))) {
+		char *colon = strchr(p, ':'), *nl;
+
+		if (colon) {
+			colon++;
+			while (*colon == ' ' || *colon == '\t')
+				colon++;
+			nl = strchr(colon, '\n');
+			if (nl)
+				*nl = '\0';
+			set_str(o, "model", colon);
+		}
+	}
+	if (!json_object_get(o, "model"))
+		set_str(o, "model", NULL);
+
+	set_file_str(o, "online", root, "sys/devices/system/cpu/online");
+	set_file_str(o, "possible", root, "sys/devices/system/cpu/possible");
+	for (int k = 0; k < 2; k++) {
+		const char *key = k ? "possible" : "online";
+		const char *v = json_string_value(json_object_get(o, key));
+
+		n = v && strcmp(v, UNKNOWN) ? ios_hw_count_list(v) : -1;
+		json_object_set_new(o, k ? "possible_count" : "online_count",
+				    n >= 0 ? json_integer(n)
+					   : json_string(UNKNOWN));
+	}
+
+#ifdef HAVE_HWLOC
+	if (!strcmp(root, "/")) {
+		hwloc_topology_t topo;
+
+		if (hwloc_topology_init(&topo) == 0 &&
+		    hwloc_topology_load(topo) == 0) {
+			static const struct {
+				const char *key;
+				hwloc_obj_type_t type;
+			} t[] = {
+				{"sockets", HWLOC_OBJ_PACKAGE},
+				{"cores", HWLOC_OBJ_CORE},
+				{"threads", HWLOC_OBJ_PU},
+				{"numa_nodes", HWLOC_OBJ_NUMANODE},
+			};
+			for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+				int c = hwloc_get_nbobjs_by_type(topo,
+								 t[i].type);
+
+				json_object_set_new(
+					o, t[i].key,
+					c > 0 ? json_integer(c)
+					      : json_string(UNKNOWN));
+			}
+			json_object_set_new(o, "topology_source",
+					    json_string("hwloc"));
+		}
+		hwloc_topology_destroy(topo);
+	}
+#endif
+	if (!json_object_get(o, "numa_nodes")) {
+		/* no hwloc (or a fake root): count sysfs node dirs */
+		char path[PATH_MAX];
+		DIR *d;
+		struct dirent *e;
+		int c = 0;
+
+		snprintf(path, sizeof(path), "%s/sys/devices/system/node",
+			 root);
+		if ((d = opendir(path))) {
+			while ((e = readdir(d)))
+				if (!strncmp(e->d_name, "node", 4) &&
+				    isdigit((unsigned char)e->d_name[4]))
+					c++;
+			closedir(d);
+		}
+		json_object_set_new(o, "numa_nodes",
+				    c ? json_integer(c) : json_string(UNKNOWN));
+		set_str(o, "sockets", NULL);
+		set_str(o, "cores", NULL);
+		set_str(o, "threads", NULL);
+		json_object_set_new(o, "topology_source", json_string("sysfs"));
+	}
+	return o;
+}
+
+static json_t *mem_info(const char *root)
+{
+	json_t *o = json_object();
+	char buf[8192], *p, path[PATH_MAX];
+	long long bs = -1, on = 0, tot = 0;
+	DIR *d;
+	struct dirent *e;
+
+	if (rd(root, "proc/meminfo", buf, sizeof(buf)) == 0 &&
+	    (p = strstr(buf, "MemTotal:")))
+		json_object_set_new(
+			o, "total_bytes",
+			json_integer(strtoll(p + 9, NULL, 10) * 1024));
+	else
+		set_str(o, "total_bytes", NULL);
+	if (rd(root, "sys/devices/system/memory/block_size_bytes", buf,
+	       sizeof(buf)) == 0)
+		bs = strtoll(buf, NULL, 16);
+	snprintf(path, sizeof(path), "%s/sys/devices/system/memory", root);
+	if (bs > 0 && (d = opendir(path))) {
+		while ((e = readdir(d))) {
+			char rel[PATH_MAX];
+
+			if (strncmp(e->d_name, "memory", 6) ||
+			    !isdigit((unsigned char)e->d_name[6]))
+				continue;
+			snprintf(rel, sizeof(rel),
+				 "sys/devices/system/memory/%s/state",
+				 e->d_name);
+			if (rd(root, rel, buf, sizeof(buf)) != 0)
+				continue;
+			tot++;
+			if (!strcmp(buf, "online"))
+				on++;
+		}
+		closedir(d);
+	}
+	if (bs > 0 && tot > 0) {
+		json_object_set_new(o, "block_size_bytes", json_integer(bs));
+		json_object_set_new(o, "blocks_online", json_integer(on));
+		json_object_set_new(o, "blocks_total", json_integer(tot));
+		json_object_set_new(o, "online_bytes", json_integer(on * bs));
+	} else {
+		set_str(o, "block_size_bytes", NULL);
+		set_str(o, "blocks_online", NULL);
+		set_str(o, "blocks_total", NULL);
+		/* no memory hotplug interface: all of MemTotal is online */
+		json_object_set(o, "online_bytes",
+				json_object_get(o, "total_bytes"));
+	}
+	return o;
+}
+
+static json_t *block_devices(const char *root)
+{
+	json_t *a = json_array();
+	char path[PATH_MAX], rel[PATH_MAX], buf[512];
+	struct dirent **ents = NULL;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/sys/block", root);
+	n = scandir(path, &ents, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+		json_t *o;
+		char *l, *r;
+
+		if (name[0] == '.' || !strncmp(name, "loop", 4) ||
+		    !strncmp(name, "ram", 3)) {
+			free(ents[i]);
+			continue;
+		}
+		o = json_object();
+		set_str(o, "name", name);
+#define REL(fmt) (snprintf(rel, sizeof(rel), "sys/block/%s/" fmt, name), rel)
+		set_file_str(o, "model", root, REL("device/model"));
+		set_file_int(o, "size_bytes", root, REL("size"), 512, 10);
+		set_file_int(o, "rotational", root, REL("queue/rotational"), 1,
+			     10);
+		if (rd(root, REL("queue/scheduler"), buf, sizeof(buf)) == 0 &&
+		    (l = strchr(buf, '[')) && (r = strchr(l, ']'))) {
+			*r = '\0';
+			set_str(o, "scheduler", l + 1);
+		} else if (rd(root, rel, buf, sizeof(buf)) == 0) {
+			set_str(o, "scheduler", buf);
+		} else {
+			set_str(o, "scheduler", NULL);
+		}
+		set_file_int(o, "logical_block_size", root,
+			     REL("queue/logical_block_size"), 1, 10);
+		set_file_int(o, "physical_block_size", root,
+			     REL("queue/physical_block_size"), 1, 10);
+		set_file_int(o, "nr_requests", root, REL("queue/nr_requests"),
+			     1, 10);
+		set_file_str(o, "dev", root, REL("dev"));
+#undef REL
+		json_array_append_new(a, o);
+		free(ents[i]);
+	}
+	free(ents);
+	return a;
+}
+
+static json_t *nics(const char *root)
+{
+	json_t *a = json_array();
+	char path[PATH_MAX], rel[PATH_MAX], buf[256], link[PATH_MAX];
+	struct dirent **ents = NULL;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/sys/class/net", root);
+	n = scandir(path, &ents, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+		json_t *o;
+		ssize_t len;
+		long long v;
+
+		if (name[0] == '.') {
+			free(ents[i]);
+			continue;
+		}
+		o = json_object();
+		set_str(o, "name", name);
+		snprintf(rel, sizeof(rel), "sys/class/net/%s/speed", name);
+		/* speed: EINVAL when the link is down, -1 when unknown */
+		if (rd(root, rel, buf, sizeof(buf)) == 0 &&
+		    (v = strtoll(buf, NULL, 10)) > 0)
+			json_object_set_new(o, "speed_mbps", json_integer(v));
+		else
+			set_str(o, "speed_mbps", NULL);
+		snprintf(rel, sizeof(rel), "sys/class/net/%s/mtu", name);
+		set_file_int(o, "mtu", root, rel, 1, 10);
+		snprintf(path, sizeof(path),
+			 "%s/sys/class/net/%s/device/driver", root, name);
+		len = readlink(path, link, sizeof(link) - 1);
+		if (len > 0) {
+			link[len] = '\0';
+			set_str(o, "driver",
+				strrchr(link, '/') ? strrchr(link, '/') + 1
+						   : link);
+		} else {
+			set_str(o, "driver", NULL);
+		}
+		snprintf(rel, sizeof(rel), "sys/class/net/%s/operstate", name);
+		set_file_str(o, "state", root, rel);
+		json_array_append_new(a, o);
+		free(ents[i]);
+	}
+	free(ents);
+	return a;
+}
+
+/* Undo mountinfo's octal escapes (\040 for space) in place. */
+static void unescape(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] &&
+		    s[3]) {
+			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
+				      (s[3] - '0'));
+			s += 3;
+		} else {
+			*w++ = *s;
+		}
+	}
+	*w = '\0';
+}
+
+static int under(const char *path, const char *mnt)
+{
+	size_t n = strlen(mnt);
+
+	if (!strcmp(mnt, "/"))
+		return 1;
+	return !strncmp(path, mnt, n) && (path[n] == '/' || path[n] == '\0');
+}
+
+json_t *ios_hw_filesystem(const char *root, const char *target_dir)
+{
+	json_t *o = json_object();
+	char path[PATH_MAX], mi[PATH_MAX], line[8192];
+	char best_mnt[PATH_MAX] = "", best_type[256] = "",
+	     best_src[PATH_MAX] = "", best_opts[4096] = "", best_dev[64] = "";
+	FILE *f;
+
+	if (!strcmp(root, "/") && realpath(target_dir, path))
+		;
+	else
+		snprintf(path, sizeof(path), "%s", target_dir);
+	set_str(o, "path", path);
+	snprintf(mi, sizeof(mi), "%s/proc/self/mountinfo", root);
+	f = fopen(mi, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		/* id parent maj:min root mnt opts [optional...] - type src
+		 * sopts */
+		char *fld[64], *save = NULL, *t;
+		int nf = 0, dash = -1;
+
+		for (t = strtok_r(line, " \n", &save); t && nf < 64;
+		     t = strtok_r(NULL, " \n", &save)) {
+			if (!strcmp(t, "-") && dash < 0)
+				dash = nf;
+			fld[nf++] = t;
+		}
+		if (nf < 6 || dash < 0 || dash + 2 >= nf)
+			continue;
+		unescape(fld[4]);
+		/* later mounts over the same point win: use >= */
+		if (under(path, fld[4]) && strlen(fld[4]) >= strlen(best_mnt)) {
+			snprintf(best_mnt, sizeof(best_mnt), "%s", fld[4]);
+			snprintf(best_dev, sizeof(best_dev), "%s", fld[2]);
+			snprintf(best_type, sizeof(best_type), "%s",
+				 fld[dash + 1]);
+			unescape(fld[dash + 2]);
+			snprintf(best_src, sizeof(best_src), "%s",
+				 fld[dash + 2]);
+			snprintf(best_opts, sizeof(best_opts), "%s%s%s", fld[5],
+				 dash + 3 < nf ? "," : "",
+				 dash + 3 < nf ? fld[dash + 3] : "");
+		}
+	}
+	if (f)
+		fclose(f);
+	set_str(o, "mount_point", best_mnt);
+	set_str(o, "type", best_type);
+	set_str(o, "source", best_src);
+	set_str(o, "options", best_opts);
+	set_str(o, "dev", best_dev);
+	return o;
+}
+
+static char *dump(json_t *o)
+{
+	char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+
+	json_decref(o);
+	return s;
+}
+
+char *ios_hw_node_json_root(const char *root, const char *target_dir)
+{
+	json_t *o = json_object();
+	char buf[1024], rel[64];
+	const char *sn;
+
+	if (!o)
+		return NULL;
+	set_file_str(o, "hostname", root, "proc/sys/kernel/hostname");
+	sn = getenv("SLURMD_NODENAME");
+	if (!sn || !sn[0])
+		sn = getenv("SLURM_TOPOLOGY_ADDR");
+	set_str(o, "slurm_node", sn);
+	if (rd(root, "proc/sys/kernel/osrelease", buf, sizeof(buf)) == 0) {
+		char ver[512];
+
+		if (rd(root, "proc/sys/kernel/version", ver, sizeof(ver)) ==
+		    0) {
+			size_t l = strlen(buf);
+
+			snprintf(buf + l, sizeof(buf) - l, " %s", ver);
+		}
+		set_str(o, "kernel", buf);
+	} else {
+		set_str(o, "kernel", NULL);
+	}
+	{
+		char osr[8192], *p;
+
+		buf[0] = '\0';
+		snprintf(rel, sizeof(rel), "etc/os-release");
+		if (rd(root, rel, osr, sizeof(osr)) == 0 &&
+		    (p = strstr(osr, "PRETTY_NAME="))) {
+			char *nl;
+
+			p += 12;
+			nl = strchr(p, '\n');
+			if (nl)
+				*nl = '\0';
+			if (*p == '"') {
+				p++;
+				if (p[0] && p[strlen(p) - 1] == '"')
+					p[strlen(p) - 1] = '\0';
+			}
+			snprintf(buf, sizeof(buf), "%s", p);
+		}
+		set_str(o, "os", buf);
+	}
+	json_object_set_new(o, "cpu", cpu_info(root));
+	json_object_set_new(o, "memory", mem_info(root));
+	json_object_set_new(o, "block_devices", block_devices(root));
+	json_object_set_new(o, "nics", nics(root));
+	if (target_dir)
+		json_object_set_new(o, "filesystem",
+				    ios_hw_filesystem(root, target_dir));
+	return dump(o);
+}
+
+char *ios_hw_node_json(const char *target_dir)
+{
+	return ios_hw_node_json_root("/", target_dir);
+}
+
+/* ---- Slurm ----------------------------------------------------------- */
+
+static void env_str(json_t *o, const char *key, const char *var)
+{
+	const char *v = getenv(var);
+
+	if (v && v[0])
+		json_object_set_new(o, key, json_string(v));
+}
+
+char *ios_hw_job_json(void)
+{
+	static const struct {
+		const char *key, *var;
+	} facts[] = {
+		{"job_id", "SLURM_JOB_ID"},
+		{"array_job_id", "SLURM_ARRAY_JOB_ID"},
+		{"array_task_id", "SLURM_ARRAY_TASK_ID"},
+		{"het_job_id", "SLURM_HET_JOB_ID"},
+		{"het_job_offset", "SLURM_HET_JOB_OFFSET"},
+		{"partition", "SLURM_JOB_PARTITION"},
+		{"nodelist", "SLURM_JOB_NODELIST"},
+		{"nnodes", "SLURM_JOB_NUM_NODES"},
+		{"ntasks", "SLURM_NTASKS"},
+		{"tasks_per_node", "SLURM_TASKS_PER_NODE"},
+		{"cpus_per_task", "SLURM_CPUS_PER_TASK"},
+		{"job_name", "SLURM_JOB_NAME"},
+		{"cluster", "SLURM_CLUSTER_NAME"},
+		{"step_id", "SLURM_STEP_ID"},
+		{"submit_dir", "SLURM_SUBMIT_DIR"},
+	};
+	static const struct {
+		const char *key, *var;
+	} req[] =
+		{
+			{"cpus", "IOSTRATA_REQ_CPUS"},
+			{"mem", "IOSTRATA_REQ_MEM"},
+			{"disk_bw", "IOSTRATA_REQ_DISK_BW"},
+			{"disk_iops", "IOSTRATA_REQ_DISK_IOPS"},
+			{"profile", "IOSTRATA_REQ_PROFILE"},
+		},
+	  app[] = {
+		  {"cpus", "IOSTRATA_APPLIED_CPUS"},
+		  {"cpu_list", "IOSTRATA_APPLIED_CPU_LIST"},
+		  {"mem", "IOSTRATA_APPLIED_MEM"},
+		  {"disk_bw", "IOSTRATA_APPLIED_DISK_BW"},
+		  {"disk_iops", "IOSTRATA_APPLIED_DISK_IOPS"},
+		  {"file", "IOSTRATA_APPLIED_FILE"},
+	  };
+	json_t *o, *r, *a;
+	const char *file;
+
+	if (!getenv("SLURM_JOB_ID"))
+		return NULL;
+	o = json_object();
+	if (!o)
+		return NULL;
+	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)
+		env_str(o, facts[i].key, facts[i].var);
+	r = json_object();
+	for (size_t i = 0; i < sizeof(req) / sizeof(req[0]); i++)
+		env_str(r, req[i].key, req[i].var);
+	json_object_set_new(o, "requested", r);
+	a = json_object();
+	for (size_t i = 0; i < sizeof(app) / sizeof(app[0]); i++)
+		env_str(a, app[i].key, app[i].var);
+	json_object_set_new(o, "applied", a);
+	json_object_set_new(
+		o, "spank_plugin",
+		json_string(json_object_size(a) ? "active" : "not active"));
+	file = getenv("IOSTRATA_APPLIED_FILE");
+	if (file && file[0]) {
+		json_error_t jerr;
+		json_t *j = json_load_file(file, 0, &jerr);
+
+		if (j)
+			json_object_set_new(o, "applied_file", j);
+		else
+			json_object_set_new(o, "applied_file_error",
+					    json_string(jerr.text));
+	}
+	return dump(o);
+}
+
+/* ---- Ceph ------------------------------------------------------------ */
+
+/* The data pool of [dir] from the CephFS layout xattrs, walking up. */
+int ios_hw_ceph_dir_pool(const char *dir, char *out, size_t len)
+{
+	char path[PATH_MAX];
+
+	if (!realpath(dir, path))
+		return -errno;
+	for (;;) {
+		ssize_t n =
+			getxattr(path, "ceph.dir.layout.pool", out, len - 1);
+		char *slash;
+
+		if (n < 0)
+			n = getxattr(path, "ceph.file.layout.pool", out,
+				     len - 1);
+		if (n > 0) {
+			out[n] = '\0';
+			return 0;
+		}
+		if (errno == ENOTSUP)
+			return -ENOTSUP; /* not CephFS */
+		slash = strrchr(path, '/');
+		if (!slash || slash == path)
+			return -ENODATA;
+		*slash = '\0';
+	}
+}
+
+#ifdef HAVE_RADOS
+static json_t *mon_json(rados_t c, const char *cmd)
+{
+	const char *cmds[1] = {cmd};
+	char *outbuf = NULL, *outs = NULL;
+	size_t outlen = 0, outslen = 0;
+	json_t *j = NULL;
+
+	if (rados_mon_command(c, cmds, 1, "", 0, &outbuf, &outlen, &outs,
+			      &outslen) == 0 &&
+	    outbuf)
+		j = json_loadb(outbuf, outlen, 0, NULL);
+	if (outbuf)
+		rados_buffer_free(outbuf);
+	if (outs)
+		rados_buffer_free(outs);
+	return j;
+}
+#endif
+
+char *ios_hw_ceph_json(const char *ceph_conf, const char *target_dir)
+{
+#ifdef HAVE_RADOS
+	const char *conf = ceph_conf, *id = getenv("CEPH_ID"),
+		   *keyring = getenv("CEPH_KEYRING"),
+		   *tmo = getenv("IOSTRATA_CEPH_TIMEOUT");
+	char fsid[64], pool[256];
+	rados_t c;
+	json_t *o, *j, *pools;
+
+	if (!conf || !conf[0])
+		conf = getenv("CEPH_CONF");
+	if (!conf || !conf[0])
+		conf = "/etc/ceph/ceph.conf";
+	if (access(conf, R_OK) != 0)
+		return NULL;
+	if (!tmo || !tmo[0] || atoi(tmo) <= 0)
+		tmo = "5";
+	if (rados_create(&c, id && id[0] ? id : NULL) < 0)
+		return NULL;
+	if (rados_conf_read_file(c, conf) < 0) {
+		rados_shutdown(c);
+		return NULL;
+	}
+	if (keyring && keyring[0])
+		rados_conf_set(c, "keyring", keyring);
+	rados_conf_set(c, "client_mount_timeout", tmo);
+	rados_conf_set(c, "rados_mon_op_timeout", tmo);
+	rados_conf_set(c, "rados_osd_op_timeout", tmo);
+	rados_conf_set(c, "log_to_stderr", "false");
+	rados_conf_set(c, "err_to_stderr", "false");
+	if (rados_connect(c) < 0) {
+		rados_shutdown(c);
+		return NULL;
+	}
+	o = json_object();
+	json_object_set_new(o, "conf", json_string(conf));
+	if (rados_cluster_fsid(c, fsid, sizeof(fsid)) >= 0)
+		json_object_set_new(o, "fsid", json_string(fsid));
+	else
+		set_str(o, "fsid", NULL);
+	j = mon_json(c, "{\"prefix\":\"version\",\"format\":\"json\"}");
+	set_str(o, "version", json_string_value(json_object_get(j, "version")));
+	json_decref(j);
+	j = mon_json(c, "{\"prefix\":\"osd stat\",\"format\":\"json\"}");
+	{
+		json_t *osds = json_object(), *src = j;
+
+		/* pacific: top level; later releases nest under osdmap */
+		if (json_object_get(j, "osdmap"))
+			src = json_object_get(j, "osdmap");
+		json_object_set(osds, "total",
+				json_object_get(src, "num_osds")
+					? json_object_get(src, "num_osds")
+					: json_string(UNKNOWN));
+		json_object_set(osds, "up",
+				json_object_get(src, "num_up_osds")
+					? json_object_get(src, "num_up_osds")
+					: json_string(UNKNOWN));
+		json_object_set(osds, "in",
+				json_object_get(src, "num_in_osds")
+					? json_object_get(src, "num_in_osds")
+					: json_string(UNKNOWN));
+		json_object_set_new(o, "osds", osds);
+	}
+	json_decref(j);
+	j = mon_json(
+		c,
+		"{\"prefix\":\"osd pool ls\",\"detail\":\"detail\",\"format\":\"json\"}");
+	pools = json_array();
+	if (json_is_array(j)) {
+		size_t i;
+		json_t *p;
+
+		json_array_foreach(j, i, p)
+		{
+			json_t *q = json_object();
+			static const struct {
+				const char *key, *src;
+			} f[] = {
+				{"name", "pool_name"},
+				{"id", "pool_id"},
+				{"size", "size"},
+				{"min_size", "min_size"},
+				{"pg_num", "pg_num"},
+				{"crush_rule", "crush_rule"},
+			};
+			for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+				json_t *v = json_object_get(p, f[k].src);
+
+				json_object_set(q, f[k].key,
+						v ? v : json_string(UNKNOWN));
+			}
+			json_array_append_new(pools, q);
+		}
+	}
+	json_decref(j);
+	json_object_set_new(o, "pools", pools);
+	if (target_dir &&
+	    ios_hw_ceph_dir_pool(target_dir, pool, sizeof(pool)) == 0) {
+		json_object_set_new(o, "data_pool", json_string(pool));
+		json_object_set_new(o, "data_pool_source",
+				    json_string("layout xattr"));
+	} else {
+		const char *dp = NULL;
+
+		j = mon_json(c, "{\"prefix\":\"fs ls\",\"format\":\"json\"}");
+		if (json_is_array(j) && json_array_size(j) > 0)
+			dp = json_string_value(json_array_get(
+				json_object_get(json_array_get(j, 0),
+						"data_pools"),
+				0));
+		set_str(o, "data_pool", dp);
+		json_object_set_new(
+			o, "data_pool_source",
+			json_string(dp ? "fs ls (first data pool)" : UNKNOWN));
+		json_decref(j);
+	}
+	rados_shutdown(c);
+	return dump(o);
+#else
+	(void)ceph_conf;
+	(void)target_dir;
+	return NULL;
+#endif
+}

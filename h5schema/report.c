@@ -1,0 +1,853 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * iostrata-report: read many results files and print tables (show),
+ * export rows (export), check files (validate); efficiency, accept and
+ * trend live in report_check.c, plots in report_plot.c.  Subcommands are
+ * dispatched from one table (report_cmds[] below).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <glob.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "h5run.h"
+#include "jsonw.h"
+#include "report.h"
+#include "report_advise.h"
+#include "report_layers.h"
+
+#if defined(__has_include)
+#if __has_include("figures.h")
+#include "figures.h"
+#define REPORT_HAVE_FIGURES 1
+#endif
+#endif
+
+#define F(name, unit, scale, dunit)                                            \
+	{                                                                      \
+#name, unit, offsetof(struct ios_figures, name), scale, dunit  \
+	}
+const struct report_fig report_figs[] = {
+	F(stonewall_bw, "B/s", 1.0 / 1048576, "MiB/s"),
+	F(window_bw, "B/s", 1.0 / 1048576, "MiB/s"),
+	F(sum_rank_bw, "B/s", 1.0 / 1048576, "MiB/s"),
+	F(stonewall_iops, "op/s", 1.0, "IOPS"),
+	F(window_iops, "op/s", 1.0, "IOPS"),
+	F(sum_rank_iops, "op/s", 1.0, "IOPS"),
+	F(lat_p50_ns, "ns", 1e-3, "us"),
+	F(lat_p90_ns, "ns", 1e-3, "us"),
+	F(lat_p99_ns, "ns", 1e-3, "us"),
+	F(lat_p999_ns, "ns", 1e-3, "us"),
+	F(lat_max_ns, "ns", 1e-3, "us"),
+	F(cpu_s_per_gib, "s/GiB", 1.0, "s/GiB"),
+};
+#undef F
+const size_t report_nfigs = sizeof(report_figs) / sizeof(report_figs[0]);
+
+const struct report_fig *report_fig_find(const char *name)
+{
+	for (size_t i = 0; i < report_nfigs; i++)
+		if (!strcmp(report_figs[i].name, name))
+			return &report_figs[i];
+	return NULL;
+}
+
+const struct report_fig *report_fig_headline(const char *phase)
+{
+	return report_fig_find(!strncmp(phase, "rand", 4) ? "stonewall_iops"
+							  : "stonewall_bw");
+}
+
+double report_fig_value(const struct ios_figures *fig,
+			const struct report_fig *f)
+{
+	return *(const double *)((const char *)fig + f->off);
+}
+
+void report_recompute(struct ios_run *run)
+{
+#ifdef REPORT_HAVE_FIGURES
+	for (int k = 0; k < run->nphases; k++)
+		for (int r = 0; r < run->phases[k].nreps; r++)
+			ios_figures_compute(&run->phases[k].reps[r],
+					    run->rank_info, run->nnodes);
+#else
+	(void)run; /* FIXME: figures.h not merged yet: stored figures */
+#endif
+}
+
+void report_phase_stats(const struct ios_phase_result *ph,
+			const struct report_fig *f, struct report_stats *st)
+{
+	double sum = 0, sq = 0;
+
+	memset(st, 0, sizeof(*st));
+	st->nreps = ph->nreps;
+	st->min = INFINITY;
+	st->max = -INFINITY;
+	for (int r = 0; r < ph->nreps; r++) {
+		double v;
+
+		if (!ph->reps[r].valid)
+			continue;
+		v = report_fig_value(&ph->reps[r].fig, f);
+		if (isnan(v))
+			continue;
+		st->n++;
+		sum += v;
+		sq += v * v;
+		if (v < st->min)
+			st->min = v;
+		if (v > st->max)
+			st->max = v;
+	}
+	if (!st->n) {
+		st->min = st->mean = st->max = st->stddev = NAN;
+		return;
+	}
+	st->mean = sum / st->n;
+	st->stddev =
+		st->n > 1
+			? sqrt(fmax(0, (sq - sum * sum / st->n) / (st->n - 1)))
+			: 0;
+}
+
+const char *report_config(const struct ios_run *run, const char *key)
+{
+	for (size_t i = 0; i < run->nconfig; i++)
+		if (run->config[i].key && !strcmp(run->config[i].key, key))
+			return run->config[i].value;
+	return NULL;
+}
+
+static long long jnum(json_t *v)
+{
+	if (json_is_integer(v))
+		return json_integer_value(v);
+	if (json_is_real(v))
+		return (long long)json_real_value(v);
+	if (json_is_string(v)) {
+		char *end;
+		long long x = strtoll(json_string_value(v), &end, 10);
+
+		return end != json_string_value(v) ? x : -1;
+	}
+	return -1;
+}
+
+/* Applied state: attachments with "applied" (iostrata-node status), then
+ * the job's applied facts, then the first node's hardware. */
+static void derive_applied(struct report_run *rr)
+{
+	struct ios_run *run = rr->run;
+	json_t *j;
+
+	rr->cpus = -1;
+	for (size_t i = 0; i < run->nattach && rr->cpus < 0; i++) {
+		json_t *a, *t;
+		size_t k;
+		json_t *e;
+
+		j = json_loads(run->attachments[i].value
+				       ? run->attachments[i].value
+				       : "",
+			       0, NULL);
+		a = json_object_get(j, "applied");
+		if (json_is_object(a) && json_object_get(a, "cpus_online")) {
+			rr->cpus = jnum(json_object_get(a, "cpus_online"));
+			rr->mem = (unsigned long long)jnum(
+				json_object_get(a, "mem_online_bytes"));
+			t = json_object_get(a, "throttles");
+			json_array_foreach(t, k, e)
+			{
+				long long w =
+					jnum(json_object_get(e, "write_bps"));
+
+				if (w > 0 &&
+				    (rr->disk_bw == 0 ||
+				     (unsigned long long)w < rr->disk_bw))
+					rr->disk_bw = (unsigned long long)w;
+			}
+			rr->applied_src = "attachment";
+		}
+		json_decref(j);
+	}
+	if (rr->cpus < 0 && run->job_json) {
+		json_t *a;
+
+		j = json_loads(run->job_json, 0, NULL);
+		a = json_object_get(j, "applied");
+		if (json_is_object(a) && jnum(json_object_get(a, "cpus")) > 0) {
+			rr->cpus = jnum(json_object_get(a, "cpus"));
+			rr->mem = (unsigned long long)jnum(
+				json_object_get(a, "mem"));
+			if (jnum(json_object_get(a, "disk_bw")) > 0)
+				rr->disk_bw = (unsigned long long)jnum(
+					json_object_get(a, "disk_bw"));
+			rr->applied_src = "job";
+		}
+		json_decref(j);
+	}
+	if (rr->cpus < 0 && run->nnodes > 0 && run->node_json &&
+	    run->node_json[0]) {
+		j = json_loads(run->node_json[0], 0, NULL);
+		rr->cpus = jnum(json_object_get(json_object_get(j, "cpu"),
+						"online_count"));
+		rr->mem = (unsigned long long)jnum(json_object_get(
+			json_object_get(j, "memory"), "online_bytes"));
+		rr->applied_src = "node hardware";
+		json_decref(j);
+	}
+	if (run->ceph_json) {
+		json_t *p, *e;
+		const char *dp;
+		size_t k;
+
+		j = json_loads(run->ceph_json, 0, NULL);
+		dp = json_string_value(json_object_get(j, "data_pool"));
+		p = json_object_get(j, "pools");
+		json_array_foreach(p, k, e)
+		{
+			const char *nm =
+				json_string_value(json_object_get(e, "name"));
+
+			if (dp && nm && !strcmp(dp, nm))
+				rr->replication =
+					(int)jnum(json_object_get(e, "size"));
+		}
+		json_decref(j);
+	}
+	if (report_config(run, "replication"))
+		rr->replication = atoi(report_config(run, "replication"));
+}
+
+void report_derive(struct report_run *rr)
+{
+	struct ios_run *run = rr->run;
+	const char *l = report_config(run, "label");
+	const char *base = strrchr(rr->path, '/');
+	static const char *const volatile_keys[] = {
+		"output", "attach", "summary",  "quiet",
+		"label",  "seed",   "progress", NULL};
+	size_t cap = 64, len = 0;
+
+	derive_applied(rr);
+	if (l && l[0]) {
+		rr->label_buf = strdup(l);
+	} else if (rr->applied_src &&
+		   strcmp(rr->applied_src, "node hardware")) {
+		char d[32] = "";
+
+		if (rr->disk_bw)
+			snprintf(d, sizeof(d), "/d%.0fMB", rr->disk_bw / 1e6);
+		if (asprintf(&rr->label_buf, "c%ld/m%.0fG%s", rr->cpus,
+			     rr->mem / 1073741824.0, d) < 0)
+			rr->label_buf = NULL;
+	} else {
+		rr->label_buf = strdup(base ? base + 1 : rr->path);
+		if (rr->label_buf && strlen(rr->label_buf) > 3 &&
+		    !strcmp(rr->label_buf + strlen(rr->label_buf) - 3, ".h5"))
+			rr->label_buf[strlen(rr->label_buf) - 3] = '\0';
+	}
+	rr->label = rr->label_buf ? rr->label_buf : "?";
+
+	/* job definition: job_name if given, else every non-volatile option */
+	l = report_config(run, "job_name");
+	if (l && l[0]) {
+		rr->job_buf = strdup(l);
+	} else {
+		rr->job_buf = calloc(1, cap);
+		for (size_t i = 0; rr->job_buf && i < run->nconfig; i++) {
+			const char *k = run->config[i].key,
+				   *v = run->config[i].value;
+			int skip = 0;
+			size_t need;
+
+			for (int s = 0; volatile_keys[s]; s++)
+				skip |= k && !strcmp(k, volatile_keys[s]);
+			if (skip || !k)
+				continue;
+			need = len + strlen(k) + strlen(v ? v : "") + 3;
+			if (need >= cap) {
+				char *p;
+
+				cap = need * 2;
+				p = realloc(rr->job_buf, cap);
+				if (!p)
+					break;
+				rr->job_buf = p;
+			}
+			len += (size_t)sprintf(rr->job_buf + len, "%s%s=%s",
+					       len ? " " : "", k, v ? v : "");
+		}
+	}
+	rr->job_def = rr->job_buf ? rr->job_buf : "?";
+}
+
+static int has_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+char **report_expand(int argc, char **argv, size_t *n)
+{
+	char **out = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (int i = 0; i < argc; i++) {
+		glob_t g;
+
+		if (has_glob(argv[i]) && glob(argv[i], 0, NULL, &g) == 0) {
+			for (size_t k = 0; k < g.gl_pathc; k++) {
+				if (*n + 2 > cap) {
+					cap = cap ? cap * 2 : 64;
+					out = realloc(out, cap * sizeof(*out));
+				}
+				out[(*n)++] = strdup(g.gl_pathv[k]);
+			}
+			globfree(&g);
+			continue;
+		}
+		if (*n + 2 > cap) {
+			cap = cap ? cap * 2 : 64;
+			out = realloc(out, cap * sizeof(*out));
+		}
+		out[(*n)++] = strdup(argv[i]);
+	}
+	if (!out)
+		out = calloc(1, sizeof(*out));
+	out[*n] = NULL;
+	return out;
+}
+
+struct report_run *report_load(int argc, char **argv, size_t *n, int *nbad)
+{
+	size_t np;
+	char **paths = report_expand(argc, argv, &np);
+	struct report_run *runs = calloc(np + 1, sizeof(*runs));
+
+	*n = 0;
+	*nbad = 0;
+	for (size_t i = 0; i < np; i++) {
+		struct ios_err err = {0};
+		struct ios_run *run;
+
+		if (ios_h5_read_run(paths[i], &run, &err) < 0) {
+			fprintf(stderr, "iostrata-report: %s\n", err.msg);
+			(*nbad)++;
+			free(paths[i]);
+			continue;
+		}
+		report_recompute(run);
+		runs[*n].path = paths[i];
+		runs[*n].run = run;
+		report_derive(&runs[*n]);
+		(*n)++;
+	}
+	free(paths);
+	return runs;
+}
+
+void report_runs_free(struct report_run *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(runs[i].path);
+		free(runs[i].label_buf);
+		free(runs[i].job_buf);
+		ios_run_free(runs[i].run);
+	}
+	free(runs);
+}
+
+/* ---- show ------------------------------------------------------------ */
+
+static void fmt_num(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 100)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.3g", v);
+}
+
+static int usage_files(const char *cmd)
+{
+	fprintf(stderr,
+		"iostrata-report %s: no results files given (paths or globs, e.g. 'runs/*.h5')\n",
+		cmd);
+	return REPORT_EXIT_USAGE;
+}
+
+int report_show(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"figure", required_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *fname = "auto";
+	struct report_run *runs;
+	size_t n, ncols = 0;
+	const char **cols;
+	int c, nbad;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			fname = optarg;
+			break;
+		case 'h':
+			printf("usage: iostrata-report show [--figure=NAME|auto] FILE...\n");
+			return 0;
+		default:
+			return REPORT_EXIT_USAGE;
+		}
+	}
+	if (strcmp(fname, "auto") && !report_fig_find(fname)) {
+		fprintf(stderr,
+			"iostrata-report show: unknown figure \"%s\" (accepted: auto",
+			fname);
+		for (size_t i = 0; i < report_nfigs; i++)
+			fprintf(stderr, ", %s", report_figs[i].name);
+		fprintf(stderr, ")\n");
+		return REPORT_EXIT_USAGE;
+	}
+	if (optind >= argc)
+		return usage_files("show");
+	runs = report_load(argc - optind, argv + optind, &n, &nbad);
+	cols = calloc(n + 1, sizeof(*cols));
+	for (size_t i = 0; i < n; i++) {
+		size_t k;
+
+		for (k = 0; k < ncols; k++)
+			if (!strcmp(cols[k], runs[i].label))
+				break;
+		if (k == ncols)
+			cols[ncols++] = runs[i].label;
+	}
+
+	/* Table 1 (seeds/001 shape): one block per mode, rows = ranks,
+	 * one column per configuration; cells = mean over valid reps. */
+	{
+		struct row {
+			char mode[16];
+			int ranks;
+		} *rows = NULL;
+		size_t nrows = 0, cap = 0;
+
+		for (size_t i = 0; i < n; i++)
+			for (int k = 0; k < runs[i].run->nphases; k++) {
+				const char *m = runs[i].run->phases[k].name;
+				size_t r;
+
+				for (r = 0; r < nrows; r++)
+					if (!strcmp(rows[r].mode, m) &&
+					    rows[r].ranks ==
+						    runs[i].run->nranks)
+						break;
+				if (r < nrows)
+					continue;
+				if (nrows == cap) {
+					cap = cap ? cap * 2 : 16;
+					rows = realloc(rows,
+						       cap * sizeof(*rows));
+				}
+				snprintf(rows[nrows].mode, sizeof(rows->mode),
+					 "%s", m);
+				rows[nrows++].ranks = runs[i].run->nranks;
+			}
+		for (size_t r = 0; r < nrows; r++) {
+			const struct report_fig *f =
+				strcmp(fname, "auto")
+					? report_fig_find(fname)
+					: report_fig_headline(rows[r].mode);
+
+			if (r == 0 || strcmp(rows[r].mode, rows[r - 1].mode)) {
+				printf("%s%s: %s [%s], mean over valid repetitions\n",
+				       r ? "\n" : "", rows[r].mode, f->name,
+				       f->dunit);
+				printf("^%-10s^%6s^", "mode", "ranks");
+				for (size_t k = 0; k < ncols; k++)
+					printf("%12s^", cols[k]);
+				printf("\n");
+			}
+			printf("| %-9s| %5d|", rows[r].mode, rows[r].ranks);
+			for (size_t k = 0; k < ncols; k++) {
+				double sum = 0;
+				int cnt = 0;
+				char buf[32];
+
+				for (size_t i = 0; i < n; i++) {
+					if (strcmp(runs[i].label, cols[k]) ||
+					    runs[i].run->nranks !=
+						    rows[r].ranks)
+						continue;
+					for (int p = 0;
+					     p < runs[i].run->nphases; p++) {
+						struct report_stats st;
+
+						if (strcmp(runs[i].run
+								   ->phases[p]
+								   .name,
+							   rows[r].mode))
+							continue;
+						report_phase_stats(
+							&runs[i].run->phases[p],
+							f, &st);
+						if (st.n) {
+							sum += st.mean *
+							       f->scale;
+							cnt++;
+						}
+					}
+				}
+				fmt_num(buf, sizeof(buf),
+					cnt ? sum / cnt : NAN);
+				printf("%12s|", buf);
+			}
+			printf("\n");
+		}
+		free(rows);
+	}
+
+	/* Table 2 (the paper's rows): min/avg/max per run and phase. */
+	printf("\nper run: min / avg / max (stddev) over valid repetitions\n");
+	printf("%-24s %-10s %-6s %-15s %-8s %10s %10s %10s %9s %s\n", "run",
+	       "phase", "ranks", "figure", "unit", "min", "avg", "max",
+	       "stddev", "valid");
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < runs[i].run->nphases; k++) {
+			const struct ios_phase_result *ph =
+				&runs[i].run->phases[k];
+			const struct report_fig *figs[2];
+			int nf = 0;
+
+			if (strcmp(fname, "auto")) {
+				figs[nf++] = report_fig_find(fname);
+			} else {
+				figs[nf++] = report_fig_find("stonewall_bw");
+				figs[nf++] = report_fig_find("stonewall_iops");
+			}
+			for (int q = 0; q < nf; q++) {
+				struct report_stats st;
+				char a[32], b[32], d[32], e[32];
+
+				report_phase_stats(ph, figs[q], &st);
+				fmt_num(a, sizeof(a), st.min * figs[q]->scale);
+				fmt_num(b, sizeof(b), st.mean * figs[q]->scale);
+				fmt_num(d, sizeof(d), st.max * figs[q]->scale);
+				fmt_num(e, sizeof(e),
+					st.stddev * figs[q]->scale);
+				printf("%-24.24s %-10s %-6d %-15s %-8s %10s %10s %10s %9s %d/%d\n",
+				       runs[i].label, ph->name,
+				       runs[i].run->nranks, figs[q]->name,
+				       figs[q]->dunit, a, b, d, e, st.n,
+				       st.nreps);
+			}
+		}
+	free(cols);
+	report_runs_free(runs, n);
+	if (nbad)
+		fprintf(stderr,
+			"iostrata-report show: %d file(s) could not be read\n",
+			nbad);
+	return nbad ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
+}
+
+/* ---- export ---------------------------------------------------------- */
+
+static void csv_str(FILE *f, const char *s)
+{
+	if (!s)
+		s = "";
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* Stable export columns, in order. */
+static const char *const export_cols[] = {
+	"file",        "run_id",         "created_utc", "job",
+	"label",       "phase",          "layer",       "backend",
+	"bs",          "nranks",         "nnodes",      "rep",
+	"valid",       "invalid_reason", "figure",      "value",
+	"unit",        "cpus",           "mem_bytes",   "disk_bw",
+	"replication",
+};
+
+int report_export(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"format", required_argument, NULL, 'F'},
+		{"output", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *format = "csv", *output = NULL;
+	const size_t ncols = sizeof(export_cols) / sizeof(export_cols[0]);
+	struct report_run *runs;
+	struct jsonw w;
+	FILE *out = stdout;
+	size_t n;
+	int c, nbad, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "F:o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'F':
+			format = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			printf("usage: iostrata-report export [--format=csv|json] [--output=FILE] FILE...\n");
+			return 0;
+		default:
+			return REPORT_EXIT_USAGE;
+		}
+	}
+	if (strcmp(format, "csv") && strcmp(format, "json")) {
+		fprintf(stderr,
+			"iostrata-report export: unknown format \"%s\" (accepted: csv, json)\n",
+			format);
+		return REPORT_EXIT_USAGE;
+	}
+	if (optind >= argc)
+		return usage_files("export");
+	if (output && !(out = fopen(output, "w"))) {
+		fprintf(stderr, "iostrata-report export: open %s: %s\n", output,
+			strerror(errno));
+		return REPORT_EXIT_FAIL;
+	}
+	runs = report_load(argc - optind, argv + optind, &n, &nbad);
+	if (!strcmp(format, "csv")) {
+		for (size_t k = 0; k < ncols; k++)
+			fprintf(out, "%s%s", k ? "," : "", export_cols[k]);
+		fputc('\n', out);
+	} else {
+		jsonw_init(&w, out, false);
+		jsonw_arr_begin(&w);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct report_run *rr = &runs[i];
+		const struct ios_run *run = rr->run;
+
+		for (int k = 0; k < run->nphases; k++) {
+			const struct ios_phase_result *ph = &run->phases[k];
+
+			for (int r = 0; r < ph->nreps; r++) {
+				const struct ios_rep_result *rep = &ph->reps[r];
+
+				for (size_t q = 0; q < report_nfigs; q++) {
+					const struct report_fig *f =
+						&report_figs[q];
+					double v =
+						report_fig_value(&rep->fig, f);
+
+					if (!strcmp(format, "json")) {
+						jsonw_obj_begin(&w);
+						jsonw_kv_str(&w, "file",
+							     rr->path);
+						jsonw_kv_str(&w, "run_id",
+							     run->run_id);
+						jsonw_kv_str(&w, "created_utc",
+							     run->created_utc);
+						jsonw_kv_str(&w, "job",
+							     rr->job_def);
+						jsonw_kv_str(&w, "label",
+							     rr->label);
+						jsonw_kv_str(&w, "phase",
+							     ph->name);
+						jsonw_kv_str(&w, "layer",
+							     ph->layer);
+						jsonw_kv_str(&w, "backend",
+							     ph->backend);
+						jsonw_kv_uint(&w, "bs", ph->bs);
+						jsonw_kv_int(&w, "nranks",
+							     run->nranks);
+						jsonw_kv_int(&w, "nnodes",
+							     run->nnodes);
+						jsonw_kv_int(&w, "rep",
+							     rep->rep);
+						jsonw_kv_bool(&w, "valid",
+							      rep->valid);
+						jsonw_kv_str(
+							&w, "invalid_reason",
+							rep->invalid_reason);
+						jsonw_kv_str(&w, "figure",
+							     f->name);
+						jsonw_kv_double(&w, "value", v);
+						jsonw_kv_str(&w, "unit",
+							     f->unit);
+						jsonw_kv_int(&w, "cpus",
+							     rr->cpus);
+						jsonw_kv_uint(&w, "mem_bytes",
+							      rr->mem);
+						jsonw_kv_uint(&w, "disk_bw",
+							      rr->disk_bw);
+						jsonw_kv_int(&w, "replication",
+							     rr->replication);
+						jsonw_obj_end(&w);
+						continue;
+					}
+					csv_str(out, rr->path);
+					fputc(',', out);
+					csv_str(out, run->run_id);
+					fputc(',', out);
+					csv_str(out, run->created_utc);
+					fputc(',', out);
+					csv_str(out, rr->job_def);
+					fputc(',', out);
+					csv_str(out, rr->label);
+					fprintf(out,
+						",%s,%s,%s,%llu,%d,%d,%d,%d,",
+						ph->name, ph->layer,
+						ph->backend,
+						(unsigned long long)ph->bs,
+						run->nranks, run->nnodes,
+						rep->rep, rep->valid ? 1 : 0);
+					csv_str(out, rep->invalid_reason);
+					fprintf(out, ",%s,", f->name);
+					if (!isnan(v))
+						fprintf(out, "%.17g", v);
+					fprintf(out, ",%s,%ld,%llu,%llu,%d\n",
+						f->unit, rr->cpus, rr->mem,
+						rr->disk_bw, rr->replication);
+				}
+			}
+		}
+	}
+	rc = nbad ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
+	if (!strcmp(format, "json")) {
+		jsonw_arr_end(&w);
+		if (jsonw_finish(&w) < 0)
+			rc = REPORT_EXIT_FAIL;
+	}
+	if (fflush(out) != 0 || (output && fclose(out) != 0)) {
+		fprintf(stderr, "iostrata-report export: write %s: %s\n",
+			output ? output : "stdout", strerror(errno));
+		rc = REPORT_EXIT_FAIL;
+	}
+	report_runs_free(runs, n);
+	if (nbad)
+		fprintf(stderr,
+			"iostrata-report export: %d file(s) could not be read\n",
+			nbad);
+	return rc;
+}
+
+/* ---- validate -------------------------------------------------------- */
+
+int report_validate(int argc, char **argv)
+{
+	size_t n;
+	char **paths;
+	int bad = 0;
+
+	if (argc < 2)
+		return usage_files("validate");
+	paths = report_expand(argc - 1, argv + 1, &n);
+	for (size_t i = 0; i < n; i++) {
+		struct ios_err err = {0};
+
+		if (ios_h5_validate(paths[i], &err) < 0) {
+			printf("INVALID %s: %s\n", paths[i], err.msg);
+			bad++;
+		} else {
+			printf("OK      %s\n", paths[i]);
+		}
+		free(paths[i]);
+	}
+	free(paths);
+	if (bad)
+		fprintf(stderr,
+			"iostrata-report validate: %d of %zu file(s) invalid\n",
+			bad, n);
+	return bad ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
+}
+
+/* ---- dispatch -------------------------------------------------------- */
+
+#ifndef REPORT_NO_MAIN
+
+struct report_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct report_cmd report_cmds[] = {
+	{"show", report_show,
+	 "tables: mode x ranks per configuration, min/avg/max per run"},
+	{"export", report_export,
+	 "one row per run x phase x repetition x figure (--format=csv|json)"},
+	{"plot", report_plot,
+	 "PNG+SVG via gnuplot: heatmap, throttle curves, per-rank timeline"},
+	{"efficiency", report_efficiency,
+	 "measured / theoretical peak per replication factor (--site=FILE)"},
+	{"accept", report_accept,
+	 "PASS/FAIL against expected tiers (--tiers=FILE [--tier=NAME])"},
+	{"trend", report_trend,
+	 "latest run vs the last N of the same job (--prometheus=FILE)"},
+	{"validate", report_validate, "check files against the results schema"},
+	{"advise", report_advise,
+	 "cheapest storage node meeting a target, from a campaign (jobs area)"},
+	{"layers", report_layers, "layered runs: four layers, ceilings, verdict, Table 4 (measured and rated peak)"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: iostrata-report COMMAND [OPTIONS] FILE...\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(report_cmds) / sizeof(report_cmds[0]);
+	     i++)
+		fprintf(f, "  %-11s %s\n", report_cmds[i].name,
+			report_cmds[i].help);
+	fprintf(f,
+		"\nFILE: results files or globs ('runs/*.h5'). 'iostrata-report COMMAND --help' for options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return REPORT_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("iostrata-report %s (%s)\n", PACKAGE_VERSION,
+		       IOSTRATA_GIT_REVISION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(report_cmds) / sizeof(report_cmds[0]);
+	     i++)
+		if (!strcmp(argv[1], report_cmds[i].name))
+			return report_cmds[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "iostrata-report: unknown command \"%s\"\n", argv[1]);
+	usage(stderr);
+	return REPORT_EXIT_USAGE;
+}
+#endif /* REPORT_NO_MAIN */

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report: iostrata-report internals shared by its subcommands (and by
+ * report_advise.c, which the jobs area adds to the dispatch table in
+ * report.c with one line).
+ */
+#ifndef IOSTRATA_REPORT_H
+#define IOSTRATA_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "results.h"
+
+/* One loaded results file plus what the report derives from it. */
+struct report_run {
+	char *path;
+	struct ios_run *run;
+	const char *label;   /* column name in `show` */
+	const char *job_def; /* job definition key for `trend` */
+	char *label_buf, *job_buf;
+	/* applied configuration (-1 / 0 when unknown) */
+	long cpus;                  /* CPUs online on the storage node */
+	unsigned long long mem;     /* memory online, bytes */
+	unsigned long long disk_bw; /* write throttle B/s, 0 none */
+	const char *applied_src;    /* where the above came from */
+	int replication;            /* pool size, 0 unknown */
+};
+
+/* Statistics of one figure over the valid repetitions of a phase. */
+struct report_stats {
+	int n, nreps; /* valid reps used, reps in the phase */
+	double min, mean, max, stddev;
+};
+
+/* A figure: stable name, unit in the file and display unit. */
+struct report_fig {
+	const char *name;
+	const char *unit;  /* unit of the stored value: B/s, op/s, ns, s/GiB */
+	size_t off;        /* offset in struct ios_figures */
+	double scale;      /* stored value x scale = displayed value */
+	const char *dunit; /* displayed unit: MiB/s, IOPS, us, s/GiB */
+};
+
+extern const struct report_fig report_figs[];
+extern const size_t report_nfigs;
+
+/* The figure named [name], or NULL. */
+const struct report_fig *report_fig_find(const char *name);
+
+/* Headline figure of a phase: stonewall_iops for rand*, else _bw. */
+const struct report_fig *report_fig_headline(const char *phase);
+
+/* Figures of every repetition recomputed from raw data (figures.c). */
+void report_recompute(struct ios_run *run);
+
+/* Stats of figure [f] over the valid reps of [ph]. */
+void report_phase_stats(const struct ios_phase_result *ph,
+			const struct report_fig *f, struct report_stats *st);
+
+/* Value of figure [f] in [fig]. */
+double report_fig_value(const struct ios_figures *fig,
+			const struct report_fig *f);
+
+/* Config option [key] of [run], or NULL. */
+const char *report_config(const struct ios_run *run, const char *key);
+
+/* Fill label, job_def, cpus, mem, disk_bw, replication of [rr]. */
+void report_derive(struct report_run *rr);
+
+/*
+ * Load the files named by argv[0..argc-1] (paths or globs).  Files that
+ * cannot be read are reported on stderr (naming file and problem) and
+ * skipped; *nbad counts them.  Returns the array (caller frees with
+ * report_runs_free) and sets *n.
+ */
+struct report_run *report_load(int argc, char **argv, size_t *n, int *nbad);
+void report_runs_free(struct report_run *runs, size_t n);
+
+/* Expand [argc] paths or globs; returns a malloc'd NULL-terminated list. */
+char **report_expand(int argc, char **argv, size_t *n);
+
+/* Subcommands: (argc, argv) with argv[0] the subcommand name. */
+int report_show(int argc, char **argv);
+int report_export(int argc, char **argv);
+int report_validate(int argc, char **argv);
+int report_efficiency(int argc, char **argv);
+int report_accept(int argc, char **argv);
+int report_trend(int argc, char **argv);
+int report_plot(int argc, char **argv);
+
+/* ---- pure parts, unit-tested ---------------------------------------- */
+
+/* Peak of a storage system, as in the paper's section 3.2. */
+struct report_peak_in {
+	double nodes, disks_per_node, disk_bw, controller_bw, nic_bw; /* B/s */
+};
+struct report_peak {
+	double disk_sum, per_node, total, strict_total; /* B/s */
+	const char *limit; /* "disks", "controller" or "NIC" */
+	bool controller_disk_bound;
+};
+/*
+ * per_node = min(disk sum, controller, NIC).  A controller figure of at
+ * least 90% of the disk sum was measured through those disks and is their
+ * limit showing (the paper: 3100 of 3324 MiB/s, "efficiency above 92%"):
+ * it does not lower the peak; strict_total is the plain min() for
+ * reference.
+ */
+void report_peak_compute(const struct report_peak_in *in,
+			 struct report_peak *out);
+
+/* Table 4: efficiency per replication factor, written to [out]. */
+struct report_eff_row {
+	int replication;
+	double read_bw, write_bw; /* B/s, NAN when not measured */
+};
+void report_eff_table(FILE *out, const struct report_peak *pk,
+		      const struct report_eff_row *rows, size_t n);
+
+/* Exit codes of the tool. */
+#define REPORT_EXIT_OK 0
+#define REPORT_EXIT_FAIL 1  /* a check failed or a file could not be read */
+#define REPORT_EXIT_USAGE 2 /* bad command line */
+
+#endif

@@ -1,0 +1,597 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report_check: iostrata-report efficiency (the paper's Table 4), accept
+ * (PASS/FAIL against expected-performance tiers, seeds/002) and trend
+ * (regressions of a job over its history, Prometheus textfile).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "siteconf.h"
+#include "units.h"
+
+#define GIB 1073741824.0
+#define MIB 1048576.0
+
+void report_peak_compute(const struct report_peak_in *in,
+			 struct report_peak *out)
+{
+	double strict;
+
+	memset(out, 0, sizeof(*out));
+	out->disk_sum = in->disks_per_node * in->disk_bw;
+	out->per_node = out->disk_sum;
+	out->limit = "disks";
+	if (in->controller_bw > 0 && in->controller_bw < out->per_node) {
+		if (in->controller_bw >= 0.9 * out->disk_sum) {
+			out->controller_disk_bound = true;
+		} else {
+			out->per_node = in->controller_bw;
+			out->limit = "controller";
+		}
+	}
+	if (in->nic_bw > 0 && in->nic_bw < out->per_node) {
+		out->per_node = in->nic_bw;
+		out->limit = "NIC";
+	}
+	strict = out->disk_sum;
+	if (in->controller_bw > 0 && in->controller_bw < strict)
+		strict = in->controller_bw;
+	if (in->nic_bw > 0 && in->nic_bw < strict)
+		strict = in->nic_bw;
+	out->total = out->per_node * in->nodes;
+	out->strict_total = strict * in->nodes;
+}
+
+void report_eff_table(FILE *out, const struct report_peak *pk,
+		      const struct report_eff_row *rows, size_t n)
+{
+	fprintf(out,
+		"Efficiency: sequential stonewall bandwidth / theoretical peak of %.1f GiB/s\n",
+		pk->total / GIB);
+	fprintf(out,
+		"| Replication factor | Read efficiency | Write efficiency |\n");
+	fprintf(out, "| --- | --- | --- |\n");
+	for (size_t i = 0; i < n; i++) {
+		char r[32], w[32];
+
+		if (isnan(rows[i].read_bw))
+			snprintf(r, sizeof(r), "-");
+		else
+			snprintf(r, sizeof(r), "%.3f",
+				 rows[i].read_bw / pk->total);
+		if (isnan(rows[i].write_bw))
+			snprintf(w, sizeof(w), "-");
+		else
+			snprintf(w, sizeof(w), "%.3f",
+				 rows[i].write_bw / pk->total);
+		if (rows[i].replication > 0)
+			fprintf(out, "| %d | %s | %s |\n", rows[i].replication,
+				r, w);
+		else
+			fprintf(out, "| unknown | %s | %s |\n", r, w);
+	}
+}
+
+/* Best mean headline of phases named [name] in [rr] (NAN when none). */
+static double best_mean(const struct report_run *rr, const char *name,
+			const char *fig)
+{
+	const struct report_fig *f = report_fig_find(fig);
+	double best = NAN;
+
+	for (int k = 0; k < rr->run->nphases; k++) {
+		struct report_stats st;
+
+		if (strcmp(rr->run->phases[k].name, name))
+			continue;
+		report_phase_stats(&rr->run->phases[k], f, &st);
+		if (st.n && (isnan(best) || st.mean > best))
+			best = st.mean;
+	}
+	return best;
+}
+
+static double fmax_nan(double a, double b)
+{
+	if (isnan(a))
+		return b;
+	if (isnan(b))
+		return a;
+	return a > b ? a : b;
+}
+
+int report_efficiency(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"site", required_argument, NULL, 's'},
+		{"measured", no_argument, NULL, 'm'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *site_path = NULL;
+	bool measured = false;
+	struct ios_site *site = NULL;
+	struct ios_err err = {0};
+	struct report_peak_in in = {0};
+	struct report_peak pk;
+	struct report_eff_row rows[16];
+	struct report_run *runs;
+	uint64_t u;
+	size_t n, nrows = 0;
+	int c, nbad;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "s:mh", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			site_path = optarg;
+			break;
+		case 'm':
+			measured = true;
+			break;
+		case 'h':
+			printf("usage: iostrata-report efficiency --site=SITE.conf|DIR [--measured] FILE...\n");
+			return 0;
+		default:
+			return REPORT_EXIT_USAGE;
+		}
+	}
+	if (!site_path) {
+		fprintf(stderr,
+			"iostrata-report efficiency: --site=FILE is required (a site description with [storage] nodes, disks_per_node, disk_bw, controller_bw, nic_bw)\n");
+		return REPORT_EXIT_USAGE;
+	}
+	if (ios_site_load(site_path, &site, &err) < 0) {
+		fprintf(stderr, "iostrata-report efficiency: %s\n", err.msg);
+		return REPORT_EXIT_FAIL;
+	}
+	if (ios_site_get_uint(site, "storage", "nodes", &u, &err) < 0)
+		goto bad_site;
+	in.nodes = (double)u;
+	if (ios_site_get_uint(site, "storage", "disks_per_node", &u, &err) < 0)
+		goto bad_site;
+	in.disks_per_node = (double)u;
+	if (ios_site_get_rate(site, "storage",
+			      measured ? "disk_bw_measured" : "disk_bw", &u,
+			      &err) < 0)
+		goto bad_site;
+	in.disk_bw = (double)u;
+	if (ios_site_get_rate(site, "storage", "controller_bw", &u, &err) == 0)
+		in.controller_bw = (double)u;
+	if (ios_site_get_rate(site, "storage", "nic_bw", &u, &err) == 0)
+		in.nic_bw = (double)u;
+	ios_site_free(site);
+	report_peak_compute(&in, &pk);
+	printf("peak per node: min(disks %.0f x %.2f MiB/s = %.0f MiB/s, controller %.0f MiB/s, NIC %.0f MiB/s) = %.0f MiB/s (limit: %s)\n",
+	       in.disks_per_node, in.disk_bw / MIB, pk.disk_sum / MIB,
+	       in.controller_bw / MIB, in.nic_bw / MIB, pk.per_node / MIB,
+	       pk.limit);
+	if (pk.controller_disk_bound)
+		printf("note: the controller figure is >= 90%% of the disk sum, i.e. measured through these disks: not counted as a lower limit (strict min() peak: %.1f GiB/s)\n",
+		       pk.strict_total / GIB);
+	printf("theoretical peak: %.2f MiB/s x %.0f nodes = %.1f GiB/s\n\n",
+	       pk.per_node / MIB, in.nodes, pk.total / GIB);
+	if (optind >= argc)
+		return 0;
+	runs = report_load(argc - optind, argv + optind, &n, &nbad);
+	for (size_t i = 0; i < n; i++) {
+		size_t k;
+
+		for (k = 0; k < nrows; k++)
+			if (rows[k].replication == runs[i].replication)
+				break;
+		if (k == nrows) {
+			if (nrows == sizeof(rows) / sizeof(rows[0]))
+				continue;
+			rows[nrows].replication = runs[i].replication;
+			rows[nrows].read_bw = rows[nrows].write_bw = NAN;
+			nrows++;
+		}
+		rows[k].read_bw =
+			fmax_nan(rows[k].read_bw,
+				 best_mean(&runs[i], "read", "stonewall_bw"));
+		rows[k].write_bw =
+			fmax_nan(rows[k].write_bw,
+				 best_mean(&runs[i], "write", "stonewall_bw"));
+	}
+	/* sort by replication factor */
+	for (size_t a = 0; a < nrows; a++)
+		for (size_t b = a + 1; b < nrows; b++)
+			if (rows[b].replication < rows[a].replication) {
+				struct report_eff_row t = rows[a];
+
+				rows[a] = rows[b];
+				rows[b] = t;
+			}
+	report_eff_table(stdout, &pk, rows, nrows);
+	report_runs_free(runs, n);
+	return nbad ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
+bad_site:
+	fprintf(stderr, "iostrata-report efficiency: %s\n", err.msg);
+	ios_site_free(site);
+	return REPORT_EXIT_FAIL;
+}
+
+/* ---- accept ---------------------------------------------------------- */
+
+struct tier_list {
+	const struct ios_site *s;
+	char names[16][128];
+	size_t n;
+};
+
+static int tier_cb(const char *section, const char *name, void *arg)
+{
+	struct tier_list *t = arg;
+
+	(void)section;
+	if (t->n < 16)
+		snprintf(t->names[t->n++], sizeof(t->names[0]), "%s", name);
+	return 0;
+}
+
+static const struct {
+	const char *key, *phase, *fig;
+	bool rate;
+} tier_metrics[] = {
+	{"seq_read_bw", "read", "stonewall_bw", true},
+	{"seq_write_bw", "write", "stonewall_bw", true},
+	{"rand_read_iops", "randread", "stonewall_iops", false},
+	{"rand_write_iops", "randwrite", "stonewall_iops", false},
+};
+
+int report_accept(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"tiers", required_argument, NULL, 't'},
+		{"tier", required_argument, NULL, 'T'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *tiers = NULL, *only = NULL;
+	struct ios_site *site = NULL;
+	struct ios_err err = {0};
+	struct tier_list tl = {0};
+	struct report_run *runs;
+	double measured[4];
+	size_t n;
+	int c, nbad, passed_tiers = 0, any_fail = 0, found = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:T:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			tiers = optarg;
+			break;
+		case 'T':
+			only = optarg;
+			break;
+		case 'h':
+			printf("usage: iostrata-report accept --tiers=FILE [--tier=NAME] FILE...\n");
+			return 0;
+		default:
+			return REPORT_EXIT_USAGE;
+		}
+	}
+	if (!tiers) {
+		fprintf(stderr,
+			"iostrata-report accept: --tiers=FILE is required (INI with [tier \"NAME\"] sections: seq_read_bw, seq_write_bw, rand_read_iops, rand_write_iops)\n");
+		return REPORT_EXIT_USAGE;
+	}
+	if (optind >= argc) {
+		fprintf(stderr,
+			"iostrata-report accept: no results files given\n");
+		return REPORT_EXIT_USAGE;
+	}
+	if (ios_site_load(tiers, &site, &err) < 0) {
+		fprintf(stderr, "iostrata-report accept: %s\n", err.msg);
+		return REPORT_EXIT_FAIL;
+	}
+	ios_site_sections(site, "tier", tier_cb, &tl);
+	if (!tl.n) {
+		fprintf(stderr,
+			"iostrata-report accept: %s has no [tier \"NAME\"] sections\n",
+			tiers);
+		ios_site_free(site);
+		return REPORT_EXIT_FAIL;
+	}
+	runs = report_load(argc - optind, argv + optind, &n, &nbad);
+	for (size_t m = 0; m < 4; m++) {
+		measured[m] = NAN;
+		for (size_t i = 0; i < n; i++)
+			measured[m] = fmax_nan(measured[m],
+					       best_mean(&runs[i],
+							 tier_metrics[m].phase,
+							 tier_metrics[m].fig));
+	}
+	for (size_t t = 0; t < tl.n; t++) {
+		char section[160];
+		int fails = 0;
+
+		if (only && strcmp(only, tl.names[t]))
+			continue;
+		found = 1;
+		snprintf(section, sizeof(section), "tier \"%s\"", tl.names[t]);
+		printf("tier \"%s\" (%s)\n", tl.names[t], tiers);
+		printf("  %-16s %-6s %16s %16s  %s\n", "metric", "result",
+		       "measured", "expected", "figure");
+		for (size_t m = 0; m < 4; m++) {
+			uint64_t want;
+			const char *res;
+			char mb[32], eb[32];
+
+			if (!ios_site_get(site, section, tier_metrics[m].key))
+				continue; /* tier does not set this metric */
+			if ((tier_metrics[m].rate
+				     ? ios_site_get_rate(site, section,
+							 tier_metrics[m].key,
+							 &want, &err)
+				     : ios_site_get_uint(site, section,
+							 tier_metrics[m].key,
+							 &want, &err)) < 0) {
+				fprintf(stderr, "iostrata-report accept: %s\n",
+					err.msg);
+				fails++;
+				continue;
+			}
+			if (isnan(measured[m]))
+				res = "NOTRUN";
+			else
+				res = measured[m] >= (double)want ? "PASS"
+								  : "FAIL";
+			if (strcmp(res, "PASS"))
+				fails++;
+			if (tier_metrics[m].rate) {
+				snprintf(mb, sizeof(mb), "%.1f MB/s",
+					 measured[m] / 1e6);
+				snprintf(eb, sizeof(eb), "%.1f MB/s",
+					 want / 1e6);
+			} else {
+				snprintf(mb, sizeof(mb), "%.0f IOPS",
+					 measured[m]);
+				snprintf(eb, sizeof(eb), "%llu IOPS",
+					 (unsigned long long)want);
+			}
+			printf("  %-16s %-6s %16s %16s  %s of %s phases (mean of valid reps, best run)\n",
+			       tier_metrics[m].key, res,
+			       isnan(measured[m]) ? "-" : mb, eb,
+			       tier_metrics[m].fig, tier_metrics[m].phase);
+		}
+		printf("  => %s\n\n", fails ? "FAIL" : "PASS");
+		if (fails)
+			any_fail = 1;
+		else
+			passed_tiers++;
+	}
+	if (only && !found) {
+		fprintf(stderr,
+			"iostrata-report accept: no tier \"%s\" in %s (tiers:",
+			only, tiers);
+		for (size_t t = 0; t < tl.n; t++)
+			fprintf(stderr, " \"%s\"", tl.names[t]);
+		fprintf(stderr, ")\n");
+		any_fail = 1;
+	}
+	ios_site_free(site);
+	report_runs_free(runs, n);
+	if (nbad)
+		return REPORT_EXIT_FAIL;
+	/* one tier asked: its verdict; all tiers: pass if any tier passes */
+	if (only)
+		return any_fail ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
+	return passed_tiers ? REPORT_EXIT_OK : REPORT_EXIT_FAIL;
+}
+
+/* ---- trend ----------------------------------------------------------- */
+
+static int cmp_created(const void *a, const void *b)
+{
+	const struct report_run *x = a, *y = b;
+	int c = strcmp(x->job_def, y->job_def);
+
+	if (c)
+		return c;
+	c = strcmp(x->run->created_utc ? x->run->created_utc : "",
+		   y->run->created_utc ? y->run->created_utc : "");
+	return c ? c : strcmp(x->path, y->path);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void prom_label(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		if (*s == '\n') {
+			fputs("\\n", f);
+			continue;
+		}
+		fputc(*s, f);
+	}
+}
+
+int report_trend(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"last", required_argument, NULL, 'n'},
+		{"threshold", required_argument, NULL, 't'},
+		{"prometheus", required_argument, NULL, 'p'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	long last = 10;
+	double thr = 0.15;
+	const char *prom = NULL;
+	char *tmp = NULL;
+	struct report_run *runs;
+	FILE *pf = NULL;
+	size_t n;
+	int c, nbad, regressions = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "n:t:p:h", opts, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 'n':
+			last = strtol(optarg, &end, 10);
+			if (*end || last < 1) {
+				fprintf(stderr,
+					"iostrata-report trend: invalid value \"%s\" for --last (a count >= 1)\n",
+					optarg);
+				return REPORT_EXIT_USAGE;
+			}
+			break;
+		case 't':
+			thr = strtod(optarg, &end);
+			if (*end == '%') {
+				thr /= 100;
+				end++;
+			}
+			if (*end || thr <= 0 || thr >= 1) {
+				fprintf(stderr,
+					"iostrata-report trend: invalid value \"%s\" for --threshold (a fraction in (0,1), e.g. 0.15 or 15%%)\n",
+					optarg);
+				return REPORT_EXIT_USAGE;
+			}
+			break;
+		case 'p':
+			prom = optarg;
+			break;
+		case 'h':
+			printf("usage: iostrata-report trend [--last=N] [--threshold=0.15] [--prometheus=FILE] FILE...\n");
+			return 0;
+		default:
+			return REPORT_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr,
+			"iostrata-report trend: no results files given\n");
+		return REPORT_EXIT_USAGE;
+	}
+	runs = report_load(argc - optind, argv + optind, &n, &nbad);
+	qsort(runs, n, sizeof(*runs), cmp_created);
+	if (prom) {
+		if (asprintf(&tmp, "%s.tmp.%d", prom, (int)getpid()) < 0 ||
+		    !(pf = fopen(tmp, "w"))) {
+			fprintf(stderr, "iostrata-report trend: open %s: %s\n",
+				tmp ? tmp : prom, strerror(errno));
+			report_runs_free(runs, n);
+			free(tmp);
+			return REPORT_EXIT_FAIL;
+		}
+		fprintf(pf,
+			"# HELP iostrata_figure Headline figure of the latest run (mean over valid repetitions), bytes/s or op/s.\n# TYPE iostrata_figure gauge\n");
+		fprintf(pf,
+			"# HELP iostrata_baseline Median of the same figure over the previous runs of the job.\n# TYPE iostrata_baseline gauge\n");
+		fprintf(pf,
+			"# HELP iostrata_regression 1 when the latest run is below baseline by more than the threshold.\n# TYPE iostrata_regression gauge\n");
+	}
+	printf("%-30s %-10s %-15s %12s %12s %8s %s\n", "job", "phase", "figure",
+	       "latest", "baseline", "change", "verdict");
+	for (size_t lo = 0; lo < n;) {
+		size_t hi = lo;
+
+		while (hi < n && !strcmp(runs[hi].job_def, runs[lo].job_def))
+			hi++;
+		{
+			const struct report_run *cur = &runs[hi - 1];
+
+			for (int k = 0; k < cur->run->nphases; k++) {
+				const char *ph = cur->run->phases[k].name;
+				const struct report_fig *f =
+					report_fig_headline(ph);
+				double latest = best_mean(cur, ph, f->name);
+				double hist[64], base = NAN, change = NAN;
+				int nh = 0;
+				const char *verdict;
+
+				for (size_t j = hi - 1;
+				     j-- > lo && nh < last && nh < 64;) {
+					double v = best_mean(&runs[j], ph,
+							     f->name);
+
+					if (!isnan(v))
+						hist[nh++] = v;
+				}
+				if (nh) {
+					qsort(hist, (size_t)nh, sizeof(double),
+					      cmp_double);
+					base = nh % 2 ? hist[nh / 2]
+						      : (hist[nh / 2 - 1] +
+							 hist[nh / 2]) /
+								2;
+					change = latest / base - 1;
+				}
+				if (isnan(latest))
+					verdict = "NO VALID REPETITION";
+				else if (!nh)
+					verdict = "no history";
+				else if (change < -thr)
+					verdict = "REGRESSION";
+				else
+					verdict = "ok";
+				if (!strcmp(verdict, "REGRESSION") ||
+				    isnan(latest))
+					regressions++;
+				printf("%-30.30s %-10s %-15s %12.1f %12.1f %7.1f%% %s (%d previous)\n",
+				       cur->job_def, ph, f->name,
+				       latest * f->scale, base * f->scale,
+				       change * 100, verdict, nh);
+				if (pf) {
+					const char *series[3] = {
+						"iostrata_figure",
+						"iostrata_baseline",
+						"iostrata_regression"};
+					double vals[3] = {
+						latest, base,
+						!strcmp(verdict, "REGRESSION")};
+
+					for (int s = 0; s < 3; s++) {
+						if (isnan(vals[s]))
+							continue;
+						fprintf(pf, "%s{job=\"",
+							series[s]);
+						prom_label(pf, cur->job_def);
+						fprintf(pf,
+							"\",phase=\"%s\",figure=\"%s\"} %.6g\n",
+							ph, f->name, vals[s]);
+					}
+				}
+			}
+		}
+		lo = hi;
+	}
+	if (pf) {
+		if (fflush(pf) != 0 || fsync(fileno(pf)) != 0 ||
+		    fclose(pf) != 0 || rename(tmp, prom) != 0) {
+			fprintf(stderr, "iostrata-report trend: write %s: %s\n",
+				prom, strerror(errno));
+			unlink(tmp);
+			nbad++;
+		}
+		free(tmp);
+	}
+	report_runs_free(runs, n);
+	if (regressions)
+		fprintf(stderr,
+			"iostrata-report trend: %d regression(s) beyond %.0f%%\n",
+			regressions, thr * 100);
+	return nbad || regressions ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * synth: build a synthetic but self-consistent struct ios_run (test
+ * support for unit tests, the t3x integration tests and the report
+ * benchmark; never used by the benchmark itself).
+ */
+#ifndef IOSTRATA_SYNTH_H
+#define IOSTRATA_SYNTH_H
+
+#include <stdint.h>
+
+#include "results.h"
+
+struct ios_synth {
+	int nnodes, ranks_per_node;
+	const char *phases; /* comma-separated: "write,read" */
+	int nreps;
+	uint64_t bs;
+	double rank_bw;   /* B/s per rank at full speed */
+	double runtime_s; /* per repetition */
+	int nsamples;
+	unsigned seed;
+	int straggler;    /* rank index that runs at half speed, -1 none */
+	int early_rank;   /* rank that ends at 96% of the window, -1 none */
+	int cpus;         /* applied CPUs per storage node (0: unconstrained) */
+	uint64_t mem;     /* applied memory bytes per node (0: unconstrained) */
+	uint64_t disk_bw; /* applied write throttle B/s (0: none) */
+	int replication;  /* recorded in config "replication" (0: none) */
+	const char *job_name; /* config "job_name" */
+};
+
+/* Defaults: 3 nodes x 2 ranks, "write,read", 3 reps, 8 MiB, 100 MB/s. */
+void ios_synth_defaults(struct ios_synth *s);
+
+/* A newly allocated run (free with ios_synth_free), or NULL (ENOMEM). */
+struct ios_run *ios_synth_run(const struct ios_synth *s);
+
+/* Free a run built by ios_synth_run. */
+void ios_synth_free(struct ios_run *run);
+
+#endif

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * be_cephfs: the libcephfs backend of iostrata-bench: CephFS through the
+ * user-space client library, without a mount (part of the "full stack"
+ * layer next to posix on a ceph-fuse mount).  Per-rank files opened with
+ * O_DIRECT (bypassing libcephfs' object cacher) unless --buffered.
+ * Synchronous only: libcephfs 16.2 has no non-blocking file I/O
+ * (ceph_ll_nonblocking_readv_writev arrived in 17.x), so --iodepth must be 1.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cephfs/libcephfs.h>
+
+#include "backend.h"
+#include "mb_config.h"
+#include "units.h"
+
+#define DEFAULT_TIMEOUT "30"
+
+static const struct mb_option cephfs_options[] = {
+	{"ceph-conf", "FILE", NULL,
+	 "ceph.conf to read (default: $CEPH_CONF, then Ceph's search path)"},
+	{"ceph-id", "ID", "admin", "client id to connect as (client.ID)"},
+	{"ceph-keyring", "FILE", NULL,
+	 "keyring (default: $CEPH_KEYRING, then the conf's keyring)"},
+	{"ceph-timeout", "SECONDS", DEFAULT_TIMEOUT,
+	 "bound on connecting and on every monitor and OSD operation"},
+	{"cephfs-root", "PATH", "/",
+	 "CephFS directory the client mounts as its root; --dir is relative to it"},
+	{NULL, NULL, NULL, NULL},
+};
+
+struct cephfs_priv {
+	struct ceph_mount_info *cmount;
+	char dir[4096]; /* --dir inside the mounted root */
+};
+
+struct mb_file {
+	struct cephfs_priv *cp;
+	int fd;
+};
+
+static const char *opt(struct mb_ctx *ctx, const char *name)
+{
+	const char *v = mb_config_opt(ctx->cfg, name);
+
+	return (v && *v) ? v : NULL;
+}
+
+static int cephfs_check(struct mb_ctx *ctx)
+{
+	const char *root = opt(ctx, "cephfs-root");
+	uint64_t t;
+	int rc;
+
+	rc = ios_parse_uint(opt(ctx, "ceph-timeout") ? opt(ctx, "ceph-timeout")
+						     : DEFAULT_TIMEOUT,
+			    "--ceph-timeout", 1, 3600, &t, ctx->err);
+	if (rc < 0)
+		return rc;
+	if (root && root[0] != '/')
+		return ios_errf(
+			ctx->err, -EINVAL,
+			"cephfs: option --cephfs-root: '%s' is not absolute: give a path inside CephFS starting with '/'",
+			root);
+	if (ctx->cfg->iodepth > 1)
+		return ios_errf(
+			ctx->err, -EINVAL,
+			"cephfs: option --iodepth: %u not supported: libcephfs 16.2 has no asynchronous file I/O, use --iodepth=1",
+			(unsigned int)ctx->cfg->iodepth);
+	return 0;
+}
+
+/* What a connect/mount error usually means, for the message. */
+static const char *connect_hint(int rc)
+{
+	switch (rc) {
+	case -EACCES:
+	case -EPERM:
+		return " (wrong key or keyring for this client id?)";
+	case -ENOENT:
+		return " (no keyring found: give --ceph-keyring or set CEPH_KEYRING)";
+	case -EIO:
+		return " (malformed key in the keyring?)";
+	case -ETIMEDOUT:
+		return " (monitor unreachable?)";
+	default:
+		return "";
+	}
+}
+
+static int cephfs_init(struct mb_ctx *ctx)
+{
+	struct cephfs_priv *cp;
+	const char *conf = opt(ctx, "ceph-conf");
+	const char *id = opt(ctx, "ceph-id") ? opt(ctx, "ceph-id") : "admin";
+	const char *keyring = opt(ctx, "ceph-keyring");
+	const char *root =
+		opt(ctx, "cephfs-root") ? opt(ctx, "cephfs-root") : "/";
+	const char *tmo = opt(ctx, "ceph-timeout") ? opt(ctx, "ceph-timeout")
+						   : DEFAULT_TIMEOUT;
+	static const char *const tmo_keys[] = {"client_mount_timeout",
+					       "rados_mon_op_timeout",
+					       "rados_osd_op_timeout"};
+	const char *dir = ctx->cfg->dir;
+	size_t i;
+	int rc;
+
+	rc = cephfs_check(ctx);
+	if (rc < 0)
+		return rc;
+	cp = calloc(1, sizeof(*cp));
+	if (!cp)
+		return ios_errf(ctx->err, -ENOMEM,
+				"cephfs: allocate context: %s",
+				strerror(ENOMEM));
+	snprintf(cp->dir, sizeof(cp->dir), "%s", dir && *dir ? dir : ".");
+
+	rc = ceph_create(&cp->cmount, id);
+	if (rc < 0) {
+		ios_errf(ctx->err, rc, "cephfs: create client 'client.%s': %s",
+			 id, strerror(-rc));
+		goto out_free;
+	}
+	rc = ceph_conf_read_file(cp->cmount, conf);
+	if (rc < 0) {
+		ios_errf(ctx->err, rc, "cephfs: read ceph config '%s': %s",
+			 conf ? conf : "$CEPH_CONF or default search path",
+			 strerror(-rc));
+		goto out_release;
+	}
+	rc = ceph_conf_parse_env(cp->cmount, NULL);
+	if (rc < 0) {
+		ios_errf(ctx->err, rc, "cephfs: parse CEPH_ARGS: %s",
+			 strerror(-rc));
+		goto out_release;
+	}
+	if (keyring) {
+		rc = ceph_conf_set(cp->cmount, "keyring", keyring);
+		if (rc < 0) {
+			ios_errf(ctx->err, rc, "cephfs: set keyring '%s': %s",
+				 keyring, strerror(-rc));
+			goto out_release;
+		}
+	}
+	for (i = 0; i < sizeof(tmo_keys) / sizeof(tmo_keys[0]); i++) {
+		rc = ceph_conf_set(cp->cmount, tmo_keys[i], tmo);
+		if (rc < 0) {
+			ios_errf(ctx->err, rc, "cephfs: set %s to '%s': %s",
+				 tmo_keys[i], tmo, strerror(-rc));
+			goto out_release;
+		}
+	}
+	rc = ceph_mount(cp->cmount, root);
+	if (rc < 0) {
+		ios_errf(
+			ctx->err, rc,
+			"cephfs: mount '%s' as client.%s (conf '%s', timeout %s s): %s%s",
+			root, id, conf ? conf : "default", tmo, strerror(-rc),
+			connect_hint(rc));
+		goto out_release;
+	}
+	if (strcmp(cp->dir, ".") != 0) {
+		struct ceph_statx stx;
+
+		rc = ceph_statx(cp->cmount, cp->dir, &stx, CEPH_STATX_MODE, 0);
+		if (rc == 0 && !S_ISDIR(stx.stx_mode))
+			rc = -ENOTDIR;
+		if (rc < 0) {
+			ios_errf(
+				ctx->err, rc,
+				"cephfs: option --dir: '%s' inside CephFS root '%s': %s",
+				cp->dir, root, strerror(-rc));
+			goto out_unmount;
+		}
+	}
+	ctx->priv = cp;
+	return 0;
+
+out_unmount:
+	ceph_unmount(cp->cmount);
+out_release:
+	ceph_release(cp->cmount);
+out_free:
+	free(cp);
+	return rc;
+}
+
+static void cephfs_fini(struct mb_ctx *ctx)
+{
+	struct cephfs_priv *cp = ctx->priv;
+
+	if (!cp)
+		return;
+	ceph_unmount(cp->cmount);
+	ceph_release(cp->cmount);
+	free(cp);
+	ctx->priv = NULL;
+}
+
+static int path_of(const struct cephfs_priv *cp, const char *name, char *buf,
+		   size_t len)
+{
+	int n = snprintf(buf, len, "%s/%s", cp->dir, name);
+
+	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
+}
+
+static int cephfs_open(struct mb_ctx *ctx, const char *name, int flags,
+		       struct mb_file **out)
+{
+	struct cephfs_priv *cp = ctx->priv;
+	struct mb_file *f;
+	char path[4096 + 256];
+	int oflags = 0, rc;
+
+	rc = path_of(cp, name, path, sizeof(path));
+	if (rc < 0)
+		return ios_errf(ctx->err, rc, "cephfs: open '%s/%s': %s",
+				cp->dir, name, strerror(-rc));
+	if ((flags & MB_O_READ) && (flags & MB_O_WRITE))
+		oflags = O_RDWR;
+	else if (flags & MB_O_WRITE)
+		oflags = O_WRONLY;
+	else
+		oflags = O_RDONLY;
+	if (flags & MB_O_CREATE)
+		oflags |= O_CREAT;
+	if (flags & MB_O_DIRECT)
+		oflags |= O_DIRECT;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return ios_errf(ctx->err, -ENOMEM, "cephfs: open '%s': %s",
+				path, strerror(ENOMEM));
+	rc = ceph_open(cp->cmount, path, oflags, 0644);
+	if (rc < 0) {
+		free(f);
+		return ios_errf(ctx->err, rc, "cephfs: open '%s': %s", path,
+				strerror(-rc));
+	}
+	f->cp = cp;
+	f->fd = rc;
+	*out = f;
+	return 0;
+}
+
+static ssize_t cephfs_pwrite(struct mb_file *f, const void *buf, size_t len,
+			     uint64_t off)
+{
+	return ceph_write(f->cp->cmount, f->fd, buf, (int64_t)len,
+			  (int64_t)off);
+}
+
+static ssize_t cephfs_pread(struct mb_file *f, void *buf, size_t len,
+			    uint64_t off)
+{
+	return ceph_read(f->cp->cmount, f->fd, buf, (int64_t)len, (int64_t)off);
+}
+
+static int cephfs_fsync(struct mb_file *f)
+{
+	return ceph_fsync(f->cp->cmount, f->fd, 0);
+}
+
+static int cephfs_getsize(struct mb_file *f, uint64_t *size)
+{
+	struct ceph_statx stx;
+	int rc;
+
+	rc = ceph_fstatx(f->cp->cmount, f->fd, &stx, CEPH_STATX_SIZE, 0);
+	if (rc < 0)
+		return rc;
+	*size = stx.stx_size;
+	return 0;
+}
+
+static int cephfs_close(struct mb_file *f)
+{
+	int rc = ceph_close(f->cp->cmount, f->fd);
+
+	free(f);
+	return rc;
+}
+
+static int unlink_connected(struct mb_ctx *ctx, const char *name)
+{
+	struct cephfs_priv *cp = ctx->priv;
+	char path[4096 + 256];
+	int rc;
+
+	rc = path_of(cp, name, path, sizeof(path));
+	if (rc == 0)
+		rc = ceph_unlink(cp->cmount, path);
+	if (rc < 0 && rc != -ENOENT)
+		return ios_errf(ctx->err, rc, "cephfs: remove '%s/%s': %s",
+				cp->dir, name, strerror(-rc));
+	return rc;
+}
+
+/* The core may clean up without init (mb_phase_cleanup): connect for it. */
+static int cephfs_unlink(struct mb_ctx *ctx, const char *name)
+{
+	int rc;
+
+	if (ctx->priv)
+		return unlink_connected(ctx, name);
+	rc = cephfs_init(ctx);
+	if (rc < 0)
+		return rc;
+	rc = unlink_connected(ctx, name);
+	cephfs_fini(ctx);
+	return rc;
+}
+
+const struct mb_backend mb_backend_cephfs = {
+	.name = "cephfs",
+	.abi = MB_BACKEND_ABI,
+	.flags = MB_BF_NO_LOCAL_FS | MB_BF_ALIGNED_BUF,
+	.summary =
+		"libcephfs files without a mount, O_DIRECT unless --buffered (iodepth 1)",
+	.options = cephfs_options,
+	.check = cephfs_check,
+	.init = cephfs_init,
+	.open = cephfs_open,
+	.pwrite = cephfs_pwrite,
+	.pread = cephfs_pread,
+	.fsync = cephfs_fsync,
+	.getsize = cephfs_getsize,
+	.close = cephfs_close,
+	.unlink = cephfs_unlink,
+	.fini = cephfs_fini,
+};

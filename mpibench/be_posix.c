@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * be_posix: files on a local or mounted filesystem (or a block device with
+ * --allow-device), O_DIRECT unless --buffered, with three engines: psync
+ * (pread/pwrite), libaio (io_submit/io_getevents) and io_uring.  Files it
+ * creates carry the user.iostrata mark so that a later run recognises them
+ * and never overwrites anything else.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifdef HAVE_LIBAIO
+#include <libaio.h>
+#endif
+#ifdef HAVE_LIBURING
+#include <liburing.h>
+#endif
+
+#include "backend.h"
+#include "mb_config.h"
+
+struct mb_file {
+	int fd;
+	uint64_t base; /* region start on a shared block device */
+	enum mb_engine engine;
+	unsigned int depth;
+	bool setup;
+#ifdef HAVE_LIBAIO
+	io_context_t aio;
+	struct iocb *iocbs;      /* [depth] */
+	struct iocb **iocb_free; /* free slots */
+	unsigned int nfree;
+	struct io_event *events; /* [depth] */
+#endif
+#ifdef HAVE_LIBURING
+	struct io_uring ring;
+#endif
+};
+
+static int posix_init(struct mb_ctx *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+static int posix_open(struct mb_ctx *ctx, const char *name, int flags,
+		      struct mb_file **out)
+{
+	const struct mb_config *cfg = ctx->cfg;
+	char path[PATH_MAX];
+	struct stat st;
+	struct mb_file *f;
+	int oflags = O_CLOEXEC;
+	bool device = false, existed;
+	int rc;
+
+	if (!cfg->dir)
+		return ios_errf(ctx->err, -EINVAL, "posix: no --dir");
+	if (!stat(cfg->dir, &st) && S_ISBLK(st.st_mode)) {
+		if (!cfg->allow_device)
+			return ios_errf(
+				ctx->err, -EPERM,
+				"posix: open %s: a block device needs --allow-device",
+				cfg->dir);
+		device = true;
+		snprintf(path, sizeof(path), "%s", cfg->dir);
+	} else {
+		snprintf(path, sizeof(path), "%s/%s", cfg->dir, name);
+	}
+	existed = !lstat(path, &st);
+	if (existed && !device) {
+		rc = mb_file_is_ours(path);
+		if (rc == 0)
+			return ios_errf(
+				ctx->err, -EEXIST,
+				"posix: open %s: exists and was not created by iostrata: refusing to touch it",
+				path);
+	} else if (!existed && !(flags & MB_O_CREATE)) {
+		return ios_errf(ctx->err, -ENOENT, "posix: open %s: %s", path,
+				strerror(ENOENT));
+	}
+	if ((flags & MB_O_READ) && (flags & MB_O_WRITE))
+		oflags |= O_RDWR;
+	else if (flags & MB_O_WRITE)
+		oflags |= O_WRONLY;
+	else
+		oflags |= O_RDONLY;
+	if (flags & MB_O_DIRECT)
+		oflags |= O_DIRECT;
+	if ((flags & MB_O_CREATE) && !device)
+		oflags |= O_CREAT;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	f->fd = open(path, oflags, 0644);
+	if (f->fd < 0) {
+		rc = -errno;
+		free(f);
+		return ios_errf(ctx->err, rc, "posix: open %s: %s", path,
+				strerror(-rc));
+	}
+	if (!existed && !device) {
+		char mark[128];
+
+		snprintf(mark, sizeof(mark), "iostrata-bench rank=%d",
+			 ctx->rank);
+		rc = mb_file_mark(path, mark);
+		if (rc) {
+			close(f->fd);
+			unlink(path);
+			free(f);
+			return ios_errf(ctx->err, rc, "posix: mark %s: %s",
+					path, strerror(-rc));
+		}
+	}
+	if (device)
+		f->base = (uint64_t)ctx->rank * cfg->size;
+	f->engine = cfg->ioengine;
+	f->depth = cfg->iodepth;
+	*out = f;
+	return 0;
+}
+
+static ssize_t posix_pwrite(struct mb_file *f, const void *buf, size_t len,
+			    uint64_t off)
+{
+	ssize_t n;
+
+	do
+		n = pwrite(f->fd, buf, len, (off_t)(f->base + off));
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
+static ssize_t posix_pread(struct mb_file *f, void *buf, size_t len,
+			   uint64_t off)
+{
+	ssize_t n;
+
+	do
+		n = pread(f->fd, buf, len, (off_t)(f->base + off));
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? -errno : n;
+}
+
+static int setup_async(struct mb_file *f)
+{
+	unsigned int i;
+	int rc;
+
+	f->setup = true;
+	switch (f->engine) {
+#ifdef HAVE_LIBAIO
+	case MB_ENG_LIBAIO:
+		f->iocbs = calloc(f->depth, sizeof(*f->iocbs));
+		f->iocb_free = calloc(f->depth, sizeof(*f->iocb_free));
+		f->events = calloc(f->depth, sizeof(*f->events));
+		if (!f->iocbs || !f->iocb_free || !f->events)
+			return -ENOMEM;
+		for (i = 0; i < f->depth; i++)
+			f->iocb_free[i] = &f->iocbs[i];
+		f->nfree = f->depth;
+		rc = io_setup((int)f->depth, &f->aio);
+		return rc < 0 ? rc : 0;
+#endif
+#ifdef HAVE_LIBURING
+	case MB_ENG_IO_URING:
+		(void)i;
+		rc = io_uring_queue_init(f->depth, &f->ring, 0);
+		return rc < 0 ? rc : 0;
+#endif
+	default:
+		(void)i;
+		(void)rc;
+		return -EINVAL;
+	}
+}
+
+static int posix_submit(struct mb_file *f, struct mb_io **ios, unsigned int n)
+{
+	unsigned int i;
+	int rc;
+
+	if (!f->setup) {
+		rc = setup_async(f);
+		if (rc)
+			return rc;
+	}
+	switch (f->engine) {
+#ifdef HAVE_LIBAIO
+	case MB_ENG_LIBAIO: {
+		struct iocb *list[n];
+
+		if (n > f->nfree)
+			n = f->nfree;
+		for (i = 0; i < n; i++) {
+			struct iocb *cb = f->iocb_free[--f->nfree];
+
+			if (ios[i]->op == 1)
+				io_prep_pwrite(
+					cb, f->fd, ios[i]->buf, ios[i]->len,
+					(long long)(f->base + ios[i]->off));
+			else
+				io_prep_pread(
+					cb, f->fd, ios[i]->buf, ios[i]->len,
+					(long long)(f->base + ios[i]->off));
+			cb->data = ios[i];
+			ios[i]->priv = cb;
+			list[i] = cb;
+		}
+		do
+			rc = io_submit(f->aio, (long)n, list);
+		while (rc == -EINTR || rc == -EAGAIN);
+		if (rc < 0) {
+			for (i = 0; i < n; i++)
+				f->iocb_free[f->nfree++] = list[i];
+			return rc;
+		}
+		for (i = (unsigned)rc; i < n; i++)
+			f->iocb_free[f->nfree++] = list[i];
+		return rc;
+	}
+#endif
+#ifdef HAVE_LIBURING
+	case MB_ENG_IO_URING:
+		for (i = 0; i < n; i++) {
+			struct io_uring_sqe *sqe = io_uring_get_sqe(&f->ring);
+
+			if (!sqe)
+				break;
+			if (ios[i]->op == 1)
+				io_uring_prep_write(sqe, f->fd, ios[i]->buf,
+						    (unsigned)ios[i]->len,
+						    f->base + ios[i]->off);
+			else
+				io_uring_prep_read(sqe, f->fd, ios[i]->buf,
+						   (unsigned)ios[i]->len,
+						   f->base + ios[i]->off);
+			io_uring_sqe_set_data(sqe, ios[i]);
+		}
+		if (i == 0)
+			return -EBUSY;
+		do
+			rc = io_uring_submit(&f->ring);
+		while (rc == -EINTR);
+		return rc < 0 ? rc : (int)i;
+#endif
+	default:
+		(void)i;
+		(void)rc;
+		return -EINVAL;
+	}
+}
+
+static int posix_reap(struct mb_file *f, struct mb_io **done, unsigned int min,
+		      unsigned int max, const struct timespec *timeout)
+{
+	unsigned int i;
+	int rc;
+
+	switch (f->engine) {
+#ifdef HAVE_LIBAIO
+	case MB_ENG_LIBAIO: {
+		struct timespec ts, *tp = NULL;
+
+		if (max > f->depth)
+			max = f->depth;
+		if (timeout) {
+			ts = *timeout;
+			tp = &ts;
+		}
+		do
+			rc = io_getevents(f->aio, (long)min, (long)max,
+					  f->events, tp);
+		while (rc == -EINTR);
+		if (rc < 0)
+			return rc;
+		if (rc == 0 && min > 0)
+			return -ETIMEDOUT;
+		for (i = 0; i < (unsigned)rc; i++) {
+			struct mb_io *io = f->events[i].data;
+			long res = (long)f->events[i].res;
+
+			io->result = res;
+			f->iocb_free[f->nfree++] = io->priv;
+			done[i] = io;
+		}
+		return rc;
+	}
+#endif
+#ifdef HAVE_LIBURING
+	case MB_ENG_IO_URING: {
+		struct io_uring_cqe *cqe;
+		unsigned int n = 0;
+
+		while (n < max) {
+			if (n < min) {
+				if (timeout) {
+					struct __kernel_timespec kts = {
+						.tv_sec = timeout->tv_sec,
+						.tv_nsec = timeout->tv_nsec};
+
+					rc = io_uring_wait_cqe_timeout(
+						&f->ring, &cqe, &kts);
+				} else {
+					rc = io_uring_wait_cqe(&f->ring, &cqe);
+				}
+				if (rc == -EINTR)
+					continue;
+				if (rc == -ETIME)
+					return n ? (int)n : -ETIMEDOUT;
+				if (rc < 0)
+					return n ? (int)n : rc;
+			} else {
+				rc = io_uring_peek_cqe(&f->ring, &cqe);
+				if (rc < 0)
+					break;
+			}
+			done[n] = io_uring_cqe_get_data(cqe);
+			done[n]->result = cqe->res;
+			io_uring_cqe_seen(&f->ring, cqe);
+			n++;
+		}
+		(void)i;
+		return (int)n;
+	}
+#endif
+	default:
+		(void)i;
+		(void)rc;
+		(void)done;
+		(void)min;
+		(void)max;
+		(void)timeout;
+		return -EINVAL;
+	}
+}
+
+static int posix_fsync(struct mb_file *f)
+{
+	return fsync(f->fd) ? -errno : 0;
+}
+
+static int posix_getsize(struct mb_file *f, uint64_t *size)
+{
+	struct stat st;
+
+	if (fstat(f->fd, &st))
+		return -errno;
+	*size = (uint64_t)st.st_size;
+	if (S_ISBLK(st.st_mode))
+		*size = UINT64_MAX; /* a device region is always "laid out" */
+	return 0;
+}
+
+static int posix_close(struct mb_file *f)
+{
+	int rc = 0;
+
+	if (f->setup) {
+#ifdef HAVE_LIBAIO
+		if (f->engine == MB_ENG_LIBAIO) {
+			io_destroy(f->aio);
+			free(f->iocbs);
+			free(f->iocb_free);
+			free(f->events);
+		}
+#endif
+#ifdef HAVE_LIBURING
+		if (f->engine == MB_ENG_IO_URING)
+			io_uring_queue_exit(&f->ring);
+#endif
+	}
+	if (close(f->fd))
+		rc = -errno;
+	free(f);
+	return rc;
+}
+
+static int posix_unlink(struct mb_ctx *ctx, const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int rc;
+
+	if (!ctx->cfg->dir)
+		return -EINVAL;
+	if (!stat(ctx->cfg->dir, &st) && S_ISBLK(st.st_mode))
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", ctx->cfg->dir, name);
+	rc = mb_file_is_ours(path);
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		return ios_errf(
+			ctx->err, -EPERM,
+			"posix: remove %s: not an iostrata file: left alone",
+			path);
+	return mb_file_remove(path);
+}
+
+static void posix_fini(struct mb_ctx *ctx)
+{
+	(void)ctx;
+}
+
+const struct mb_backend mb_backend_posix = {
+	.name = "posix",
+	.abi = MB_BACKEND_ABI,
+	.flags = MB_BF_ALIGNED_BUF | MB_BF_ASYNC,
+	.summary =
+		"files under --dir, O_DIRECT; engines psync, libaio, io_uring",
+	.options = NULL,
+	.init = posix_init,
+	.open = posix_open,
+	.pwrite = posix_pwrite,
+	.pread = posix_pread,
+	.submit = posix_submit,
+	.reap = posix_reap,
+	.fsync = posix_fsync,
+	.getsize = posix_getsize,
+	.close = posix_close,
+	.unlink = posix_unlink,
+	.fini = posix_fini,
+};

@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * be_rados: the librados backend of iostrata-bench, the "protocol" layer of
+ * a layered run (seeds/003: rados bench, no filesystem on top).  A "file" is
+ * a RADOS namespace named after the file (so one namespace per rank); block
+ * i of the file is object "%016x" of i, object size = --bs, written whole
+ * with write_full like rados bench.  Queue depth comes from rados_aio_*.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rados/librados.h>
+
+#include "backend.h"
+#include "mb_config.h"
+#include "results.h"
+#include "units.h"
+
+#define OID_LEN 24
+#define DEFAULT_TIMEOUT "30"
+
+static const struct mb_option rados_options[] = {
+	{"rados-pool", "POOL", NULL,
+	 "RADOS pool to write objects into (required)"},
+	{"ceph-conf", "FILE", NULL,
+	 "ceph.conf to read (default: $CEPH_CONF, then Ceph's search path)"},
+	{"ceph-id", "ID", "admin", "client id to connect as (client.ID)"},
+	{"ceph-keyring", "FILE", NULL,
+	 "keyring (default: $CEPH_KEYRING, then the conf's keyring)"},
+	{"ceph-timeout", "SECONDS", DEFAULT_TIMEOUT,
+	 "bound on connecting and on every monitor and OSD operation"},
+	{NULL, NULL, NULL, NULL},
+};
+
+struct rados_priv {
+	rados_t cluster;
+	char pool[256];
+	uint64_t objsize;
+};
+
+/* A "file": a namespace in the pool, with its own ioctx. */
+struct mb_file {
+	struct rados_priv *rp;
+	rados_ioctx_t io;
+	char ns[256];
+	/* completed requests, filled by librados' finisher thread */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct mb_io **done;
+	unsigned int ndone, capdone;
+	unsigned int inflight;
+	/* request slots: all allocated ones, and a stack of free ones */
+	struct req_slot **slots, **freel;
+	unsigned int nslots, nfree;
+};
+
+static const char *opt(struct mb_ctx *ctx, const char *name)
+{
+	const char *v = mb_config_opt(ctx->cfg, name);
+
+	return (v && *v) ? v : NULL;
+}
+
+static int rados_check(struct mb_ctx *ctx)
+{
+	uint64_t t;
+	int rc;
+
+	if (!opt(ctx, "rados-pool"))
+		return ios_errf(
+			ctx->err, -EINVAL,
+			"rados: option --rados-pool: missing: name the pool to benchmark (e.g. --rados-pool=bench)");
+	rc = ios_parse_uint(opt(ctx, "ceph-timeout") ? opt(ctx, "ceph-timeout")
+						     : DEFAULT_TIMEOUT,
+			    "--ceph-timeout", 1, 3600, &t, ctx->err);
+	if (rc < 0)
+		return rc;
+	if (ctx->cfg->bs == 0)
+		return ios_errf(
+			ctx->err, -EINVAL,
+			"rados: option --bs: must be > 0 (it is the object size)");
+	return 0;
+}
+
+/* What a connect/mount error usually means, for the message. */
+static const char *connect_hint(int rc)
+{
+	switch (rc) {
+	case -EACCES:
+	case -EPERM:
+		return " (wrong key or keyring for this client id?)";
+	case -ENOENT:
+		return " (no keyring found: give --ceph-keyring or set CEPH_KEYRING)";
+	case -EIO:
+		return " (malformed key in the keyring?)";
+	case -ETIMEDOUT:
+		return " (monitor unreachable?)";
+	default:
+		return "";
+	}
+}
+
+static int rados_init(struct mb_ctx *ctx)
+{
+	struct rados_priv *rp;
+	const char *conf = opt(ctx, "ceph-conf");
+	const char *id = opt(ctx, "ceph-id") ? opt(ctx, "ceph-id") : "admin";
+	const char *keyring = opt(ctx, "ceph-keyring");
+	const char *tmo = opt(ctx, "ceph-timeout") ? opt(ctx, "ceph-timeout")
+						   : DEFAULT_TIMEOUT;
+	static const char *const tmo_keys[] = {"client_mount_timeout",
+					       "rados_mon_op_timeout",
+					       "rados_osd_op_timeout"};
+	rados_ioctx_t io;
+	size_t i;
+	int rc;
+
+	rc = rados_check(ctx);
+	if (rc < 0)
+		return rc;
+	rp = calloc(1, sizeof(*rp));
+	if (!rp)
+		return ios_errf(ctx->err, -ENOMEM,
+				"rados: allocate context: %s",
+				strerror(ENOMEM));
+	snprintf(rp->pool, sizeof(rp->pool), "%s", opt(ctx, "rados-pool"));
+	rp->objsize = ctx->cfg->bs;
+
+	rc = rados_create(&rp->cluster, id);
+	if (rc < 0) {
+		ios_errf(ctx->err, rc, "rados: create client 'client.%s': %s",
+			 id, strerror(-rc));
+		goto out_free;
+	}
+	/* NULL searches $CEPH_CONF then the default paths */
+	rc = rados_conf_read_file(rp->cluster, conf);
+	if (rc < 0) {
+		ios_errf(ctx->err, rc, "rados: read ceph config '%s': %s",
+			 conf ? conf : "$CEPH_CONF or default search path",
+			 strerror(-rc));
+		goto out_shutdown;
+	}
+	/* CEPH_ARGS, CEPH_KEYRING */
+	rc = rados_conf_parse_env(rp->cluster, NULL);
+	if (rc < 0) {
+		ios_errf(ctx->err, rc, "rados: parse CEPH_ARGS: %s",
+			 strerror(-rc));
+		goto out_shutdown;
+	}
+	if (keyring) {
+		rc = rados_conf_set(rp->cluster, "keyring", keyring);
+		if (rc < 0) {
+			ios_errf(ctx->err, rc, "rados: set keyring '%s': %s",
+				 keyring, strerror(-rc));
+			goto out_shutdown;
+		}
+	}
+	/* Bounded time for a dead monitor, a wrong key, a down OSD. */
+	for (i = 0; i < sizeof(tmo_keys) / sizeof(tmo_keys[0]); i++) {
+		rc = rados_conf_set(rp->cluster, tmo_keys[i], tmo);
+		if (rc < 0) {
+			ios_errf(ctx->err, rc, "rados: set %s to '%s': %s",
+				 tmo_keys[i], tmo, strerror(-rc));
+			goto out_shutdown;
+		}
+	}
+	rc = rados_connect(rp->cluster);
+	if (rc < 0) {
+		ios_errf(
+			ctx->err, rc,
+			"rados: connect to cluster as client.%s (conf '%s', timeout %s s): %s%s",
+			id, conf ? conf : "default", tmo, strerror(-rc),
+			connect_hint(rc));
+		goto out_shutdown;
+	}
+	/* Fail here, before any I/O, when the pool is missing. */
+	rc = rados_ioctx_create(rp->cluster, rp->pool, &io);
+	if (rc < 0) {
+		ios_errf(ctx->err, rc, "rados: open pool '%s': %s%s", rp->pool,
+			 strerror(-rc),
+			 rc == -ENOENT ? " (the pool does not exist)" : "");
+		goto out_shutdown;
+	}
+	rados_ioctx_destroy(io);
+	ctx->priv = rp;
+	return 0;
+
+out_shutdown:
+	rados_shutdown(rp->cluster);
+out_free:
+	free(rp);
+	return rc;
+}
+
+static void rados_fini(struct mb_ctx *ctx)
+{
+	struct rados_priv *rp = ctx->priv;
+
+	if (!rp)
+		return;
+	rados_shutdown(rp->cluster);
+	free(rp);
+	ctx->priv = NULL;
+}
+
+static void oid_of(const struct mb_file *f, uint64_t off, char *oid)
+{
+	snprintf(oid, OID_LEN, "%016" PRIx64, off / f->rp->objsize);
+}
+
+static int rados_open(struct mb_ctx *ctx, const char *name, int flags,
+		      struct mb_file **out)
+{
+	struct rados_priv *rp = ctx->priv;
+	struct mb_file *f;
+	int rc;
+
+	(void)flags; /* objects are created by the writes themselves */
+	if (strlen(name) >= sizeof(f->ns))
+		return ios_errf(ctx->err, -ENAMETOOLONG,
+				"rados: open namespace '%s': %s", name,
+				strerror(ENAMETOOLONG));
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return ios_errf(ctx->err, -ENOMEM, "rados: open '%s': %s", name,
+				strerror(ENOMEM));
+	f->rp = rp;
+	snprintf(f->ns, sizeof(f->ns), "%s", name);
+	rc = rados_ioctx_create(rp->cluster, rp->pool, &f->io);
+	if (rc < 0) {
+		free(f);
+		return ios_errf(ctx->err, rc, "rados: open pool '%s': %s",
+				rp->pool, strerror(-rc));
+	}
+	rados_ioctx_set_namespace(f->io, f->ns);
+	if (!(flags & MB_O_CREATE) && !(flags & MB_O_WRITE)) {
+		/* reading: the first object must exist */
+		uint64_t sz;
+		time_t mt;
+		char oid[OID_LEN];
+
+		oid_of(f, 0, oid);
+		rc = rados_stat(f->io, oid, &sz, &mt);
+		if (rc < 0) {
+			rados_ioctx_destroy(f->io);
+			free(f);
+			return ios_errf(
+				ctx->err, rc,
+				"rados: open namespace '%s' in pool '%s': %s",
+				name, rp->pool, strerror(-rc));
+		}
+	}
+	pthread_mutex_init(&f->lock, NULL);
+	pthread_cond_init(&f->cond, NULL);
+	*out = f;
+	return 0;
+}
+
+/* The object-relative window of [off, off+len): clipped to one object. */
+static size_t clip(const struct mb_file *f, uint64_t off, size_t len,
+		   uint64_t *objoff)
+{
+	*objoff = off % f->rp->objsize;
+	if (*objoff + len > f->rp->objsize)
+		len = f->rp->objsize - *objoff;
+	return len;
+}
+
+static ssize_t rados_pwrite_(struct mb_file *f, const void *buf, size_t len,
+			     uint64_t off)
+{
+	char oid[OID_LEN];
+	uint64_t oo;
+	int rc;
+
+	oid_of(f, off, oid);
+	len = clip(f, off, len, &oo);
+	if (oo == 0 && len == f->rp->objsize)
+		rc = rados_write_full(f->io, oid, buf, len);
+	else
+		rc = rados_write(f->io, oid, buf, len, oo);
+	return rc < 0 ? rc : (ssize_t)len;
+}
+
+static ssize_t rados_pread_(struct mb_file *f, void *buf, size_t len,
+			    uint64_t off)
+{
+	char oid[OID_LEN];
+	uint64_t oo;
+	int rc;
+
+	oid_of(f, off, oid);
+	len = clip(f, off, len, &oo);
+	rc = rados_read(f->io, oid, buf, len, oo);
+	return rc;
+}
+
+/* Per-request slot: the completion and its file; io->priv while in flight. */
+struct req_slot {
+	rados_completion_t c;
+	struct mb_file *f;
+	struct mb_io *io;
+};
+
+/* librados finisher thread: move the request to the done list. */
+static void on_complete(rados_completion_t c, void *arg)
+{
+	struct req_slot *s = arg;
+	struct mb_io *io = s->io;
+	struct mb_file *f = s->f;
+	int rc = rados_aio_get_return_value(c);
+
+	if (rc < 0 || io->op == IOS_OP_READ)
+		io->result = rc;
+	/* writes: result preset to the clipped length at submit */
+	pthread_mutex_lock(&f->lock);
+	f->done[f->ndone++] = io;
+	pthread_cond_signal(&f->cond);
+	pthread_mutex_unlock(&f->lock);
+}
+
+static struct req_slot *slot_get(struct mb_file *f)
+{
+	struct req_slot *s, **a, **b;
+
+	if (f->nfree)
+		return f->freel[--f->nfree];
+	s = calloc(1, sizeof(*s));
+	a = realloc(f->slots, (f->nslots + 1) * sizeof(*a));
+	if (a)
+		f->slots = a;
+	b = realloc(f->freel, (f->nslots + 1) * sizeof(*b));
+	if (b)
+		f->freel = b;
+	if (!s || !a || !b) {
+		free(s);
+		return NULL;
+	}
+	f->slots[f->nslots++] = s;
+	s->f = f;
+	return s;
+}
+
+static void slot_put(struct mb_file *f, struct req_slot *s)
+{
+	if (s->c)
+		rados_aio_release(s->c);
+	s->c = NULL;
+	s->io->priv = NULL;
+	s->io = NULL;
+	f->freel[f->nfree++] = s;
+}
+
+static int grow_done(struct mb_file *f, unsigned int need)
+{
+	struct mb_io **d;
+	unsigned int cap;
+
+	if (need <= f->capdone)
+		return 0;
+	cap = f->capdone ? f->capdone : 16;
+	while (cap < need)
+		cap *= 2;
+	d = realloc(f->done, cap * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	f->done = d;
+	f->capdone = cap;
+	return 0;
+}
+
+static int rados_submit(struct mb_file *f, struct mb_io **ios, unsigned int n)
+{
+	unsigned int i;
+	int rc;
+
+	pthread_mutex_lock(&f->lock);
+	rc = grow_done(f, f->inflight + n);
+	pthread_mutex_unlock(&f->lock);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < n; i++) {
+		struct mb_io *io = ios[i];
+		struct req_slot *s = slot_get(f);
+		char oid[OID_LEN];
+		uint64_t oo;
+		size_t len;
+
+		if (!s)
+			return i ? (int)i : -ENOMEM;
+		s->io = io;
+		io->priv = s;
+		rc = rados_aio_create_completion2(s, on_complete, &s->c);
+		if (rc < 0) {
+			s->c = NULL;
+			slot_put(f, s);
+			return i ? (int)i : rc;
+		}
+		oid_of(f, io->off, oid);
+		len = clip(f, io->off, io->len, &oo);
+		io->result = (ssize_t)len;
+		pthread_mutex_lock(&f->lock);
+		f->inflight++;
+		pthread_mutex_unlock(&f->lock);
+		if (io->op == IOS_OP_WRITE) {
+			if (oo == 0 && len == f->rp->objsize)
+				rc = rados_aio_write_full(f->io, oid, s->c,
+							  io->buf, len);
+			else
+				rc = rados_aio_write(f->io, oid, s->c, io->buf,
+						     len, oo);
+		} else {
+			rc = rados_aio_read(f->io, oid, s->c, io->buf, len, oo);
+		}
+		if (rc < 0) {
+			pthread_mutex_lock(&f->lock);
+			f->inflight--;
+			pthread_mutex_unlock(&f->lock);
+			slot_put(f, s);
+			return i ? (int)i : rc;
+		}
+	}
+	return (int)n;
+}
+
+static int rados_reap(struct mb_file *f, struct mb_io **done, unsigned int min,
+		      unsigned int max, const struct timespec *timeout)
+{
+	struct timespec dl;
+	unsigned int k, i;
+	int rc = 0;
+
+	if (timeout) {
+		clock_gettime(CLOCK_REALTIME, &dl);
+		dl.tv_sec += timeout->tv_sec;
+		dl.tv_nsec += timeout->tv_nsec;
+		if (dl.tv_nsec >= 1000000000L) {
+			dl.tv_sec++;
+			dl.tv_nsec -= 1000000000L;
+		}
+	}
+	pthread_mutex_lock(&f->lock);
+	if (min > f->inflight)
+		min = f->inflight;
+	while (f->ndone < min) {
+		if (timeout) {
+			rc = pthread_cond_timedwait(&f->cond, &f->lock, &dl);
+			if (rc == ETIMEDOUT)
+				break;
+		} else {
+			pthread_cond_wait(&f->cond, &f->lock);
+		}
+	}
+	k = f->ndone < max ? f->ndone : max;
+	for (i = 0; i < k; i++)
+		done[i] = f->done[i];
+	memmove(f->done, f->done + k, (f->ndone - k) * sizeof(*f->done));
+	f->ndone -= k;
+	f->inflight -= k;
+	pthread_mutex_unlock(&f->lock);
+	for (i = 0; i < k; i++)
+		slot_put(f, done[i]->priv);
+	if (k == 0 && min > 0)
+		return -ETIMEDOUT;
+	return (int)k;
+}
+
+static int rados_fsync_(struct mb_file *f)
+{
+	/* A RADOS write is acknowledged once every replica has it durable. */
+	(void)f;
+	return 0;
+}
+
+static int rados_getsize(struct mb_file *f, uint64_t *size)
+{
+	rados_list_ctx_t lc;
+	const char *entry;
+	uint64_t maxidx = 0, n = 0, sz;
+	time_t mt;
+	char oid[OID_LEN];
+	int rc;
+
+	rc = rados_nobjects_list_open(f->io, &lc);
+	if (rc < 0)
+		return rc;
+	while ((rc = rados_nobjects_list_next(lc, &entry, NULL, NULL)) == 0) {
+		uint64_t idx;
+		char *end;
+
+		idx = strtoull(entry, &end, 16);
+		if (*end)
+			continue;
+		if (n == 0 || idx > maxidx)
+			maxidx = idx;
+		n++;
+	}
+	rados_nobjects_list_close(lc);
+	if (rc < 0 && rc != -ENOENT)
+		return rc;
+	if (n == 0) {
+		*size = 0;
+		return 0;
+	}
+	snprintf(oid, sizeof(oid), "%016" PRIx64, maxidx);
+	rc = rados_stat(f->io, oid, &sz, &mt);
+	if (rc < 0)
+		return rc;
+	*size = maxidx * f->rp->objsize + sz;
+	return 0;
+}
+
+static int rados_close(struct mb_file *f)
+{
+	struct mb_io *tmp[64];
+	struct timespec tmo = {60, 0};
+	unsigned int i;
+
+	/* never free a file with requests in flight */
+	while (f->inflight > 0) {
+		if (rados_reap(f, tmp, 1, 64, &tmo) < 0)
+			break;
+	}
+	if (f->inflight > 0) {
+		/* librados still owns requests that point at [f]: leak it
+		 * rather than let a late callback write freed memory. */
+		return -ETIMEDOUT;
+	}
+	rados_ioctx_destroy(f->io);
+	pthread_mutex_destroy(&f->lock);
+	pthread_cond_destroy(&f->cond);
+	for (i = 0; i < f->nslots; i++)
+		free(f->slots[i]);
+	free(f->slots);
+	free(f->freel);
+	free(f->done);
+	free(f);
+	return 0;
+}
+
+/* Remove every object of namespace [name] (only objects named like ours). */
+static int unlink_connected(struct mb_ctx *ctx, const char *name)
+{
+	struct rados_priv *rp = ctx->priv;
+	rados_ioctx_t io;
+	rados_list_ctx_t lc;
+	const char *entry;
+	int rc, first = 0;
+	uint64_t n = 0;
+
+	rc = rados_ioctx_create(rp->cluster, rp->pool, &io);
+	if (rc < 0)
+		return ios_errf(ctx->err, rc, "rados: open pool '%s': %s",
+				rp->pool, strerror(-rc));
+	rados_ioctx_set_namespace(io, name);
+	rc = rados_nobjects_list_open(io, &lc);
+	if (rc < 0) {
+		rados_ioctx_destroy(io);
+		return ios_errf(ctx->err, rc,
+				"rados: list namespace '%s' in pool '%s': %s",
+				name, rp->pool, strerror(-rc));
+	}
+	while ((rc = rados_nobjects_list_next(lc, &entry, NULL, NULL)) == 0) {
+		char *end;
+		int r;
+
+		strtoull(entry, &end, 16);
+		if (*end || strlen(entry) != OID_LEN - 8)
+			continue; /* not one of ours */
+		r = rados_remove(io, entry);
+		if (r < 0 && r != -ENOENT && !first)
+			first = r;
+		n++;
+	}
+	rados_nobjects_list_close(lc);
+	rados_ioctx_destroy(io);
+	if (rc < 0 && rc != -ENOENT)
+		return ios_errf(ctx->err, rc,
+				"rados: list namespace '%s' in pool '%s': %s",
+				name, rp->pool, strerror(-rc));
+	if (first < 0)
+		return ios_errf(
+			ctx->err, first,
+			"rados: remove objects of namespace '%s' in pool '%s': %s",
+			name, rp->pool, strerror(-first));
+	return n ? 0 : -ENOENT;
+}
+
+/* The core may clean up without init (mb_phase_cleanup): connect for it. */
+static int rados_unlink(struct mb_ctx *ctx, const char *name)
+{
+	int rc;
+
+	if (ctx->priv)
+		return unlink_connected(ctx, name);
+	rc = rados_init(ctx);
+	if (rc < 0)
+		return rc;
+	rc = unlink_connected(ctx, name);
+	rados_fini(ctx);
+	return rc;
+}
+
+const struct mb_backend mb_backend_rados = {
+	.name = "rados",
+	.abi = MB_BACKEND_ABI,
+	.flags = MB_BF_NO_LOCAL_FS | MB_BF_ASYNC,
+	.summary =
+		"librados objects (object size = --bs), one namespace per file; the protocol layer",
+	.options = rados_options,
+	.check = rados_check,
+	.init = rados_init,
+	.open = rados_open,
+	.pwrite = rados_pwrite_,
+	.pread = rados_pread_,
+	.submit = rados_submit,
+	.reap = rados_reap,
+	.fsync = rados_fsync_,
+	.getsize = rados_getsize,
+	.close = rados_close,
+	.unlink = rados_unlink,
+	.fini = rados_fini,
+};

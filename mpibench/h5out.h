@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * h5out: the one place iostrata-bench calls the results area (writer and
+ * hardware metadata, h5schema/h5run.h and hwinfo.h).  Built without them,
+ * the writer reports -ENOSYS and the metadata falls back to a minimal JSON
+ * object, so the benchmark still builds and runs.
+ */
+#ifndef IOSTRATA_MB_H5OUT_H
+#define IOSTRATA_MB_H5OUT_H
+
+#include "errbuf.h"
+#include "results.h"
+
+/* Write [run] to [path] (temp, fsync, rename).  0 or -errno ([err]). */
+int mb_h5_write(const char *path, const struct ios_run *run,
+		struct ios_err *err);
+/* Malloc'd JSON: this node / the Slurm job / Ceph (NULL when none). */
+char *mb_hw_node_json(const char *target_dir);
+char *mb_hw_job_json(void);
+char *mb_hw_ceph_json(const char *ceph_conf, const char *target_dir);
+
+#endif

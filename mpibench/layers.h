@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * layers: the layered run of seeds/003 (device -> network -> protocol ->
+ * full stack): the ceiling checks between layers, the verdict in words, the
+ * fio cross-check of the device layer and the efficiency against a
+ * theoretical peak (paper, Table 4).  Pure logic, no MPI and no I/O, so the
+ * report and the unit tests use it too; the run itself is in layers_run.c.
+ *
+ * All bandwidths are bytes/s, aggregate over the cluster; NAN = not measured.
+ */
+#ifndef IOSTRATA_LAYERS_H
+#define IOSTRATA_LAYERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "errbuf.h"
+
+/* Indices into the per-direction arrays below. */
+enum lyr_dir {
+	LYR_READ = 0,
+	LYR_WRITE = 1,
+};
+
+/* The four measured layers, bottom to top. */
+enum lyr_layer {
+	LYR_DEVICE = 0,
+	LYR_NETWORK,
+	LYR_PROTOCOL,
+	LYR_FULLSTACK, /* posix on the CephFS mount */
+	LYR_FULLLIB,   /* cephfs backend (libcephfs, no mount) */
+	LYR_NLAYERS,
+};
+
+/* Layer names as stored under /layers/<name> in the results file. */
+extern const char *const lyr_layer_names[LYR_NLAYERS];
+
+struct lyr_numbers {
+	double bw[LYR_NLAYERS][2]; /* [layer][enum lyr_dir] */
+	bool direct[LYR_NLAYERS];  /* the layer used direct I/O (no cache) */
+	int device_ranks;          /* device targets measured concurrently */
+	int osds;                  /* OSDs in the cluster (up, in) */
+	int replicas;              /* protocol pool's size */
+	int fs_replicas;           /* CephFS data pool's size (0 = unknown) */
+	int storage_nodes;         /* nodes whose links carry Ceph traffic */
+	double net_link_min;       /* slowest node-pair link, B/s */
+	bool one_host;             /* every "node" is on this one host */
+};
+
+/* One ceiling check: value of [layer] vs the ceiling the layer below sets. */
+struct lyr_check {
+	int layer; /* enum lyr_layer */
+	int below; /* enum lyr_layer that sets the ceiling */
+	int dir;   /* enum lyr_dir */
+	double value, ceiling;
+	bool violated;  /* value > ceiling * (1 + tolerance) */
+	bool suspect;   /* violated, or measured without direct I/O */
+	bool provable;  /* false when the ceiling comes from loopback */
+	char text[512]; /* one line, with the numbers */
+};
+
+/* Thresholds of the verdict (fractions); defaults in lyr_default_thresholds.
+ */
+struct lyr_thresholds {
+	double tolerance;    /* ceiling slack for noise (0.10) */
+	double close;        /* "close to": value >= close * other (0.80) */
+	double far_below;    /* "far below": value < far_below * other (0.50) */
+	double fio_disagree; /* device vs fio disagreement flagged (0.05) */
+};
+
+extern const struct lyr_thresholds lyr_default_thresholds;
+
+/*
+ * Ceiling that layer [below] sets for layer [layer] in direction [dir],
+ * given the counts in [n] (replication for writes: protocol write <= device
+ * x OSDs per device target / replicas; network write <= links / replicas).
+ * NAN when it cannot be computed.
+ */
+double lyr_ceiling(const struct lyr_numbers *n, int layer, int below, int dir);
+
+/*
+ * Check every layer against every layer below it that sets a ceiling, both
+ * directions.  Fills up to [max] checks; returns how many.  A violation, or
+ * a layer measured without direct I/O, is marked suspect: "suspected
+ * caching, not durable throughput", never a clean result.
+ */
+int lyr_check_ceilings(const struct lyr_numbers *n,
+		       const struct lyr_thresholds *t, struct lyr_check *out,
+		       int max);
+
+/*
+ * The verdict in words, in seeds/003's order (device and network vs
+ * protocol, network vs protocol, full stack vs protocol), per direction,
+ * with the numbers that led to it, the ceiling violations, and what the
+ * environment cannot prove.  Returns a malloc'd string (NULL on ENOMEM).
+ */
+char *lyr_verdict(const struct lyr_numbers *n, const struct lyr_check *c,
+		  int nc, const struct lyr_thresholds *t);
+
+/* What fio measured for one job (group_reporting or summed over jobs). */
+struct lyr_fio {
+	double bw[2];   /* bytes/s, [enum lyr_dir] */
+	double iops[2]; /* ops/s */
+	double runtime_s;
+	int jobs;
+	int error; /* first non-zero job error */
+};
+
+/*
+ * Parse fio's --output-format=json text (anything before the first '{' is
+ * skipped: fio prints notes there).  Returns 0, -EINVAL (not fio JSON; [err]
+ * says why) or -ENOSYS (built without jansson).
+ */
+int lyr_fio_parse(const char *json, struct lyr_fio *out, struct ios_err *err);
+
+/* |a - b| / max(a, b); 0 when both are 0, NAN when either is NAN. */
+double lyr_disagreement(double a, double b);
+
+/*
+ * Theoretical peak (paper 3.2): min(device x OSDs per device target,
+ * network links) in direction [dir]; NAN when not measurable.  Efficiency
+ * is then measured / peak.
+ */
+double lyr_peak_measured(const struct lyr_numbers *n, int dir);
+
+/* Rated peak from a site description: nodes x min(disks x disk_bw,
+ * controller_bw, nic_bw); absent controller or NIC rates (<= 0) are
+ * ignored; NAN when the nodes or the disks are unknown. */
+double lyr_peak_rated(int nodes, int disks_per_node, double disk_bw,
+		      double controller_bw, double nic_bw);
+
+#endif

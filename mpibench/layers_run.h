@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * layers_run: `iostrata-bench --layers`, the layered run of seeds/003 on the
+ * ranks of MPI_COMM_WORLD: device (one rank per node, direct I/O in a
+ * directory on the OSDs' filesystem, fio alongside), network (MPI
+ * point-to-point between node pairs), protocol (rados backend against a
+ * pool), full stack (posix on the CephFS mount, cephfs backend), into one
+ * results file with ceilings and the verdict.  Documented in LAYERS.md.
+ */
+#ifndef IOSTRATA_LAYERS_RUN_H
+#define IOSTRATA_LAYERS_RUN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* True when argv asks for a layered run (--layers). */
+bool lyr_requested(int argc, char **argv);
+
+/*
+ * Run the layered benchmark: parses argv (the layered options below plus
+ * iostrata-bench's own --bs, --size, --runtime, --reps, --interval,
+ * --iodepth, --ioengine, --dir, --output, --buffered, --keep, --seed,
+ * --quiet), runs the layers and writes the results file on rank 0.
+ * Call after MPI_Init on every rank.  Returns the process exit code:
+ * 0 clean, 1 a layer failed or a number is suspect, 2 bad input or Ceph
+ * unreachable before anything was touched.
+ */
+int lyr_main(int argc, char **argv);
+
+/* Print the layered options to [f] (part of --help). */
+void lyr_usage(FILE *f);
+
+#endif

@@ -1,0 +1,1015 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mb_config: option parsing and target validation for iostrata-bench.  All
+ * checks happen here, before MPI work or any file is created, so bad input
+ * costs nothing and clobbers nothing.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/vfs.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "mb_config.h"
+#include "units.h"
+
+static const char *const pattern_names[] = {
+	[MB_PAT_WRITE] = "write",         [MB_PAT_READ] = "read",
+	[MB_PAT_RANDWRITE] = "randwrite", [MB_PAT_RANDREAD] = "randread",
+	[MB_PAT_RANDRW] = "randrw",
+};
+
+static const char *const engine_names[] = {
+	[MB_ENG_PSYNC] = "psync",
+	[MB_ENG_LIBAIO] = "libaio",
+	[MB_ENG_IO_URING] = "io_uring",
+};
+
+const char *mb_pattern_name(enum mb_pattern p)
+{
+	return (unsigned)p < 5 ? pattern_names[p] : "?";
+}
+
+const char *mb_engine_name(enum mb_engine e)
+{
+	return (unsigned)e < 3 ? engine_names[e] : "?";
+}
+
+bool mb_pattern_writes(enum mb_pattern p)
+{
+	return p == MB_PAT_WRITE || p == MB_PAT_RANDWRITE || p == MB_PAT_RANDRW;
+}
+
+bool mb_pattern_reads(enum mb_pattern p)
+{
+	return p == MB_PAT_READ || p == MB_PAT_RANDREAD || p == MB_PAT_RANDRW;
+}
+
+bool mb_pattern_random(enum mb_pattern p)
+{
+	return p == MB_PAT_RANDWRITE || p == MB_PAT_RANDREAD ||
+	       p == MB_PAT_RANDRW;
+}
+
+/* The option table: --help is generated from it, so it is the truth. */
+enum opt_id {
+	OPT_RW,
+	OPT_RWMIXREAD,
+	OPT_BS,
+	OPT_SIZE,
+	OPT_DIR,
+	OPT_IODEPTH,
+	OPT_IOENGINE,
+	OPT_BACKEND,
+	OPT_RUNTIME,
+	OPT_REPS,
+	OPT_INTERVAL,
+	OPT_OUTPUT,
+	OPT_SUMMARY,
+	OPT_REORDER,
+	OPT_FSYNC,
+	OPT_VERIFY,
+	OPT_KEEP,
+	OPT_SEED,
+	OPT_QUIET,
+	OPT_ALLOW_DEVICE,
+	OPT_FORCE,
+	OPT_BUFFERED,
+	OPT_ATTACH,
+	OPT_HELP,
+	OPT_VERSION,
+};
+
+struct opt {
+	enum opt_id id;
+	const char *name;
+	const char *arg; /* NULL: flag */
+	const char *def;
+	const char *help;
+};
+
+static const struct opt opts[] = {
+	{OPT_RW, "rw", "PATTERN[,PATTERN...]", "write",
+	 "access pattern(s), run in order: write, read, randwrite, randread, randrw (e.g. write,read)"},
+	{OPT_RWMIXREAD, "rwmixread", "PCT", "70",
+	 "percent of reads in randrw (0-100)"},
+	{OPT_BS, "bs", "SIZE", "8M",
+	 "block size of every I/O (K/M/G binary; KB/MB decimal)"},
+	{OPT_SIZE, "size", "SIZE", "16G",
+	 "file size per rank; a multiple of --bs; wrapped over until --runtime"},
+	{OPT_DIR, "dir", "PATH", NULL,
+	 "directory for the rank files (required for posix); a block device only with --allow-device"},
+	{OPT_IODEPTH, "iodepth", "N", "1",
+	 "I/Os in flight per rank (1-4096); > 1 needs libaio or io_uring"},
+	{OPT_IOENGINE, "ioengine", "ENGINE", "psync",
+	 "posix I/O engine: psync, libaio, io_uring"},
+	{OPT_BACKEND, "backend", "NAME", "posix",
+	 "I/O backend (see the list below)"},
+	{OPT_RUNTIME, "runtime", "DURATION", "150",
+	 "seconds each repetition runs (time-based; s, ms, m, h)"},
+	{OPT_REPS, "reps", "N", "7", "repetitions of each pattern (1-10000)"},
+	{OPT_INTERVAL, "interval", "DURATION", "1",
+	 "sample period of the per-rank time series (>= 10ms)"},
+	{OPT_OUTPUT, "output", "FILE", "iostrata-bench-<UTC time>.h5",
+	 "HDF5 results file, rewritten after each repetition; \"none\" for no file"},
+	{OPT_SUMMARY, "summary", "FORMAT", "text",
+	 "summary on rank 0's stdout: text, json (one object), none"},
+	{OPT_REORDER, "reorder", NULL, "off",
+	 "read the file written by the rank one node further (IOR -C)"},
+	{OPT_FSYNC, "fsync", NULL, "off",
+	 "fsync before a write repetition ends (counted in its time)"},
+	{OPT_VERIFY, "verify", NULL, "off",
+	 "stamp each block (rank, offset, rep, seed, checksum); reads check it"},
+	{OPT_KEEP, "keep", NULL, "off", "keep the rank files at the end"},
+	{OPT_SEED, "seed", "N", "random",
+	 "seed of offsets and data (recorded in the results)"},
+	{OPT_QUIET, "quiet", NULL, "off", "no progress line"},
+	{OPT_ALLOW_DEVICE, "allow-device", NULL, "off",
+	 "allow --dir to be a block device (its data is destroyed)"},
+	{OPT_FORCE, "force", NULL, "off",
+	 "run although ranks x size exceeds the free space, overwrite --output"},
+	{OPT_BUFFERED, "buffered", NULL, "off",
+	 "drop O_DIRECT: a deliberately cached run (recorded as such)"},
+	{OPT_ATTACH, "attach", "NAME=FILE", NULL,
+	 "store FILE's text under /attachments/NAME (repeatable)"},
+	{OPT_HELP, "help", NULL, NULL, "this text"},
+	{OPT_VERSION, "version", NULL, NULL, "print the version"},
+};
+
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+void mb_config_defaults(struct mb_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->npatterns = 1;
+	cfg->patterns[0] = MB_PAT_WRITE;
+	cfg->rwmixread = 70;
+	cfg->bs = 8ull << 20;
+	cfg->size = 16ull << 30;
+	cfg->iodepth = 1;
+	cfg->ioengine = MB_ENG_PSYNC;
+	cfg->backend = mb_backend_find("posix");
+	cfg->runtime = 150.0;
+	cfg->reps = 7;
+	cfg->interval = 1.0;
+	cfg->summary = MB_SUM_TEXT;
+	cfg->direct = true;
+}
+
+void mb_config_usage(FILE *f)
+{
+	const struct mb_backend *const *b;
+	size_t i;
+
+	fprintf(f, "Usage: iostrata-bench [OPTION...]\n");
+	fprintf(f,
+		"MPI storage benchmark: one rank per core, each on its own file, direct I/O,\nhonest aggregate figures (stonewalled, whole-window, sum of rank rates).\nRun it with srun --mpi=pmix or mpirun.\n\nOptions (default in brackets):\n");
+	for (i = 0; i < NOPTS; i++) {
+		char left[64];
+
+		snprintf(left, sizeof(left), "--%s%s%s", opts[i].name,
+			 opts[i].arg ? "=" : "",
+			 opts[i].arg ? opts[i].arg : "");
+		fprintf(f, "  %-28s %s", left, opts[i].help);
+		if (opts[i].def)
+			fprintf(f, " [%s]", opts[i].def);
+		fputc('\n', f);
+	}
+	fprintf(f, "\nBackends:\n");
+	for (b = mb_backends; *b; b++) {
+		const struct mb_option *o;
+
+		fprintf(f, "  %-28s %s\n", (*b)->name,
+			(*b)->summary ? (*b)->summary : "");
+		for (o = (*b)->options; o && o->name; o++) {
+			char left[64];
+
+			snprintf(left, sizeof(left), "  --%s%s%s", o->name,
+				 o->arg ? "=" : "", o->arg ? o->arg : "");
+			fprintf(f, "  %-28s %s", left, o->help ? o->help : "");
+			if (o->def)
+				fprintf(f, " [%s]", o->def);
+			fputc('\n', f);
+		}
+	}
+	fprintf(f,
+		"\nSizes: 4K, 8M, 16G, 1T (binary), 4KB, 8MB (decimal).\nExit: 0 valid run, 1 invalid run (I/O error, short transfer, early end,\nverify mismatch; results still written), 2 bad usage or target, 3 failure\n(backend, results file), 4 watchdog abort (a rank hung or died).\n");
+}
+
+static int parse_patterns(struct mb_config *cfg, const char *v,
+			  struct ios_err *err)
+{
+	char buf[256];
+	char *save = NULL, *tok;
+	int n = 0;
+
+	if (strlen(v) >= sizeof(buf) || !*v || *v == ',' ||
+	    v[strlen(v) - 1] == ',' || strstr(v, ",,"))
+		return ios_errf(
+			err, -EINVAL,
+			"--rw: invalid value \"%s\" (accepted: write, read, randwrite, randread, randrw, or a comma list such as write,read)",
+			v);
+	strcpy(buf, v);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		unsigned p;
+
+		for (p = 0; p < 5; p++)
+			if (!strcmp(tok, pattern_names[p]))
+				break;
+		if (p == 5)
+			return ios_errf(
+				err, -EINVAL,
+				"--rw: unknown pattern \"%s\" (accepted: write, read, randwrite, randread, randrw, or a comma list such as write,read)",
+				tok);
+		if (n == MB_MAX_PHASES)
+			return ios_errf(err, -EINVAL,
+					"--rw: \"%s\": more than %d patterns",
+					v, MB_MAX_PHASES);
+		cfg->patterns[n++] = (enum mb_pattern)p;
+	}
+	if (n == 0)
+		return ios_errf(
+			err, -EINVAL,
+			"--rw: invalid value \"%s\" (accepted: write, read, randwrite, randread, randrw, or a comma list such as write,read)",
+			v);
+	cfg->npatterns = n;
+	return 0;
+}
+
+static int set_str(char **dst, const char *v)
+{
+	char *s = strdup(v);
+
+	if (!s)
+		return -ENOMEM;
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
+static char *join_argv(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s, *p;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) * 4 + 3;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	p = s;
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		bool plain = *a != '\0';
+		const char *c;
+
+		for (c = a; *c; c++)
+			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=,./:+@%",
+				    *c))
+				plain = false;
+		if (i)
+			*p++ = ' ';
+		if (plain) {
+			p = stpcpy(p, a);
+			continue;
+		}
+		*p++ = '\'';
+		for (c = a; *c; c++) {
+			if (*c == '\'')
+				p = stpcpy(p, "'\\''");
+			else
+				*p++ = *c;
+		}
+		*p++ = '\'';
+	}
+	*p = '\0';
+	return s;
+}
+
+static int apply(struct mb_config *cfg, const struct opt *o, const char *v,
+		 struct ios_err *err)
+{
+	uint64_t u;
+	double d;
+	int rc;
+	unsigned e;
+
+	switch (o->id) {
+	case OPT_RW:
+		return parse_patterns(cfg, v, err);
+	case OPT_RWMIXREAD:
+		rc = ios_parse_uint(v, "--rwmixread", 0, 100, &u, err);
+		if (rc)
+			return rc;
+		cfg->rwmixread = (int)u;
+		return 0;
+	case OPT_BS:
+		rc = ios_parse_size(v, "--bs", &u, err);
+		if (rc)
+			return rc;
+		if (u == 0 || u > (1ull << 30))
+			return ios_errf(
+				err, -EINVAL,
+				"--bs: \"%s\" out of range (accepted: 1 byte to 1G)",
+				v);
+		cfg->bs = u;
+		return 0;
+	case OPT_SIZE:
+		rc = ios_parse_size(v, "--size", &u, err);
+		if (rc)
+			return rc;
+		if (u == 0)
+			return ios_errf(
+				err, -EINVAL,
+				"--size: \"%s\" must be greater than 0 (accepted: a size such as 1G)",
+				v);
+		cfg->size = u;
+		return 0;
+	case OPT_DIR:
+		if (!*v)
+			return ios_errf(
+				err, -EINVAL,
+				"--dir: empty path (accepted: an existing directory)");
+		return set_str(&cfg->dir, v);
+	case OPT_IODEPTH:
+		rc = ios_parse_uint(v, "--iodepth", 1, 4096, &u, err);
+		if (rc)
+			return rc;
+		cfg->iodepth = (unsigned)u;
+		return 0;
+	case OPT_IOENGINE:
+		for (e = 0; e < 3; e++)
+			if (!strcmp(v, engine_names[e]))
+				break;
+		if (e == 3)
+			return ios_errf(
+				err, -EINVAL,
+				"--ioengine: unknown engine \"%s\" (accepted: psync, libaio, io_uring)",
+				v);
+#ifndef HAVE_LIBAIO
+		if (e == MB_ENG_LIBAIO)
+			return ios_errf(
+				err, -EINVAL,
+				"--ioengine: \"libaio\" is not built in (configure found no libaio; accepted: psync%s)",
+#ifdef HAVE_LIBURING
+				", io_uring"
+#else
+				""
+#endif
+			);
+#endif
+#ifndef HAVE_LIBURING
+		if (e == MB_ENG_IO_URING)
+			return ios_errf(
+				err, -EINVAL,
+				"--ioengine: \"io_uring\" is not built in (configure found no liburing; accepted: psync%s)",
+#ifdef HAVE_LIBAIO
+				", libaio"
+#else
+				""
+#endif
+			);
+#endif
+		cfg->ioengine = (enum mb_engine)e;
+		return 0;
+	case OPT_BACKEND: {
+		const struct mb_backend *be = mb_backend_find(v);
+		const struct mb_backend *const *b;
+		char list[256] = "";
+
+		if (!be) {
+			for (b = mb_backends; *b; b++) {
+				if (list[0])
+					strncat(list, ", ",
+						sizeof(list) - strlen(list) -
+							1);
+				strncat(list, (*b)->name,
+					sizeof(list) - strlen(list) - 1);
+			}
+			return ios_errf(
+				err, -EINVAL,
+				"--backend: unknown or not built backend \"%s\" (accepted: %s)",
+				v, list);
+		}
+		cfg->backend = be;
+		return 0;
+	}
+	case OPT_RUNTIME:
+		rc = ios_parse_duration(v, "--runtime", &d, err);
+		if (rc)
+			return rc;
+		if (!(d >= 0.1 && d <= 30 * 86400.0))
+			return ios_errf(
+				err, -EINVAL,
+				"--runtime: \"%s\" out of range (accepted: 100ms to 30 days)",
+				v);
+		cfg->runtime = d;
+		return 0;
+	case OPT_REPS:
+		rc = ios_parse_uint(v, "--reps", 1, 10000, &u, err);
+		if (rc)
+			return rc;
+		cfg->reps = (unsigned)u;
+		return 0;
+	case OPT_INTERVAL:
+		rc = ios_parse_duration(v, "--interval", &d, err);
+		if (rc)
+			return rc;
+		if (!(d >= 0.01 && d <= 86400.0))
+			return ios_errf(
+				err, -EINVAL,
+				"--interval: \"%s\" out of range (accepted: 10ms to 1 day)",
+				v);
+		cfg->interval = d;
+		return 0;
+	case OPT_OUTPUT:
+		if (!*v)
+			return ios_errf(
+				err, -EINVAL,
+				"--output: empty path (accepted: a file name, or none)");
+		if (!strcmp(v, "none")) {
+			free(cfg->output);
+			cfg->output = NULL;
+			cfg->summary = cfg->summary; /* keep */
+			return 0;
+		}
+		return set_str(&cfg->output, v);
+	case OPT_SUMMARY:
+		if (!strcmp(v, "text"))
+			cfg->summary = MB_SUM_TEXT;
+		else if (!strcmp(v, "json"))
+			cfg->summary = MB_SUM_JSON;
+		else if (!strcmp(v, "none"))
+			cfg->summary = MB_SUM_NONE;
+		else
+			return ios_errf(
+				err, -EINVAL,
+				"--summary: unknown format \"%s\" (accepted: text, json, none)",
+				v);
+		return 0;
+	case OPT_SEED:
+		rc = ios_parse_uint(v, "--seed", 0, UINT64_MAX, &u, err);
+		if (rc)
+			return rc;
+		cfg->seed = u;
+		cfg->seed_given = true;
+		return 0;
+	case OPT_ATTACH: {
+		const char *eq = strchr(v, '=');
+		struct mb_attach *a;
+		const char *c;
+
+		if (!eq || eq == v || !eq[1])
+			return ios_errf(
+				err, -EINVAL,
+				"--attach: invalid value \"%s\" (accepted: NAME=FILE, NAME of letters, digits, '-', '_', '.')",
+				v);
+		for (c = v; c < eq; c++)
+			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.",
+				    *c))
+				return ios_errf(
+					err, -EINVAL,
+					"--attach: invalid name in \"%s\" (accepted: NAME=FILE, NAME of letters, digits, '-', '_', '.')",
+					v);
+		if (cfg->nattach == MB_MAX_ATTACH)
+			return ios_errf(err, -EINVAL,
+					"--attach: more than %d attachments",
+					MB_MAX_ATTACH);
+		a = &cfg->attach[cfg->nattach];
+		a->name = strndup(v, (size_t)(eq - v));
+		a->path = strdup(eq + 1);
+		if (!a->name || !a->path)
+			return -ENOMEM;
+		cfg->nattach++;
+		return 0;
+	}
+	case OPT_REORDER:
+		cfg->reorder = true;
+		return 0;
+	case OPT_FSYNC:
+		cfg->fsync = true;
+		return 0;
+	case OPT_VERIFY:
+		cfg->verify = true;
+		return 0;
+	case OPT_KEEP:
+		cfg->keep = true;
+		return 0;
+	case OPT_QUIET:
+		cfg->quiet = true;
+		return 0;
+	case OPT_ALLOW_DEVICE:
+		cfg->allow_device = true;
+		return 0;
+	case OPT_FORCE:
+		cfg->force = true;
+		return 0;
+	case OPT_BUFFERED:
+		cfg->direct = false;
+		return 0;
+	case OPT_HELP:
+		cfg->help = true;
+		return 0;
+	case OPT_VERSION:
+		cfg->version = true;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* A backend option given as --NAME[=VALUE]; NULL when none matches. */
+static const struct mb_option *find_bopt(const char *name, size_t len)
+{
+	const struct mb_backend *const *b;
+
+	for (b = mb_backends; *b; b++) {
+		const struct mb_option *o;
+
+		for (o = (*b)->options; o && o->name; o++)
+			if (strlen(o->name) == len &&
+			    !strncmp(o->name, name, len))
+				return o;
+	}
+	return NULL;
+}
+
+static int default_output(struct mb_config *cfg)
+{
+	char buf[128];
+	time_t now = time(NULL);
+	struct tm tm;
+	const char *job = getenv("SLURM_JOB_ID");
+
+	gmtime_r(&now, &tm);
+	if (job)
+		snprintf(buf, sizeof(buf),
+			 "iostrata-bench-%04d%02d%02dT%02d%02d%02dZ-job%s.h5",
+			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+			 tm.tm_hour, tm.tm_min, tm.tm_sec, job);
+	else
+		snprintf(buf, sizeof(buf),
+			 "iostrata-bench-%04d%02d%02dT%02d%02d%02dZ.h5",
+			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+			 tm.tm_hour, tm.tm_min, tm.tm_sec);
+	return set_str(&cfg->output, buf);
+}
+
+int mb_config_parse(struct mb_config *cfg, int argc, char **argv,
+		    struct ios_err *err)
+{
+	bool output_given = false;
+	int i, rc;
+	unsigned p;
+
+	mb_config_defaults(cfg);
+	cfg->command_line = join_argv(argc, argv);
+	if (!cfg->command_line)
+		return ios_errf(err, -ENOMEM, "iostrata-bench: out of memory");
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *name, *eq, *val = NULL;
+		size_t len;
+		size_t k;
+		const struct mb_option *bo;
+
+		if (!strcmp(a, "-h")) {
+			cfg->help = true;
+			continue;
+		}
+		if (strncmp(a, "--", 2) || !a[2])
+			return ios_errf(
+				err, -EINVAL,
+				"unexpected argument \"%s\" (options are --NAME=VALUE; see --help)",
+				a);
+		name = a + 2;
+		eq = strchr(name, '=');
+		len = eq ? (size_t)(eq - name) : strlen(name);
+		for (k = 0; k < NOPTS; k++)
+			if (strlen(opts[k].name) == len &&
+			    !strncmp(opts[k].name, name, len))
+				break;
+		if (k < NOPTS) {
+			const struct opt *o = &opts[k];
+
+			if (o->arg) {
+				if (eq)
+					val = eq + 1;
+				else if (i + 1 < argc)
+					val = argv[++i];
+				else
+					return ios_errf(
+						err, -EINVAL,
+						"--%s: missing value (accepted: --%s=%s)",
+						o->name, o->name, o->arg);
+			} else if (eq) {
+				return ios_errf(
+					err, -EINVAL,
+					"--%s: takes no value (given \"%s\")",
+					o->name, eq + 1);
+			}
+			if (o->id == OPT_OUTPUT)
+				output_given = true;
+			rc = apply(cfg, o, val, err);
+			if (rc)
+				return rc;
+			continue;
+		}
+		bo = find_bopt(name, len);
+		if (!bo)
+			return ios_errf(
+				err, -EINVAL,
+				"unknown option \"--%.*s\" (see --help for the accepted options)",
+				(int)len, name);
+		if (bo->arg) {
+			if (eq)
+				val = eq + 1;
+			else if (i + 1 < argc)
+				val = argv[++i];
+			else
+				return ios_errf(
+					err, -EINVAL,
+					"--%s: missing value (accepted: --%s=%s)",
+					bo->name, bo->name, bo->arg);
+		} else {
+			if (eq)
+				return ios_errf(
+					err, -EINVAL,
+					"--%s: takes no value (given \"%s\")",
+					bo->name, eq + 1);
+			val = "1";
+		}
+		if (cfg->nbopts == MB_MAX_BOPTS)
+			return ios_errf(err, -EINVAL,
+					"--%s: too many backend options",
+					bo->name);
+		cfg->bopts[cfg->nbopts].name = bo->name;
+		cfg->bopts[cfg->nbopts].value = strdup(val);
+		if (!cfg->bopts[cfg->nbopts].value)
+			return -ENOMEM;
+		cfg->nbopts++;
+	}
+	if (cfg->help || cfg->version)
+		return 0;
+
+	/* Consistency between options. */
+	if (!cfg->backend)
+		return ios_errf(
+			err, -EINVAL,
+			"--backend: the default backend \"posix\" is not built");
+	if (cfg->bs > cfg->size)
+		return ios_errf(err, -EINVAL,
+				"--bs: %" PRIu64
+				" bytes is larger than --size %" PRIu64
+				" (accepted: bs <= size)",
+				cfg->bs, cfg->size);
+	if (cfg->size % cfg->bs)
+		return ios_errf(err, -EINVAL,
+				"--size: %" PRIu64
+				" is not a multiple of --bs %" PRIu64
+				" (accepted: size = N x bs)",
+				cfg->size, cfg->bs);
+	if (cfg->iodepth > 1 && cfg->ioengine == MB_ENG_PSYNC &&
+	    !strcmp(cfg->backend->name, "posix"))
+		return ios_errf(
+			err, -EINVAL,
+			"--iodepth: %u needs an asynchronous engine (accepted: --iodepth=1 with psync, or --ioengine=libaio|io_uring)",
+			cfg->iodepth);
+	if (cfg->iodepth > 1 && !(cfg->backend->flags & MB_BF_ASYNC))
+		return ios_errf(
+			err, -EINVAL,
+			"--iodepth: %u: backend \"%s\" has no asynchronous path (accepted: --iodepth=1)",
+			cfg->iodepth, cfg->backend->name);
+	if (cfg->verify && (cfg->backend->flags & MB_BF_NO_DATA))
+		return ios_errf(
+			err, -EINVAL,
+			"--verify: backend \"%s\" moves no data (accepted: --verify with a backend that stores data, e.g. posix)",
+			cfg->backend->name);
+	if (cfg->verify && cfg->bs < 64)
+		return ios_errf(
+			err, -EINVAL,
+			"--verify: --bs %" PRIu64
+			" is too small for the block stamp (accepted: bs >= 64)",
+			cfg->bs);
+	if (cfg->interval > cfg->runtime)
+		return ios_errf(
+			err, -EINVAL,
+			"--interval: %g s is longer than --runtime %g s (accepted: interval <= runtime)",
+			cfg->interval, cfg->runtime);
+	if (cfg->runtime / cfg->interval > 1e6)
+		return ios_errf(
+			err, -EINVAL,
+			"--interval: %g s gives more than 10^6 samples over --runtime %g s",
+			cfg->interval, cfg->runtime);
+	if (cfg->direct && !(cfg->backend->flags & MB_BF_NO_DATA) &&
+	    !(cfg->backend->flags & MB_BF_NO_LOCAL_FS) && cfg->bs % 512)
+		return ios_errf(
+			err, -EINVAL,
+			"--bs: %" PRIu64
+			" is not a multiple of 512, which direct I/O needs (accepted: a multiple of the device's logical block size, or --buffered)",
+			cfg->bs);
+	if (!(cfg->backend->flags & (MB_BF_NO_LOCAL_FS | MB_BF_NO_DATA)) &&
+	    !cfg->dir)
+		return ios_errf(
+			err, -EINVAL,
+			"--dir: missing (accepted: --dir=PATH, an existing writable directory)");
+	for (p = 0; p < (unsigned)cfg->nbopts; p++) {
+		const struct mb_option *o;
+		bool mine = false;
+
+		for (o = cfg->backend->options; o && o->name; o++)
+			if (o->name == cfg->bopts[p].name)
+				mine = true;
+		if (!mine)
+			return ios_errf(err, -EINVAL,
+					"--%s: not an option of backend \"%s\"",
+					cfg->bopts[p].name, cfg->backend->name);
+	}
+	if (!output_given && !cfg->output) {
+		rc = default_output(cfg);
+		if (rc)
+			return ios_errf(err, rc,
+					"iostrata-bench: out of memory");
+	}
+	if (!cfg->seed_given) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		cfg->seed = ((uint64_t)ts.tv_sec * 1000000007ull) ^
+			    (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
+	}
+	return 0;
+}
+
+void mb_config_free(struct mb_config *cfg)
+{
+	int i;
+
+	free(cfg->dir);
+	free(cfg->output);
+	free(cfg->command_line);
+	for (i = 0; i < cfg->nattach; i++) {
+		free(cfg->attach[i].name);
+		free(cfg->attach[i].path);
+	}
+	for (i = 0; i < cfg->nbopts; i++)
+		free(cfg->bopts[i].value);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+const char *mb_config_opt(const struct mb_config *cfg, const char *name)
+{
+	const struct mb_option *o;
+	int i;
+
+	for (i = cfg->nbopts - 1; i >= 0; i--)
+		if (!strcmp(cfg->bopts[i].name, name))
+			return cfg->bopts[i].value;
+	if (cfg->backend)
+		for (o = cfg->backend->options; o && o->name; o++)
+			if (!strcmp(o->name, name))
+				return o->def;
+	return NULL;
+}
+
+const char *mb_target_name(int rank, char *buf, size_t len)
+{
+	snprintf(buf, len, "iostrata-bench.%d", rank);
+	return buf;
+}
+
+int mb_file_is_ours(const char *path)
+{
+	char v[256];
+	char side[PATH_MAX];
+	ssize_t n;
+	struct stat st;
+
+	if (lstat(path, &st))
+		return -errno;
+	n = getxattr(path, MB_XATTR_NAME, v, sizeof(v));
+	if (n > 0)
+		return 1;
+	snprintf(side, sizeof(side), "%s.iostrata", path);
+	if (!access(side, F_OK))
+		return 1;
+	return 0;
+}
+
+int mb_file_mark(const char *path, const char *value)
+{
+	char side[PATH_MAX];
+	int fd;
+
+	if (!setxattr(path, MB_XATTR_NAME, value, strlen(value), 0))
+		return 0;
+	if (errno != ENOTSUP && errno != EOPNOTSUPP && errno != EPERM)
+		return -errno;
+	/* No user xattrs here: a sidecar file marks ownership instead. */
+	snprintf(side, sizeof(side), "%s.iostrata", path);
+	fd = open(side, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, value, strlen(value)) < 0) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	if (close(fd))
+		return -errno;
+	return 0;
+}
+
+int mb_file_remove(const char *path)
+{
+	char side[PATH_MAX];
+	int rc = 0;
+
+	if (unlink(path) && errno != ENOENT)
+		rc = -errno;
+	snprintf(side, sizeof(side), "%s.iostrata", path);
+	if (unlink(side) && errno != ENOENT && !rc)
+		rc = -errno;
+	return rc;
+}
+
+static unsigned read_uint_file(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	unsigned v = 0;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%u", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+unsigned int mb_logical_block_size(const char *path)
+{
+	struct stat st;
+	char p[PATH_MAX];
+	unsigned v;
+	dev_t dev;
+
+	if (stat(path, &st))
+		return 512;
+	dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+	if (major(dev) == 0) /* tmpfs, fuse, nfs: no block queue */
+		return 512;
+	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/queue/logical_block_size",
+		 major(dev), minor(dev));
+	v = read_uint_file(p);
+	if (!v) { /* a partition: the queue is the parent's */
+		snprintf(p, sizeof(p),
+			 "/sys/dev/block/%u:%u/../queue/logical_block_size",
+			 major(dev), minor(dev));
+		v = read_uint_file(p);
+	}
+	return v ? v : 512;
+}
+
+static bool fs_is_shared(const char *dir)
+{
+	struct statfs sf;
+
+	if (statfs(dir, &sf))
+		return false;
+	switch ((unsigned long)sf.f_type) {
+	case 0x00c36400: /* ceph */
+	case 0x65735546: /* fuse (ceph-fuse, ...) */
+	case 0x6969:     /* nfs */
+	case 0x0bd00bd0: /* lustre */
+	case 0x47504653: /* gpfs */
+	case 0x19830326: /* beegfs */
+	case 0xfe534d42: /* smb2 */
+		return true;
+	default:
+		return false;
+	}
+}
+
+int mb_config_check_target(const struct mb_config *cfg, int rank, int nranks,
+			   int ranks_on_node, struct ios_err *err)
+{
+	char name[64], path[PATH_MAX];
+	struct stat st;
+	struct statvfs sv;
+	unsigned lbs;
+	uint64_t need, have, existing = 0;
+	int rc;
+
+	if (!cfg->dir)
+		return 0;
+	if (stat(cfg->dir, &st))
+		return ios_errf(
+			err, -errno,
+			"--dir: stat \"%s\": %s (accepted: an existing writable directory)",
+			cfg->dir, strerror(errno));
+	if (S_ISBLK(st.st_mode)) {
+		uint64_t devsz = 0;
+		int fd;
+
+		if (!cfg->allow_device)
+			return ios_errf(
+				err, -EPERM,
+				"--dir: \"%s\" is a block device: refusing to overwrite it (accepted: a directory, or --allow-device to destroy the device's data)",
+				cfg->dir);
+		fd = open(cfg->dir, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return ios_errf(err, -errno, "--dir: open \"%s\": %s",
+					cfg->dir, strerror(errno));
+		devsz = (uint64_t)lseek(fd, 0, SEEK_END);
+		close(fd);
+		if (devsz < (uint64_t)nranks * cfg->size)
+			return ios_errf(
+				err, -ENOSPC,
+				"--dir: device \"%s\" holds %" PRIu64
+				" bytes, less than %d ranks x --size %" PRIu64,
+				cfg->dir, devsz, nranks, cfg->size);
+		lbs = mb_logical_block_size(cfg->dir);
+		if (cfg->direct && cfg->bs % lbs)
+			return ios_errf(
+				err, -EINVAL,
+				"--bs: %" PRIu64
+				" is not a multiple of the logical block size %u of \"%s\" (accepted: a multiple of %u, or --buffered)",
+				cfg->bs, lbs, cfg->dir, lbs);
+		return 0;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return ios_errf(
+			err, -ENOTDIR,
+			"--dir: \"%s\" is not a directory (accepted: an existing writable directory)",
+			cfg->dir);
+	if (access(cfg->dir, W_OK | X_OK))
+		return ios_errf(
+			err, -errno,
+			"--dir: \"%s\" is not writable: %s (accepted: an existing writable directory)",
+			cfg->dir, strerror(errno));
+	lbs = mb_logical_block_size(cfg->dir);
+	if (cfg->direct && cfg->bs % lbs)
+		return ios_errf(
+			err, -EINVAL,
+			"--bs: %" PRIu64
+			" is not a multiple of the logical block size %u under \"%s\" (accepted: a multiple of %u, or --buffered)",
+			cfg->bs, lbs, cfg->dir, lbs);
+	snprintf(path, sizeof(path), "%s/%s", cfg->dir,
+		 mb_target_name(rank, name, sizeof(name)));
+	if (!lstat(path, &st)) {
+		if (S_ISLNK(st.st_mode) && !stat(path, &st) &&
+		    S_ISBLK(st.st_mode) && !cfg->allow_device)
+			return ios_errf(
+				err, -EPERM,
+				"--dir: \"%s\" leads to a block device: refusing to overwrite it (accepted: --allow-device)",
+				path);
+		if (!S_ISREG(st.st_mode))
+			return ios_errf(
+				err, -EEXIST,
+				"--dir: \"%s\" exists and is not a regular file: refusing to touch it (remove it or choose another --dir)",
+				path);
+		rc = mb_file_is_ours(path);
+		if (rc < 0)
+			return ios_errf(err, rc, "--dir: examine \"%s\": %s",
+					path, strerror(-rc));
+		if (rc == 0)
+			return ios_errf(
+				err, -EEXIST,
+				"--dir: \"%s\" exists and was not created by iostrata (no %s mark): refusing to overwrite it (remove it or choose another --dir)",
+				path, MB_XATTR_NAME);
+		existing = (uint64_t)st.st_size;
+	}
+	if (statvfs(cfg->dir, &sv))
+		return ios_errf(err, -errno, "--dir: statvfs \"%s\": %s",
+				cfg->dir, strerror(errno));
+	have = (uint64_t)sv.f_bavail * sv.f_frsize;
+	need = (uint64_t)(fs_is_shared(cfg->dir) ? nranks : ranks_on_node) *
+	       cfg->size;
+	need = need > existing * (uint64_t)ranks_on_node
+		       ? need - existing * (uint64_t)ranks_on_node
+		       : 0;
+	if (!cfg->force && need > have) {
+		char a[32], b[32];
+
+		return ios_errf(
+			err, -ENOSPC,
+			"--size: %s needed under \"%s\" (%d ranks x %" PRIu64
+			" bytes) but only %s free (accepted: a smaller --size, fewer ranks, or --force)",
+			ios_fmt_size(need, a, sizeof(a)), cfg->dir,
+			fs_is_shared(cfg->dir) ? nranks : ranks_on_node,
+			cfg->size, ios_fmt_size(have, b, sizeof(b)));
+	}
+	return 0;
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mb_config: the command line of iostrata-bench (fio's vocabulary), parsed and
+ * validated without MPI so unit tests can drive it.  Parsing checks syntax
+ * and consistency; mb_config_check_target() checks the target directory
+ * (exists, writable, alignment, free space, device, foreign files) before
+ * any file is created.
+ */
+#ifndef IOSTRATA_MB_CONFIG_H
+#define IOSTRATA_MB_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "backend.h"
+#include "errbuf.h"
+
+enum mb_pattern {
+	MB_PAT_WRITE = 0,
+	MB_PAT_READ,
+	MB_PAT_RANDWRITE,
+	MB_PAT_RANDREAD,
+	MB_PAT_RANDRW,
+};
+
+enum mb_engine {
+	MB_ENG_PSYNC = 0,
+	MB_ENG_LIBAIO,
+	MB_ENG_IO_URING,
+};
+
+enum mb_summary {
+	MB_SUM_TEXT = 0,
+	MB_SUM_JSON,
+	MB_SUM_NONE,
+};
+
+#define MB_MAX_PHASES 8
+#define MB_MAX_ATTACH 16
+#define MB_MAX_BOPTS 32
+
+struct mb_attach {
+	char *name;
+	char *path;
+};
+
+struct mb_bopt {
+	const char *name; /* points into a backend's option table */
+	char *value;
+};
+
+struct mb_config {
+	int npatterns;
+	enum mb_pattern patterns[MB_MAX_PHASES];
+	int rwmixread; /* percent reads of randrw */
+	uint64_t bs;
+	uint64_t size; /* per rank */
+	char *dir;
+	unsigned int iodepth;
+	enum mb_engine ioengine;
+	const struct mb_backend *backend;
+	double runtime; /* seconds per repetition */
+	unsigned int reps;
+	double interval; /* sample period, seconds */
+	char *output;    /* NULL: --output=none */
+	enum mb_summary summary;
+	bool reorder;
+	bool fsync;
+	bool verify;
+	bool keep;
+	bool quiet;
+	bool allow_device;
+	bool force;
+	bool direct; /* false with --buffered */
+	uint64_t seed;
+	bool seed_given;
+	int nattach;
+	struct mb_attach attach[MB_MAX_ATTACH];
+	int nbopts;
+	struct mb_bopt bopts[MB_MAX_BOPTS];
+	char *command_line; /* argv joined, shell-quoted */
+	bool help;
+	bool version;
+};
+
+/* Names used on the command line and in results files. */
+const char *mb_pattern_name(enum mb_pattern p);
+const char *mb_engine_name(enum mb_engine e);
+bool mb_pattern_writes(enum mb_pattern p);
+bool mb_pattern_reads(enum mb_pattern p);
+bool mb_pattern_random(enum mb_pattern p);
+
+/* Fill [cfg] with the defaults (documented by mb_config_usage). */
+void mb_config_defaults(struct mb_config *cfg);
+
+/*
+ * Parse argv into [cfg] (which mb_config_parse initialises).  Checks syntax,
+ * units, ranges and consistency (bs <= size, size a multiple of bs, iodepth
+ * >= 1, engine known and built, --verify not with the null backend, ...).
+ * Touches no file.  Returns 0, or -EINVAL with [err] naming the option and
+ * what is accepted.  --help/--version set cfg->help/version and return 0.
+ */
+int mb_config_parse(struct mb_config *cfg, int argc, char **argv,
+		    struct ios_err *err);
+
+/* Release what mb_config_parse allocated. */
+void mb_config_free(struct mb_config *cfg);
+
+/*
+ * Backend option [name] (without "--"): the value given, else the
+ * option's default, else NULL.
+ */
+const char *mb_config_opt(const struct mb_config *cfg, const char *name);
+
+/* Print --help (every option with its default) to [f]. */
+void mb_config_usage(FILE *f);
+
+/*
+ * The target file of [rank] for the posix backend: "DIR/iostrata-bench.RANK"
+ * (or DIR itself when DIR is a block device).  Returns [buf].
+ */
+const char *mb_target_name(int rank, char *buf, size_t len);
+
+/*
+ * Check the target of one rank before anything is created (posix-like
+ * backends, i.e. without MB_BF_NO_LOCAL_FS): --dir exists and is a
+ * directory we can write (or a block device with --allow-device, large
+ * enough for [nranks] regions), bs a multiple of the logical block size
+ * for direct I/O, the rank's target is absent or an iostrata file,
+ * free space for [ranks_sharing] files of --size unless --force.
+ * [ranks_on_node] and [nranks] size the free-space need on local and
+ * shared filesystems.  Returns 0 or a negative errno with [err] set.
+ */
+int mb_config_check_target(const struct mb_config *cfg, int rank, int nranks,
+			   int ranks_on_node, struct ios_err *err);
+
+/*
+ * Ownership marks: iostrata files carry the xattr "user.iostrata" (or,
+ * where xattrs are unsupported, a sidecar "NAME.iostrata").
+ * mb_file_is_ours: 1 ours, 0 not ours, -errno when [path] cannot be
+ * examined (-ENOENT when missing).  mb_file_mark: 0 or -errno.
+ */
+#define MB_XATTR_NAME "user.iostrata"
+int mb_file_is_ours(const char *path);
+int mb_file_mark(const char *path, const char *value);
+/* Remove [path] and its sidecar mark, if any. 0 or -errno. */
+int mb_file_remove(const char *path);
+
+/* Logical block size for direct I/O under [path]; 512 when unknown. */
+unsigned int mb_logical_block_size(const char *path);
+
+#endif

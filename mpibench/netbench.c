@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * netbench: MPI point-to-point bandwidth (large messages, several streams)
+ * and latency (ping-pong) between every ordered pair of nodes, one pair at
+ * a time.  The network layer of the layered run (see netbench.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "netbench.h"
+
+#define NAME_LEN 64
+#define TAG_BW 0x4e00
+#define TAG_CTL 0x4e80
+#define TAG_LAT 0x4e90
+
+void nb_opts_default(struct nb_opts *o)
+{
+	o->msg_bytes = 8u << 20;
+	o->streams = 4;
+	o->seconds = 1.0;
+	o->lat_iters = 200;
+}
+
+static int mpi_fail(struct ios_err *err, const char *what, int rc)
+{
+	char s[MPI_MAX_ERROR_STRING];
+	int len = 0;
+
+	if (MPI_Error_string(rc, s, &len) != MPI_SUCCESS)
+		snprintf(s, sizeof(s), "MPI error %d", rc);
+	return ios_errf(err, -EIO, "netbench: %s: %s", what, s);
+}
+
+int nb_quiet_barrier(MPI_Comm comm)
+{
+	MPI_Request req;
+	int done = 0, rc;
+
+	rc = MPI_Ibarrier(comm, &req);
+	while (rc == MPI_SUCCESS && !done) {
+		rc = MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		if (rc == MPI_SUCCESS && !done)
+			usleep(1000);
+	}
+	return rc == MPI_SUCCESS ? 0 : -EIO;
+}
+
+int nb_node_of(MPI_Comm comm, int *node, int *nnodes, int *leader, char *name,
+	       size_t len)
+{
+	char me[NAME_LEN] = "", *all;
+	const char *s = getenv("SLURMD_NODENAME");
+	int rank, size, i, j, n = 0, rc;
+
+	MPI_Comm_rank(comm, &rank);
+	MPI_Comm_size(comm, &size);
+	if (s && *s)
+		snprintf(me, sizeof(me), "%s", s);
+	else if (gethostname(me, sizeof(me) - 1) < 0)
+		snprintf(me, sizeof(me), "unknown");
+	all = calloc((size_t)size, NAME_LEN);
+	if (!all)
+		return -ENOMEM;
+	rc = MPI_Allgather(me, NAME_LEN, MPI_CHAR, all, NAME_LEN, MPI_CHAR,
+			   comm);
+	if (rc != MPI_SUCCESS) {
+		free(all);
+		return -EIO;
+	}
+	*node = -1;
+	*leader = 0;
+	for (i = 0; i < size; i++) {
+		const char *ni = all + (size_t)i * NAME_LEN;
+
+		for (j = 0; j < i; j++)
+			if (!strcmp(ni, all + (size_t)j * NAME_LEN))
+				break;
+		if (j == i) { /* first rank of a new node */
+			if (i == rank)
+				*leader = 1;
+			if (!strcmp(ni, me) && *node < 0)
+				*node = n;
+			n++;
+		}
+	}
+	*nnodes = n;
+	if (name && len)
+		snprintf(name, len, "%s", me);
+	free(all);
+	return 0;
+}
+
+/* Bandwidth from [src] to [dst]; both call it, the others do not. */
+static int pair_bw(MPI_Comm comm, int me, int src, int dst,
+		   const struct nb_opts *o, char *buf, double *bw,
+		   struct ios_err *err)
+{
+	MPI_Request req[64];
+	int s, k = o->streams, rc;
+	long rounds = 1, r;
+	double t0, t1, dt = 0;
+	char ack = 0;
+
+	/* calibrate with one round, then agree on a count */
+	for (int phase = 0; phase < 2; phase++) {
+		if (phase == 1) {
+			if (me == src) {
+				rounds = dt > 0 ? (long)(o->seconds / dt) : 1;
+				if (rounds < 2)
+					rounds = 2;
+				rc = MPI_Send(&rounds, 1, MPI_LONG, dst,
+					      TAG_CTL, comm);
+			} else {
+				rc = MPI_Recv(&rounds, 1, MPI_LONG, src,
+					      TAG_CTL, comm, MPI_STATUS_IGNORE);
+			}
+			if (rc != MPI_SUCCESS)
+				return mpi_fail(err, "exchange round count",
+						rc);
+		}
+		t0 = MPI_Wtime();
+		for (r = 0; r < rounds; r++) {
+			for (s = 0; s < k; s++) {
+				char *b = buf + (size_t)s * o->msg_bytes;
+
+				if (me == src)
+					rc = MPI_Isend(
+						b, (int)o->msg_bytes, MPI_BYTE,
+						dst, TAG_BW + s, comm, &req[s]);
+				else
+					rc = MPI_Irecv(
+						b, (int)o->msg_bytes, MPI_BYTE,
+						src, TAG_BW + s, comm, &req[s]);
+				if (rc != MPI_SUCCESS)
+					return mpi_fail(err, "post message",
+							rc);
+			}
+			rc = MPI_Waitall(k, req, MPI_STATUSES_IGNORE);
+			if (rc != MPI_SUCCESS)
+				return mpi_fail(err, "wait for messages", rc);
+		}
+		/* the sender's clock stops when the receiver has it all */
+		if (me == src)
+			rc = MPI_Recv(&ack, 1, MPI_CHAR, dst, TAG_CTL + 1, comm,
+				      MPI_STATUS_IGNORE);
+		else
+			rc = MPI_Send(&ack, 1, MPI_CHAR, src, TAG_CTL + 1,
+				      comm);
+		if (rc != MPI_SUCCESS)
+			return mpi_fail(err, "acknowledge", rc);
+		t1 = MPI_Wtime();
+		dt = t1 - t0;
+	}
+	*bw = dt > 0 ? (double)rounds * k * (double)o->msg_bytes / dt : 0;
+	return 0;
+}
+
+static int pair_lat(MPI_Comm comm, int me, int src, int dst,
+		    const struct nb_opts *o, double *lat_ns,
+		    struct ios_err *err)
+{
+	char b[8] = {0};
+	double t0 = 0;
+	int i, rc;
+
+	for (i = -10; i < o->lat_iters; i++) { /* 10 warm-up round trips */
+		if (i == 0)
+			t0 = MPI_Wtime();
+		if (me == src) {
+			rc = MPI_Send(b, 8, MPI_BYTE, dst, TAG_LAT, comm);
+			if (rc == MPI_SUCCESS)
+				rc = MPI_Recv(b, 8, MPI_BYTE, dst, TAG_LAT,
+					      comm, MPI_STATUS_IGNORE);
+		} else {
+			rc = MPI_Recv(b, 8, MPI_BYTE, src, TAG_LAT, comm,
+				      MPI_STATUS_IGNORE);
+			if (rc == MPI_SUCCESS)
+				rc = MPI_Send(b, 8, MPI_BYTE, src, TAG_LAT,
+					      comm);
+		}
+		if (rc != MPI_SUCCESS)
+			return mpi_fail(err, "ping-pong", rc);
+	}
+	*lat_ns = (MPI_Wtime() - t0) / (2.0 * o->lat_iters) * 1e9;
+	return 0;
+}
+
+int nb_run(MPI_Comm comm, const struct nb_opts *o, struct ios_net_pair **pairs,
+	   size_t *npairs, struct ios_err *err)
+{
+	struct ios_net_pair *out = NULL;
+	int rank, size, src, dst, rc = 0, grc;
+	size_t k = 0;
+	char *buf;
+
+	*pairs = NULL;
+	*npairs = 0;
+	if (o->streams < 1 || o->streams > 64 || o->msg_bytes == 0 ||
+	    o->msg_bytes > (1u << 30) || o->seconds <= 0 || o->lat_iters < 1)
+		return ios_errf(
+			err, -EINVAL,
+			"netbench: options: streams %d (1-64), message %llu bytes (1 B-1 GiB), %g s per pair (> 0), %d latency iterations (>= 1)",
+			o->streams, (unsigned long long)o->msg_bytes,
+			o->seconds, o->lat_iters);
+	MPI_Comm_rank(comm, &rank);
+	MPI_Comm_size(comm, &size);
+	buf = malloc((size_t)o->streams * o->msg_bytes);
+	/* every rank must agree before anyone starts a pair */
+	grc = buf ? 0 : 1;
+	MPI_Allreduce(MPI_IN_PLACE, &grc, 1, MPI_INT, MPI_MAX, comm);
+	if (grc) {
+		free(buf);
+		return ios_errf(err, -ENOMEM,
+				"netbench: allocate %d x %llu byte buffers: %s",
+				o->streams, (unsigned long long)o->msg_bytes,
+				strerror(ENOMEM));
+	}
+	memset(buf, 0x5a, (size_t)o->streams * o->msg_bytes);
+	if (rank == 0 && size > 1) {
+		out = calloc((size_t)size * (size - 1), sizeof(*out));
+		if (!out)
+			rc = -ENOMEM;
+	}
+	for (src = 0; src < size; src++) {
+		for (dst = 0; dst < size; dst++) {
+			double v[2] = {0, 0};
+			int prc = 0;
+
+			if (src == dst)
+				continue;
+			nb_quiet_barrier(comm);
+			if (rank == src || rank == dst) {
+				prc = pair_bw(comm, rank, src, dst, o, buf,
+					      &v[0], err);
+				if (prc == 0)
+					prc = pair_lat(comm, rank, src, dst, o,
+						       &v[1], err);
+			}
+			/* results to rank 0 (from the sender) */
+			if (rank == src && src != 0)
+				MPI_Send(v, 2, MPI_DOUBLE, 0, TAG_CTL + 2,
+					 comm);
+			if (rank == 0 && src != 0) {
+				MPI_Request rq;
+				int done = 0;
+
+				MPI_Irecv(v, 2, MPI_DOUBLE, src, TAG_CTL + 2,
+					  comm, &rq);
+				while (!done) {
+					MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
+					if (!done)
+						usleep(1000);
+				}
+			}
+			if (prc < 0 && rc == 0)
+				rc = prc;
+			if (rank == 0 && out) {
+				out[k].src_node = src;
+				out[k].dst_node = dst;
+				out[k].msg_bytes = o->msg_bytes;
+				out[k].streams = o->streams;
+				out[k].bw = v[0];
+				out[k].lat_ns = v[1];
+				k++;
+			}
+		}
+	}
+	free(buf);
+	grc = rc < 0;
+	MPI_Allreduce(MPI_IN_PLACE, &grc, 1, MPI_INT, MPI_MAX, comm);
+	if (grc) {
+		free(out);
+		if (rc == 0)
+			rc = ios_errf(
+				err, -EIO,
+				"netbench: a pair failed on another rank");
+		return rc;
+	}
+	*pairs = out;
+	*npairs = k;
+	return 0;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void nb_summary(const struct ios_net_pair *p, size_t n, double *min_bw,
+		double *median_bw, double *median_lat_ns)
+{
+	double *v;
+	size_t i;
+
+	*min_bw = *median_bw = *median_lat_ns = 0;
+	if (n == 0)
+		return;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return;
+	for (i = 0; i < n; i++)
+		v[i] = p[i].bw;
+	qsort(v, n, sizeof(*v), cmp_d);
+	*min_bw = v[0];
+	*median_bw = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	for (i = 0; i < n; i++)
+		v[i] = p[i].lat_ns;
+	qsort(v, n, sizeof(*v), cmp_d);
+	*median_lat_ns = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	free(v);
+}

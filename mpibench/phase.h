@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * phase: run one access pattern (all its repetitions) on the ranks of a
+ * communicator and gather the raw per-rank results to its rank 0.  This is
+ * the measuring core of iostrata-bench, also called by the layered run.
+ * Every rank of [comm] calls it with the same spec (collective).
+ */
+#ifndef IOSTRATA_MB_PHASE_H
+#define IOSTRATA_MB_PHASE_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "errbuf.h"
+#include "mb_config.h"
+#include "results.h"
+
+struct mb_world;
+
+struct mb_phase_spec {
+	enum mb_pattern pattern;
+	int rwmixread;       /* percent reads for randrw */
+	const char *backend; /* "posix", "null", "rados", "cephfs" */
+	const char *dir;     /* posix: directory (or device); NULL otherwise */
+	uint64_t bs;
+	uint64_t size; /* per rank, a multiple of bs */
+	unsigned int iodepth;
+	enum mb_engine ioengine;
+	double runtime; /* seconds per repetition (time-based) */
+	unsigned int reps;
+	double interval; /* sample period, seconds */
+	bool direct;
+	bool fsync;
+	bool verify;
+	bool reorder;
+	const char *layer; /* "" or NULL, or device/protocol/fullstack */
+	/* Optional below (zero = default). */
+	const struct mb_config *cfg; /* backend options, seed, quiet,
+					allow_device; NULL: defaults */
+	uint64_t seed;               /* used when cfg is NULL */
+	bool quiet;                  /* used when cfg is NULL */
+	int phase_index;             /* for messages and verify stamps */
+	/* Called on rank 0 of comm after each repetition, with [out] holding
+	 * the repetitions finished so far (figures computed). */
+	void (*rep_done)(void *arg, const struct ios_phase_result *ph);
+	void *rep_arg;
+	/* Shared rank/node/clock facts (mb_world_create); NULL: made here. */
+	struct mb_world *world;
+};
+
+/*
+ * Run [spec] on every rank of [comm]: for each repetition, synchronise a
+ * common start, run time-based I/O until runtime, sample per interval,
+ * gather to rank 0 and compute the figures (common/figures.c).  Rank 0 of
+ * comm gets [out] filled (reps allocated; free with mb_phase_result_free);
+ * other ranks get out->nreps == 0.  Files are opened (created for write
+ * patterns, laid out for reads when short) and closed, never removed: see
+ * mb_phase_cleanup.  I/O errors do not fail the call: they are recorded and
+ * make the repetition invalid.  Returns 0, or a negative errno when the
+ * phase could not run at all (backend init, open), with [err] set; the
+ * return value is the same on all ranks.
+ */
+int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
+		 struct ios_phase_result *out, struct ios_err *err);
+
+/* Seconds the last repetition's gather (and figures) took, on rank 0. */
+extern double mb_phase_last_gather_s;
+
+/* Remove this rank's file of [spec] (unless it is a block device). */
+int mb_phase_cleanup(const struct mb_phase_spec *spec, MPI_Comm comm,
+		     struct ios_err *err);
+
+/* Free what mb_phase_run allocated in [ph]. */
+void mb_phase_result_free(struct ios_phase_result *ph);
+
+/*
+ * Ranks, nodes and the common clock of a communicator.  Collective.
+ * node: nodes are told apart by SLURMD_NODENAME, else the hostname.
+ */
+struct mb_world {
+	MPI_Comm comm;
+	int rank, nranks;
+	int node, nnodes;     /* this rank's node index, count */
+	int node_rank;        /* rank within its node */
+	int ranks_on_node;    /* ranks on this rank's node */
+	int first_node_ranks; /* ranks on node 0 (IOR -C shift) */
+	char host[64];
+	int64_t mono_ref_ns;       /* CLOCK_MONOTONIC at sync */
+	int64_t common_ref_ns;     /* common clock at mono_ref_ns */
+	int64_t offset_ns;         /* this rank's offset to rank 0 */
+	int64_t skew_ns;           /* half the best round trip */
+	struct ios_rank_info *ri;  /* [nranks], rank 0 only */
+	int64_t epoch_realtime_ns; /* rank 0 CLOCK_REALTIME at common 0 */
+};
+
+int mb_world_create(MPI_Comm comm, struct mb_world **out, struct ios_err *err);
+void mb_world_free(struct mb_world *w);
+/* Common-clock time now (ns). */
+int64_t mb_world_now(const struct mb_world *w);
+
+#endif

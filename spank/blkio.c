@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * blkio: read and write cgroup v1/v2 throttles, resolve device numbers.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "blkio.h"
+
+static const char *const v1_files[4] = {
+	"blkio.throttle.read_bps_device",
+	"blkio.throttle.write_bps_device",
+	"blkio.throttle.read_iops_device",
+	"blkio.throttle.write_iops_device",
+};
+
+static uint64_t *lim_field(struct blkio_limit *l, int i)
+{
+	switch (i) {
+	case 0:
+		return &l->rbps;
+	case 1:
+		return &l->wbps;
+	case 2:
+		return &l->riops;
+	default:
+		return &l->wiops;
+	}
+}
+
+int blkio_detect(const struct sysfs *fs, const char *cg, enum blkio_ver *ver)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	fd = sysfs_openat(fs, cg, O_RDONLY | O_DIRECTORY, 0);
+	if (fd < 0)
+		return fd == -ENOTDIR || fd == -ELOOP ? -ENOENT : fd;
+	if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -ENOENT;
+	}
+	close(fd);
+	snprintf(path, sizeof(path), "%s/%s", cg, v1_files[1]);
+	if (sysfs_exists(fs, path)) {
+		*ver = BLKIO_V1;
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/io.max", cg);
+	if (sysfs_exists(fs, path)) {
+		*ver = BLKIO_V2;
+		return 0;
+	}
+	return -EOPNOTSUPP;
+}
+
+int blkio_parse_devnum(const char *s, struct blkio_dev *out)
+{
+	unsigned long maj, min;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	maj = strtoul(s, &end, 10);
+	if (errno || *end != ':' || end[1] < '0' || end[1] > '9')
+		return -EINVAL;
+	min = strtoul(end + 1, &end, 10);
+	if (errno || *end || maj > 0xfff || min > 0xfffff)
+		return -EINVAL;
+	out->maj = (unsigned)maj;
+	out->min = (unsigned)min;
+	return 0;
+}
+
+/* v2 io.max value: "max" or a number. */
+static int parse_v2_val(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (strcmp(s, "max") == 0) {
+		*out = 0;
+		return 0;
+	}
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return errno || *end ? -EINVAL : 0;
+}
+
+int blkio_get(const struct sysfs *fs, const char *cg, enum blkio_ver ver,
+	      struct blkio_dev dev, struct blkio_limit *out)
+{
+	char path[PATH_MAX], buf[8192], key[32];
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(key, sizeof(key), "%u:%u ", dev.maj, dev.min);
+	if (ver == BLKIO_V1) {
+		for (int i = 0; i < 4; i++) {
+			char *line, *save = NULL;
+			ssize_t n;
+
+			snprintf(path, sizeof(path), "%s/%s", cg, v1_files[i]);
+			n = sysfs_read(fs, path, buf, sizeof(buf));
+			if (n < 0)
+				return (int)n;
+			for (line = strtok_r(buf, "\n", &save); line;
+			     line = strtok_r(NULL, "\n", &save)) {
+				char *end;
+
+				if (strncmp(line, key, strlen(key)) != 0)
+					continue;
+				errno = 0;
+				*lim_field(out, i) =
+					strtoull(line + strlen(key), &end, 10);
+				if (errno || *end)
+					return -EINVAL;
+			}
+		}
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/io.max", cg);
+	rc = (int)sysfs_read(fs, path, buf, sizeof(buf));
+	if (rc < 0)
+		return rc;
+	{
+		char *line, *save = NULL;
+
+		for (line = strtok_r(buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			char *tok, *s2 = NULL;
+
+			if (strncmp(line, key, strlen(key)) != 0)
+				continue;
+			for (tok = strtok_r(line + strlen(key), " ", &s2); tok;
+			     tok = strtok_r(NULL, " ", &s2)) {
+				static const char *const names[4] = {
+					"rbps=", "wbps=", "riops=", "wiops="};
+
+				for (int i = 0; i < 4; i++) {
+					size_t l = strlen(names[i]);
+
+					if (strncmp(tok, names[i], l) == 0 &&
+					    parse_v2_val(tok + l,
+							 lim_field(out, i)) < 0)
+						return -EINVAL;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+int blkio_set(const struct sysfs *fs, const char *cg, enum blkio_ver ver,
+	      struct blkio_dev dev, const struct blkio_limit *lim)
+{
+	struct blkio_limit l = *lim;
+	char path[PATH_MAX], val[160];
+	int rc = 0, r;
+
+	if (ver == BLKIO_V1) {
+		for (int i = 0; i < 4; i++) {
+			snprintf(path, sizeof(path), "%s/%s", cg, v1_files[i]);
+			snprintf(val, sizeof(val), "%u:%u %" PRIu64, dev.maj,
+				 dev.min, *lim_field(&l, i));
+			r = sysfs_write(fs, path, val);
+			if (r < 0 && rc == 0)
+				rc = r;
+		}
+		return rc;
+	}
+	{
+		char v[4][24];
+
+		for (int i = 0; i < 4; i++) {
+			uint64_t x = *lim_field(&l, i);
+
+			if (x)
+				snprintf(v[i], sizeof(v[i]), "%" PRIu64, x);
+			else
+				snprintf(v[i], sizeof(v[i]), "max");
+		}
+		snprintf(val, sizeof(val),
+			 "%u:%u rbps=%s wbps=%s riops=%s wiops=%s", dev.maj,
+			 dev.min, v[0], v[1], v[2], v[3]);
+	}
+	snprintf(path, sizeof(path), "%s/io.max", cg);
+	return sysfs_write(fs, path, val);
+}
+
+/* A partition's whole disk: sys/dev/block/M:m/partition exists. */
+static int whole_disk(const struct sysfs *fs, struct blkio_dev *d)
+{
+	char path[128], buf[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "sys/dev/block/%u:%u/partition", d->maj,
+		 d->min);
+	if (!sysfs_exists(fs, path))
+		return 0;
+	snprintf(path, sizeof(path), "sys/dev/block/%u:%u/../dev", d->maj,
+		 d->min);
+	n = sysfs_read(fs, path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	return blkio_parse_devnum(buf, d);
+}
+
+int blkio_resolve_dev(const struct sysfs *fs, const char *spec,
+		      struct blkio_dev *out, struct ios_err *err)
+{
+	char path[PATH_MAX], buf[64];
+	struct stat st;
+	int rc;
+
+	if (!spec || !*spec)
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: resolve device: empty name (accepted: MAJ:MIN, /dev/NAME, NAME, or a path on the device)");
+	if (blkio_parse_devnum(spec, out) == 0)
+		return 0;
+	if (spec[0] == '/') {
+		const char *r = spec;
+
+		while (*r == '/')
+			r++;
+		if (fstatat(fs->dirfd, *r ? r : ".", &st, 0) < 0)
+			return ios_errf(err, -errno,
+					"iostrata: resolve device \"%s\": %s",
+					spec, strerror(errno));
+		if (S_ISBLK(st.st_mode)) {
+			out->maj = major(st.st_rdev);
+			out->min = minor(st.st_rdev);
+		} else {
+			out->maj = major(st.st_dev);
+			out->min = minor(st.st_dev);
+		}
+		if (out->maj == 0)
+			return ios_errf(
+				err, -ENODEV,
+				"iostrata: resolve device \"%s\": not on a block device (%u:%u)",
+				spec, out->maj, out->min);
+	} else {
+		for (const char *p = spec; *p; p++)
+			if (!((*p >= 'a' && *p <= 'z') ||
+			      (*p >= '0' && *p <= '9') || *p == '-' ||
+			      *p == '_'))
+				return ios_errf(
+					err, -EINVAL,
+					"iostrata: resolve device \"%s\": invalid name (accepted: MAJ:MIN, /dev/NAME, NAME, or a path on the device)",
+					spec);
+		snprintf(path, sizeof(path), "sys/class/block/%s/dev", spec);
+		rc = (int)sysfs_read(fs, path, buf, sizeof(buf));
+		if (rc < 0)
+			return ios_errf(err, rc,
+					"iostrata: resolve device \"%s\": %s",
+					spec, strerror(-rc));
+		if (blkio_parse_devnum(buf, out) < 0)
+			return ios_errf(
+				err, -EINVAL,
+				"iostrata: resolve device \"%s\": bad dev \"%s\"",
+				spec, buf);
+	}
+	rc = whole_disk(fs, out);
+	if (rc < 0)
+		return ios_errf(
+			err, rc,
+			"iostrata: resolve device \"%s\": whole disk: %s", spec,
+			strerror(-rc));
+	return 0;
+}

@@ -1,0 +1,969 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * node: apply / restore / status / check on top of cpu, mem, blkio, state.
+ * Everything here is shared by the SPANK plugin and iostrata-node.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "blkio.h"
+#include "cpu.h"
+#include "jsonw.h"
+#include "log.h"
+#include "mem.h"
+#include "node.h"
+#include "units.h"
+
+#define LOCK_TIMEOUT_MS 30000
+#define RESTORE_MEM_MS 20000
+
+int node_observe(const struct node_ctx *c, bool strict, struct snapshot *s,
+		 struct ios_err *err)
+{
+	struct cpu_info ci;
+	struct mem_info mi;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	rc = cpu_scan(&c->fs, &ci);
+	if (rc < 0)
+		return ios_errf(err, rc, "iostrata: scan CPUs below %s: %s",
+				c->fs.root, strerror(-rc));
+	s->cpu = calloc(ci.n ? ci.n : 1, sizeof(*s->cpu));
+	if (!s->cpu) {
+		cpu_info_free(&ci);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ci.n; i++)
+		if (ci.cpu[i].hotplug) {
+			s->cpu[s->n_cpu].id = ci.cpu[i].id;
+			s->cpu[s->n_cpu++].online = ci.cpu[i].online;
+		}
+	cpu_info_free(&ci);
+	rc = mem_scan(&c->fs, &mi);
+	if (rc == 0) {
+		s->block_size = mi.block_size;
+		s->mem = calloc(mi.n ? mi.n : 1, sizeof(*s->mem));
+		if (!s->mem) {
+			mem_info_free(&mi);
+			snapshot_free(s);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < mi.n; i++)
+			if (mi.blk[i].hotplug) {
+				s->mem[s->n_mem].id = mi.blk[i].id;
+				s->mem[s->n_mem++].online = mi.blk[i].online;
+			}
+		mem_info_free(&mi);
+	} else if (rc != -ENOENT) {
+		snapshot_free(s);
+		return ios_errf(err, rc, "iostrata: scan memory below %s: %s",
+				c->fs.root, strerror(-rc));
+	}
+	if (!c->pol)
+		return 0;
+	for (size_t g = 0; g < c->pol->n_cgroups; g++) {
+		const char *cg = c->pol->cgroups[g];
+		enum blkio_ver ver;
+
+		rc = blkio_detect(&c->fs, cg, &ver);
+		if (rc < 0) {
+			if (!strict) {
+				log_verbose("iostrata: cgroup %s: %s (skipped)",
+					    cg, strerror(-rc));
+				continue;
+			}
+			snapshot_free(s);
+			return ios_errf(
+				err, rc,
+				"iostrata: cgroup %s: no throttle interface: %s",
+				cg, strerror(-rc));
+		}
+		for (size_t d = 0; d < c->pol->n_devices; d++) {
+			struct snap_thr t, *nv;
+
+			memset(&t, 0, sizeof(t));
+			rc = blkio_resolve_dev(&c->fs, c->pol->devices[d],
+					       &t.dev, err);
+			if (rc < 0) {
+				snapshot_free(s);
+				return rc;
+			}
+			t.ver = ver;
+			snprintf(t.cg, sizeof(t.cg), "%s", cg);
+			rc = blkio_get(&c->fs, cg, ver, t.dev, &t.lim);
+			if (rc < 0) {
+				snapshot_free(s);
+				return ios_errf(
+					err, rc,
+					"iostrata: cgroup %s: read throttle of %u:%u: %s",
+					cg, t.dev.maj, t.dev.min,
+					strerror(-rc));
+			}
+			nv = realloc(s->thr, (s->n_thr + 1) * sizeof(*nv));
+			if (!nv) {
+				snapshot_free(s);
+				return -ENOMEM;
+			}
+			s->thr = nv;
+			nv[s->n_thr++] = t;
+		}
+	}
+	return 0;
+}
+
+static unsigned count_online_cpus(const struct sysfs *fs, char *list,
+				  size_t len)
+{
+	struct cpu_info ci;
+	unsigned n;
+
+	if (cpu_scan(fs, &ci) < 0) {
+		snprintf(list, len, "unknown");
+		return 0;
+	}
+	n = cpu_count_online(&ci);
+	cpu_list_format(&ci, list, len);
+	cpu_info_free(&ci);
+	return n;
+}
+
+static uint64_t online_mem(const struct sysfs *fs)
+{
+	struct mem_info mi;
+	uint64_t b;
+
+	if (mem_scan(fs, &mi) < 0)
+		return 0;
+	b = mem_online_bytes(&mi);
+	mem_info_free(&mi);
+	return b;
+}
+
+static void json_limits(struct jsonw *w, const struct snapshot *s)
+{
+	char dev[32];
+
+	jsonw_key(w, "throttles");
+	jsonw_arr_begin(w);
+	for (size_t i = 0; i < s->n_thr; i++) {
+		const struct snap_thr *t = &s->thr[i];
+
+		snprintf(dev, sizeof(dev), "%u:%u", t->dev.maj, t->dev.min);
+		jsonw_obj_begin(w);
+		jsonw_kv_str(w, "cgroup", t->cg);
+		jsonw_kv_str(w, "interface", t->ver == BLKIO_V1 ? "v1" : "v2");
+		jsonw_kv_str(w, "device", dev);
+		jsonw_kv_uint(w, "read_bps", t->lim.rbps);
+		jsonw_kv_uint(w, "write_bps", t->lim.wbps);
+		jsonw_kv_uint(w, "read_iops", t->lim.riops);
+		jsonw_kv_uint(w, "write_iops", t->lim.wiops);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
+/* "applied"/"snapshot" object: CPUs, memory, throttles of [s]. */
+static void json_state(struct jsonw *w, const struct snapshot *s,
+		       unsigned cpus_online, const char *cpu_list,
+		       uint64_t mem_bytes)
+{
+	unsigned off_blocks = 0;
+
+	for (size_t i = 0; i < s->n_mem; i++)
+		off_blocks += !s->mem[i].online;
+	jsonw_obj_begin(w);
+	jsonw_kv_uint(w, "cpus_online", cpus_online);
+	jsonw_kv_str(w, "cpu_list", cpu_list);
+	jsonw_kv_uint(w, "mem_online_bytes", mem_bytes);
+	jsonw_kv_uint(w, "mem_block_size", s->block_size);
+	jsonw_kv_uint(w, "mem_blocks_offline", off_blocks);
+	json_limits(w, s);
+	jsonw_obj_end(w);
+}
+
+static void snap_cpu_list(const struct snapshot *s, char *buf, size_t len,
+			  unsigned *n)
+{
+	/* cpu0 (not hot-pluggable) is always online. */
+	size_t off = (size_t)snprintf(buf, len, "0");
+
+	*n = 1;
+	for (size_t i = 0; i < s->n_cpu; i++)
+		if (s->cpu[i].online) {
+			(*n)++;
+			if (off < len)
+				off += (size_t)snprintf(buf + off, len - off,
+							",%d", s->cpu[i].id);
+		}
+}
+
+static uint64_t snap_mem(const struct snapshot *s)
+{
+	uint64_t k = 0;
+
+	for (size_t i = 0; i < s->n_mem; i++)
+		k += s->mem[i].online;
+	return k * s->block_size;
+}
+
+static void json_req(struct jsonw *w, const struct iostrata_req *req)
+{
+	jsonw_obj_begin(w);
+	if (req->has_cpus)
+		jsonw_kv_uint(w, "cpus", req->cpus);
+	if (req->has_mem)
+		jsonw_kv_uint(w, "mem_bytes", req->mem);
+	if (req->has_bw) {
+		jsonw_kv_uint(w, "write_bps", req->wbps);
+		jsonw_kv_uint(w, "read_bps", req->rbps);
+	}
+	if (req->has_iops)
+		jsonw_kv_uint(w, "iops", req->iops);
+	if (req->has_profile)
+		jsonw_kv_str(w, "profile", req->profile);
+	jsonw_obj_end(w);
+}
+
+/* Write <jobid>.applied.json and <jobid>.env (KEY=VALUE lines). */
+static int publish(struct node_ctx *c, const char *jobid,
+		   const struct iostrata_req *req, const struct snapshot *snap,
+		   const struct snapshot *now, const char *refused)
+{
+	char name[STATE_ID_MAX + 16], list[512], path[4200];
+	char *buf = NULL;
+	size_t len = 0;
+	unsigned ncpu = 0;
+	uint64_t mem = 0;
+	struct jsonw w;
+	FILE *f;
+	int rc;
+
+	snprintf(name, sizeof(name), "%s.applied.json", jobid);
+	snprintf(path, sizeof(path), "%s/%s", c->sd.path, name);
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	jsonw_init(&w, f, true);
+	jsonw_obj_begin(&w);
+	jsonw_kv_str(&w, "jobid", jobid);
+	jsonw_kv_str(&w, "node", c->node);
+	jsonw_key(&w, "requested");
+	json_req(&w, req);
+	if (refused) {
+		jsonw_kv_str(&w, "refused", refused);
+	} else {
+		ncpu = count_online_cpus(&c->fs, list, sizeof(list));
+		mem = online_mem(&c->fs);
+		jsonw_key(&w, "applied");
+		json_state(&w, now, ncpu, list, mem);
+		snap_cpu_list(snap, list, sizeof(list), &ncpu);
+		jsonw_key(&w, "snapshot");
+		json_state(&w, snap, ncpu, list, snap_mem(snap));
+	}
+	jsonw_obj_end(&w);
+	rc = jsonw_finish(&w);
+	if (fclose(f) != 0 && rc == 0)
+		rc = -EIO;
+	if (rc == 0)
+		rc = state_write_public(&c->sd, name, buf, len, 0644);
+	free(buf);
+	buf = NULL;
+	len = 0;
+	if (rc < 0)
+		return rc;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	if (req->has_cpus)
+		fprintf(f, "IOSTRATA_REQ_CPUS=%s\n", req->raw_cpus);
+	if (req->has_mem)
+		fprintf(f, "IOSTRATA_REQ_MEM=%s\n", req->raw_mem);
+	if (req->has_bw)
+		fprintf(f, "IOSTRATA_REQ_DISK_BW=%s\n", req->raw_bw);
+	if (req->has_iops)
+		fprintf(f, "IOSTRATA_REQ_DISK_IOPS=%s\n", req->raw_iops);
+	if (req->has_profile)
+		fprintf(f, "IOSTRATA_REQ_PROFILE=%s\n", req->profile);
+	if (refused) {
+		fputs("IOSTRATA_REFUSED=", f);
+		for (const char *p = refused; *p; p++)
+			fputc((unsigned char)*p < 0x20 ? '?' : *p, f);
+		fputc('\n', f);
+	} else {
+		ncpu = count_online_cpus(&c->fs, list, sizeof(list));
+		fprintf(f, "IOSTRATA_APPLIED_CPUS=%u\n", ncpu);
+		fprintf(f, "IOSTRATA_APPLIED_CPU_LIST=%s\n", list);
+		fprintf(f, "IOSTRATA_APPLIED_MEM=%" PRIu64 "\n", mem);
+		if (now->n_thr) {
+			fprintf(f,
+				"IOSTRATA_APPLIED_DISK_BW=%" PRIu64 ",%" PRIu64
+				"\n",
+				now->thr[0].lim.wbps, now->thr[0].lim.rbps);
+			fprintf(f, "IOSTRATA_APPLIED_DISK_IOPS=%" PRIu64 "\n",
+				now->thr[0].lim.wiops);
+		}
+	}
+	fprintf(f, "IOSTRATA_APPLIED_FILE=%s\n", path);
+	if (fclose(f) != 0) {
+		free(buf);
+		return -EIO;
+	}
+	snprintf(name, sizeof(name), "%s.env", jobid);
+	rc = state_write_public(&c->sd, name, buf, len, 0644);
+	free(buf);
+	return rc;
+}
+
+int node_publish_refusal(struct node_ctx *c, const char *jobid,
+			 const struct iostrata_req *req, const char *msg)
+{
+	return publish(c, jobid, req, NULL, NULL, msg);
+}
+
+/* Undo [s] on the node; then verify.  Appends what is left to [left]. */
+static int restore_snapshot(struct node_ctx *c, const struct snapshot *s,
+			    char *left, size_t len)
+{
+	struct snapshot now;
+	struct ios_err err;
+	size_t off = strlen(left);
+	int rc, bad = 0;
+
+	for (size_t i = 0; i < s->n_cpu; i++)
+		if (s->cpu[i].online) {
+			char path[96], v[8];
+
+			snprintf(path, sizeof(path),
+				 "sys/devices/system/cpu/cpu%d/online",
+				 s->cpu[i].id);
+			if (sysfs_read(&c->fs, path, v, sizeof(v)) >= 0 &&
+			    strcmp(v, "1") != 0) {
+				rc = cpu_set_online(&c->fs, s->cpu[i].id, true);
+				if (rc == 0)
+					log_info(
+						"iostrata: node %s: job %s: cpu%d online again",
+						c->node, s->jobid,
+						s->cpu[i].id);
+			}
+		}
+	for (size_t i = 0; i < s->n_mem; i++)
+		if (s->mem[i].online) {
+			char path[96], v[8];
+
+			snprintf(path, sizeof(path),
+				 "sys/devices/system/memory/memory%d/online",
+				 s->mem[i].id);
+			if (sysfs_read(&c->fs, path, v, sizeof(v)) >= 0 &&
+			    strcmp(v, "1") != 0) {
+				rc = mem_set_online(&c->fs, s->mem[i].id, true,
+						    RESTORE_MEM_MS);
+				if (rc < 0)
+					log_err("iostrata: memory%d: write online=1: %s",
+						s->mem[i].id, strerror(-rc));
+			}
+		}
+	for (size_t i = 0; i < s->n_thr; i++) {
+		const struct snap_thr *t = &s->thr[i];
+		struct blkio_limit cur;
+		enum blkio_ver ver;
+
+		if (blkio_detect(&c->fs, t->cg, &ver) < 0) {
+			/* The cgroup is gone (its daemon stopped): nothing
+			 * is throttled there any more. */
+			log_verbose(
+				"iostrata: cgroup %s gone: nothing to restore",
+				t->cg);
+			continue;
+		}
+		if (blkio_get(&c->fs, t->cg, t->ver, t->dev, &cur) == 0 &&
+		    memcmp(&cur, &t->lim, sizeof(cur)) == 0)
+			continue;
+		rc = blkio_set(&c->fs, t->cg, t->ver, t->dev, &t->lim);
+		if (rc < 0)
+			log_err("iostrata: cgroup %s: restore throttle of %u:%u: %s",
+				t->cg, t->dev.maj, t->dev.min, strerror(-rc));
+	}
+	/* Verify against the snapshot. */
+	memset(&now, 0, sizeof(now));
+	{
+		struct node_ctx tmp = *c;
+		struct policy none;
+
+		/* observe only CPUs and memory here; throttles below */
+		memset(&none, 0, sizeof(none));
+		tmp.pol = &none;
+		rc = node_observe(&tmp, false, &now, &err);
+	}
+	if (rc < 0) {
+		snprintf(left + off, len - off, "%s%s", off ? "; " : "",
+			 err.msg);
+		return -EIO;
+	}
+	for (size_t i = 0; i < s->n_cpu; i++) {
+		if (!s->cpu[i].online)
+			continue;
+		for (size_t j = 0; j < now.n_cpu; j++)
+			if (now.cpu[j].id == s->cpu[i].id &&
+			    !now.cpu[j].online) {
+				off += (size_t)snprintf(
+					left + off, off < len ? len - off : 0,
+					"%scpu%d offline", off ? ", " : "",
+					s->cpu[i].id);
+				bad++;
+			}
+		if (off >= len)
+			off = len - 1;
+	}
+	{
+		unsigned nblk = 0;
+
+		for (size_t i = 0; i < s->n_mem; i++) {
+			if (!s->mem[i].online)
+				continue;
+			for (size_t j = 0; j < now.n_mem; j++)
+				if (now.mem[j].id == s->mem[i].id &&
+				    !now.mem[j].online)
+					nblk++;
+		}
+		if (nblk) {
+			off += (size_t)snprintf(left + off,
+						off < len ? len - off : 0,
+						"%s%u memory blocks offline",
+						off ? ", " : "", nblk);
+			bad++;
+			if (off >= len)
+				off = len - 1;
+		}
+	}
+	for (size_t i = 0; i < s->n_thr; i++) {
+		const struct snap_thr *t = &s->thr[i];
+		struct blkio_limit cur;
+		enum blkio_ver ver;
+
+		if (blkio_detect(&c->fs, t->cg, &ver) < 0)
+			continue;
+		if (blkio_get(&c->fs, t->cg, t->ver, t->dev, &cur) < 0 ||
+		    memcmp(&cur, &t->lim, sizeof(cur)) != 0) {
+			off += (size_t)snprintf(
+				left + off, off < len ? len - off : 0,
+				"%sthrottle %u:%u on %s", off ? ", " : "",
+				t->dev.maj, t->dev.min, t->cg);
+			bad++;
+			if (off >= len)
+				off = len - 1;
+		}
+	}
+	snapshot_free(&now);
+	return bad ? -EIO : 0;
+}
+
+/*
+ * Host registry.  Several Slurm nodes (several sites, even) can share one
+ * kernel, e.g. the one-machine local site: their state directories differ
+ * but CPUs and memory are the same.  <sysroot>/run/iostrata-host/active
+ * names the one (state dir, job) whose shape is in effect; another apply
+ * is refused while that journal exists.
+ */
+#define HOST_DIR "run/iostrata-host"
+
+static int host_lock(const struct node_ctx *c)
+{
+	struct timespec nap = {0, 10 * 1000 * 1000};
+	int fd, waited = 0;
+
+	if (mkdirat(c->fs.dirfd, "run", 0755) < 0 && errno != EEXIST)
+		return -errno;
+	if (mkdirat(c->fs.dirfd, HOST_DIR, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	fd = sysfs_openat(&c->fs, HOST_DIR "/lock", O_RDWR | O_CREAT, 0600);
+	if (fd < 0)
+		return fd;
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if ((errno != EWOULDBLOCK && errno != EINTR) ||
+		    waited >= LOCK_TIMEOUT_MS) {
+			int e = errno == EWOULDBLOCK ? ETIMEDOUT : errno;
+
+			close(fd);
+			return -e;
+		}
+		nanosleep(&nap, NULL);
+		waited += 10;
+	}
+	return fd;
+}
+
+/* The live owner of the host, if any: 1 and [sd]/[job] filled. */
+static int host_owner(const struct node_ctx *c, char *sd, size_t sdlen,
+		      char *job, size_t joblen)
+{
+	char buf[4200], path[4300], *sp;
+	struct stat st;
+
+	if (sysfs_read(&c->fs, HOST_DIR "/active", buf, sizeof(buf)) < 0)
+		return 0;
+	sp = strrchr(buf, ' ');
+	if (!sp || buf[0] != '/' || !state_valid_id(sp + 1))
+		return 0;
+	*sp = '\0';
+	snprintf(path, sizeof(path), "%s/journal/%s.state", buf, sp + 1);
+	if (lstat(path, &st) < 0)
+		return 0; /* stale: that journal was restored or removed */
+	snprintf(sd, sdlen, "%s", buf);
+	snprintf(job, joblen, "%s", sp + 1);
+	return 1;
+}
+
+static int host_set(const struct node_ctx *c, const char *jobid)
+{
+	char buf[4200];
+	int fd, rc = 0;
+	size_t len;
+
+	len = (size_t)snprintf(buf, sizeof(buf), "%s %s\n", c->sd.path, jobid);
+	fd = sysfs_openat(&c->fs, HOST_DIR "/active",
+			  O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return fd;
+	if (write(fd, buf, len) != (ssize_t)len)
+		rc = -EIO;
+	if (fsync(fd) < 0 && rc == 0)
+		rc = -errno;
+	if (close(fd) < 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}
+
+static void host_clear(const struct node_ctx *c, const char *jobid)
+{
+	char sd[4200], job[STATE_ID_MAX];
+
+	if (host_owner(c, sd, sizeof(sd), job, sizeof(job)) == 1 &&
+	    (strcmp(sd, c->sd.path) != 0 || strcmp(job, jobid) != 0))
+		return; /* someone else's */
+	unlinkat(c->fs.dirfd, HOST_DIR "/active", 0);
+}
+
+static int restore_locked(struct node_ctx *c, const char *jobid,
+			  struct ios_err *err)
+{
+	char left[IOS_ERR_MSGLEN - 64] = "";
+	struct snapshot s;
+	int rc;
+
+	rc = state_journal_read(&c->sd, jobid, &s, err);
+	if (rc == -ENOENT)
+		return 0; /* nothing applied, or already restored */
+	if (rc < 0)
+		return rc;
+	rc = restore_snapshot(c, &s, left, sizeof(left));
+	if (rc < 0) {
+		snapshot_free(&s);
+		return ios_errf(
+			err, -EIO,
+			"iostrata: node %s: restore after job %s incomplete: %s (journal kept in %s/journal)",
+			c->node, jobid, left, c->sd.path);
+	}
+	rc = state_journal_remove(&c->sd, jobid);
+	if (rc < 0) {
+		snapshot_free(&s);
+		return ios_errf(err, rc,
+				"iostrata: remove journal of job %s: %s", jobid,
+				strerror(-rc));
+	}
+	{
+		char name[STATE_ID_MAX + 8];
+
+		snprintf(name, sizeof(name), "%s.env", jobid);
+		state_remove_public(&c->sd, name);
+	}
+	host_clear(c, jobid);
+	log_info("iostrata: node %s: restored after job %s", c->node, jobid);
+	snapshot_free(&s);
+	return 0;
+}
+
+int node_restore(struct node_ctx *c, const char *jobid, struct ios_err *err)
+{
+	char **ids = NULL;
+	size_t n = 0;
+	int lk, hl, rc = 0;
+
+	lk = state_lock(&c->sd, LOCK_TIMEOUT_MS);
+	if (lk < 0)
+		return ios_errf(err, lk, "iostrata: lock %s/journal/lock: %s",
+				c->sd.path, strerror(-lk));
+	hl = host_lock(c);
+	if (hl < 0)
+		log_verbose("iostrata: host lock: %s", strerror(-hl));
+	if (jobid) {
+		rc = restore_locked(c, jobid, err);
+		goto out;
+	}
+	rc = state_journal_list(&c->sd, &ids, &n);
+	if (rc < 0) {
+		ios_errf(err, rc, "iostrata: list %s/journal: %s", c->sd.path,
+			 strerror(-rc));
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct ios_err e;
+		int r;
+
+		ios_err_clear(&e);
+		r = restore_locked(c, ids[i], &e);
+		if (r < 0 && rc == 0) {
+			rc = r;
+			if (err)
+				*err = e;
+		}
+	}
+	state_list_free(ids, n);
+out:
+	state_unlock(hl);
+	state_unlock(lk);
+	return rc;
+}
+
+static bool lim_eq_req(const struct blkio_limit *l,
+		       const struct blkio_limit *want)
+{
+	return memcmp(l, want, sizeof(*l)) == 0;
+}
+
+int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
+	       const struct iostrata_req *req, struct ios_err *err)
+{
+	struct snapshot snap, now;
+	char **ids = NULL, sz1[32], sz2[32];
+	size_t nids = 0;
+	int lk, hl = -1, rc;
+
+	memset(&snap, 0, sizeof(snap));
+	memset(&now, 0, sizeof(now));
+	if (!state_valid_id(jobid))
+		return ios_errf(err, -EINVAL, "iostrata: invalid job id \"%s\"",
+				jobid);
+	lk = state_lock(&c->sd, LOCK_TIMEOUT_MS);
+	if (lk < 0)
+		return ios_errf(err, lk, "iostrata: lock %s/journal/lock: %s",
+				c->sd.path, strerror(-lk));
+	rc = state_journal_list(&c->sd, &ids, &nids);
+	if (rc < 0) {
+		ios_errf(err, rc, "iostrata: list %s/journal: %s", c->sd.path,
+			 strerror(-rc));
+		goto out_unlock;
+	}
+	if (nids > 0) {
+		rc = ios_errf(
+			err, -EBUSY,
+			"iostrata: node %s: already reconfigured for job %s (journal in %s/journal); not applying for job %s",
+			c->node, ids[0], c->sd.path, jobid);
+		state_list_free(ids, nids);
+		goto out_unlock;
+	}
+	state_list_free(ids, nids);
+	hl = host_lock(c);
+	if (hl < 0) {
+		rc = ios_errf(err, hl, "iostrata: lock %s/%s/lock: %s",
+			      c->fs.root, HOST_DIR, strerror(-hl));
+		goto out_unlock;
+	}
+	{
+		char osd[4200], ojob[STATE_ID_MAX];
+
+		if (host_owner(c, osd, sizeof(osd), ojob, sizeof(ojob)) == 1) {
+			rc = ios_errf(
+				err, -EBUSY,
+				"iostrata: node %s: this machine is already reconfigured for job %s (state directory %s); not applying for job %s",
+				c->node, ojob, osd, jobid);
+			goto out_unlock;
+		}
+	}
+
+	/* 1. snapshot the observed state, 2. journal it, 3. change. */
+	rc = node_observe(c, req->has_bw || req->has_iops, &snap, err);
+	if (rc < 0)
+		goto out_unlock;
+	snprintf(snap.jobid, sizeof(snap.jobid), "%s", jobid);
+	snprintf(snap.node, sizeof(snap.node), "%s",
+		 c->node[0] ? c->node : "-");
+	snap.uid = uid;
+	snap.time = (long long)time(NULL);
+	rc = host_set(c, jobid);
+	if (rc < 0) {
+		ios_errf(err, rc, "iostrata: write %s/%s/active: %s",
+			 c->fs.root, HOST_DIR, strerror(-rc));
+		goto out_free;
+	}
+	rc = state_journal_write(&c->sd, &snap);
+	if (rc < 0) {
+		ios_errf(err, rc,
+			 "iostrata: write journal %s/journal/%s.state: %s",
+			 c->sd.path, jobid, strerror(-rc));
+		goto out_free;
+	}
+
+	if (req->has_cpus) {
+		struct cpu_info ci;
+		bool *off;
+		int n;
+
+		rc = cpu_scan(&c->fs, &ci);
+		if (rc < 0) {
+			ios_errf(err, rc, "iostrata: scan CPUs: %s",
+				 strerror(-rc));
+			goto out_restore;
+		}
+		off = calloc(ci.n ? ci.n : 1, sizeof(*off));
+		n = off ? cpu_plan(&ci, req->cpus, off) : -ENOMEM;
+		if (n < 0) {
+			rc = ios_errf(
+				err, n == -ERANGE ? -ERANGE : n,
+				"iostrata: --iostrata-cpus=%u: %u CPUs online on node %s",
+				req->cpus, cpu_count_online(&ci), c->node);
+			free(off);
+			cpu_info_free(&ci);
+			goto out_restore;
+		}
+		for (size_t i = ci.n; i-- > 0;) {
+			if (!off[i])
+				continue;
+			if (cpu_set_online(&c->fs, ci.cpu[i].id, false) == 0)
+				log_info(
+					"iostrata: node %s: job %s: cpu%d offline",
+					c->node, jobid, ci.cpu[i].id);
+		}
+		free(off);
+		cpu_info_free(&ci);
+	}
+	if (req->has_mem) {
+		struct mem_info mi;
+		struct mem_result mr;
+
+		rc = mem_scan(&c->fs, &mi);
+		if (rc < 0) {
+			ios_errf(err, rc, "iostrata: scan memory blocks: %s",
+				 strerror(-rc));
+			goto out_restore;
+		}
+		rc = mem_apply(&c->fs, &mi, req->mem, c->pol->mem_attempt_ms,
+			       c->pol->mem_total_ms, &mr);
+		mem_info_free(&mi);
+		log_info(
+			"iostrata: node %s: job %s: %u memory blocks offline, %u refused, %u timed out, %s online",
+			c->node, jobid, mr.offlined, mr.refused, mr.timeouts,
+			ios_fmt_size(mr.online_bytes, sz1, sizeof(sz1)));
+		if (rc < 0) {
+			ios_errf(err, rc, "iostrata: offline memory: %s",
+				 strerror(-rc));
+			goto out_restore;
+		}
+	}
+	if (req->has_bw || req->has_iops) {
+		for (size_t i = 0; i < snap.n_thr; i++) {
+			const struct snap_thr *t = &snap.thr[i];
+			struct blkio_limit l = t->lim;
+
+			if (req->has_bw) {
+				l.rbps = req->rbps;
+				l.wbps = req->wbps;
+			}
+			if (req->has_iops)
+				l.riops = l.wiops = req->iops;
+			rc = blkio_set(&c->fs, t->cg, t->ver, t->dev, &l);
+			if (rc < 0) {
+				ios_errf(
+					err, rc,
+					"iostrata: cgroup %s: set throttle of %u:%u: %s",
+					t->cg, t->dev.maj, t->dev.min,
+					strerror(-rc));
+				goto out_restore;
+			}
+			log_info(
+				"iostrata: node %s: job %s: throttle %u:%u in %s",
+				c->node, jobid, t->dev.maj, t->dev.min, t->cg);
+		}
+	}
+
+	/* Read back what the kernel has now and compare. */
+	rc = node_observe(c, req->has_bw || req->has_iops, &now, err);
+	if (rc < 0)
+		goto out_restore;
+	if (req->has_cpus) {
+		char list[256];
+		unsigned n = count_online_cpus(&c->fs, list, sizeof(list));
+
+		if (n < req->cpus || n - req->cpus > c->pol->cpu_tolerance) {
+			rc = ios_errf(
+				err, -ERANGE,
+				"iostrata: node %s: --iostrata-cpus=%u not reached: %u CPUs online (%s), tolerance %u; node restored",
+				c->node, req->cpus, n, list,
+				c->pol->cpu_tolerance);
+			goto out_restore;
+		}
+	}
+	if (req->has_mem) {
+		uint64_t m = online_mem(&c->fs);
+
+		if (m > req->mem + policy_mem_slack(c->pol, req->mem)) {
+			rc = ios_errf(
+				err, -ERANGE,
+				"iostrata: node %s: --iostrata-mem=%s not reached: %s online (the other blocks refused, timed out or the deadline passed), tolerance %" PRIu64
+				" bytes; node restored",
+				c->node,
+				req->raw_mem[0] ? req->raw_mem
+						: ios_fmt_size(req->mem, sz2,
+							       sizeof(sz2)),
+				ios_fmt_size(m, sz1, sizeof(sz1)),
+				policy_mem_slack(c->pol, req->mem));
+			goto out_restore;
+		}
+	}
+	if (req->has_bw || req->has_iops) {
+		for (size_t i = 0; i < now.n_thr; i++) {
+			struct blkio_limit want = snap.thr[i].lim;
+
+			if (req->has_bw) {
+				want.rbps = req->rbps;
+				want.wbps = req->wbps;
+			}
+			if (req->has_iops)
+				want.riops = want.wiops = req->iops;
+			if (i >= snap.n_thr ||
+			    !lim_eq_req(&now.thr[i].lim, &want)) {
+				rc = ios_errf(
+					err, -ERANGE,
+					"iostrata: node %s: throttle on %s not in effect after writing it; node restored",
+					c->node, now.thr[i].cg);
+				goto out_restore;
+			}
+		}
+	}
+	rc = publish(c, jobid, req, &snap, &now, NULL);
+	if (rc < 0) {
+		ios_errf(err, rc, "iostrata: write %s/%s.applied.json: %s",
+			 c->sd.path, jobid, strerror(-rc));
+		goto out_restore;
+	}
+	goto out_free;
+
+out_restore : {
+	char left[256] = "";
+	int r = restore_snapshot(c, &snap, left, sizeof(left));
+
+	if (r < 0) {
+		/* Keep the journal: the epilog or slurmd start retries. */
+		char msg[IOS_ERR_MSGLEN];
+
+		snprintf(msg, sizeof(msg), "%s", err ? err->msg : "");
+		ios_errf(err, -EIO, "%.200s; restore incomplete: %.200s", msg,
+			 left);
+		rc = -EIO;
+	} else {
+		state_journal_remove(&c->sd, jobid);
+		host_clear(c, jobid);
+	}
+}
+out_free:
+	snapshot_free(&snap);
+	snapshot_free(&now);
+out_unlock:
+	state_unlock(hl);
+	state_unlock(lk);
+	return rc;
+}
+
+int node_status_json(const struct node_ctx *c, FILE *out)
+{
+	struct snapshot now;
+	struct ios_err err;
+	char list[512], **ids = NULL;
+	size_t nids = 0;
+	unsigned ncpu;
+	struct jsonw w;
+	int rc;
+
+	rc = node_observe(c, false, &now, &err);
+	if (rc < 0) {
+		log_err("%s", err.msg);
+		return rc;
+	}
+	ncpu = count_online_cpus(&c->fs, list, sizeof(list));
+	jsonw_init(&w, out, true);
+	jsonw_obj_begin(&w);
+	jsonw_kv_str(&w, "node", c->node);
+	jsonw_key(&w, "applied");
+	json_state(&w, &now, ncpu, list, online_mem(&c->fs));
+	jsonw_key(&w, "journals");
+	jsonw_arr_begin(&w);
+	if (c->sd.jdirfd >= 0 &&
+	    state_journal_list((struct state_dir *)&c->sd, &ids, &nids) == 0) {
+		for (size_t i = 0; i < nids; i++)
+			jsonw_str(&w, ids[i]);
+		state_list_free(ids, nids);
+	}
+	jsonw_arr_end(&w);
+	jsonw_obj_end(&w);
+	rc = jsonw_finish(&w);
+	fputc('\n', out);
+	snapshot_free(&now);
+	return rc;
+}
+
+int node_check(const struct node_ctx *c, struct ios_err *err)
+{
+	struct snapshot now;
+	char why[400] = "", **ids = NULL;
+	size_t off = 0, nids = 0;
+	unsigned offc = 0, offm = 0, thr = 0;
+	int rc;
+
+	rc = node_observe(c, false, &now, err);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < now.n_cpu; i++)
+		offc += !now.cpu[i].online;
+	for (size_t i = 0; i < now.n_mem; i++)
+		offm += !now.mem[i].online;
+	for (size_t i = 0; i < now.n_thr; i++) {
+		const struct blkio_limit *l = &now.thr[i].lim;
+
+		thr += l->rbps || l->wbps || l->riops || l->wiops;
+	}
+	snapshot_free(&now);
+	if (c->sd.jdirfd >= 0 &&
+	    state_journal_list((struct state_dir *)&c->sd, &ids, &nids) == 0) {
+		if (nids)
+			off += (size_t)snprintf(why + off, sizeof(why) - off,
+						"journal of job %s pending",
+						ids[0]);
+		state_list_free(ids, nids);
+	}
+	if (offc && off < sizeof(why))
+		off += (size_t)snprintf(why + off, sizeof(why) - off,
+					"%s%u CPUs offline", off ? ", " : "",
+					offc);
+	if (offm && off < sizeof(why))
+		off += (size_t)snprintf(why + off, sizeof(why) - off,
+					"%s%u memory blocks offline",
+					off ? ", " : "", offm);
+	if (thr && off < sizeof(why))
+		off += (size_t)snprintf(why + off, sizeof(why) - off,
+					"%s%u throttles set", off ? ", " : "",
+					thr);
+	if (off)
+		return ios_errf(err, -EBUSY, "iostrata: node %s not whole: %s",
+				c->node[0] ? c->node : "?", why);
+	return 0;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * node: shape a node for a job and restore it (the logic behind the SPANK
+ * prolog/epilog and iostrata-node): lock, snapshot, journal, change, read
+ * back, publish; restore from the journal and verify.
+ */
+#ifndef IOSTRATA_NODE_H
+#define IOSTRATA_NODE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "errbuf.h"
+#include "policy.h"
+#include "state.h"
+#include "sysfs.h"
+
+struct node_ctx {
+	struct sysfs fs;
+	struct state_dir sd;
+	const struct policy *pol;
+	char node[STATE_ID_MAX]; /* Slurm node name, for records */
+};
+
+/*
+ * Read the current state of everything [c->pol] covers: hot-pluggable CPUs
+ * and memory blocks, and each (cgroup, device) throttle.  A missing cgroup
+ * is an error when [strict], else skipped.  Returns 0 or -errno ([err]).
+ */
+int node_observe(const struct node_ctx *c, bool strict, struct snapshot *s,
+		 struct ios_err *err);
+
+/*
+ * Apply [req] for [jobid] (owner [uid]): see file comment.  Returns 0
+ * (applied within tolerance, published), or a negative errno after the
+ * node was restored ([err] holds the message for the user): -EBUSY
+ * (another job's journal is present), -ERANGE (beyond tolerance), -EIO
+ * (restore after a failure also failed: the node is not whole).
+ */
+int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
+	       const struct iostrata_req *req, struct ios_err *err);
+
+/*
+ * Restore the journal of [jobid] (NULL: every journal).  Idempotent: no
+ * journal is success.  Returns 0 when the node equals the snapshot (the
+ * journal is then removed), or -EIO with [err] naming what is left (the
+ * journal is kept for the next attempt).
+ */
+int node_restore(struct node_ctx *c, const char *jobid, struct ios_err *err);
+
+/* Record that [jobid]'s request was refused with [msg] (no change made). */
+int node_publish_refusal(struct node_ctx *c, const char *jobid,
+			 const struct iostrata_req *req, const char *msg);
+
+/*
+ * Print the node's state as JSON (contract shape, "applied" = in effect
+ * now).  Returns 0 or -errno.
+ */
+int node_status_json(const struct node_ctx *c, FILE *out);
+
+/*
+ * Is the node whole: no journal, every CPU and memory block online, no
+ * throttle on the policy's cgroups?  Returns 0 or -EBUSY with the first
+ * reasons in [err].
+ */
+int node_check(const struct node_ctx *c, struct ios_err *err);
+
+#endif

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * policy: the site policy file (who may reconfigure, bounds, what to
+ * throttle, profiles, tolerance) and the user's request (the SPANK option
+ * values), with every check the plugin makes before touching the node.
+ */
+#ifndef IOSTRATA_POLICY_H
+#define IOSTRATA_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "errbuf.h"
+
+#define POLICY_NAME_MAX 64
+#define POLICY_MAX_LIST 32
+
+/* What the user asked for (values already parsed and validated). */
+struct iostrata_req {
+	bool has_cpus, has_mem, has_bw, has_iops, has_profile;
+	unsigned cpus;
+	uint64_t mem;        /* bytes to leave online */
+	uint64_t wbps, rbps; /* bytes/s */
+	uint64_t iops;       /* read and write IOPS */
+	char profile[POLICY_NAME_MAX];
+	/* the raw option strings, as given (published as IOSTRATA_REQ_*) */
+	char raw_cpus[32], raw_mem[32], raw_bw[64], raw_iops[32];
+};
+
+struct policy_profile {
+	char name[POLICY_NAME_MAX];
+	struct iostrata_req req;
+};
+
+struct policy {
+	char path[4096];
+	char *allow_users[POLICY_MAX_LIST];
+	size_t n_users;
+	char *allow_accounts[POLICY_MAX_LIST];
+	size_t n_accounts;
+	bool require_exclusive;
+	unsigned min_cpus;
+	uint64_t min_mem, min_disk_bw, min_disk_iops;
+	char *devices[POLICY_MAX_LIST];
+	size_t n_devices;
+	char *cgroups[POLICY_MAX_LIST];
+	size_t n_cgroups;
+	unsigned cpu_tolerance;   /* extra CPUs online allowed */
+	uint64_t mem_tolerance;   /* extra bytes online allowed */
+	double mem_tolerance_pct; /* or percent of the target (0: unused) */
+	int mem_attempt_ms, mem_total_ms;
+	struct policy_profile profiles[POLICY_MAX_LIST];
+	size_t n_profiles;
+};
+
+/* The user-facing option names, without "--iostrata-". */
+enum req_opt {
+	REQ_CPUS,
+	REQ_MEM,
+	REQ_DISK_BW,
+	REQ_DISK_IOPS,
+	REQ_PROFILE,
+};
+
+/*
+ * Parse one option value into [req] (tolerates being called twice with
+ * the same value).  Returns 0, -EINVAL (empty, junk, unknown unit, shell
+ * or path characters, 0) or -ERANGE (overflow); [err] names the option,
+ * quotes the value and says what is accepted.
+ */
+int req_parse_opt(struct iostrata_req *req, enum req_opt opt, const char *val,
+		  struct ios_err *err);
+
+/* True when [req] asks for anything. */
+bool req_any(const struct iostrata_req *req);
+
+/*
+ * Load the policy at [path].  Refuses (-EPERM) a file not owned by
+ * [owner] (0 in production) or writable by group/others, or a symlink
+ * (-ELOOP); -ENOENT when missing; -EINVAL with file:line for bad content.
+ */
+int policy_load(const char *path, uid_t owner, struct policy **out,
+		struct ios_err *err);
+void policy_free(struct policy *p);
+
+/*
+ * Expand the profile of [req] (explicit options win) and check it against
+ * the policy bounds and [online_cpus] (0: unknown, at submit time).
+ * Returns 0, -ENOENT (unknown profile) or -ERANGE (below a bound or more
+ * CPUs than online), with the reason in [err].
+ */
+int policy_check_req(const struct policy *p, struct iostrata_req *req,
+		     unsigned online_cpus, struct ios_err *err);
+
+/*
+ * May [user] (uid [uid]) with [account] (may be NULL) reconfigure?
+ * Returns 0 or -EPERM with the reason in [err].
+ */
+int policy_check_user(const struct policy *p, uid_t uid, const char *user,
+		      const char *account, struct ios_err *err);
+
+/* Bytes of memory above the target the policy tolerates. */
+uint64_t policy_mem_slack(const struct policy *p, uint64_t target);
+
+#endif

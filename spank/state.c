@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * state: state directory, lock and journal (see state.h).
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "state.h"
+
+void snapshot_free(struct snapshot *s)
+{
+	free(s->cpu);
+	free(s->mem);
+	free(s->thr);
+	s->cpu = s->mem = NULL;
+	s->thr = NULL;
+	s->n_cpu = s->n_mem = s->n_thr = 0;
+}
+
+static int check_dir(int fd, mode_t forbidden, const char *path,
+		     struct ios_err *err)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return ios_errf(err, -errno, "iostrata: stat %s: %s", path,
+				strerror(errno));
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & forbidden))
+		return ios_errf(
+			err, -EPERM,
+			"iostrata: state directory %s: refused: must be a directory owned by uid %u with mode without %04o (owner %u, mode %04o)",
+			path, (unsigned)geteuid(), (unsigned)forbidden,
+			(unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+	return 0;
+}
+
+static int open_dir_at(int at, const char *name, bool create, mode_t mode)
+{
+	int fd;
+
+	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && create) {
+		if (mkdirat(at, name, mode) < 0 && errno != EEXIST)
+			return -errno;
+		fd = openat(at, name,
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+int state_open(struct state_dir *sd, const char *path, bool create,
+	       struct ios_err *err)
+{
+	char parent[4096], *slash;
+	const char *base;
+	int pfd, rc;
+
+	sd->dirfd = sd->jdirfd = -1;
+	if (!path || path[0] != '/' || strlen(path) >= sizeof(sd->path) ||
+	    strstr(path, "/.."))
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: state directory \"%s\": must be an absolute path without \"..\"",
+			path ? path : "");
+	snprintf(sd->path, sizeof(sd->path), "%s", path);
+	snprintf(parent, sizeof(parent), "%s", path);
+	while (strlen(parent) > 1 && parent[strlen(parent) - 1] == '/')
+		parent[strlen(parent) - 1] = '\0';
+	slash = strrchr(parent, '/');
+	base = slash + 1;
+	if (slash == parent)
+		pfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	else {
+		*slash = '\0';
+		pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
+	if (pfd < 0)
+		return ios_errf(err, -errno, "iostrata: open %s: %s",
+				slash == parent ? "/" : parent,
+				strerror(errno));
+	rc = open_dir_at(pfd, base, create, 0755);
+	close(pfd);
+	if (rc == -ENOTDIR)
+		rc = -ELOOP; /* O_NOFOLLOW|O_DIRECTORY on a symlink */
+	if (rc < 0)
+		return ios_errf(err, rc,
+				"iostrata: open state directory %s: %s", path,
+				strerror(-rc));
+	sd->dirfd = rc;
+	rc = check_dir(sd->dirfd, 022, path, err);
+	if (rc < 0)
+		goto fail;
+	rc = open_dir_at(sd->dirfd, "journal", create, 0700);
+	if (rc == -ENOTDIR)
+		rc = -ELOOP;
+	if (rc < 0) {
+		ios_errf(err, rc,
+			 "iostrata: open state directory %s/journal: %s", path,
+			 strerror(-rc));
+		goto fail;
+	}
+	sd->jdirfd = rc;
+	rc = check_dir(sd->jdirfd, 077, "journal", err);
+	if (rc < 0)
+		goto fail;
+	return 0;
+fail:
+	state_close(sd);
+	return rc;
+}
+
+void state_close(struct state_dir *sd)
+{
+	if (sd->jdirfd >= 0)
+		close(sd->jdirfd);
+	if (sd->dirfd >= 0)
+		close(sd->dirfd);
+	sd->dirfd = sd->jdirfd = -1;
+}
+
+int state_lock(struct state_dir *sd, int timeout_ms)
+{
+	struct timespec nap = {0, 10 * 1000 * 1000};
+	int fd, waited = 0;
+
+	fd = openat(sd->jdirfd, "lock",
+		    O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			int e = errno;
+
+			close(fd);
+			return -e;
+		}
+		if (waited >= timeout_ms) {
+			close(fd);
+			return -ETIMEDOUT;
+		}
+		nanosleep(&nap, NULL);
+		waited += 10;
+	}
+	return fd;
+}
+
+void state_unlock(int fd)
+{
+	if (fd >= 0) {
+		flock(fd, LOCK_UN);
+		close(fd);
+	}
+}
+
+bool state_valid_id(const char *id)
+{
+	size_t n = 0;
+
+	if (!id || !*id || *id == '.')
+		return false;
+	for (; id[n]; n++)
+		if (!(isalnum((unsigned char)id[n]) || id[n] == '_' ||
+		      id[n] == '-' || id[n] == '.'))
+			return false;
+	return n < STATE_ID_MAX;
+}
+
+/* Write [data] to [name] in [dirfd]: temp, fsync, rename, fsync dir. */
+static int write_atomic(int dirfd, const char *name, const char *data,
+			size_t len, mode_t mode)
+{
+	char tmp[STATE_ID_MAX + 32];
+	size_t off = 0;
+	int fd, rc = 0;
+
+	snprintf(tmp, sizeof(tmp), ".%s.tmp", name);
+	if (unlinkat(dirfd, tmp, 0) < 0 && errno != ENOENT)
+		return -errno;
+	fd = openat(dirfd, tmp,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+	if (fd < 0)
+		return -errno;
+	while (off < len) {
+		ssize_t n = write(fd, data + off, len - off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		off += (size_t)n;
+	}
+	if (rc == 0 && fchmod(fd, mode) < 0)
+		rc = -errno;
+	if (rc == 0 && fsync(fd) < 0)
+		rc = -errno;
+	if (close(fd) < 0 && rc == 0)
+		rc = -errno;
+	if (rc == 0 && renameat(dirfd, tmp, dirfd, name) < 0)
+		rc = -errno;
+	if (rc < 0) {
+		unlinkat(dirfd, tmp, 0);
+		return rc;
+	}
+	if (fsync(dirfd) < 0)
+		return -errno;
+	return 0;
+}
+
+/* Open a regular file we own in [dirfd] (no symlink) for reading. */
+static int open_owned(int dirfd, const char *name)
+{
+	struct stat st;
+	int fd;
+
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || (st.st_mode & 022)) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+int state_journal_write(struct state_dir *sd, const struct snapshot *s)
+{
+	char name[STATE_ID_MAX + 16];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	if (!state_valid_id(s->jobid))
+		return -EINVAL;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -ENOMEM;
+	fprintf(f, "iostrata-journal 1\njob %s\nuid %u\nnode %s\ntime %lld\n",
+		s->jobid, s->uid, s->node[0] ? s->node : "-", s->time);
+	for (size_t i = 0; i < s->n_cpu; i++)
+		fprintf(f, "cpu %d %d\n", s->cpu[i].id, s->cpu[i].online);
+	fprintf(f, "memblock %" PRIu64 "\n", s->block_size);
+	for (size_t i = 0; i < s->n_mem; i++)
+		fprintf(f, "mem %d %d\n", s->mem[i].id, s->mem[i].online);
+	for (size_t i = 0; i < s->n_thr; i++) {
+		const struct snap_thr *t = &s->thr[i];
+
+		fprintf(f,
+			"thr %d %u:%u %" PRIu64 " %" PRIu64 " %" PRIu64
+			" %" PRIu64 " %s\n",
+			(int)t->ver, t->dev.maj, t->dev.min, t->lim.rbps,
+			t->lim.wbps, t->lim.riops, t->lim.wiops, t->cg);
+	}
+	fprintf(f, "end\n");
+	if (fclose(f) != 0) {
+		free(buf);
+		return -ENOMEM;
+	}
+	snprintf(name, sizeof(name), "%s.state", s->jobid);
+	rc = write_atomic(sd->jdirfd, name, buf, len, 0600);
+	free(buf);
+	return rc;
+}
+
+static int push_item(struct snap_item **v, size_t *n, int id, int on)
+{
+	struct snap_item *nv = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[*n].id = id;
+	nv[*n].online = on != 0;
+	(*n)++;
+	return 0;
+}
+
+int state_journal_read(struct state_dir *sd, const char *jobid,
+		       struct snapshot *s, struct ios_err *err)
+{
+	char name[STATE_ID_MAX + 16], line[512];
+	unsigned lineno = 0;
+	bool ended = false;
+	FILE *f;
+	int fd, rc = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (!state_valid_id(jobid))
+		return ios_errf(err, -EINVAL, "iostrata: invalid job id \"%s\"",
+				jobid);
+	snprintf(name, sizeof(name), "%s.state", jobid);
+	fd = open_owned(sd->jdirfd, name);
+	if (fd < 0)
+		return fd == -ENOENT
+			       ? fd
+			       : ios_errf(
+					 err, fd,
+					 "iostrata: open journal %s/journal/%s: %s",
+					 sd->path, name, strerror(-fd));
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char word[16], arg[STATE_ID_MAX], cg[256];
+		int id, on, ver, n = 0;
+		long long ll;
+		struct snap_thr t;
+
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		if (lineno == 1) {
+			if (strcmp(line, "iostrata-journal 1") != 0)
+				goto bad;
+			continue;
+		}
+		if (ended)
+			goto bad;
+		if (sscanf(line, "%15s%n", word, &n) != 1)
+			goto bad;
+		if (strcmp(word, "end") == 0 && line[n] == '\0') {
+			ended = true;
+		} else if (strcmp(word, "job") == 0 &&
+			   sscanf(line, "job %63s", arg) == 1) {
+			snprintf(s->jobid, sizeof(s->jobid), "%s", arg);
+		} else if (strcmp(word, "node") == 0 &&
+			   sscanf(line, "node %63s", arg) == 1) {
+			snprintf(s->node, sizeof(s->node), "%s", arg);
+		} else if (strcmp(word, "uid") == 0 &&
+			   sscanf(line, "uid %u", &s->uid) == 1) {
+		} else if (strcmp(word, "time") == 0 &&
+			   sscanf(line, "time %lld", &ll) == 1) {
+			s->time = ll;
+		} else if (strcmp(word, "memblock") == 0 &&
+			   sscanf(line, "memblock %" SCNu64, &s->block_size) ==
+				   1) {
+		} else if (strcmp(word, "cpu") == 0 &&
+			   sscanf(line, "cpu %d %d", &id, &on) == 2 && id > 0) {
+			rc = push_item(&s->cpu, &s->n_cpu, id, on);
+		} else if (strcmp(word, "mem") == 0 &&
+			   sscanf(line, "mem %d %d", &id, &on) == 2 &&
+			   id >= 0) {
+			rc = push_item(&s->mem, &s->n_mem, id, on);
+		} else if (strcmp(word, "thr") == 0 &&
+			   sscanf(line,
+				  "thr %d %u:%u %" SCNu64 " %" SCNu64
+				  " %" SCNu64 " %" SCNu64 " %255s",
+				  &ver, &t.dev.maj, &t.dev.min, &t.lim.rbps,
+				  &t.lim.wbps, &t.lim.riops, &t.lim.wiops,
+				  cg) == 8 &&
+			   (ver == 1 || ver == 2) && cg[0] == '/') {
+			struct snap_thr *nv;
+
+			t.ver = (enum blkio_ver)ver;
+			snprintf(t.cg, sizeof(t.cg), "%s", cg);
+			nv = realloc(s->thr, (s->n_thr + 1) * sizeof(*nv));
+			if (!nv) {
+				rc = -ENOMEM;
+			} else {
+				s->thr = nv;
+				nv[s->n_thr++] = t;
+			}
+		} else {
+			goto bad;
+		}
+		if (rc < 0)
+			break;
+	}
+	fclose(f);
+	if (rc < 0) {
+		snapshot_free(s);
+		return rc;
+	}
+	if (!ended || strcmp(s->jobid, jobid) != 0) {
+		lineno++;
+		f = NULL;
+		goto bad;
+	}
+	return 0;
+bad:
+	if (f)
+		fclose(f);
+	snapshot_free(s);
+	return ios_errf(
+		err, -EINVAL,
+		"iostrata: journal %s/journal/%s:%u: corrupt or truncated",
+		sd->path, name, lineno);
+}
+
+int state_journal_remove(struct state_dir *sd, const char *jobid)
+{
+	char name[STATE_ID_MAX + 16];
+
+	if (!state_valid_id(jobid))
+		return -EINVAL;
+	snprintf(name, sizeof(name), "%s.state", jobid);
+	if (unlinkat(sd->jdirfd, name, 0) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (fsync(sd->jdirfd) < 0)
+		return -errno;
+	return 0;
+}
+
+int state_journal_list(struct state_dir *sd, char ***ids, size_t *n)
+{
+	struct dirent *de;
+	char **v = NULL;
+	size_t k = 0;
+	DIR *d;
+	int fd;
+
+	*ids = NULL;
+	*n = 0;
+	fd = openat(sd->jdirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		char id[STATE_ID_MAX], **nv;
+
+		if (l <= 6 || strcmp(de->d_name + l - 6, ".state") != 0 ||
+		    l - 6 >= sizeof(id))
+			continue;
+		memcpy(id, de->d_name, l - 6);
+		id[l - 6] = '\0';
+		if (!state_valid_id(id))
+			continue;
+		nv = realloc(v, (k + 1) * sizeof(*v));
+		if (!nv || !(nv[k] = strdup(id))) {
+			if (nv)
+				v = nv;
+			state_list_free(v, k);
+			closedir(d);
+			return -ENOMEM;
+		}
+		v = nv;
+		k++;
+	}
+	closedir(d);
+	*ids = v;
+	*n = k;
+	return 0;
+}
+
+void state_list_free(char **ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+}
+
+int state_write_public(struct state_dir *sd, const char *name, const char *data,
+		       size_t len, mode_t mode)
+{
+	if (!name || !*name || strchr(name, '/') || name[0] == '.')
+		return -EINVAL;
+	return write_atomic(sd->dirfd, name, data, len, mode);
+}
+
+int state_remove_public(struct state_dir *sd, const char *name)
+{
+	if (!name || !*name || strchr(name, '/') || name[0] == '.')
+		return -EINVAL;
+	if (unlinkat(sd->dirfd, name, 0) < 0 && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+ssize_t state_read_public(struct state_dir *sd, const char *name, char *buf,
+			  size_t len)
+{
+	ssize_t n, off = 0;
+	int fd;
+
+	if (!name || strchr(name, '/') || len == 0)
+		return -EINVAL;
+	fd = open_owned(sd->dirfd, name);
+	if (fd < 0)
+		return fd;
+	while ((size_t)off < len - 1) {
+		n = read(fd, buf + off, len - 1 - (size_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += n;
+	}
+	close(fd);
+	buf[off] = '\0';
+	return off;
+}

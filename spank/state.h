@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * state: the state directory (root-only, never through a symlink), the
+ * node-wide lock, and the journal: the observed state of everything the
+ * plugin may change, written (temp + fsync + rename + fsync dir) BEFORE any
+ * change and removed only after a verified restore.
+ */
+#ifndef IOSTRATA_STATE_H
+#define IOSTRATA_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "blkio.h"
+#include "errbuf.h"
+
+#define STATE_ID_MAX 64
+
+struct snap_thr {
+	char cg[256]; /* cgroup directory, absolute below the sysroot */
+	enum blkio_ver ver;
+	struct blkio_dev dev;
+	struct blkio_limit lim;
+};
+
+struct snap_item {
+	int id;
+	bool online;
+};
+
+/* Observed node state: a journal's snapshot, or what is in effect now. */
+struct snapshot {
+	char jobid[STATE_ID_MAX];
+	unsigned uid;
+	char node[STATE_ID_MAX];
+	long long time;
+	size_t n_cpu;
+	struct snap_item *cpu; /* hot-pluggable CPUs only */
+	uint64_t block_size;
+	size_t n_mem;
+	struct snap_item *mem; /* hot-pluggable memory blocks only */
+	size_t n_thr;
+	struct snap_thr *thr;
+};
+
+void snapshot_free(struct snapshot *s);
+
+struct state_dir {
+	int dirfd;  /* <path>: 0755, holds the per-job applied files */
+	int jdirfd; /* <path>/journal: 0700, journals and the lock */
+	char path[4096];
+};
+
+/*
+ * Open (and with [create], make) the state directory [path] and its
+ * journal/ subdirectory.  Refuses (-EPERM) directories not owned by the
+ * effective uid, writable by group/others, or (journal/) accessible by
+ * them; -ELOOP for a symlink anywhere in the last components.
+ */
+int state_open(struct state_dir *sd, const char *path, bool create,
+	       struct ios_err *err);
+void state_close(struct state_dir *sd);
+
+/* Take the node-wide lock (blocks at most [timeout_ms]).  Returns an fd
+ * to pass to state_unlock, or -ETIMEDOUT / -errno. */
+int state_lock(struct state_dir *sd, int timeout_ms);
+void state_unlock(int fd);
+
+/* A job id as used in file names: [A-Za-z0-9_.-]{1,63}, not starting
+ * with a dot. */
+bool state_valid_id(const char *id);
+
+/* Write the journal of s->jobid atomically.  Returns 0 or -errno. */
+int state_journal_write(struct state_dir *sd, const struct snapshot *s);
+
+/* Read the journal of [jobid].  Returns 0, -ENOENT (none), -EINVAL
+ * (corrupt, [err] says where), -EPERM (wrong owner/mode). */
+int state_journal_read(struct state_dir *sd, const char *jobid,
+		       struct snapshot *s, struct ios_err *err);
+
+int state_journal_remove(struct state_dir *sd, const char *jobid);
+
+/* Job ids of all journals (malloc'd array of malloc'd strings). */
+int state_journal_list(struct state_dir *sd, char ***ids, size_t *n);
+void state_list_free(char **ids, size_t n);
+
+/*
+ * Write [name] in the state directory (not the journal dir) atomically
+ * with [mode] (e.g. 0644 for the per-job applied file).
+ */
+int state_write_public(struct state_dir *sd, const char *name, const char *data,
+		       size_t len, mode_t mode);
+int state_remove_public(struct state_dir *sd, const char *name);
+
+/* Read a public file (regular, owned by us, no symlink) into [buf]. */
+ssize_t state_read_public(struct state_dir *sd, const char *name, char *buf,
+			  size_t len);
+
+#endif

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fake_root: temp-dir stand-in for / in unit tests (see fake_root.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fake_root.h"
+
+struct fake_root *fake_root_new(void)
+{
+	struct fake_root *r = calloc(1, sizeof(*r));
+	const char *tmp = getenv("TMPDIR");
+
+	assert_non_null(r);
+	snprintf(r->dir, sizeof(r->dir), "%s/iostrata-fake.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	assert_non_null(mkdtemp(r->dir));
+	return r;
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(p);
+}
+
+void fake_root_free(struct fake_root *r)
+{
+	if (!r)
+		return;
+	nftw(r->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(r);
+}
+
+const char *fake_path(struct fake_root *r, const char *rel)
+{
+	static char buf[8192];
+
+	while (*rel == '/')
+		rel++;
+	snprintf(buf, sizeof(buf), "%s/%s", r->dir, rel);
+	return buf;
+}
+
+static void mkparents(const char *path)
+{
+	char tmp[8192];
+
+	snprintf(tmp, sizeof(tmp), "%s", path);
+	for (char *p = tmp + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+				fail_msg("mkdir %s: %s", tmp, strerror(errno));
+			*p = '/';
+		}
+}
+
+void fake_write(struct fake_root *r, const char *rel, const char *content)
+{
+	char p[8192];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s", fake_path(r, rel));
+	mkparents(p);
+	f = fopen(p, "w");
+	if (!f)
+		fail_msg("fopen %s: %s", p, strerror(errno));
+	fputs(content, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+void fake_mkdir(struct fake_root *r, const char *rel)
+{
+	char p[8192];
+
+	snprintf(p, sizeof(p), "%s/", fake_path(r, rel));
+	mkparents(p);
+}
+
+void fake_symlink(struct fake_root *r, const char *target, const char *rel)
+{
+	char p[8192];
+
+	snprintf(p, sizeof(p), "%s", fake_path(r, rel));
+	mkparents(p);
+	assert_int_equal(symlink(target, p), 0);
+}
+
+void fake_mkfifo(struct fake_root *r, const char *rel)
+{
+	char p[8192];
+
+	snprintf(p, sizeof(p), "%s", fake_path(r, rel));
+	mkparents(p);
+	unlink(p);
+	assert_int_equal(mkfifo(p, 0600), 0);
+}
+
+const char *fake_read(struct fake_root *r, const char *rel)
+{
+	static char buf[8192];
+	size_t n;
+	FILE *f = fopen(fake_path(r, rel), "r");
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return buf;
+}
+
+void fake_cpus(struct fake_root *r, int n, int npkg)
+{
+	char rel[256], v[32];
+
+	for (int i = 0; i < n; i++) {
+		if (i > 0) {
+			snprintf(rel, sizeof(rel),
+				 "sys/devices/system/cpu/cpu%d/online", i);
+			fake_write(r, rel, "1\n");
+		}
+		snprintf(
+			rel, sizeof(rel),
+			"sys/devices/system/cpu/cpu%d/topology/physical_package_id",
+			i);
+		snprintf(v, sizeof(v), "%d\n", i % npkg);
+		fake_write(r, rel, v);
+		snprintf(rel, sizeof(rel),
+			 "sys/devices/system/cpu/cpu%d/node%d", i, i % npkg);
+		fake_symlink(r, "../../node", rel);
+	}
+	fake_write(r, "sys/devices/system/cpu/online", "0-1\n");
+}
+
+void fake_mem(struct fake_root *r, int n, unsigned long long bs, int nnode)
+{
+	char rel[256], v[32];
+
+	snprintf(v, sizeof(v), "%llx\n", bs);
+	fake_write(r, "sys/devices/system/memory/block_size_bytes", v);
+	for (int i = 0; i < n; i++) {
+		snprintf(rel, sizeof(rel),
+			 "sys/devices/system/memory/memory%d/online", i);
+		fake_write(r, rel, "1\n");
+		snprintf(rel, sizeof(rel),
+			 "sys/devices/system/memory/memory%d/node%d", i,
+			 i % nnode);
+		fake_symlink(r, "../../node", rel);
+	}
+}
+
+void fake_cg_v1(struct fake_root *r, const char *rel)
+{
+	static const char *const f[] = {
+		"blkio.throttle.read_bps_device",
+		"blkio.throttle.write_bps_device",
+		"blkio.throttle.read_iops_device",
+		"blkio.throttle.write_iops_device",
+	};
+	char p[512];
+
+	for (int i = 0; i < 4; i++) {
+		snprintf(p, sizeof(p), "%s/%s", rel, f[i]);
+		fake_write(r, p, "");
+	}
+}
+
+void fake_cg_v2(struct fake_root *r, const char *rel)
+{
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/io.max", rel);
+	fake_write(r, p, "");
+}

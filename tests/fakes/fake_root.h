@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fake_root: a throw-away directory tree under mkdtemp standing in for /
+ * (sysfs, cgroupfs) in unit tests, with helpers that lay out CPUs, memory
+ * blocks and cgroups the way the kernel does.
+ */
+#ifndef IOSTRATA_FAKE_ROOT_H
+#define IOSTRATA_FAKE_ROOT_H
+
+#include <stddef.h>
+
+struct fake_root {
+	char dir[4096];
+};
+
+struct fake_root *fake_root_new(void);
+void fake_root_free(struct fake_root *r);
+
+/* Write [content] to [rel] (parents created). Aborts the test on error. */
+void fake_write(struct fake_root *r, const char *rel, const char *content);
+void fake_mkdir(struct fake_root *r, const char *rel);
+void fake_symlink(struct fake_root *r, const char *target, const char *rel);
+void fake_mkfifo(struct fake_root *r, const char *rel);
+/* Contents of [rel] with trailing newlines removed (static buffer). */
+const char *fake_read(struct fake_root *r, const char *rel);
+/* Absolute path of [rel] (static buffer). */
+const char *fake_path(struct fake_root *r, const char *rel);
+
+/* n CPUs, all online, cpu0 without an online file; cpu i in package
+ * i % npkg and NUMA node i % npkg. */
+void fake_cpus(struct fake_root *r, int n, int npkg);
+/* n memory blocks of [bs] bytes, all online, block i on node i % nnode
+ * (memory0 without an online file when [fixed0]). */
+void fake_mem(struct fake_root *r, int n, unsigned long long bs, int nnode);
+/* A v1 blkio cgroup dir / a v2 cgroup dir with io.max, empty. */
+void fake_cg_v1(struct fake_root *r, const char *rel);
+void fake_cg_v2(struct fake_root *r, const char *rel);
+
+#endif

@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# t10-bench: iostrata-bench on the local site, sbatch on 3 nodes with
+# srun --mpi=pmix: (1) write,read with --reorder --verify on the CephFS
+# mount, (2) randrw with libaio at iodepth 4 and a psync random read on the
+# local disk.  Asserts exit 0, valid repetitions, 3 nodes seen, per-node
+# figures, rank files removed, and (when the results writer is built) the
+# HDF5 file read back by h5dump and /usr/bin/python3 h5py.
+
+set -euo pipefail
+T=t10-bench
+. "$(dirname "$0")/../../mpibench/tests/lib.sh"
+
+cephdir=$IOSTRATA_BENCH_DIR/$T.$$
+cleanup() {
+	local rc=$?
+	rm -rf -- "$cephdir"
+	lib_cleanup
+	exit "$rc"
+}
+trap cleanup EXIT
+mkdir -p "$cephdir"
+chmod 1777 "$cephdir"
+echo '{"note":"attached by t10"}' >"$work/attach.json"
+
+run_job ceph 6 150 "$bench" --rw=write,read --reorder --verify --bs=1M \
+	--size=8M --dir="$cephdir" --runtime=2 --reps=2 --interval=500ms \
+	--output="$(h5out ceph)" --summary=json --quiet --seed=11 \
+	--attach=note="$work/attach.json"
+[[ $(job_rc ceph) == 0 ]] || fail "CephFS run exited $(job_rc ceph): $(tail -20 "$work/ceph.out")"
+json_of ceph >"$work/ceph.json"
+/usr/bin/python3 - "$work/ceph.json" <<'PY' || fail "CephFS summary: $(cat "$work/ceph.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["valid"] is True, d["reasons"]
+assert d["ranks"] == 6 and d["nodes"] == 3, (d["ranks"], d["nodes"])
+assert [p["name"] for p in d["phases"]] == ["write", "read"]
+for p in d["phases"]:
+    assert p["nvalid"] == 2, p
+    for r in p["reps"]:
+        assert r["stonewall_bw"] > 0 and r["window_bw"] > 0
+        assert len(r["node_bw"]) == 3 and all(x > 0 for x in r["node_bw"])
+        assert r["lat_p50_ns"] <= r["lat_p99_ns"] <= r["lat_max_ns"]
+    for f in ("stonewall_bw", "window_bw", "sum_rank_bw", "lat_p99_ns"):
+        s = p["stats"][f]
+        assert s["n"] == 2 and s["min"] <= s["mean"] <= s["max"], (f, s)
+PY
+left=$(find "$cephdir" -name 'iostrata-bench.*' | wc -l)
+[[ $left == 0 ]] || fail "$left rank files left in $cephdir"
+
+run_job local 6 150 "$bench" --rw=randrw,randread --rwmixread=60 --bs=4k \
+	--size=4M --dir="$work" --ioengine=libaio --iodepth=4 --runtime=2 \
+	--reps=2 --output="$(h5out local)" --summary=json --quiet
+[[ $(job_rc local) == 0 ]] || fail "local-disk run exited $(job_rc local): $(tail -20 "$work/local.out")"
+json_of local >"$work/local.json"
+/usr/bin/python3 - "$work/local.json" <<'PY' || fail "local summary: $(cat "$work/local.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["valid"] is True, d["reasons"]
+assert [p["headline"] for p in d["phases"]] == ["stonewall_iops"] * 2
+for p in d["phases"]:
+    assert p["nvalid"] == 2
+    for r in p["reps"]:
+        assert r["stonewall_iops"] > 0
+PY
+left=$(find "$work" -name 'iostrata-bench.*' | wc -l)
+[[ $left == 0 ]] || fail "$left rank files left in $work"
+
+if [[ $H5 != yes ]]; then
+	log "results writer not built: HDF5 read-back not checked"
+else
+	for f in ceph local; do
+		[[ -s $work/$f.h5 ]] || fail "no results file $work/$f.h5"
+		h5dump -H "$work/$f.h5" >"$work/$f.h5dump" ||
+			fail "h5dump cannot read $work/$f.h5"
+		grep -q 'phases' "$work/$f.h5dump" || fail "h5dump shows no /phases"
+	done
+	/usr/bin/python3 - "$work/ceph.h5" <<'PY' || fail "h5py read-back of ceph.h5"
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+a = f.attrs
+s = lambda v: v.decode() if isinstance(v, bytes) else str(v)
+assert s(a["format"]) == "iostrata-results", a["format"]
+assert s(a["status"]) == "complete", a["status"]
+assert int(a["nranks"]) == 6 and int(a["nnodes"]) == 3
+assert int(a["nphases"]) == 2
+assert "--reorder" in s(a["command_line"])
+for k in range(2):
+    ph = f["phases/%d" % k]
+    assert int(ph.attrs["nreps"]) == 2
+    for r in range(2):
+        rep = ph["reps/%d" % r]
+        assert int(rep.attrs["valid"]) == 1
+        assert rep.attrs["stonewall_bw"] > 0
+        ranks = rep["ranks"]
+        assert len(ranks) == 6
+print("h5py ok")
+PY
+fi
+check_no_drain
+log "PASS"

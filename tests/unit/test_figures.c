@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests: derived figures, outliers and validity (common/figures.c). */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "figures.h"
+
+#define S 1000000000ll
+#define MB 1000000.0
+
+struct rk {
+	double rate; /* B/s while running */
+	double start_s, end_s;
+	int node;
+	int errors, short_ops, verify_errors, first_errno;
+	int ended_early;
+};
+
+static struct ios_rank_info ri[64];
+
+/* A repetition of ranks moving at constant rates. */
+static struct ios_rep_result *mkrep(const struct rk *r, int n)
+{
+	struct ios_rep_result *rep = calloc(1, sizeof(*rep));
+	double last_start = -1e30, first_end = 1e30;
+	int i;
+
+	rep->nranks = n;
+	rep->ranks = calloc((size_t)n, sizeof(*rep->ranks));
+	for (i = 0; i < n; i++) {
+		if (r[i].start_s > last_start)
+			last_start = r[i].start_s;
+		if (r[i].end_s < first_end)
+			first_end = r[i].end_s;
+	}
+	for (i = 0; i < n; i++) {
+		struct ios_rank_result *x = &rep->ranks[i];
+		double dur = r[i].end_s - r[i].start_s;
+
+		x->rank = i;
+		x->t_start_ns = (int64_t)(r[i].start_s * S);
+		x->t_end_ns = (int64_t)(r[i].end_s * S);
+		x->bytes[IOS_OP_WRITE] = (uint64_t)(r[i].rate * dur);
+		x->ops[IOS_OP_WRITE] = (uint64_t)(r[i].rate * dur / 4096);
+		x->stonewall_bytes =
+			(uint64_t)(r[i].rate * (first_end - last_start));
+		x->stonewall_ops = x->stonewall_bytes / 4096;
+		x->errors = (uint32_t)(r[i].errors + r[i].short_ops);
+		x->short_ops = (uint32_t)r[i].short_ops;
+		x->verify_errors = (uint32_t)r[i].verify_errors;
+		x->first_errno = r[i].first_errno;
+		x->ended_early = (uint8_t)r[i].ended_early;
+		x->cpu_user_s = 0.5;
+		ios_lathist_init(&x->lat);
+		ios_lathist_add(&x->lat, 1000000);
+		ri[i].rank = i;
+		ri[i].node = r[i].node;
+		snprintf(ri[i].host, sizeof(ri[i].host), "n%d", r[i].node + 1);
+	}
+	return rep;
+}
+
+static void freerep(struct ios_rep_result *rep)
+{
+	free(rep->ranks);
+	free(rep->node_bw);
+	free(rep);
+}
+
+static void test_uniform(void **state)
+{
+	struct rk r[4];
+	struct ios_rep_result *rep;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		r[i] = (struct rk){.rate = 100 * MB,
+				   .start_s = 0,
+				   .end_s = 160,
+				   .node = i / 2};
+	rep = mkrep(r, 4);
+	ios_figures_compute(rep, ri, 2);
+	assert_true(rep->valid);
+	assert_string_equal(rep->invalid_reason, "");
+	assert_true(fabs(rep->fig.stonewall_bw - 400 * MB) < 1);
+	assert_true(fabs(rep->fig.window_bw - 400 * MB) < 1);
+	assert_true(fabs(rep->fig.sum_rank_bw - 400 * MB) < 1);
+	assert_true(fabs(rep->node_bw[0] - 200 * MB) < 1);
+	assert_true(fabs(rep->node_bw[1] - 200 * MB) < 1);
+	assert_int_equal(rep->fig.outliers, 0);
+	assert_true(fabs(rep->fig.lat_p50_ns - 1e6) < 1e6 / 16);
+	assert_true(rep->fig.cpu_s_per_gib > 0);
+	freerep(rep);
+}
+
+/* The paper's case: a client ends at 154 s while the others run 160 s. */
+static void test_early_finisher(void **state)
+{
+	struct rk r[8];
+	struct ios_rep_result *rep;
+	double fio_style, honest = 8 * 100 * MB;
+	uint64_t total = 0;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 8; i++)
+		r[i] = (struct rk){.rate = 100 * MB,
+				   .start_s = 0,
+				   .end_s = 160 + 0.001 * i,
+				   .node = i / 4};
+	r[5].end_s = 154;
+	r[5].ended_early = 0; /* not even self-reported: detected by time */
+	rep = mkrep(r, 8);
+	ios_figures_compute(rep, ri, 2);
+	/* stonewall is not raised (nor lowered) by the early finisher */
+	assert_true(fabs(rep->fig.stonewall_bw - honest) / honest < 1e-6);
+	assert_true(rep->fig.stonewall_bw <= honest * (1 + 1e-9));
+	/* the whole-window figure shows the loss */
+	assert_true(rep->fig.window_bw < honest);
+	for (i = 0; i < 8; i++)
+		total += rep->ranks[i].bytes[1];
+	fio_style = (double)total / 160.007;
+	assert_true(rep->fig.stonewall_bw >= fio_style);
+	/* flagged, named, invalid */
+	assert_true(rep->ranks[5].outlier & IOS_OUTLIER_END);
+	assert_false(rep->ranks[4].outlier);
+	assert_false(rep->valid);
+	assert_non_null(strstr(rep->invalid_reason, "rank 5 (n2) ended early"));
+	freerep(rep);
+}
+
+/* An early finisher that claims the full bytes (inflated rate). */
+static void test_early_inflated(void **state)
+{
+	struct rk r[4];
+	struct ios_rep_result *rep;
+
+	(void)state;
+	for (int i = 0; i < 4; i++)
+		r[i] = (struct rk){
+			.rate = 100 * MB, .start_s = 0, .end_s = 160};
+	r[2].end_s = 154;
+	r[2].rate = 100 * MB * 160 / 154;
+	r[2].ended_early = 1;
+	rep = mkrep(r, 4);
+	ios_figures_compute(rep, ri, 1);
+	/* the sum of rank rates is inflated by the short rank: the
+	 * repetition must be marked invalid and the rank named */
+	assert_true(rep->fig.sum_rank_bw > 400 * MB);
+	assert_true(rep->ranks[2].outlier & IOS_OUTLIER_END);
+	assert_false(rep->valid);
+	assert_non_null(strstr(rep->invalid_reason, "rank 2"));
+	freerep(rep);
+}
+
+struct outcase {
+	double rates[8];
+	int n;
+	int flagged; /* bit mask of ranks flagged for rate */
+};
+
+static const struct outcase outcases[] = {
+	{{100, 101, 99, 100, 102, 98, 100, 100}, 8, 0},
+	{{100, 101, 99, 100, 102, 98, 100, 50}, 8, 0x80},
+	{{100, 101, 99, 100, 102, 98, 100, 200}, 8, 0x80},
+	{{100, 100, 100, 100, 100, 100, 100, 100}, 8, 0},
+	{{100, 100, 100, 95}, 4, 0},   /* within the 10% floor */
+	{{100, 100, 100, 80}, 4, 0x8}, /* beyond it */
+	{{100, 40}, 2, 0},             /* too few ranks to judge */
+	{{10, 100, 100, 100, 100, 10}, 6, 0x21},
+};
+
+static void test_outliers(void **state)
+{
+	size_t c;
+
+	(void)state;
+	for (c = 0; c < sizeof(outcases) / sizeof(outcases[0]); c++) {
+		struct rk r[8];
+		struct ios_rep_result *rep;
+		int i, got = 0;
+
+		for (i = 0; i < outcases[c].n; i++)
+			r[i] = (struct rk){.rate = outcases[c].rates[i] * MB,
+					   .start_s = 0,
+					   .end_s = 10};
+		rep = mkrep(r, outcases[c].n);
+		ios_figures_compute(rep, ri, 1);
+		for (i = 0; i < outcases[c].n; i++)
+			if (rep->ranks[i].outlier & IOS_OUTLIER_RATE)
+				got |= 1 << i;
+		if (got != outcases[c].flagged)
+			fail_msg("case %zu: flagged 0x%x, want 0x%x", c, got,
+				 outcases[c].flagged);
+		/* a slow rank is flagged but does not make the rep invalid */
+		assert_true(rep->valid);
+		freerep(rep);
+	}
+}
+
+static void test_validity_reasons(void **state)
+{
+	struct rk r[4];
+	struct ios_rep_result *rep;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		r[i] = (struct rk){
+			.rate = 100 * MB, .start_s = 0, .end_s = 10, .node = i};
+	r[0].errors = 1;
+	r[0].first_errno = ENOSPC;
+	r[1].short_ops = 1;
+	r[2].verify_errors = 3;
+	rep = mkrep(r, 4);
+	rep->ranks[3].ops[1] = 0;
+	rep->ranks[3].bytes[1] = 0;
+	ios_figures_compute(rep, ri, 4);
+	assert_false(rep->valid);
+	assert_non_null(strstr(
+		rep->invalid_reason,
+		"rank 0 (n1) erred: 1 I/O error(s), first: No space left on device"));
+	assert_non_null(strstr(rep->invalid_reason,
+			       "rank 1 (n2) moved short: 1 short transfer(s)"));
+	assert_non_null(strstr(rep->invalid_reason,
+			       "rank 2 (n3) failed --verify: 3 bad block(s)"));
+	assert_non_null(strstr(rep->invalid_reason,
+			       "rank 3 (n4) moved short: no I/O completed"));
+	freerep(rep);
+}
+
+static void test_over_reps(void **state)
+{
+	struct ios_phase_result ph = {0};
+	struct ios_rep_result reps[4];
+	struct ios_stats st;
+	int i;
+
+	(void)state;
+	memset(reps, 0, sizeof(reps));
+	for (i = 0; i < 4; i++) {
+		reps[i].valid = i != 3;
+		reps[i].fig.stonewall_bw = (i + 1) * 1e9;
+		reps[i].fig.lat_p99_ns = NAN;
+	}
+	ph.nreps = 4;
+	ph.reps = reps;
+	ios_figures_over_reps(&ph, &st);
+	assert_int_equal(st.nreps, 4);
+	assert_int_equal(st.nvalid, 3);
+	assert_int_equal(st.fig[IOS_FIG_STONEWALL_BW].n, 3);
+	assert_true(st.fig[IOS_FIG_STONEWALL_BW].min == 1e9);
+	assert_true(st.fig[IOS_FIG_STONEWALL_BW].max == 3e9);
+	assert_true(fabs(st.fig[IOS_FIG_STONEWALL_BW].mean - 2e9) < 1);
+	assert_true(fabs(st.fig[IOS_FIG_STONEWALL_BW].stddev - 1e9) < 1);
+	assert_true(isnan(st.fig[IOS_FIG_LAT_P99].mean));
+	assert_string_equal(ios_fig_name(IOS_FIG_STONEWALL_BW), "stonewall_bw");
+	assert_string_equal(ios_fig_name(IOS_FIG_CPU_S_PER_GIB),
+			    "cpu_s_per_gib");
+	assert_null(ios_fig_name(IOS_FIG_COUNT));
+}
+
+static void test_median_mad(void **state)
+{
+	static const struct {
+		double v[6];
+		int n;
+		double med, mad;
+	} t[] = {
+		{{1}, 1, 1, 0},
+		{{3, 1, 2}, 3, 2, 1},
+		{{4, 1, 3, 2}, 4, 2.5, 1},
+		{{1, 1, 1, 1, 100}, 5, 1, 0},
+		{{5, 5, 6, 7, 100, 9}, 6, 6.5, 1.5},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		double v[6], tmp[6], med;
+
+		memcpy(v, t[i].v, sizeof(v));
+		med = ios_median(v, t[i].n);
+		assert_true(med == t[i].med);
+		memcpy(v, t[i].v, sizeof(v));
+		assert_true(ios_mad(v, t[i].n, med, tmp) == t[i].mad);
+	}
+	assert_true(isnan(ios_median(NULL, 0)));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_uniform),
+		cmocka_unit_test(test_early_finisher),
+		cmocka_unit_test(test_early_inflated),
+		cmocka_unit_test(test_outliers),
+		cmocka_unit_test(test_validity_reasons),
+		cmocka_unit_test(test_over_reps),
+		cmocka_unit_test(test_median_mad),
+	};
+
+	return cmocka_run_group_tests_name("figures", tests, NULL, NULL);
+}

@@ -1,0 +1,443 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_h5run: results file writer/reader round trip, validator rejections
+ * (truncated, corrupt, foreign, newer schema, missing fields) and the
+ * atomic write (no partial file on an injected failure at any step).
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <hdf5.h>
+
+#include "h5run.h"
+#include "h5run_internal.h"
+#include "schema.h"
+#include "synth.h"
+
+struct fx {
+	char dir[64];
+	char path[128];
+	struct ios_run *run;
+};
+
+static int setup(void **state)
+{
+	struct fx *fx = calloc(1, sizeof(*fx));
+	struct ios_synth s;
+
+	snprintf(fx->dir, sizeof(fx->dir), "/tmp/test_h5run.XXXXXX");
+	assert_non_null(mkdtemp(fx->dir));
+	snprintf(fx->path, sizeof(fx->path), "%s/run.h5", fx->dir);
+	ios_synth_defaults(&s);
+	s.early_rank = 1;
+	s.cpus = 8;
+	s.mem = 32ull << 30;
+	fx->run = ios_synth_run(&s);
+	assert_non_null(fx->run);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *fx = *state;
+	char cmd[128];
+
+	ios_synth_free(fx->run);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fx->dir);
+	if (system(cmd) != 0)
+		return -1;
+	free(fx);
+	ios_h5_test_hook = NULL;
+	return 0;
+}
+
+static void write_ok(struct fx *fx)
+{
+	struct ios_err err = {0};
+
+	assert_int_equal(ios_h5_write_run(fx->path, fx->run, &err), 0);
+}
+
+static void test_roundtrip(void **state)
+{
+	struct fx *fx = *state;
+	struct ios_run *a = fx->run, *b = NULL;
+	struct ios_err err = {0};
+
+	write_ok(fx);
+	assert_int_equal(ios_h5_read_run(fx->path, &b, &err), 0);
+	assert_string_equal(a->run_id, b->run_id);
+	assert_string_equal(a->command_line, b->command_line);
+	assert_string_equal(b->tool_version, PACKAGE_VERSION);
+	assert_string_equal(b->git_revision, IOSTRATA_GIT_REVISION);
+	assert_string_equal(b->build_options, IOSTRATA_CONFIGURE_ARGS);
+	assert_null(b->verdict);
+	assert_int_equal(a->nranks, b->nranks);
+	assert_int_equal(a->nnodes, b->nnodes);
+	assert_memory_equal(a->rank_info, b->rank_info,
+			    sizeof(*a->rank_info) * (size_t)a->nranks);
+	assert_int_equal(a->nconfig, b->nconfig);
+	for (size_t i = 0; i < a->nconfig; i++) {
+		assert_string_equal(a->config[i].key, b->config[i].key);
+		assert_string_equal(a->config[i].value, b->config[i].value);
+	}
+	for (int i = 0; i < a->nnodes; i++)
+		assert_string_equal(a->node_json[i], b->node_json[i]);
+	assert_string_equal(a->job_json, b->job_json);
+	assert_string_equal(a->ceph_json, b->ceph_json);
+	assert_int_equal(a->nattach, b->nattach);
+	assert_string_equal(a->attachments[0].key, b->attachments[0].key);
+	assert_string_equal(a->attachments[0].value, b->attachments[0].value);
+	assert_int_equal(a->nphases, b->nphases);
+	for (int k = 0; k < a->nphases; k++) {
+		struct ios_phase_result *pa = &a->phases[k],
+					*pb = &b->phases[k];
+
+		assert_string_equal(pa->name, pb->name);
+		assert_int_equal(pa->bs, pb->bs);
+		assert_int_equal(pa->nreps, pb->nreps);
+		for (int r = 0; r < pa->nreps; r++) {
+			struct ios_rep_result *ra = &pa->reps[r],
+					      *rb = &pb->reps[r];
+
+			assert_int_equal(ra->valid, rb->valid);
+			assert_string_equal(ra->invalid_reason,
+					    rb->invalid_reason);
+			assert_memory_equal(&ra->fig, &rb->fig,
+					    sizeof(ra->fig));
+			assert_int_equal(ra->nerrors, rb->nerrors);
+			assert_memory_equal(ra->errors, rb->errors,
+					    sizeof(*ra->errors) * ra->nerrors);
+			assert_memory_equal(ra->node_bw, rb->node_bw,
+					    sizeof(double) *
+						    (size_t)ra->nnodes);
+			for (int i = 0; i < ra->nranks; i++) {
+				struct ios_rank_result *x = &ra->ranks[i],
+						       *y = &rb->ranks[i];
+
+				assert_memory_equal(x->bytes, y->bytes,
+						    sizeof(x->bytes));
+				assert_int_equal(x->t_end_ns, y->t_end_ns);
+				assert_int_equal(x->stonewall_bytes,
+						 y->stonewall_bytes);
+				assert_int_equal(x->ended_early,
+						 y->ended_early);
+				assert_memory_equal(&x->lat, &y->lat,
+						    sizeof(x->lat));
+				assert_int_equal(x->nsamples, y->nsamples);
+				assert_memory_equal(x->sample_bytes,
+						    y->sample_bytes,
+						    x->nsamples * 8);
+				assert_memory_equal(x->sample_ops,
+						    y->sample_ops,
+						    x->nsamples * 8);
+			}
+		}
+	}
+	ios_run_free(b);
+	assert_int_equal(ios_h5_validate(fx->path, &err), 0);
+}
+
+static void test_empty_run(void **state)
+{
+	struct fx *fx = *state;
+	struct ios_run r = {0}, *b = NULL;
+	struct ios_err err = {0};
+
+	assert_int_equal(ios_h5_write_run(fx->path, &r, &err), 0);
+	assert_int_equal(ios_h5_validate(fx->path, &err), 0);
+	assert_int_equal(ios_h5_read_run(fx->path, &b, &err), 0);
+	assert_string_equal(b->run_id, "");
+	assert_int_equal(b->nphases, 0);
+	ios_run_free(b);
+}
+
+static void test_write_rejects_inconsistent(void **state)
+{
+	struct fx *fx = *state;
+	struct ios_run r = {0};
+	struct ios_err err = {0};
+
+	r.nranks = 4; /* but no rank_info */
+	assert_int_equal(ios_h5_write_run(fx->path, &r, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "rank_info"));
+	assert_int_equal(access(fx->path, F_OK), -1);
+}
+
+static int count_tmp(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (strstr(e->d_name, ".tmp."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static const char *fail_step;
+static int fail_hook(const char *step)
+{
+	return !strcmp(step, fail_step);
+}
+
+static void test_atomic_on_failure(void **state)
+{
+	static const char *const steps[] = {"attrs",  "config", "nodes",
+					    "phases", "flush",  "fsync",
+					    "close"};
+	struct fx *fx = *state;
+	struct ios_err err = {0};
+	char buf[16] = {0};
+	FILE *f;
+
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		f = fopen(fx->path, "w");
+		assert_non_null(f);
+		fputs("previous", f);
+		fclose(f);
+		fail_step = steps[i];
+		ios_h5_test_hook = fail_hook;
+		assert_int_equal(ios_h5_write_run(fx->path, fx->run, &err),
+				 -EIO);
+		ios_h5_test_hook = NULL;
+		assert_non_null(strstr(err.msg, steps[i]));
+		f = fopen(fx->path, "r");
+		assert_non_null(f);
+		assert_non_null(fgets(buf, sizeof(buf), f));
+		fclose(f);
+		assert_string_equal(buf, "previous");
+		assert_int_equal(count_tmp(fx->dir), 0);
+	}
+	/* and a write into a missing directory fails cleanly */
+	assert_true(ios_h5_write_run("/nonexistent-dir/x.h5", fx->run, &err) <
+		    0);
+	assert_non_null(strstr(err.msg, "/nonexistent-dir/x.h5"));
+}
+
+static void truncate_copy(const char *src, const char *dst, double frac)
+{
+	struct stat st;
+	char cmd[512];
+
+	assert_int_equal(stat(src, &st), 0);
+	snprintf(cmd, sizeof(cmd), "head -c %lld '%s' > '%s'",
+		 (long long)(st.st_size * frac), src, dst);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void set_root_attr_int(const char *path, const char *name, int v)
+{
+	hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT), a;
+
+	assert_true(f >= 0);
+	a = H5Aopen(f, name, H5P_DEFAULT);
+	assert_true(a >= 0);
+	assert_true(H5Awrite(a, H5T_NATIVE_INT, &v) >= 0);
+	H5Aclose(a);
+	H5Fclose(f);
+}
+
+static void delete_obj(const char *path, const char *obj, const char *attr)
+{
+	hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+
+	assert_true(f >= 0);
+	if (attr)
+		assert_true(H5Adelete_by_name(f, obj, attr, H5P_DEFAULT) >= 0);
+	else
+		assert_true(H5Ldelete(f, obj, H5P_DEFAULT) >= 0);
+	H5Fclose(f);
+}
+
+enum damage {
+	D_TRUNC_HALF,
+	D_TRUNC_SMALL,
+	D_EMPTY,
+	D_TEXT,
+	D_FOREIGN,
+	D_NEWER,
+	D_NO_ATTR,
+	D_NO_DSET,
+	D_NO_REP,
+	D_MISSING,
+	D_GARBAGE,
+};
+
+static void test_validate_rejects(void **state)
+{
+	static const struct {
+		enum damage d;
+		int code;
+		const char *msg; /* substring of the message */
+	} cases[] = {
+		{D_TRUNC_HALF, -EBADMSG, "truncated"},
+		{D_TRUNC_SMALL, -EBADMSG, "HDF5"},
+		{D_EMPTY, -EBADMSG, "not an HDF5 file"},
+		{D_TEXT, -EBADMSG, "not an HDF5 file"},
+		{D_FOREIGN, -ENOMSG, "not an iostrata results file"},
+		{D_NEWER, -EPROTONOSUPPORT, "schema version 99"},
+		{D_NO_ATTR, -EBADMSG, "'run_id'"},
+		{D_NO_DSET, -EBADMSG, "'lat_hist'"},
+		{D_NO_REP, -EBADMSG, "/phases/1/reps/2"},
+		{D_MISSING, -ENOENT, "No such file"},
+		{D_GARBAGE, -EBADMSG, ""},
+	};
+	struct fx *fx = *state;
+	char bad[160];
+
+	write_ok(fx);
+	snprintf(bad, sizeof(bad), "%s/bad.h5", fx->dir);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ios_err err = {0};
+		struct ios_run *run = NULL;
+		char cmd[400];
+		FILE *f;
+
+		unlink(bad);
+		switch (cases[i].d) {
+		case D_TRUNC_HALF:
+			truncate_copy(fx->path, bad, 0.5);
+			break;
+		case D_TRUNC_SMALL:
+			truncate_copy(fx->path, bad, 0.01);
+			break;
+		case D_EMPTY:
+			truncate_copy(fx->path, bad, 0);
+			break;
+		case D_TEXT:
+			f = fopen(bad, "w");
+			fputs("bs,bw\n8M,100\n", f);
+			fclose(f);
+			break;
+		case D_FOREIGN: {
+			hid_t h = H5Fcreate(bad, H5F_ACC_TRUNC, H5P_DEFAULT,
+					    H5P_DEFAULT);
+			H5Gclose(H5Gcreate2(h, "data", H5P_DEFAULT, H5P_DEFAULT,
+					    H5P_DEFAULT));
+			H5Fclose(h);
+			break;
+		}
+		case D_NEWER:
+			truncate_copy(fx->path, bad, 1);
+			set_root_attr_int(bad, "schema_version", 99);
+			break;
+		case D_NO_ATTR:
+			truncate_copy(fx->path, bad, 1);
+			delete_obj(bad, "/", "run_id");
+			break;
+		case D_NO_DSET:
+			truncate_copy(fx->path, bad, 1);
+			delete_obj(bad, "/phases/0/reps/1/lat_hist", NULL);
+			break;
+		case D_NO_REP:
+			truncate_copy(fx->path, bad, 1);
+			delete_obj(bad, "/phases/1/reps/2", NULL);
+			break;
+		case D_MISSING:
+			break;
+		case D_GARBAGE:
+			/* keep the signature, overwrite the rest of the
+			 * first 4 KiB (superblock, root group) */
+			truncate_copy(fx->path, bad, 1);
+			snprintf(
+				cmd, sizeof(cmd),
+				"dd if=/dev/urandom of='%s' bs=1 seek=16 count=4000 conv=notrunc status=none",
+				bad);
+			assert_int_equal(system(cmd), 0);
+			break;
+		}
+		assert_int_equal(ios_h5_validate(bad, &err), cases[i].code);
+		assert_non_null(strstr(err.msg, bad));
+		if (!strstr(err.msg, cases[i].msg))
+			fail_msg("case %zu: message '%s' lacks '%s'", i,
+				 err.msg, cases[i].msg);
+		assert_int_equal(ios_h5_read_run(bad, &run, &err),
+				 cases[i].d == D_NO_REP ||
+						 cases[i].d == D_NO_DSET ||
+						 cases[i].d == D_NO_ATTR
+					 ? -EBADMSG
+					 : cases[i].code);
+		assert_null(run);
+	}
+}
+
+/* Every name in the schema tables is documented in SCHEMA.md. */
+static void test_schema_documented(void **state)
+{
+	const char *src = getenv("IOSTRATA_SRCDIR");
+	char path[512], *doc;
+	FILE *f;
+	long n;
+
+	(void)state;
+	if (!src)
+		src = "..";
+	snprintf(path, sizeof(path), "%s/h5schema/SCHEMA.md", src);
+	f = fopen(path, "r");
+	if (!f)
+		skip();
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	doc = calloc(1, (size_t)n + 1);
+	assert_int_equal(fread(doc, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	for (size_t i = 0; i < ios_h5_nattrs; i++) {
+		char q[80];
+
+		snprintf(q, sizeof(q), "`%s`", ios_h5_attrs[i].name);
+		if (!strstr(doc, q))
+			fail_msg("attribute %s not in SCHEMA.md", q);
+	}
+	for (size_t i = 0; i < ios_h5_ndsets; i++) {
+		char q[80];
+
+		snprintf(q, sizeof(q), "`%s`", ios_h5_dsets[i].name);
+		if (!strstr(doc, q))
+			fail_msg("dataset %s not in SCHEMA.md", q);
+	}
+	for (size_t i = 0; i < ios_h5_nmembers; i++) {
+		char q[80];
+
+		snprintf(q, sizeof(q), "`%s`", ios_h5_members[i].name);
+		if (!strstr(doc, q))
+			fail_msg("member %s not in SCHEMA.md", q);
+	}
+	free(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_roundtrip, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_empty_run, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_write_rejects_inconsistent,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_atomic_on_failure, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_validate_rejects, setup,
+						teardown),
+		cmocka_unit_test(test_schema_documented),
+	};
+
+	return cmocka_run_group_tests_name("h5run", tests, NULL, NULL);
+}

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_hwinfo: node facts from a fake /proc + /sys tree, CPU list
+ * parsing, mountinfo matching, Slurm environment facts.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "hwinfo.h"
+#include "hwinfo_internal.h"
+
+static void fake_write(const char *root, const char *rel, const char *text)
+{
+	char path[PATH_MAX], cmd[PATH_MAX + 32];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	char *root = strdup("/tmp/test_hwinfo.XXXXXX");
+
+	assert_non_null(mkdtemp(root));
+	fake_write(root, "proc/sys/kernel/hostname", "node17\n");
+	fake_write(root, "proc/sys/kernel/osrelease", "6.1.0-test\n");
+	fake_write(root, "proc/sys/kernel/version", "#1 SMP\n");
+	fake_write(
+		root, "etc/os-release",
+		"NAME=Debian\nPRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\n");
+	fake_write(
+		root, "proc/cpuinfo",
+		"processor\t: 0\nmodel name\t: AMD EPYC 9374F 32-Core Processor\n\nprocessor\t: 1\nmodel name\t: AMD EPYC 9374F 32-Core Processor\n");
+	fake_write(root, "sys/devices/system/cpu/online", "0-1,3\n");
+	fake_write(root, "sys/devices/system/cpu/possible", "0-3\n");
+	fake_write(root, "sys/devices/system/node/node0/cpulist", "0-3\n");
+	fake_write(root, "sys/devices/system/node/node1/cpulist", "\n");
+	fake_write(root, "proc/meminfo",
+		   "MemTotal:       16384 kB\nMemFree: 1 kB\n");
+	fake_write(root, "sys/devices/system/memory/block_size_bytes",
+		   "8000000\n");
+	fake_write(root, "sys/devices/system/memory/memory0/state", "online\n");
+	fake_write(root, "sys/devices/system/memory/memory1/state", "online\n");
+	fake_write(root, "sys/devices/system/memory/memory2/state",
+		   "offline\n");
+	fake_write(root, "sys/block/sda/size", "2048\n");
+	fake_write(root, "sys/block/sda/dev", "8:0\n");
+	fake_write(root, "sys/block/sda/device/model", "WUH722222AL5200  \n");
+	fake_write(root, "sys/block/sda/queue/rotational", "1\n");
+	fake_write(root, "sys/block/sda/queue/scheduler",
+		   "none [mq-deadline] kyber\n");
+	fake_write(root, "sys/block/sda/queue/logical_block_size", "512\n");
+	fake_write(root, "sys/block/sda/queue/physical_block_size", "4096\n");
+	fake_write(root, "sys/block/sda/queue/nr_requests", "64\n");
+	fake_write(root, "sys/block/loop0/size", "0\n");
+	fake_write(root, "sys/class/net/ib0/mtu", "2044\n");
+	fake_write(root, "sys/class/net/ib0/speed", "100000\n");
+	fake_write(root, "sys/class/net/ib0/operstate", "up\n");
+	fake_write(root, "sys/class/net/eth0/mtu", "1500\n");
+	fake_write(root, "sys/class/net/eth0/speed", "-1\n");
+	fake_write(root, "sys/class/net/eth0/operstate", "down\n");
+	fake_write(
+		root, "proc/self/mountinfo",
+		"22 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n"
+		"40 22 0:50 / /mnt/ceph\\040fs rw,nosuid - fuse.ceph-fuse ceph-fuse rw,user_id=0\n"
+		"41 22 0:51 / /mnt/cephx rw - tmpfs tmpfs rw\n");
+	*state = root;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", (char *)*state);
+	free(*state);
+	return system(cmd);
+}
+
+static json_t *node(const char *root, const char *target)
+{
+	char *s = ios_hw_node_json_root(root, target);
+	json_t *j;
+
+	assert_non_null(s);
+	j = json_loads(s, 0, NULL);
+	free(s);
+	assert_non_null(j);
+	return j;
+}
+
+static const char *str_at(json_t *j, const char *path)
+{
+	char buf[256], *save = NULL, *t;
+	json_t *cur = j;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (t = strtok_r(buf, ".", &save); t; t = strtok_r(NULL, ".", &save))
+		cur = json_is_array(cur) ? json_array_get(cur, atoi(t))
+					 : json_object_get(cur, t);
+	if (!cur)
+		return "(missing)";
+	if (json_is_string(cur))
+		return json_string_value(cur);
+	{
+		static char num[64];
+
+		snprintf(num, sizeof(num), "%lld",
+			 (long long)json_integer_value(cur));
+		return num;
+	}
+}
+
+static void test_node_fake_root(void **state)
+{
+	static const struct {
+		const char *path, *want;
+	} cases[] = {
+		{"hostname", "node17"},
+		{"kernel", "6.1.0-test #1 SMP"},
+		{"os", "Debian GNU/Linux 12 (bookworm)"},
+		{"cpu.model", "AMD EPYC 9374F 32-Core Processor"},
+		{"cpu.online", "0-1,3"},
+		{"cpu.online_count", "3"},
+		{"cpu.possible_count", "4"},
+		{"cpu.numa_nodes", "2"},
+		{"cpu.sockets", "unknown"},
+		{"memory.total_bytes", "16777216"},
+		{"memory.block_size_bytes", "134217728"},
+		{"memory.blocks_online", "2"},
+		{"memory.blocks_total", "3"},
+		{"memory.online_bytes", "268435456"},
+		{"block_devices.0.name", "sda"},
+		{"block_devices.0.model", "WUH722222AL5200"},
+		{"block_devices.0.size_bytes", "1048576"},
+		{"block_devices.0.rotational", "1"},
+		{"block_devices.0.scheduler", "mq-deadline"},
+		{"block_devices.0.physical_block_size", "4096"},
+		{"block_devices.0.nr_requests", "64"},
+		{"block_devices.0.dev", "8:0"},
+		{"block_devices.1", "(missing)"}, /* loop devices skipped */
+		{"nics.0.name", "eth0"},
+		{"nics.0.speed_mbps", "unknown"},
+		{"nics.0.driver", "unknown"},
+		{"nics.1.name", "ib0"},
+		{"nics.1.speed_mbps", "100000"},
+		{"nics.1.mtu", "2044"},
+		{"nics.1.state", "up"},
+		{"filesystem.mount_point", "/mnt/ceph fs"},
+		{"filesystem.type", "fuse.ceph-fuse"},
+		{"filesystem.source", "ceph-fuse"},
+		{"filesystem.options", "rw,nosuid,rw,user_id=0"},
+		{"filesystem.dev", "0:50"},
+	};
+	json_t *j = node(*state, "/mnt/ceph fs/bench/dir");
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (strcmp(str_at(j, cases[i].path), cases[i].want))
+			fail_msg("%s: got '%s', want '%s'", cases[i].path,
+				 str_at(j, cases[i].path), cases[i].want);
+	json_decref(j);
+}
+
+/* An empty root: every fact "unknown", never a failure. */
+static void test_node_empty_root(void **state)
+{
+	char *root = strdup("/tmp/test_hwinfo_empty.XXXXXX");
+	json_t *j;
+	char cmd[128];
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	j = node(root, "/x");
+	assert_string_equal(str_at(j, "hostname"), "unknown");
+	assert_string_equal(str_at(j, "cpu.model"), "unknown");
+	assert_string_equal(str_at(j, "cpu.online_count"), "unknown");
+	assert_string_equal(str_at(j, "memory.total_bytes"), "unknown");
+	assert_string_equal(str_at(j, "filesystem.type"), "unknown");
+	assert_int_equal(json_array_size(json_object_get(j, "nics")), 0);
+	json_decref(j);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+	free(root);
+}
+
+static void test_count_list(void **state)
+{
+	static const struct {
+		const char *in;
+		long want;
+	} cases[] = {
+		{"0", 1},   {"0-1", 2},   {"0-3,8,10-11", 7},
+		{"", 0},    {"3-1", -1},  {"a", -1},
+		{"0-", -1}, {"1,,2", -1}, {"0-63\n", 64},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (ios_hw_count_list(cases[i].in) != cases[i].want)
+			fail_msg("'%s': got %ld, want %ld", cases[i].in,
+				 ios_hw_count_list(cases[i].in), cases[i].want);
+}
+
+static void test_job_env(void **state)
+{
+	char *s;
+	json_t *j;
+
+	(void)state;
+	unsetenv("SLURM_JOB_ID");
+	assert_null(ios_hw_job_json());
+	setenv("SLURM_JOB_ID", "77", 1);
+	setenv("SLURM_ARRAY_JOB_ID", "70", 1);
+	setenv("SLURM_ARRAY_TASK_ID", "7", 1);
+	setenv("SLURM_HET_JOB_ID", "77", 1);
+	setenv("SLURM_HET_JOB_OFFSET", "1", 1);
+	setenv("IOSTRATA_REQ_CPUS", "1", 1);
+	setenv("IOSTRATA_APPLIED_MEM", "1073741824", 1);
+	setenv("IOSTRATA_APPLIED_FILE", "/nonexistent/77.applied.json", 1);
+	s = ios_hw_job_json();
+	assert_non_null(s);
+	j = json_loads(s, 0, NULL);
+	free(s);
+	assert_non_null(j);
+	assert_string_equal(str_at(j, "job_id"), "77");
+	assert_string_equal(str_at(j, "array_task_id"), "7");
+	assert_string_equal(str_at(j, "het_job_offset"), "1");
+	assert_string_equal(str_at(j, "requested.cpus"), "1");
+	assert_string_equal(str_at(j, "applied.mem"), "1073741824");
+	assert_string_equal(str_at(j, "spank_plugin"), "active");
+	assert_non_null(json_object_get(j, "applied_file_error"));
+	json_decref(j);
+}
+
+static void test_ceph_unreachable(void **state)
+{
+	(void)state;
+	/* no such conf: NULL, quickly */
+	assert_null(ios_hw_ceph_json("/nonexistent/ceph.conf", "/tmp"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_node_fake_root, setup,
+						teardown),
+		cmocka_unit_test(test_node_empty_root),
+		cmocka_unit_test(test_count_list),
+		cmocka_unit_test(test_job_env),
+		cmocka_unit_test(test_ceph_unreachable),
+	};
+
+	return cmocka_run_group_tests_name("hwinfo", tests, NULL, NULL);
+}

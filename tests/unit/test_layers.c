@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests of mpibench/layers.c: ceilings with replication, violations
+ * flagged as suspected caching, the verdict's branches in seeds/003's
+ * order, the fio JSON parser and the peaks (table-driven).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "layers.h"
+
+#define MB 1e6
+
+/* A cluster like the paper's shape, in MB/s: all layers measured. */
+static struct lyr_numbers base(void)
+{
+	struct lyr_numbers n;
+
+	memset(&n, 0, sizeof(n));
+	for (int l = 0; l < LYR_NLAYERS; l++) {
+		n.bw[l][LYR_READ] = NAN;
+		n.bw[l][LYR_WRITE] = NAN;
+		n.direct[l] = true;
+	}
+	n.device_ranks = 3;
+	n.osds = 3;
+	n.replicas = 3;
+	n.fs_replicas = 3;
+	n.storage_nodes = 3;
+	return n;
+}
+
+struct ceil_case {
+	int layer, below, dir, osds, ranks, rep, fsrep;
+	double below_bw, want;
+};
+
+static void test_ceiling_table(void **state)
+{
+	static const struct ceil_case cases[] = {
+		/* protocol write <= device x OSDs / targets / replicas */
+		{LYR_PROTOCOL, LYR_DEVICE, LYR_WRITE, 3, 3, 3, 3, 300, 100},
+		{LYR_PROTOCOL, LYR_DEVICE, LYR_WRITE, 3, 3, 1, 3, 300, 300},
+		{LYR_PROTOCOL, LYR_DEVICE, LYR_WRITE, 3, 3, 2, 3, 300, 150},
+		{LYR_PROTOCOL, LYR_DEVICE, LYR_WRITE, 12, 1, 3, 3, 250, 1000},
+		/* reads hit one copy */
+		{LYR_PROTOCOL, LYR_DEVICE, LYR_READ, 3, 3, 3, 3, 300, 300},
+		{LYR_PROTOCOL, LYR_DEVICE, LYR_READ, 12, 1, 3, 3, 250, 3000},
+		/* network: writes cross the links r times */
+		{LYR_PROTOCOL, LYR_NETWORK, LYR_WRITE, 3, 3, 3, 3, 1200, 400},
+		{LYR_PROTOCOL, LYR_NETWORK, LYR_READ, 3, 3, 3, 3, 1200, 1200},
+		/* full stack vs protocol, pools of different size */
+		{LYR_FULLSTACK, LYR_PROTOCOL, LYR_WRITE, 3, 3, 3, 3, 90, 90},
+		{LYR_FULLSTACK, LYR_PROTOCOL, LYR_WRITE, 3, 3, 1, 3, 300, 300},
+		{LYR_FULLSTACK, LYR_PROTOCOL, LYR_WRITE, 3, 3, 3, 1, 300, 900},
+		{LYR_FULLSTACK, LYR_PROTOCOL, LYR_WRITE, 3, 3, 2, 2, 300, 300},
+		{LYR_FULLLIB, LYR_PROTOCOL, LYR_READ, 3, 3, 1, 3, 500, 500},
+		{LYR_FULLSTACK, LYR_DEVICE, LYR_WRITE, 3, 3, 1, 2, 300, 150},
+		/* no ceiling: network is not above device; same layer */
+		{LYR_NETWORK, LYR_DEVICE, LYR_WRITE, 3, 3, 3, 3, 300, NAN},
+		{LYR_DEVICE, LYR_DEVICE, LYR_WRITE, 3, 3, 3, 3, 300, NAN},
+		{LYR_PROTOCOL, LYR_PROTOCOL, LYR_READ, 3, 3, 3, 3, 300, NAN},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct ceil_case *c = &cases[i];
+		struct lyr_numbers n = base();
+		double got;
+
+		n.osds = c->osds;
+		n.device_ranks = c->ranks;
+		n.replicas = c->rep;
+		n.fs_replicas = c->fsrep;
+		n.bw[c->below][c->dir] = c->below_bw * MB;
+		got = lyr_ceiling(&n, c->layer, c->below, c->dir);
+		if (isnan(c->want)) {
+			if (!isnan(got))
+				fail_msg("case %zu: want NAN, got %g", i, got);
+		} else if (fabs(got - c->want * MB) > 1.0) {
+			fail_msg("case %zu: want %g MB/s, got %g", i, c->want,
+				 got / MB);
+		}
+	}
+}
+
+static const struct lyr_check *find(const struct lyr_check *c, int nc,
+				    int layer, int below, int dir)
+{
+	for (int i = 0; i < nc; i++)
+		if (c[i].layer == layer && c[i].below == below &&
+		    c[i].dir == dir)
+			return &c[i];
+	return NULL;
+}
+
+struct viol_case {
+	double dev_w, proto_w, full_w;
+	bool full_direct;
+	int rep;
+	bool want_proto_viol, want_full_viol, want_full_suspect;
+};
+
+static void test_violations_table(void **state)
+{
+	static const struct viol_case cases[] = {
+		/* clean: 300/3 = 100 >= 90 >= 40 */
+		{300, 90, 40, true, 3, false, false, false},
+		/* within the 10% tolerance */
+		{300, 109, 40, true, 3, false, false, false},
+		/* protocol above device/replicas: caching */
+		{300, 120, 40, true, 3, true, false, false},
+		/* the same at size 1 is fine */
+		{300, 120, 40, true, 1, false, false, false},
+		/* full stack above protocol */
+		{300, 90, 200, true, 3, false, true, true},
+		/* buffered full stack below ceiling: still suspect */
+		{300, 90, 40, false, 3, false, false, true},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct viol_case *c = &cases[i];
+		struct lyr_numbers n = base();
+		struct lyr_check ck[32];
+		const struct lyr_check *p, *f;
+		int nc;
+
+		n.replicas = n.fs_replicas = c->rep;
+		n.bw[LYR_DEVICE][LYR_WRITE] = c->dev_w * MB;
+		n.bw[LYR_PROTOCOL][LYR_WRITE] = c->proto_w * MB;
+		n.bw[LYR_FULLSTACK][LYR_WRITE] = c->full_w * MB;
+		n.direct[LYR_FULLSTACK] = c->full_direct;
+		nc = lyr_check_ceilings(&n, NULL, ck, 32);
+		p = find(ck, nc, LYR_PROTOCOL, LYR_DEVICE, LYR_WRITE);
+		f = find(ck, nc, LYR_FULLSTACK, LYR_PROTOCOL, LYR_WRITE);
+		assert_non_null(p);
+		assert_non_null(f);
+		if (p->violated != c->want_proto_viol ||
+		    f->violated != c->want_full_viol ||
+		    f->suspect != c->want_full_suspect)
+			fail_msg("case %zu: proto %d full %d suspect %d", i,
+				 p->violated, f->violated, f->suspect);
+		if (f->suspect)
+			assert_non_null(strstr(
+				f->text,
+				"suspected caching, not durable throughput"));
+		if (p->violated)
+			assert_non_null(strstr(p->text, "EXCEEDS"));
+		/* no checks for unmeasured layers */
+		assert_null(find(ck, nc, LYR_FULLLIB, LYR_PROTOCOL, LYR_WRITE));
+	}
+}
+
+static void test_loopback_not_provable(void **state)
+{
+	struct lyr_numbers n = base();
+	struct lyr_check ck[32];
+	const struct lyr_check *c;
+	int nc;
+
+	(void)state;
+	n.one_host = true;
+	n.bw[LYR_NETWORK][LYR_WRITE] = 1000 * MB;
+	n.bw[LYR_PROTOCOL][LYR_WRITE] = 100 * MB;
+	nc = lyr_check_ceilings(&n, NULL, ck, 32);
+	c = find(ck, nc, LYR_PROTOCOL, LYR_NETWORK, LYR_WRITE);
+	assert_non_null(c);
+	assert_false(c->provable);
+	assert_non_null(strstr(c->text, "loopback"));
+	n.one_host = false;
+	nc = lyr_check_ceilings(&n, NULL, ck, 32);
+	c = find(ck, nc, LYR_PROTOCOL, LYR_NETWORK, LYR_WRITE);
+	assert_true(c->provable);
+}
+
+struct verdict_case {
+	double dev, net, proto, full;
+	bool one_host;
+	const char *want; /* in the write paragraph */
+	const char *not_want;
+};
+
+static void test_verdict_table(void **state)
+{
+	static const struct verdict_case cases[] = {
+		/* device 900/3 = 300, net 3000/3 = 1000 both well above 100:
+		 * Ceph's own overhead */
+		{900, 3000, 100, 90, false, "Ceph's own protocol",
+		 "network is the limit"},
+		/* network 330/3 = 110 close to protocol 100, device 300 */
+		{900, 330, 100, 90, false, "the network is the limit",
+		 "Ceph's own protocol"},
+		/* the same on one host: cannot be concluded */
+		{900, 330, 100, 90, true, "cannot be concluded", NULL},
+		/* protocol at the device ceiling */
+		{300, 3000, 95, 90, false, "devices are the limit", NULL},
+		/* full stack far below protocol: client path */
+		{900, 3000, 100, 30, false, "client path", NULL},
+		/* full stack close to protocol */
+		{900, 3000, 100, 95, false, "costs little",
+		 "where to look next"},
+		/* caching flagged in the verdict */
+		{900, 3000, 100, 400, false,
+		 "suspected caching, not durable throughput", NULL},
+		/* one host: the caveat is said */
+		{900, 3000, 100, 90, true, "cannot prove", NULL},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct verdict_case *c = &cases[i];
+		struct lyr_numbers n = base();
+		struct lyr_check ck[32];
+		char *v;
+		int nc;
+
+		n.one_host = c->one_host;
+		n.bw[LYR_DEVICE][LYR_WRITE] = c->dev * MB;
+		n.bw[LYR_NETWORK][LYR_WRITE] = c->net * MB;
+		n.bw[LYR_PROTOCOL][LYR_WRITE] = c->proto * MB;
+		n.bw[LYR_FULLSTACK][LYR_WRITE] = c->full * MB;
+		nc = lyr_check_ceilings(&n, NULL, ck, 32);
+		v = lyr_verdict(&n, ck, nc, NULL);
+		assert_non_null(v);
+		if (!strstr(v, c->want))
+			fail_msg("case %zu: '%s' not in:\n%s", i, c->want, v);
+		if (c->not_want && strstr(v, c->not_want))
+			fail_msg("case %zu: '%s' unexpectedly in:\n%s", i,
+				 c->not_want, v);
+		/* the numbers that led to it are in the text */
+		char want[64];
+
+		snprintf(want, sizeof(want), "protocol %.2f MB/s", c->proto);
+		if (!strstr(v, want))
+			fail_msg("case %zu: '%s' not in:\n%s", i, want, v);
+		/* write is read before read */
+		assert_true(strstr(v, "Write:") < strstr(v, "Read:"));
+		if (!c->one_host)
+			assert_null(strstr(v, "cannot prove"));
+		free(v);
+	}
+}
+
+static void test_verdict_unmeasured(void **state)
+{
+	struct lyr_numbers n = base();
+	char *v;
+
+	(void)state;
+	v = lyr_verdict(&n, NULL, 0, NULL);
+	assert_non_null(v);
+	assert_non_null(strstr(v, "protocol layer not measured"));
+	free(v);
+}
+
+static const char fio_one[] =
+	"note: both iodepth >= 1 and synchronous I/O engine are selected\n"
+	"{\"fio version\":\"fio-3.33\",\"jobs\":[{\"jobname\":\"d\",\"error\":0,"
+	"\"job_runtime\":2000,"
+	"\"read\":{\"bw_bytes\":0,\"iops\":0.0},"
+	"\"write\":{\"bw_bytes\":209715200,\"iops\":50.0}}]}";
+static const char fio_two[] =
+	"{\"jobs\":[{\"error\":0,\"job_runtime\":1000,"
+	"\"read\":{\"bw_bytes\":100,\"iops\":1.5},\"write\":{\"bw_bytes\":0,\"iops\":0}},"
+	"{\"error\":5,\"job_runtime\":3000,"
+	"\"read\":{\"bw_bytes\":300,\"iops\":2.5},\"write\":{\"bw_bytes\":0,\"iops\":0}}]}";
+static const char fio_old[] =
+	"{\"jobs\":[{\"read\":{\"bw\":1000,\"iops\":1},\"write\":{\"bw\":0}}]}";
+
+struct fio_case {
+	const char *in;
+	int rc;
+	double rbw, wbw, wiops, rt;
+	int jobs, error;
+};
+
+static void test_fio_parse_table(void **state)
+{
+	static const struct fio_case cases[] = {
+		{fio_one, 0, 0, 209715200, 50, 2.0, 1, 0},
+		{fio_two, 0, 400, 0, 0, 3.0, 2, 5},
+		{fio_old, 0, 1024000, 0, 0, 0, 1, 0},
+		{"fio: no such file", -EINVAL, 0, 0, 0, 0, 0, 0},
+		{"{\"jobs\":[]}", -EINVAL, 0, 0, 0, 0, 0, 0},
+		{"{\"jobs\": [ {", -EINVAL, 0, 0, 0, 0, 0, 0},
+		{"{\"other\":1}", -EINVAL, 0, 0, 0, 0, 0, 0},
+	};
+	(void)state;
+#ifndef HAVE_JANSSON
+	skip();
+#endif
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct fio_case *c = &cases[i];
+		struct lyr_fio f;
+		struct ios_err err = {0};
+		int rc = lyr_fio_parse(c->in, &f, &err);
+
+		if (rc != c->rc)
+			fail_msg("case %zu: rc %d want %d (%s)", i, rc, c->rc,
+				 err.msg);
+		if (rc < 0) {
+			assert_non_null(strstr(err.msg, "parse fio output"));
+			continue;
+		}
+		assert_float_equal(f.bw[LYR_READ], c->rbw, 0.5);
+		assert_float_equal(f.bw[LYR_WRITE], c->wbw, 0.5);
+		assert_float_equal(f.iops[LYR_WRITE], c->wiops, 0.01);
+		assert_float_equal(f.runtime_s, c->rt, 0.001);
+		assert_int_equal(f.jobs, c->jobs);
+		assert_int_equal(f.error, c->error);
+	}
+}
+
+static void test_disagreement(void **state)
+{
+	(void)state;
+	assert_float_equal(lyr_disagreement(100, 100), 0.0, 1e-12);
+	assert_float_equal(lyr_disagreement(95, 100), 0.05, 1e-12);
+	assert_float_equal(lyr_disagreement(100, 95), 0.05, 1e-12);
+	assert_float_equal(lyr_disagreement(0, 0), 0.0, 1e-12);
+	assert_true(isnan(lyr_disagreement(NAN, 1)));
+	assert_true(lyr_disagreement(100, 94) >
+		    lyr_default_thresholds.fio_disagree);
+}
+
+static void test_peaks(void **state)
+{
+	struct lyr_numbers n = base();
+
+	(void)state;
+	/* paper: 10 nodes x min(12 x 277 MiB/s, 3100 MiB/s, 12.5 GB/s) */
+	assert_float_equal(lyr_peak_rated(10, 12, 277.0 * 1048576,
+					  3100.0 * 1048576, 12.5e9),
+			   31000.0 * 1048576, 1.0);
+	assert_float_equal(lyr_peak_rated(2, 1, 100, 0, 0), 200, 1e-9);
+	assert_float_equal(lyr_peak_rated(2, 1, 100, 0, 50), 100, 1e-9);
+	assert_true(isnan(lyr_peak_rated(0, 1, 100, 0, 0)));
+	assert_true(isnan(lyr_peak_rated(2, 0, 100, 0, 50)));
+	n.osds = 12;
+	n.device_ranks = 1;
+	n.bw[LYR_DEVICE][LYR_READ] = 250;
+	assert_float_equal(lyr_peak_measured(&n, LYR_READ), 3000, 1e-9);
+	n.bw[LYR_NETWORK][LYR_READ] = 2000;
+	assert_float_equal(lyr_peak_measured(&n, LYR_READ), 2000, 1e-9);
+	assert_true(isnan(lyr_peak_measured(&n, LYR_WRITE)));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ceiling_table),
+		cmocka_unit_test(test_violations_table),
+		cmocka_unit_test(test_loopback_not_provable),
+		cmocka_unit_test(test_verdict_table),
+		cmocka_unit_test(test_verdict_unmeasured),
+		cmocka_unit_test(test_fio_parse_table),
+		cmocka_unit_test(test_disagreement),
+		cmocka_unit_test(test_peaks),
+	};
+
+	return cmocka_run_group_tests_name("layers", tests, NULL, NULL);
+}

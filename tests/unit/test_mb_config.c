@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests: iostrata-bench option parsing and target validation. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "mb_config.h"
+
+#define MAXARGS 12
+
+static int parse(const char *const *args, struct mb_config *cfg,
+		 struct ios_err *err)
+{
+	char *argv[MAXARGS + 2];
+	int argc = 0;
+
+	argv[argc++] = (char *)"iostrata-bench";
+	while (args[argc - 1] && argc <= MAXARGS) {
+		argv[argc] = (char *)args[argc - 1];
+		argc++;
+	}
+	argv[argc] = NULL;
+	ios_err_clear(err);
+	return mb_config_parse(cfg, argc, argv, err);
+}
+
+struct reject {
+	const char *args[MAXARGS];
+	const char *msg; /* substring the message must contain */
+};
+
+static const struct reject rejects[] = {
+	{{"--dir=/tmp", "--bogus=1"}, "unknown option \"--bogus\""},
+	{{"--dir=/tmp", "--b=4k"}, "unknown option \"--b\""},
+	{{"--dir=/tmp", "positional"}, "unexpected argument \"positional\""},
+	{{"--dir=/tmp", "--rw=seqwrite"}, "--rw: unknown pattern \"seqwrite\""},
+	{{"--dir=/tmp", "--rw=write,"}, "--rw"},
+	{{"--dir=/tmp", "--rw="}, "--rw"},
+	{{"--dir=/tmp", "--rwmixread=101"}, "--rwmixread"},
+	{{"--dir=/tmp", "--bs=8X"}, "--bs"},
+	{{"--dir=/tmp", "--bs=-4k"}, "--bs"},
+	{{"--dir=/tmp", "--bs=0"}, "--bs"},
+	{{"--dir=/tmp", "--bs=2G"}, "--bs"},
+	{{"--dir=/tmp", "--size=0"}, "--size"},
+	{{"--dir=/tmp", "--size=1Q"}, "--size"},
+	{{"--dir=/tmp", "--bs=8M", "--size=4M"}, "larger than --size"},
+	{{"--dir=/tmp", "--bs=3M", "--size=10M"}, "not a multiple of --bs"},
+	{{"--dir=/tmp", "--bs=1000", "--size=1000000"}, "multiple of 512"},
+	{{"--dir=/tmp", "--iodepth=0"}, "--iodepth"},
+	{{"--dir=/tmp", "--iodepth=5000"}, "--iodepth"},
+	{{"--dir=/tmp", "--iodepth=16"}, "needs an asynchronous engine"},
+	{{"--dir=/tmp", "--ioengine=posixaio"},
+	 "--ioengine: unknown engine \"posixaio\""},
+	{{"--dir=/tmp", "--backend=gpfs"},
+	 "--backend: unknown or not built backend \"gpfs\""},
+	{{"--dir=/tmp", "--runtime=0"}, "--runtime"},
+	{{"--dir=/tmp", "--runtime=abc"}, "--runtime"},
+	{{"--dir=/tmp", "--reps=0"}, "--reps"},
+	{{"--dir=/tmp", "--interval=1ms"}, "--interval"},
+	{{"--dir=/tmp", "--runtime=2", "--interval=5"},
+	 "longer than --runtime"},
+	{{"--dir=/tmp", "--summary=xml"}, "--summary: unknown format \"xml\""},
+	{{"--dir=/tmp", "--seed=x"}, "--seed"},
+	{{"--dir=/tmp", "--attach=noequals"}, "--attach"},
+	{{"--dir=/tmp", "--attach=a b=/etc/hostname"},
+	 "--attach: invalid name"},
+	{{"--dir=/tmp", "--attach==x"}, "--attach"},
+	{{"--dir=/tmp", "--verify=1"}, "--verify: takes no value"},
+	{{"--dir=/tmp", "--bs"}, "--bs: missing value"},
+	{{"--dir="}, "--dir: empty path"},
+	{{"--output="}, "--output: empty path"},
+	{{"--bs=4k"}, "--dir: missing"},
+	{{"--backend=null", "--verify"},
+	 "--verify: backend \"null\" moves no data"},
+	{{NULL}, "--dir: missing"},
+};
+
+static void test_rejects(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rejects) / sizeof(rejects[0]); i++) {
+		struct mb_config cfg;
+		struct ios_err err;
+		int rc = parse(rejects[i].args, &cfg, &err);
+
+		if ((rc != -EINVAL && rc != -ERANGE) ||
+		    !strstr(err.msg, rejects[i].msg))
+			fail_msg(
+				"case %zu (%s ...): rc %d, message \"%s\", expected \"%s\"",
+				i,
+				rejects[i].args[1]   ? rejects[i].args[1]
+				: rejects[i].args[0] ? rejects[i].args[0]
+						     : "",
+				rc, err.msg, rejects[i].msg);
+		mb_config_free(&cfg);
+	}
+}
+
+static void test_defaults(void **state)
+{
+	static const char *const args[] = {"--dir=/tmp", NULL};
+	struct mb_config cfg;
+	struct ios_err err;
+
+	(void)state;
+	assert_int_equal(parse(args, &cfg, &err), 0);
+	assert_int_equal(cfg.npatterns, 1);
+	assert_int_equal(cfg.patterns[0], MB_PAT_WRITE);
+	assert_int_equal(cfg.bs, 8u << 20);
+	assert_int_equal(cfg.size, 16ull << 30);
+	assert_int_equal(cfg.iodepth, 1);
+	assert_int_equal(cfg.reps, 7);
+	assert_true(cfg.runtime == 150.0);
+	assert_true(cfg.interval == 1.0);
+	assert_int_equal(cfg.rwmixread, 70);
+	assert_true(cfg.direct);
+	assert_string_equal(cfg.backend->name, "posix");
+	assert_non_null(cfg.output);
+	assert_non_null(strstr(cfg.output, "iostrata-bench-"));
+	mb_config_free(&cfg);
+}
+
+static void test_accepts(void **state)
+{
+	static const char *const args[] = {"--rw=write,read,randrw",
+					   "--rwmixread=30",
+					   "--bs=4k",
+					   "--size",
+					   "1G",
+					   "--dir=/tmp",
+					   "--ioengine=libaio",
+					   "--iodepth=16",
+					   "--runtime=500ms",
+					   "--interval=100ms",
+					   "--seed=42",
+					   NULL};
+	static const char *const args2[] = {"--backend=null",
+					    "--output=none",
+					    "--summary=json",
+					    "--reorder",
+					    "--fsync",
+					    "--keep",
+					    "--quiet",
+					    "--buffered",
+					    "--force",
+					    "--allow-device",
+					    "--attach=state=/etc/hostname",
+					    NULL};
+	struct mb_config cfg;
+	struct ios_err err;
+
+	(void)state;
+	assert_int_equal(parse(args, &cfg, &err), 0);
+	assert_int_equal(cfg.npatterns, 3);
+	assert_int_equal(cfg.patterns[1], MB_PAT_READ);
+	assert_int_equal(cfg.patterns[2], MB_PAT_RANDRW);
+	assert_int_equal(cfg.rwmixread, 30);
+	assert_int_equal(cfg.bs, 4096);
+	assert_int_equal(cfg.size, 1ull << 30);
+	assert_int_equal(cfg.ioengine, MB_ENG_LIBAIO);
+	assert_int_equal(cfg.iodepth, 16);
+	assert_true(cfg.runtime == 0.5);
+	assert_true(cfg.interval == 0.1);
+	assert_int_equal(cfg.seed, 42);
+	assert_true(cfg.seed_given);
+	assert_non_null(strstr(cfg.command_line, "--size 1G"));
+	mb_config_free(&cfg);
+
+	assert_int_equal(parse(args2, &cfg, &err), 0);
+	assert_string_equal(cfg.backend->name, "null");
+	assert_null(cfg.output);
+	assert_int_equal(cfg.summary, MB_SUM_JSON);
+	assert_true(cfg.reorder && cfg.fsync && cfg.keep && cfg.quiet &&
+		    cfg.force && cfg.allow_device);
+	assert_false(cfg.direct);
+	assert_int_equal(cfg.nattach, 1);
+	assert_string_equal(cfg.attach[0].name, "state");
+	assert_string_equal(cfg.attach[0].path, "/etc/hostname");
+	mb_config_free(&cfg);
+}
+
+static void test_help_version(void **state)
+{
+	static const char *const h[] = {"--help", NULL};
+	static const char *const v[] = {"--version", NULL};
+	struct mb_config cfg;
+	struct ios_err err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(parse(h, &cfg, &err), 0);
+	assert_true(cfg.help);
+	mb_config_free(&cfg);
+	assert_int_equal(parse(v, &cfg, &err), 0);
+	assert_true(cfg.version);
+	mb_config_free(&cfg);
+	f = open_memstream(&buf, &len);
+	mb_config_usage(f);
+	fclose(f);
+	/* every option documented, with its default */
+	assert_non_null(strstr(buf, "--rw=PATTERN[,PATTERN...]"));
+	assert_non_null(strstr(buf, "[8M]"));
+	assert_non_null(strstr(buf, "[16G]"));
+	assert_non_null(strstr(buf, "[150]"));
+	assert_non_null(strstr(buf, "--buffered"));
+	assert_non_null(strstr(buf, "--attach=NAME=FILE"));
+	assert_non_null(strstr(buf, "null"));
+	free(buf);
+}
+
+/* ---- target checks in a temporary directory ---- */
+
+static char tmpdir[PATH_MAX];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_mb_config.XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static int check(const char *dir, const char *size, bool force,
+		 struct ios_err *err)
+{
+	char d[PATH_MAX + 8], s[64];
+	const char *args[] = {d, "--bs=4k", s, force ? "--force" : NULL, NULL};
+	struct mb_config cfg;
+	int rc;
+
+	snprintf(d, sizeof(d), "--dir=%s", dir);
+	snprintf(s, sizeof(s), "--size=%s", size);
+	rc = parse(args, &cfg, err);
+	assert_int_equal(rc, 0);
+	rc = mb_config_check_target(&cfg, 0, 4, 2, err);
+	mb_config_free(&cfg);
+	return rc;
+}
+
+static void test_target(void **state)
+{
+	char path[PATH_MAX + 64];
+	struct ios_err err;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(check(tmpdir, "1M", false, &err), 0);
+	snprintf(path, sizeof(path), "%s/missing", tmpdir);
+	assert_int_equal(check(path, "1M", false, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "--dir"));
+	/* not a directory */
+	snprintf(path, sizeof(path), "%s/plain", tmpdir);
+	f = fopen(path, "w");
+	fclose(f);
+	assert_int_equal(check(path, "1M", false, &err), -ENOTDIR);
+	/* free space: 4 PiB cannot fit, --force runs anyway */
+	assert_int_equal(check(tmpdir, "1P", false, &err), -ENOSPC);
+	assert_non_null(strstr(err.msg, "--force"));
+	assert_int_equal(check(tmpdir, "1P", true, &err), 0);
+	/* a foreign file where rank 0's file would go: refused */
+	snprintf(path, sizeof(path), "%s/iostrata-bench.0", tmpdir);
+	f = fopen(path, "w");
+	fputs("precious", f);
+	fclose(f);
+	assert_int_equal(check(tmpdir, "1M", false, &err), -EEXIST);
+	assert_non_null(strstr(err.msg, "not created by iostrata"));
+	/* marked as ours: accepted */
+	assert_int_equal(mb_file_mark(path, "iostrata-bench rank=0"), 0);
+	assert_int_equal(mb_file_is_ours(path), 1);
+	assert_int_equal(check(tmpdir, "1M", false, &err), 0);
+	assert_int_equal(mb_file_remove(path), 0);
+	assert_int_equal(mb_file_is_ours(path), -ENOENT);
+}
+
+static void test_block_device(void **state)
+{
+	static const char *const devs[] = {"/dev/vda", "/dev/sda",
+					   "/dev/nvme0n1", "/dev/loop0"};
+	struct stat st;
+	struct ios_err err;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(devs) / sizeof(devs[0]); i++)
+		if (!stat(devs[i], &st) && S_ISBLK(st.st_mode))
+			break;
+	if (i == sizeof(devs) / sizeof(devs[0]))
+		skip();
+	assert_int_equal(check(devs[i], "1M", false, &err), -EPERM);
+	assert_non_null(strstr(err.msg, "--allow-device"));
+}
+
+static void test_opt_accessor(void **state)
+{
+	static const char *const args[] = {"--dir=/tmp", NULL};
+	struct mb_config cfg;
+	struct ios_err err;
+
+	(void)state;
+	assert_int_equal(parse(args, &cfg, &err), 0);
+	assert_null(mb_config_opt(&cfg, "no-such-option"));
+	mb_config_free(&cfg);
+	assert_string_equal(mb_pattern_name(MB_PAT_RANDRW), "randrw");
+	assert_string_equal(mb_engine_name(MB_ENG_IO_URING), "io_uring");
+	assert_true(mb_pattern_writes(MB_PAT_RANDRW));
+	assert_true(mb_pattern_reads(MB_PAT_RANDRW));
+	assert_false(mb_pattern_random(MB_PAT_READ));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rejects),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_accepts),
+		cmocka_unit_test(test_help_version),
+		cmocka_unit_test(test_target),
+		cmocka_unit_test(test_block_device),
+		cmocka_unit_test(test_opt_accessor),
+	};
+
+	return cmocka_run_group_tests_name("mb_config", tests, setup, teardown);
+}

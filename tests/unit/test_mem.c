@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_mem: memory block offlining on a fake sysfs: even over NUMA nodes,
+ * stop at the target, skip EBUSY/EIO blocks, abandon a blocking write
+ * (a FIFO) after the per-attempt timeout, partial results.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fake_root.h"
+#include "log.h"
+#include "mem.h"
+
+#define BS (128ULL << 20)
+
+struct fx {
+	struct fake_root *r;
+	struct sysfs fs;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	f->r = fake_root_new();
+	fake_mem(f->r, 16, BS, 2); /* block i on node i % 2 */
+	assert_int_equal(sysfs_open(&f->fs, f->r->dir), 0);
+	log_use_capture();
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	sysfs_close(&f->fs);
+	fake_root_free(f->r);
+	free(f);
+	sysfs_fault_hook = NULL;
+	return 0;
+}
+
+static bool blk_online(struct fx *f, int i)
+{
+	char rel[96];
+
+	snprintf(rel, sizeof(rel), "sys/devices/system/memory/memory%d/online",
+		 i);
+	return strcmp(fake_read(f->r, rel), "1") == 0;
+}
+
+static void test_scan(void **state)
+{
+	struct fx *f = *state;
+	struct mem_info mi;
+
+	assert_int_equal(mem_scan(&f->fs, &mi), 0);
+	assert_int_equal(mi.block_size, BS);
+	assert_int_equal(mi.n, 16);
+	assert_int_equal(mem_online_bytes(&mi), 16 * BS);
+	assert_int_equal(mi.blk[5].node, 1);
+	mem_info_free(&mi);
+	fake_write(f->r, "sys/devices/system/memory/block_size_bytes", "zz\n");
+	assert_int_equal(mem_scan(&f->fs, &mi), -EINVAL);
+}
+
+static void test_even_and_target(void **state)
+{
+	struct fx *f = *state;
+	struct mem_info mi;
+	struct mem_result res;
+	int off0 = 0, off1 = 0;
+
+	assert_int_equal(mem_scan(&f->fs, &mi), 0);
+	assert_int_equal(mem_apply(&f->fs, &mi, 10 * BS, 1000, 10000, &res), 0);
+	assert_int_equal(res.offlined, 6);
+	assert_int_equal(res.online_bytes, 10 * BS);
+	for (int i = 0; i < 16; i++)
+		if (!blk_online(f, i))
+			*(i % 2 ? &off1 : &off0) += 1;
+	assert_int_equal(off0, 3); /* evenly over the two nodes */
+	assert_int_equal(off1, 3);
+	assert_true(blk_online(f, 0));   /* memory0 never */
+	assert_false(blk_online(f, 15)); /* highest first */
+	mem_info_free(&mi);
+	/* a target between blocks: stop at or just below it */
+	assert_int_equal(mem_scan(&f->fs, &mi), 0);
+	assert_int_equal(mem_apply(&f->fs, &mi, 9 * BS + 1, 1000, 10000, &res),
+			 0);
+	assert_int_equal(res.online_bytes, 9 * BS);
+	mem_info_free(&mi);
+}
+
+static int refuse_hook(const char *path, const char *val)
+{
+	(void)val;
+	if (strstr(path, "memory15/") || strstr(path, "memory14/"))
+		return -EBUSY;
+	if (strstr(path, "memory13/"))
+		return -EIO;
+	return 0;
+}
+
+static void test_busy_eio_skipped(void **state)
+{
+	struct fx *f = *state;
+	struct mem_info mi;
+	struct mem_result res;
+
+	sysfs_fault_hook = refuse_hook;
+	assert_int_equal(mem_scan(&f->fs, &mi), 0);
+	assert_int_equal(mem_apply(&f->fs, &mi, 12 * BS, 1000, 10000, &res), 0);
+	assert_int_equal(res.refused, 3);
+	assert_int_equal(res.offlined, 4);
+	assert_int_equal(res.online_bytes, 12 * BS);
+	assert_true(blk_online(f, 15));
+	assert_true(blk_online(f, 13));
+	mem_info_free(&mi);
+}
+
+static int all_busy(const char *path, const char *val)
+{
+	(void)path;
+	(void)val;
+	return -EBUSY;
+}
+
+/* Every block refuses: nothing changes, rc 0, caller sees the shortfall. */
+static void test_partial(void **state)
+{
+	struct fx *f = *state;
+	struct mem_info mi;
+	struct mem_result res;
+
+	sysfs_fault_hook = all_busy;
+	assert_int_equal(mem_scan(&f->fs, &mi), 0);
+	assert_int_equal(mem_apply(&f->fs, &mi, 2 * BS, 1000, 10000, &res), 0);
+	assert_int_equal(res.offlined, 0);
+	assert_int_equal(res.refused, 15);
+	assert_int_equal(res.online_bytes, 16 * BS);
+	mem_info_free(&mi);
+}
+
+static long ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* A write that blocks (open of a FIFO nobody reads) is abandoned. */
+static void test_timeout(void **state)
+{
+	struct fx *f = *state;
+	struct mem_info mi;
+	struct mem_result res;
+	long t0;
+
+	assert_int_equal(mem_scan(&f->fs, &mi), 0);
+	fake_mkfifo(f->r, "sys/devices/system/memory/memory15/online");
+	fake_mkfifo(f->r, "sys/devices/system/memory/memory14/online");
+	t0 = ms_now();
+	assert_int_equal(mem_apply(&f->fs, &mi, 13 * BS, 100, 10000, &res), 0);
+	assert_true(ms_now() - t0 < 3000);
+	assert_int_equal(res.timeouts, 2);
+	assert_int_equal(res.offlined, 3);
+	assert_int_equal(mem_set_online(&f->fs, 15, false, 50), -ETIMEDOUT);
+	mem_info_free(&mi);
+}
+
+/* The overall deadline stops the loop. */
+static void test_deadline(void **state)
+{
+	struct fx *f = *state;
+	struct mem_info mi;
+	struct mem_result res;
+
+	assert_int_equal(mem_scan(&f->fs, &mi), 0);
+	for (int i = 8; i < 16; i++) {
+		char rel[96];
+
+		snprintf(rel, sizeof(rel),
+			 "sys/devices/system/memory/memory%d/online", i);
+		fake_mkfifo(f->r, rel);
+	}
+	assert_int_equal(mem_apply(&f->fs, &mi, 1 * BS, 60, 150, &res), 0);
+	assert_true(res.deadline);
+	assert_true(res.timeouts <= 4);
+	mem_info_free(&mi);
+}
+
+static void test_set_errors(void **state)
+{
+	struct fx *f = *state;
+
+	assert_int_equal(mem_set_online(&f->fs, 99, false, 100), -ENOENT);
+	unlink(fake_path(f->r, "sys/devices/system/memory/memory3/online"));
+	assert_int_equal(mem_set_online(&f->fs, 3, false, 100), -EPERM);
+	assert_int_equal(mem_set_online(&f->fs, 4, false, 100), 0);
+	assert_false(blk_online(f, 4));
+	assert_int_equal(mem_set_online(&f->fs, 4, true, 100), 0);
+	assert_true(blk_online(f, 4));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_scan, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_even_and_target, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_busy_eio_skipped, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_partial, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_deadline, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_set_errors, setup,
+						teardown),
+	};
+
+	return cmocka_run_group_tests_name("mem", tests, NULL, NULL);
+}

@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_node: apply and restore end to end on a fake node (8 CPUs, 16
+ * memory blocks, a v1 and a v2 cgroup): journal before change, read back,
+ * published files, restore to the snapshot, double restore, a journal
+ * left by a crash, a restore that fails, tolerance failures, another
+ * job's journal.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fake_root.h"
+#include "log.h"
+#include "blkio.h"
+#include "node.h"
+
+#define BS (128ULL << 20)
+#define V1 "sys/fs/cgroup/blkio/site/osd.0"
+#define V2 "sys/fs/cgroup/site/osd.1"
+
+struct fx {
+	struct fake_root *r;
+	struct node_ctx c;
+	struct policy *pol;
+	char before[8192];
+};
+
+static const char policy_text[] = "allow_users = *\n"
+				  "min_mem = 256M\n"
+				  "device = 254:0\n"
+				  "cgroup = /" V1 "\n"
+				  "cgroup = /" V2 "\n"
+				  "mem_tolerance = 0\n"
+				  "mem_attempt_timeout = 200ms\n"
+				  "mem_total_timeout = 5s\n";
+
+/* Everything the plugin may touch, as one string. */
+static void observe(struct fx *f, char *out, size_t len)
+{
+	size_t off = 0;
+	char rel[128];
+
+	for (int i = 1; i < 8; i++) {
+		snprintf(rel, sizeof(rel),
+			 "sys/devices/system/cpu/cpu%d/online", i);
+		off += (size_t)snprintf(out + off, len - off, "c%d=%s ", i,
+					fake_read(f->r, rel));
+	}
+	for (int i = 0; i < 16; i++) {
+		snprintf(rel, sizeof(rel),
+			 "sys/devices/system/memory/memory%d/online", i);
+		off += (size_t)snprintf(out + off, len - off, "m%d=%s ", i,
+					fake_read(f->r, rel));
+	}
+	/* Throttles by value: the fake keeps "254:0 0" where the kernel
+	 * drops the rule, and "max" where v2 shows nothing. */
+	{
+		struct blkio_dev d = {254, 0};
+		struct blkio_limit a, b;
+
+		memset(&b, 0, sizeof(b));
+		assert_int_equal(blkio_get(&f->c.fs, V1, BLKIO_V1, d, &a), 0);
+		if (blkio_get(&f->c.fs, V2, BLKIO_V2, d, &b) < 0)
+			memset(&b, 0xff, sizeof(b));
+		snprintf(out + off, len - off,
+			 "v1=%llu,%llu,%llu,%llu v2=%llu,%llu,%llu,%llu",
+			 (unsigned long long)a.rbps, (unsigned long long)a.wbps,
+			 (unsigned long long)a.riops,
+			 (unsigned long long)a.wiops,
+			 (unsigned long long)b.rbps, (unsigned long long)b.wbps,
+			 (unsigned long long)b.riops,
+			 (unsigned long long)b.wiops);
+	}
+}
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	struct ios_err err;
+
+	f->r = fake_root_new();
+	fake_cpus(f->r, 8, 2);
+	fake_mem(f->r, 16, BS, 2);
+	fake_cg_v1(f->r, V1);
+	fake_cg_v2(f->r, V2);
+	/* a pre-existing site throttle must come back as it was */
+	fake_write(f->r, V1 "/blkio.throttle.read_bps_device", "254:0 777\n");
+	fake_write(f->r, "policy.conf", policy_text);
+	chmod(fake_path(f->r, "policy.conf"), 0644);
+	assert_int_equal(policy_load(fake_path(f->r, "policy.conf"), geteuid(),
+				     &f->pol, &err),
+			 0);
+	assert_int_equal(sysfs_open(&f->c.fs, f->r->dir), 0);
+	fake_mkdir(f->r, "run");
+	assert_int_equal(state_open(&f->c.sd, fake_path(f->r, "run/iostrata"),
+				    true, &err),
+			 0);
+	f->c.pol = f->pol;
+	snprintf(f->c.node, sizeof(f->c.node), "n1");
+	observe(f, f->before, sizeof(f->before));
+	log_use_capture();
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	sysfs_fault_hook = NULL;
+	state_close(&f->c.sd);
+	sysfs_close(&f->c.fs);
+	policy_free(f->pol);
+	fake_root_free(f->r);
+	free(f);
+	return 0;
+}
+
+static void req_full(struct iostrata_req *r)
+{
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(req_parse_opt(r, REQ_CPUS, "2", NULL), 0);
+	assert_int_equal(req_parse_opt(r, REQ_MEM, "1G", NULL), 0);
+	assert_int_equal(req_parse_opt(r, REQ_DISK_BW, "50M", NULL), 0);
+	assert_int_equal(req_parse_opt(r, REQ_DISK_IOPS, "100", NULL), 0);
+}
+
+static bool journal_exists(struct fx *f, const char *id)
+{
+	char rel[128];
+	struct stat st;
+
+	snprintf(rel, sizeof(rel), "run/iostrata/journal/%s.state", id);
+	return stat(fake_path(f->r, rel), &st) == 0;
+}
+
+static void assert_whole(struct fx *f)
+{
+	char now[8192];
+	struct ios_err err;
+
+	observe(f, now, sizeof(now));
+	assert_string_equal(now, f->before);
+	assert_int_equal(node_restore(&f->c, NULL, &err), 0);
+}
+
+static void test_apply_restore(void **state)
+{
+	struct fx *f = *state;
+	struct iostrata_req r;
+	struct ios_err err;
+	const char *s;
+
+	req_full(&r);
+	ios_err_clear(&err);
+	if (node_apply(&f->c, "100", 0, &r, &err) != 0)
+		fail_msg("apply: %s", err.msg);
+	assert_true(journal_exists(f, "100"));
+	/* CPUs: 2 online, cpu0 and one of the other package */
+	assert_string_equal(
+		fake_read(f->r, "sys/devices/system/cpu/cpu1/online"), "1");
+	assert_string_equal(
+		fake_read(f->r, "sys/devices/system/cpu/cpu2/online"), "0");
+	assert_string_equal(
+		fake_read(f->r, "sys/devices/system/cpu/cpu7/online"), "0");
+	/* throttles: v1 and v2, the pre-existing read limit replaced */
+	assert_string_equal(
+		fake_read(f->r, V1 "/blkio.throttle.write_bps_device"),
+		"254:0 52428800");
+	assert_string_equal(
+		fake_read(f->r, V2 "/io.max"),
+		"254:0 rbps=52428800 wbps=52428800 riops=100 wiops=100");
+	s = fake_read(f->r, "run/iostrata/100.env");
+	assert_non_null(strstr(s, "IOSTRATA_APPLIED_CPUS=2\n"));
+	assert_non_null(strstr(s, "IOSTRATA_APPLIED_CPU_LIST=0-1\n"));
+	assert_non_null(strstr(s, "IOSTRATA_APPLIED_MEM=1073741824\n"));
+	assert_non_null(
+		strstr(s, "IOSTRATA_APPLIED_DISK_BW=52428800,52428800\n"));
+	assert_non_null(strstr(s, "IOSTRATA_REQ_MEM=1G\n"));
+	assert_non_null(strstr(s, "IOSTRATA_APPLIED_FILE="));
+	s = fake_read(f->r, "run/iostrata/100.applied.json");
+	assert_non_null(strstr(s, "\"cpus_online\": 2"));
+	assert_non_null(strstr(s, "\"snapshot\""));
+	assert_non_null(strstr(s, "\"read_bps\": 777")); /* in the snapshot */
+	assert_int_equal(node_check(&f->c, &err), -EBUSY);
+	assert_non_null(strstr(err.msg, "journal of job 100"));
+
+	assert_int_equal(node_restore(&f->c, "100", &err), 0);
+	assert_false(journal_exists(f, "100"));
+	assert_string_equal(
+		fake_read(f->r, V1 "/blkio.throttle.read_bps_device"),
+		"254:0 777");
+	assert_whole(f);
+	/* double restore: nothing to do, still success */
+	assert_int_equal(node_restore(&f->c, "100", &err), 0);
+	assert_whole(f);
+}
+
+/* The journal is written before the first change: a "crash" right after
+ * apply (new context, as slurmd at start) restores everything. */
+static void test_crash_journal(void **state)
+{
+	struct fx *f = *state;
+	struct iostrata_req r;
+	struct ios_err err;
+	struct node_ctx c2;
+
+	req_full(&r);
+	assert_int_equal(node_apply(&f->c, "200", 0, &r, &err), 0);
+	memset(&c2, 0, sizeof(c2));
+	assert_int_equal(sysfs_open(&c2.fs, f->r->dir), 0);
+	assert_int_equal(state_open(&c2.sd, fake_path(f->r, "run/iostrata"),
+				    false, &err),
+			 0);
+	snprintf(c2.node, sizeof(c2.node), "n1");
+	/* no policy needed to restore: the journal has it all */
+	assert_int_equal(node_restore(&c2, NULL, &err), 0);
+	state_close(&c2.sd);
+	sysfs_close(&c2.fs);
+	assert_whole(f);
+}
+
+static int online_fails(const char *path, const char *val)
+{
+	if (strstr(path, "cpu5/online") && strcmp(val, "1") == 0)
+		return -EIO;
+	return 0;
+}
+
+/* A restore that cannot finish keeps the journal and names what is left;
+ * the next attempt (epilog retry, slurmd start) completes it. */
+static void test_restore_fails(void **state)
+{
+	struct fx *f = *state;
+	struct iostrata_req r;
+	struct ios_err err;
+
+	req_full(&r);
+	assert_int_equal(node_apply(&f->c, "300", 0, &r, &err), 0);
+	sysfs_fault_hook = online_fails;
+	assert_int_equal(node_restore(&f->c, "300", &err), -EIO);
+	assert_non_null(strstr(err.msg, "cpu5 offline"));
+	assert_true(journal_exists(f, "300"));
+	assert_int_equal(node_check(&f->c, &err), -EBUSY);
+	sysfs_fault_hook = NULL;
+	assert_int_equal(node_restore(&f->c, NULL, &err), 0);
+	assert_false(journal_exists(f, "300"));
+	assert_whole(f);
+}
+
+static int mem_busy(const char *path, const char *val)
+{
+	(void)val;
+	return strstr(path, "memory") ? -EBUSY : 0;
+}
+
+/* Beyond tolerance: restored first, then an error for the user. */
+static void test_beyond_tolerance(void **state)
+{
+	struct fx *f = *state;
+	struct iostrata_req r;
+	struct ios_err err;
+
+	req_full(&r);
+	sysfs_fault_hook = mem_busy;
+	ios_err_clear(&err);
+	assert_int_equal(node_apply(&f->c, "400", 0, &r, &err), -ERANGE);
+	assert_non_null(strstr(err.msg, "--iostrata-mem=1G not reached"));
+	assert_non_null(strstr(err.msg, "restored"));
+	assert_false(journal_exists(f, "400"));
+	sysfs_fault_hook = NULL;
+	assert_whole(f);
+}
+
+static void test_other_journal(void **state)
+{
+	struct fx *f = *state;
+	struct iostrata_req r;
+	struct ios_err err;
+	char now[8192];
+
+	req_full(&r);
+	assert_int_equal(node_apply(&f->c, "500", 0, &r, &err), 0);
+	observe(f, now, sizeof(now));
+	assert_int_equal(node_apply(&f->c, "501", 0, &r, &err), -EBUSY);
+	assert_non_null(strstr(err.msg, "job 500"));
+	/* the epilog of 501 (refused) must not undo 500 */
+	assert_int_equal(node_restore(&f->c, "501", &err), 0);
+	{
+		char after[8192];
+
+		observe(f, after, sizeof(after));
+		assert_string_equal(after, now);
+	}
+	assert_int_equal(node_restore(&f->c, "500", &err), 0);
+	assert_whole(f);
+}
+
+/* Two Slurm nodes (two state directories) on one kernel: the second apply
+ * is refused while the first shape is in effect; a stale registry entry
+ * (journal gone) does not block. */
+static void test_host_shared(void **state)
+{
+	struct fx *f = *state;
+	struct iostrata_req r;
+	struct ios_err err;
+	struct node_ctx c2;
+
+	req_full(&r);
+	memset(&c2, 0, sizeof(c2));
+	assert_int_equal(sysfs_open(&c2.fs, f->r->dir), 0);
+	assert_int_equal(
+		state_open(&c2.sd, fake_path(f->r, "run/other"), true, &err),
+		0);
+	c2.pol = f->pol;
+	snprintf(c2.node, sizeof(c2.node), "n2");
+	assert_int_equal(node_apply(&f->c, "800", 0, &r, &err), 0);
+	assert_int_equal(node_apply(&c2, "801", 0, &r, &err), -EBUSY);
+	assert_non_null(strstr(err.msg, "already reconfigured for job 800"));
+	assert_int_equal(node_restore(&c2, NULL, &err), 0); /* not its job */
+	assert_string_equal(
+		fake_read(f->r, "sys/devices/system/cpu/cpu2/online"), "0");
+	assert_int_equal(node_restore(&f->c, "800", &err), 0);
+	assert_int_equal(node_apply(&c2, "802", 0, &r, &err), 0);
+	/* the journal vanishes without a restore (site wiped): stale */
+	assert_int_equal(unlink(fake_path(f->r, "run/other/journal/802.state")),
+			 0);
+	fake_write(f->r, "sys/devices/system/cpu/cpu2/online", "1\n");
+	fake_write(f->r, "sys/devices/system/cpu/cpu3/online", "1\n");
+	fake_write(f->r, "sys/devices/system/cpu/cpu4/online", "1\n");
+	fake_write(f->r, "sys/devices/system/cpu/cpu5/online", "1\n");
+	fake_write(f->r, "sys/devices/system/cpu/cpu6/online", "1\n");
+	fake_write(f->r, "sys/devices/system/cpu/cpu7/online", "1\n");
+	assert_int_equal(node_apply(&f->c, "803", 0, &r, &err), 0);
+	assert_int_equal(node_restore(&f->c, "803", &err), 0);
+	state_close(&c2.sd);
+	sysfs_close(&c2.fs);
+}
+
+static void test_cgroup_missing(void **state)
+{
+	struct fx *f = *state;
+	struct iostrata_req r;
+	struct ios_err err;
+
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(req_parse_opt(&r, REQ_DISK_BW, "50M", NULL), 0);
+	{
+		char from[8192];
+
+		snprintf(from, sizeof(from), "%s", fake_path(f->r, V2));
+		assert_int_equal(rename(from, fake_path(f->r, "gone")), 0);
+	}
+	assert_int_equal(node_apply(&f->c, "600", 0, &r, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "osd.1"));
+	assert_false(journal_exists(f, "600"));
+	assert_string_equal(
+		fake_read(f->r, V1 "/blkio.throttle.write_bps_device"), "");
+	{
+		char from[8192];
+
+		snprintf(from, sizeof(from), "%s", fake_path(f->r, "gone"));
+		assert_int_equal(rename(from, fake_path(f->r, V2)), 0);
+	}
+	assert_whole(f);
+}
+
+static void test_refusal_published(void **state)
+{
+	struct fx *f = *state;
+	struct iostrata_req r;
+	const char *s;
+
+	req_full(&r);
+	assert_int_equal(
+		node_publish_refusal(&f->c, "700", &r, "iostrata: no\nway"), 0);
+	s = fake_read(f->r, "run/iostrata/700.env");
+	assert_non_null(strstr(s, "IOSTRATA_REFUSED=iostrata: no?way\n"));
+	assert_null(strstr(s, "APPLIED_CPUS"));
+	assert_whole(f);
+}
+
+static void test_status(void **state)
+{
+	struct fx *f = *state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	assert_int_equal(node_status_json(&f->c, m), 0);
+	fclose(m);
+	assert_non_null(strstr(buf, "\"cpus_online\": 8"));
+	assert_non_null(strstr(buf, "\"interface\": \"v2\""));
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_apply_restore, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_crash_journal, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_restore_fails, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_beyond_tolerance, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_other_journal, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_host_shared, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_cgroup_missing, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_refusal_published, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_status, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("node", tests, NULL, NULL);
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_state: state directory checks, journal round trip and corruption,
+ * no symlinks followed, the lock.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fake_root.h"
+#include "state.h"
+
+static int setup(void **state)
+{
+	*state = fake_root_new();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fake_root_free(*state);
+	return 0;
+}
+
+static void fill(struct snapshot *s)
+{
+	static struct snap_item cpu[] = {{1, true}, {2, false}};
+	static struct snap_item mem[] = {{1, true}, {5, true}, {7, false}};
+	static struct snap_thr thr[1];
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->jobid, sizeof(s->jobid), "1234");
+	snprintf(s->node, sizeof(s->node), "n1");
+	s->uid = 1000;
+	s->time = 42;
+	s->cpu = cpu;
+	s->n_cpu = 2;
+	s->block_size = 134217728;
+	s->mem = mem;
+	s->n_mem = 3;
+	snprintf(thr[0].cg, sizeof(thr[0].cg), "/sys/fs/cgroup/blkio/osd.0");
+	thr[0].ver = BLKIO_V1;
+	thr[0].dev.maj = 254;
+	thr[0].lim.wbps = 5;
+	s->thr = thr;
+	s->n_thr = 1;
+}
+
+static void test_open_checks(void **state)
+{
+	struct fake_root *r = *state;
+	struct state_dir sd;
+	struct ios_err err;
+
+	assert_int_equal(state_open(&sd, fake_path(r, "st"), true, &err), 0);
+	state_close(&sd);
+	/* group-writable */
+	chmod(fake_path(r, "st"), 0775);
+	assert_int_equal(state_open(&sd, fake_path(r, "st"), false, &err),
+			 -EPERM);
+	chmod(fake_path(r, "st"), 0755);
+	/* journal/ readable by others */
+	chmod(fake_path(r, "st/journal"), 0755);
+	assert_int_equal(state_open(&sd, fake_path(r, "st"), false, &err),
+			 -EPERM);
+	chmod(fake_path(r, "st/journal"), 0700);
+	/* the state dir is a symlink */
+	fake_symlink(r, "st", "link");
+	assert_int_equal(state_open(&sd, fake_path(r, "link"), false, &err),
+			 -ELOOP);
+	/* journal/ is a symlink */
+	fake_mkdir(r, "st2");
+	chmod(fake_path(r, "st2"), 0755);
+	fake_symlink(r, "../st/journal", "st2/journal");
+	assert_int_equal(state_open(&sd, fake_path(r, "st2"), true, &err),
+			 -ELOOP);
+	/* relative or ".." */
+	assert_int_equal(state_open(&sd, "relative", true, &err), -EINVAL);
+	assert_int_equal(state_open(&sd, "/tmp/../etc", true, &err), -EINVAL);
+	/* missing without create */
+	assert_int_equal(state_open(&sd, fake_path(r, "none"), false, &err),
+			 -ENOENT);
+}
+
+static void test_journal_roundtrip(void **state)
+{
+	struct fake_root *r = *state;
+	struct state_dir sd;
+	struct snapshot s, g;
+	struct ios_err err;
+	char **ids;
+	size_t n;
+	struct stat st;
+
+	assert_int_equal(state_open(&sd, fake_path(r, "st"), true, &err), 0);
+	fill(&s);
+	assert_int_equal(state_journal_write(&sd, &s), 0);
+	assert_int_equal(stat(fake_path(r, "st/journal/1234.state"), &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(state_journal_read(&sd, "1234", &g, &err), 0);
+	assert_string_equal(g.node, "n1");
+	assert_int_equal(g.uid, 1000);
+	assert_int_equal(g.n_cpu, 2);
+	assert_false(g.cpu[1].online);
+	assert_int_equal(g.n_mem, 3);
+	assert_int_equal(g.mem[1].id, 5);
+	assert_int_equal(g.block_size, 134217728);
+	assert_int_equal(g.n_thr, 1);
+	assert_string_equal(g.thr[0].cg, "/sys/fs/cgroup/blkio/osd.0");
+	assert_int_equal(g.thr[0].lim.wbps, 5);
+	snapshot_free(&g);
+	assert_int_equal(state_journal_list(&sd, &ids, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(ids[0], "1234");
+	state_list_free(ids, n);
+	assert_int_equal(state_journal_read(&sd, "999", &g, &err), -ENOENT);
+	assert_int_equal(state_journal_remove(&sd, "1234"), 0);
+	assert_int_equal(state_journal_remove(&sd, "1234"), 0); /* twice */
+	assert_int_equal(state_journal_read(&sd, "1234", &g, &err), -ENOENT);
+	/* invalid ids never reach the file system */
+	s.jobid[0] = '.';
+	assert_int_equal(state_journal_write(&sd, &s), -EINVAL);
+	assert_int_equal(state_journal_read(&sd, "../x", &g, &err), -EINVAL);
+	assert_false(state_valid_id("a/b"));
+	assert_false(state_valid_id(""));
+	assert_true(state_valid_id("1234_5"));
+	state_close(&sd);
+}
+
+static void test_journal_corrupt(void **state)
+{
+	static const char *const bad[] = {
+		"",                             /* empty */
+		"iostrata-journal 1\njob 77\n", /* truncated: no end */
+		"iostrata-journal 2\njob 77\nend\n",
+		"iostrata-journal 1\njob 77\ncpu x 1\nend\n",
+		"iostrata-journal 1\njob 77\nthr 3 254:0 0 0 0 0 /x\nend\n",
+		"iostrata-journal 1\njob 77\nthr 1 254:0 0 0 0 0 rel\nend\n",
+		"iostrata-journal 1\njob 78\nend\n", /* other job */
+		"iostrata-journal 1\njob 77\nend\ncpu 1 1\n",
+		"iostrata-journal 1\njob 77\nrm -rf /\nend\n",
+	};
+	struct fake_root *r = *state;
+	struct state_dir sd;
+	struct snapshot g;
+	struct ios_err err;
+
+	assert_int_equal(state_open(&sd, fake_path(r, "st"), true, &err), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		fake_write(r, "st/journal/77.state", bad[i]);
+		chmod(fake_path(r, "st/journal/77.state"), 0600);
+		if (state_journal_read(&sd, "77", &g, &err) != -EINVAL)
+			fail_msg("corrupt journal %zu accepted", i);
+		assert_non_null(strstr(err.msg, "77.state"));
+	}
+	/* a symlinked journal is never followed */
+	unlink(fake_path(r, "st/journal/77.state"));
+	fake_write(r, "target", "iostrata-journal 1\njob 77\nend\n");
+	fake_symlink(r, "../../target", "st/journal/77.state");
+	assert_int_not_equal(state_journal_read(&sd, "77", &g, &err), 0);
+	unlink(fake_path(r, "st/journal/77.state"));
+	/* world-writable journal refused */
+	fake_write(r, "st/journal/77.state",
+		   "iostrata-journal 1\njob 77\nend\n");
+	chmod(fake_path(r, "st/journal/77.state"), 0666);
+	assert_int_equal(state_journal_read(&sd, "77", &g, &err), -EPERM);
+	chmod(fake_path(r, "st/journal/77.state"), 0600);
+	assert_int_equal(state_journal_read(&sd, "77", &g, &err), 0);
+	snapshot_free(&g);
+	state_close(&sd);
+}
+
+static void test_lock(void **state)
+{
+	struct fake_root *r = *state;
+	struct state_dir sd;
+	struct ios_err err;
+	int a, b;
+
+	assert_int_equal(state_open(&sd, fake_path(r, "st"), true, &err), 0);
+	a = state_lock(&sd, 100);
+	assert_true(a >= 0);
+	b = state_lock(&sd, 50);
+	assert_int_equal(b, -ETIMEDOUT);
+	state_unlock(a);
+	b = state_lock(&sd, 50);
+	assert_true(b >= 0);
+	state_unlock(b);
+	state_close(&sd);
+}
+
+static void test_public(void **state)
+{
+	struct fake_root *r = *state;
+	struct state_dir sd;
+	struct ios_err err;
+	char buf[64];
+
+	assert_int_equal(state_open(&sd, fake_path(r, "st"), true, &err), 0);
+	assert_int_equal(state_write_public(&sd, "1.env", "A=1\n", 4, 0644), 0);
+	assert_int_equal(state_read_public(&sd, "1.env", buf, sizeof(buf)), 4);
+	assert_string_equal(buf, "A=1\n");
+	assert_int_equal(state_write_public(&sd, "../x", "", 0, 0644), -EINVAL);
+	assert_int_equal(state_read_public(&sd, "a/b", buf, sizeof(buf)),
+			 -EINVAL);
+	fake_symlink(r, "1.env", "st/2.env");
+	assert_true(state_read_public(&sd, "2.env", buf, sizeof(buf)) < 0);
+	assert_int_equal(state_remove_public(&sd, "1.env"), 0);
+	assert_int_equal(state_remove_public(&sd, "1.env"), 0);
+	state_close(&sd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_open_checks, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_journal_roundtrip, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_journal_corrupt, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_public, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("state", tests, NULL, NULL);
+}
