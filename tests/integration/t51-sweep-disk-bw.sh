@@ -17,7 +17,7 @@ t5x_init
 t5x_need_real
 
 site=$WORK/site/site.conf
-t5x_site "$site" workload.file_size=8M workload.runtime=2 workload.reps=1 \
+t5x_site "$site" workload.file_size=2M workload.seq_bs=1M workload.runtime=2 workload.reps=1 \
 	workload.iodepth=2 'sweep.disk_bw=20MB..60MB:20MB'
 start=$SECONDS
 "$CAMPAIGN" submit "$site" sweep-disk-bw || t5x_fail "submit failed"
