@@ -142,6 +142,14 @@ static long long jnum(json_t *v)
 	return -1;
 }
 
+/* A non-negative JSON number as bytes, 0 when missing or unknown. */
+static unsigned long long jbytes(json_t *v)
+{
+	long long x = jnum(v);
+
+	return x > 0 ? (unsigned long long)x : 0;
+}
+
 /* Applied state: attachments with "applied" (iostrata-node status), then
  * the job's applied facts, then the first node's hardware. */
 static void derive_applied(struct report_run *rr)
@@ -162,8 +170,8 @@ static void derive_applied(struct report_run *rr)
 		a = json_object_get(j, "applied");
 		if (json_is_object(a) && json_object_get(a, "cpus_online")) {
 			rr->cpus = jnum(json_object_get(a, "cpus_online"));
-			rr->mem = (unsigned long long)jnum(
-				json_object_get(a, "mem_online_bytes"));
+			rr->mem =
+				jbytes(json_object_get(a, "mem_online_bytes"));
 			t = json_object_get(a, "throttles");
 			json_array_foreach(t, k, e)
 			{
@@ -186,11 +194,10 @@ static void derive_applied(struct report_run *rr)
 		a = json_object_get(j, "applied");
 		if (json_is_object(a) && jnum(json_object_get(a, "cpus")) > 0) {
 			rr->cpus = jnum(json_object_get(a, "cpus"));
-			rr->mem = (unsigned long long)jnum(
-				json_object_get(a, "mem"));
+			rr->mem = jbytes(json_object_get(a, "mem"));
 			if (jnum(json_object_get(a, "disk_bw")) > 0)
-				rr->disk_bw = (unsigned long long)jnum(
-					json_object_get(a, "disk_bw"));
+				rr->disk_bw =
+					jbytes(json_object_get(a, "disk_bw"));
 			rr->applied_src = "job";
 		}
 		json_decref(j);
@@ -200,8 +207,8 @@ static void derive_applied(struct report_run *rr)
 		j = json_loads(run->node_json[0], 0, NULL);
 		rr->cpus = jnum(json_object_get(json_object_get(j, "cpu"),
 						"online_count"));
-		rr->mem = (unsigned long long)jnum(json_object_get(
-			json_object_get(j, "memory"), "online_bytes"));
+		rr->mem = jbytes(json_object_get(json_object_get(j, "memory"),
+						 "online_bytes"));
 		rr->applied_src = "node hardware";
 		json_decref(j);
 	}
@@ -832,7 +839,8 @@ static const struct report_cmd report_cmds[] = {
 	{"validate", report_validate, "check files against the results schema"},
 	{"advise", report_advise,
 	 "cheapest storage node meeting a target, from a campaign (jobs area)"},
-	{"layers", report_layers, "layered runs: four layers, ceilings, verdict, Table 4 (measured and rated peak)"},
+	{"layers", report_layers,
+	 "layered runs: four layers, ceilings, verdict, Table 4 (measured and rated peak)"},
 };
 
 static void usage(FILE *f)

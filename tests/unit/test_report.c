@@ -387,6 +387,85 @@ static void test_trend(void **state)
 	}
 }
 
+/* Applied configuration, replication, label and job key from metadata. */
+static void test_derive(void **state)
+{
+	static const struct {
+		const char *attach, *job, *node, *ceph, *repl_opt, *label_opt;
+		long cpus;
+		unsigned long long mem, disk_bw;
+		int repl;
+		const char *src, *label;
+	} cases[] = {
+		/* iostrata-node status attachment wins; lowest write throttle
+		 */
+		{"{\"applied\":{\"cpus_online\":8,\"mem_online_bytes\":34359738368,\"throttles\":[{\"write_bps\":200000000},{\"write_bps\":175000000}]}}",
+		 "{\"applied\":{\"cpus\":\"1\",\"mem\":\"1\"}}", NULL, NULL,
+		 NULL, NULL, 8, 34359738368ull, 175000000ull, 0, "attachment",
+		 "c8/m32G/d175MB"},
+		/* the job's IOSTRATA_APPLIED_* as strings */
+		{"not json",
+		 "{\"applied\":{\"cpus\":\"2\",\"mem\":\"1073741824\",\"disk_bw\":\"50000000\"}}",
+		 NULL, NULL, NULL, NULL, 2, 1073741824ull, 50000000ull, 0,
+		 "job", "c2/m1G/d50MB"},
+		/* only the node's hardware: label falls back to the file */
+		{NULL, "{\"applied\":{}}",
+		 "{\"cpu\":{\"online_count\":2},\"memory\":{\"online_bytes\":2147483648}}",
+		 NULL, NULL, NULL, 2, 2147483648ull, 0, 0, "node hardware",
+		 "x"},
+		/* replication from the data pool's size; label option wins */
+		{NULL, NULL, "{}",
+		 "{\"data_pool\":\"d\",\"pools\":[{\"name\":\"m\",\"size\":3},{\"name\":\"d\",\"size\":2}]}",
+		 NULL, "mine", -1, 0, 0, 2, "node hardware", "mine"},
+		/* the replication option overrides the pool */
+		{NULL, NULL, "{}",
+		 "{\"data_pool\":\"d\",\"pools\":[{\"name\":\"d\",\"size\":2}]}",
+		 "3", NULL, -1, 0, 0, 3, "node hardware", "x"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ios_run run = {0};
+		struct report_run rr = {0};
+		struct ios_kv att = {"status", (char *)cases[i].attach};
+		struct ios_kv cfg[2];
+		char *node = (char *)cases[i].node;
+
+		run.nnodes = 1;
+		run.node_json = &node;
+		run.job_json = (char *)cases[i].job;
+		run.ceph_json = (char *)cases[i].ceph;
+		if (cases[i].attach) {
+			run.attachments = &att;
+			run.nattach = 1;
+		}
+		if (cases[i].repl_opt) {
+			cfg[run.nconfig].key = "replication";
+			cfg[run.nconfig++].value = (char *)cases[i].repl_opt;
+		}
+		if (cases[i].label_opt) {
+			cfg[run.nconfig].key = "label";
+			cfg[run.nconfig++].value = (char *)cases[i].label_opt;
+		}
+		run.config = cfg;
+		rr.run = &run;
+		rr.path = "/some/dir/x.h5";
+		report_derive(&rr);
+		if (rr.cpus != cases[i].cpus || rr.mem != cases[i].mem ||
+		    rr.disk_bw != cases[i].disk_bw ||
+		    rr.replication != cases[i].repl ||
+		    strcmp(rr.applied_src ? rr.applied_src : "",
+			   cases[i].src) ||
+		    strcmp(rr.label, cases[i].label))
+			fail_msg(
+				"case %zu: cpus %ld mem %llu disk %llu repl %d src %s label %s",
+				i, rr.cpus, rr.mem, rr.disk_bw, rr.replication,
+				rr.applied_src, rr.label);
+		free(rr.label_buf);
+		free(rr.job_buf);
+	}
+}
+
 /* No gnuplot: plot says so and fails; the other commands still work. */
 static void test_no_gnuplot(void **state)
 {
@@ -419,6 +498,7 @@ int main(void)
 		cmocka_unit_test(test_show_and_bad_files),
 		cmocka_unit_test(test_trend),
 		cmocka_unit_test(test_no_gnuplot),
+		cmocka_unit_test(test_derive),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, setup, teardown);
