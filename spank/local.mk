@@ -122,3 +122,12 @@ tests_unit_test_state_CPPFLAGS = $(spank_test_cppflags)
 tests_unit_test_state_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_state_LDADD = $(spank_test_ldadd)
 endif
+
+EXTRA_DIST += \
+	tests/integration/t2x-lib.bash \
+	tests/integration/t20-spank-apply.sh \
+	tests/integration/t21-spank-reject.sh \
+	tests/integration/t22-spank-jobend.sh \
+	tests/integration/t23-spank-prolog-fail.sh \
+	tests/integration/t24-spank-slurmd-crash.sh \
+	# End of EXTRA_DIST (spank integration)

@@ -10,7 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "blkio.h"
 #include "cpu.h"
@@ -464,6 +468,92 @@ static int restore_snapshot(struct node_ctx *c, const struct snapshot *s,
 	return bad ? -EIO : 0;
 }
 
+/*
+ * Host registry.  Several Slurm nodes (several sites, even) can share one
+ * kernel, e.g. the one-machine local site: their state directories differ
+ * but CPUs and memory are the same.  <sysroot>/run/iostrata-host/active
+ * names the one (state dir, job) whose shape is in effect; another apply
+ * is refused while that journal exists.
+ */
+#define HOST_DIR "run/iostrata-host"
+
+static int host_lock(const struct node_ctx *c)
+{
+	struct timespec nap = {0, 10 * 1000 * 1000};
+	int fd, waited = 0;
+
+	if (mkdirat(c->fs.dirfd, "run", 0755) < 0 && errno != EEXIST)
+		return -errno;
+	if (mkdirat(c->fs.dirfd, HOST_DIR, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	fd = sysfs_openat(&c->fs, HOST_DIR "/lock", O_RDWR | O_CREAT, 0600);
+	if (fd < 0)
+		return fd;
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		if ((errno != EWOULDBLOCK && errno != EINTR) ||
+		    waited >= LOCK_TIMEOUT_MS) {
+			int e = errno == EWOULDBLOCK ? ETIMEDOUT : errno;
+
+			close(fd);
+			return -e;
+		}
+		nanosleep(&nap, NULL);
+		waited += 10;
+	}
+	return fd;
+}
+
+/* The live owner of the host, if any: 1 and [sd]/[job] filled. */
+static int host_owner(const struct node_ctx *c, char *sd, size_t sdlen,
+		      char *job, size_t joblen)
+{
+	char buf[4200], path[4300], *sp;
+	struct stat st;
+
+	if (sysfs_read(&c->fs, HOST_DIR "/active", buf, sizeof(buf)) < 0)
+		return 0;
+	sp = strrchr(buf, ' ');
+	if (!sp || buf[0] != '/' || !state_valid_id(sp + 1))
+		return 0;
+	*sp = '\0';
+	snprintf(path, sizeof(path), "%s/journal/%s.state", buf, sp + 1);
+	if (lstat(path, &st) < 0)
+		return 0; /* stale: that journal was restored or removed */
+	snprintf(sd, sdlen, "%s", buf);
+	snprintf(job, joblen, "%s", sp + 1);
+	return 1;
+}
+
+static int host_set(const struct node_ctx *c, const char *jobid)
+{
+	char buf[4200];
+	int fd, rc = 0;
+	size_t len;
+
+	len = (size_t)snprintf(buf, sizeof(buf), "%s %s\n", c->sd.path, jobid);
+	fd = sysfs_openat(&c->fs, HOST_DIR "/active",
+			  O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return fd;
+	if (write(fd, buf, len) != (ssize_t)len)
+		rc = -EIO;
+	if (fsync(fd) < 0 && rc == 0)
+		rc = -errno;
+	if (close(fd) < 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}
+
+static void host_clear(const struct node_ctx *c, const char *jobid)
+{
+	char sd[4200], job[STATE_ID_MAX];
+
+	if (host_owner(c, sd, sizeof(sd), job, sizeof(job)) == 1 &&
+	    (strcmp(sd, c->sd.path) != 0 || strcmp(job, jobid) != 0))
+		return; /* someone else's */
+	unlinkat(c->fs.dirfd, HOST_DIR "/active", 0);
+}
+
 static int restore_locked(struct node_ctx *c, const char *jobid,
 			  struct ios_err *err)
 {
@@ -497,6 +587,7 @@ static int restore_locked(struct node_ctx *c, const char *jobid,
 		snprintf(name, sizeof(name), "%s.env", jobid);
 		state_remove_public(&c->sd, name);
 	}
+	host_clear(c, jobid);
 	log_info("iostrata: node %s: restored after job %s", c->node, jobid);
 	snapshot_free(&s);
 	return 0;
@@ -506,12 +597,15 @@ int node_restore(struct node_ctx *c, const char *jobid, struct ios_err *err)
 {
 	char **ids = NULL;
 	size_t n = 0;
-	int lk, rc = 0;
+	int lk, hl, rc = 0;
 
 	lk = state_lock(&c->sd, LOCK_TIMEOUT_MS);
 	if (lk < 0)
 		return ios_errf(err, lk, "iostrata: lock %s/journal/lock: %s",
 				c->sd.path, strerror(-lk));
+	hl = host_lock(c);
+	if (hl < 0)
+		log_verbose("iostrata: host lock: %s", strerror(-hl));
 	if (jobid) {
 		rc = restore_locked(c, jobid, err);
 		goto out;
@@ -536,6 +630,7 @@ int node_restore(struct node_ctx *c, const char *jobid, struct ios_err *err)
 	}
 	state_list_free(ids, n);
 out:
+	state_unlock(hl);
 	state_unlock(lk);
 	return rc;
 }
@@ -552,7 +647,7 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 	struct snapshot snap, now;
 	char **ids = NULL, sz1[32], sz2[32];
 	size_t nids = 0;
-	int lk, rc;
+	int lk, hl = -1, rc;
 
 	memset(&snap, 0, sizeof(snap));
 	memset(&now, 0, sizeof(now));
@@ -578,6 +673,23 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 		goto out_unlock;
 	}
 	state_list_free(ids, nids);
+	hl = host_lock(c);
+	if (hl < 0) {
+		rc = ios_errf(err, hl, "iostrata: lock %s/%s/lock: %s",
+			      c->fs.root, HOST_DIR, strerror(-hl));
+		goto out_unlock;
+	}
+	{
+		char osd[4200], ojob[STATE_ID_MAX];
+
+		if (host_owner(c, osd, sizeof(osd), ojob, sizeof(ojob)) == 1) {
+			rc = ios_errf(
+				err, -EBUSY,
+				"iostrata: node %s: this machine is already reconfigured for job %s (state directory %s); not applying for job %s",
+				c->node, ojob, osd, jobid);
+			goto out_unlock;
+		}
+	}
 
 	/* 1. snapshot the observed state, 2. journal it, 3. change. */
 	rc = node_observe(c, req->has_bw || req->has_iops, &snap, err);
@@ -588,6 +700,12 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 		 c->node[0] ? c->node : "-");
 	snap.uid = uid;
 	snap.time = (long long)time(NULL);
+	rc = host_set(c, jobid);
+	if (rc < 0) {
+		ios_errf(err, rc, "iostrata: write %s/%s/active: %s",
+			 c->fs.root, HOST_DIR, strerror(-rc));
+		goto out_free;
+	}
 	rc = state_journal_write(&c->sd, &snap);
 	if (rc < 0) {
 		ios_errf(err, rc,
@@ -701,7 +819,7 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 		if (m > req->mem + policy_mem_slack(c->pol, req->mem)) {
 			rc = ios_errf(
 				err, -ERANGE,
-				"iostrata: node %s: --iostrata-mem=%s not reached: %s online (the kernel refused the other blocks), tolerance %" PRIu64
+				"iostrata: node %s: --iostrata-mem=%s not reached: %s online (the other blocks refused, timed out or the deadline passed), tolerance %" PRIu64
 				" bytes; node restored",
 				c->node,
 				req->raw_mem[0] ? req->raw_mem
@@ -754,12 +872,14 @@ out_restore : {
 		rc = -EIO;
 	} else {
 		state_journal_remove(&c->sd, jobid);
+		host_clear(c, jobid);
 	}
 }
 out_free:
 	snapshot_free(&snap);
 	snapshot_free(&now);
 out_unlock:
+	state_unlock(hl);
 	state_unlock(lk);
 	return rc;
 }

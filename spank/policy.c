@@ -56,8 +56,32 @@ static int parse_rate_nz(const char *s, const char *what, uint64_t *out,
 	return rc;
 }
 
+static int parse_opt(struct iostrata_req *req, enum req_opt opt,
+		     const char *val, struct ios_err *err);
+
+/* Every message the user sees starts with "iostrata: " (units.c does not
+ * know it speaks for us). */
 int req_parse_opt(struct iostrata_req *req, enum req_opt opt, const char *val,
 		  struct ios_err *err)
+{
+	struct iostrata_req tmp = *req;
+	int rc = parse_opt(&tmp, opt, val, err);
+
+	if (rc < 0) {
+		if (err && strncmp(err->msg, "iostrata: ", 10) != 0) {
+			char m[IOS_ERR_MSGLEN];
+
+			snprintf(m, sizeof(m), "%s", err->msg);
+			ios_errf(err, rc, "iostrata: %.490s", m);
+		}
+		return rc;
+	}
+	*req = tmp; /* nothing half-done on error */
+	return 0;
+}
+
+static int parse_opt(struct iostrata_req *req, enum req_opt opt,
+		     const char *val, struct ios_err *err)
 {
 	const char *what = opt_names[opt];
 	uint64_t v;

@@ -309,6 +309,47 @@ static void test_other_journal(void **state)
 	assert_whole(f);
 }
 
+/* Two Slurm nodes (two state directories) on one kernel: the second apply
+ * is refused while the first shape is in effect; a stale registry entry
+ * (journal gone) does not block. */
+static void test_host_shared(void **state)
+{
+	struct fx *f = *state;
+	struct iostrata_req r;
+	struct ios_err err;
+	struct node_ctx c2;
+
+	req_full(&r);
+	memset(&c2, 0, sizeof(c2));
+	assert_int_equal(sysfs_open(&c2.fs, f->r->dir), 0);
+	assert_int_equal(
+		state_open(&c2.sd, fake_path(f->r, "run/other"), true, &err),
+		0);
+	c2.pol = f->pol;
+	snprintf(c2.node, sizeof(c2.node), "n2");
+	assert_int_equal(node_apply(&f->c, "800", 0, &r, &err), 0);
+	assert_int_equal(node_apply(&c2, "801", 0, &r, &err), -EBUSY);
+	assert_non_null(strstr(err.msg, "already reconfigured for job 800"));
+	assert_int_equal(node_restore(&c2, NULL, &err), 0); /* not its job */
+	assert_string_equal(
+		fake_read(f->r, "sys/devices/system/cpu/cpu2/online"), "0");
+	assert_int_equal(node_restore(&f->c, "800", &err), 0);
+	assert_int_equal(node_apply(&c2, "802", 0, &r, &err), 0);
+	/* the journal vanishes without a restore (site wiped): stale */
+	assert_int_equal(unlink(fake_path(f->r, "run/other/journal/802.state")),
+			 0);
+	fake_write(f->r, "sys/devices/system/cpu/cpu2/online", "1\n");
+	fake_write(f->r, "sys/devices/system/cpu/cpu3/online", "1\n");
+	fake_write(f->r, "sys/devices/system/cpu/cpu4/online", "1\n");
+	fake_write(f->r, "sys/devices/system/cpu/cpu5/online", "1\n");
+	fake_write(f->r, "sys/devices/system/cpu/cpu6/online", "1\n");
+	fake_write(f->r, "sys/devices/system/cpu/cpu7/online", "1\n");
+	assert_int_equal(node_apply(&f->c, "803", 0, &r, &err), 0);
+	assert_int_equal(node_restore(&f->c, "803", &err), 0);
+	state_close(&c2.sd);
+	sysfs_close(&c2.fs);
+}
+
 static void test_cgroup_missing(void **state)
 {
 	struct fx *f = *state;
@@ -378,6 +419,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_beyond_tolerance, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_other_journal, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_host_shared, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_cgroup_missing, setup,
 						teardown),

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t20-spank-apply: a job with --iostrata-cpus=1 --iostrata-mem=12G
+# --iostrata-disk-bw=50M on n1 sees 1 CPU online (nproc, /sys), MemTotal
+# reduced, IOSTRATA_* set, the Ceph OSDs throttled (rados bench inside the
+# job); afterwards the node equals the snapshot and is not drained.
+. "$(dirname "$0")/t2x-lib.bash"
+
+ensure_plugin
+[ -n "${IOSTRATA_OSD_CGROUPS:-}" ] || skip "site has no OSD cgroups to throttle"
+snapshot
+memtotal=$(awk '/MemTotal/ {print $2}' /proc/meminfo)
+
+cat >"$T2X_TMP/job.sh" <<'JOB'
+#!/bin/bash
+echo "nproc=$(nproc)"
+echo "online=$(cat /sys/devices/system/cpu/online)"
+echo "memtotal=$(awk '/MemTotal/ {print $2}' /proc/meminfo)"
+env | grep -E '^IOSTRATA_(REQ|APPLIED)_' | sort
+for cg in $IOSTRATA_OSD_CGROUPS; do
+	echo "throttle $cg $(cat $cg/blkio.throttle.write_bps_device 2>/dev/null || cat $cg/io.max)"
+done
+bw=$(timeout 60 rados -c "$CEPH_CONF" -p "$IOSTRATA_RADOS_POOL" bench 5 write -b 4M -t 8 2>&1 |
+	awk '/^Bandwidth \(MB\/sec\)/ {print $3}')
+echo "rados_write_MBps=$bw"
+JOB
+t0=$(date +%s)
+id=$(submit -p "$IOSTRATA_SLURM_PARTITION" -w n1 --exclusive -t 5 \
+	--iostrata-cpus=1 --iostrata-mem=12G --iostrata-disk-bw=50M \
+	-o "$T2X_TMP/out" "$T2X_TMP/job.sh") || fail "sbatch failed"
+wait_job "$id" 170 || fail "job $id did not finish"
+say "job $id done in $(($(date +%s) - t0)) s"
+cat "$T2X_TMP/out"
+out=$(cat "$T2X_TMP/out")
+[ "$(job_state "$id")" = COMPLETED ] || fail "job $id state $(job_state "$id")"
+grep -qx "nproc=1" <<<"$out" || fail "nproc is not 1"
+grep -qx "online=0" <<<"$out" || fail "/sys/devices/system/cpu/online is not 0"
+jm=$(sed -n 's/^memtotal=//p' <<<"$out")
+[ "$jm" -lt $((memtotal - 8 * 1024 * 1024)) ] || fail "MemTotal not reduced: $jm kB in the job, $memtotal kB before"
+[ "$jm" -le $((13 * 1024 * 1024)) ] || fail "MemTotal $jm kB above 13 GiB for --iostrata-mem=12G"
+grep -qx "IOSTRATA_APPLIED_CPUS=1" <<<"$out" || fail "IOSTRATA_APPLIED_CPUS missing"
+grep -qx "IOSTRATA_APPLIED_DISK_BW=52428800,52428800" <<<"$out" || fail "IOSTRATA_APPLIED_DISK_BW missing"
+grep -qx "IOSTRATA_REQ_MEM=12G" <<<"$out" || fail "IOSTRATA_REQ_MEM missing"
+file=$(sed -n 's/^IOSTRATA_APPLIED_FILE=//p' <<<"$out")
+[ -f "$file" ] || fail "applied file $file missing"
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["applied"]["cpus_online"]==1, d; assert len(d["applied"]["throttles"])>=1' "$file" ||
+	fail "applied file $file wrong"
+n=$(grep -c "^throttle .* 52428800" <<<"$out")
+[ "$n" -ge 1 ] || fail "OSD cgroups not throttled in the job"
+bw=$(sed -n 's/^rados_write_MBps=//p' <<<"$out")
+[ -n "$bw" ] || fail "rados bench gave no bandwidth"
+# 3 replicas on 3 OSDs, each limited to 50 MiB/s of disk writes.
+awk -v b="$bw" 'BEGIN { exit !(b > 0 && b <= 60) }' || fail "rados write $bw MB/s not throttled to <= 60"
+say "throttled rados write: $bw MB/s (limit 50 MiB/s per OSD)"
+expect_restored "after the job"
+expect_not_drained "after the job"
+"$T2X_NODE" check --state-dir "$T2X_STATE" --policy "$T2X_POLICY" || fail "iostrata-node check says not whole"
+say "pass"

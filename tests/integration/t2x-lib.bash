@@ -1,0 +1,218 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t2x-lib.bash: helpers for the spank integration tests (t2x-*.sh), sourced
+# by them (not a test itself).  Real kernel, real local Slurm: every test
+# takes a snapshot of the machine state first and restores + verifies it
+# in an EXIT trap, also when the test fails.
+
+set -uo pipefail
+
+T2X_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+T2X_BUILD=${IOSTRATA_BUILD_DIR:-$T2X_TOP/build}
+T2X_NODE=$T2X_BUILD/spank/iostrata-node
+T2X_SO=$T2X_BUILD/spank/.libs/spank_iostrata.so
+LOCALSITE=${LOCALSITE:-$T2X_TOP/site/local/localsite}
+T2X_NAME=$(basename "$0" .sh)
+
+say() { printf '%s: %s\n' "$T2X_NAME" "$*"; }
+fail() {
+	printf '%s: FAIL: %s\n' "$T2X_NAME" "$*" >&2
+	exit 1
+}
+skip() {
+	printf '%s: SKIP: %s\n' "$T2X_NAME" "$*"
+	exit 77
+}
+
+[ "$(id -u)" = 0 ] || skip "needs root (CPU/memory hotplug, blkio)"
+[ -n "${IOSTRATA_SITE_BASE:-}" ] || skip "no local site (source BASE/env)"
+[ -x "$T2X_NODE" ] && [ -f "$T2X_SO" ] || skip "spank plugin not built in $T2X_BUILD"
+[ -w /sys/devices/system/cpu/cpu1/online ] || skip "no CPU hotplug for cpu1"
+
+T2X_DIR=$IOSTRATA_SITE_BASE/iostrata
+T2X_STATE=$T2X_DIR/state
+T2X_POLICY=$T2X_DIR/policy.conf
+T2X_TMP=$(mktemp -d "/tmp/$T2X_NAME.XXXXXX")
+chmod 755 "$T2X_TMP"
+
+# Machine state the plugin may change: online CPUs, offline memory blocks,
+# the throttles of the OSD cgroups.
+machine_state() {
+	echo "cpus $(cat /sys/devices/system/cpu/online)"
+	echo "memoff $(grep -l '^0' /sys/devices/system/memory/memory*/online 2>/dev/null | tr '\n' ' ')"
+	local cg f
+	for cg in ${IOSTRATA_OSD_CGROUPS:-}; do
+		for f in "$cg"/blkio.throttle.{read,write}_{bps,iops}_device "$cg"/io.max; do
+			[ -f "$f" ] && echo "$f $(tr '\n' ' ' <"$f")"
+		done
+	done
+}
+
+machine_whole() {
+	[ "$(cat /sys/devices/system/cpu/online)" = "$(cat /sys/devices/system/cpu/present)" ] &&
+		! grep -qs '^0' /sys/devices/system/memory/memory*/online
+}
+
+drained() { sinfo -h -t drain,drng,down,fail -o %N 2>/dev/null; }
+
+# Load the plugin if the runner did not (plugstack.sh + slurm-restart).
+ensure_plugin() {
+	local conf
+	local site_ps
+	site_ps=$(sed -n 's/^PlugStackConfig=//p' "$SLURM_CONF")
+	site_ps=${site_ps:-$(dirname "$SLURM_CONF")/plugstack.conf}
+	if grep -qs "$T2X_DIR/plugstack.conf" "$site_ps" &&
+		grep -qs "$T2X_SO" "$T2X_DIR/plugstack.conf" && [ -f "$T2X_POLICY" ]; then
+		return 0
+	fi
+	[ -x "$LOCALSITE" ] || skip "plugin not loaded and no localsite to load it ($LOCALSITE)"
+	conf=$("$T2X_TOP/tests/integration/plugstack.sh" "$IOSTRATA_SITE_BASE" "$T2X_BUILD") ||
+		fail "plugstack.sh failed"
+	say "loading the plugin: localsite slurm-restart with $conf"
+	IOSTRATA_PLUGSTACK=$conf "$LOCALSITE" slurm-restart "$IOSTRATA_SITE_BASE" >"$T2X_TMP/restart.log" 2>&1 ||
+		{ cat "$T2X_TMP/restart.log"; fail "slurm-restart failed"; }
+}
+
+# Another site on this machine (another helper's local site, same kernel)
+# whose job has the machine shaped right now: "JOB@STATE_DIR", else empty.
+other_owner() {
+	local a=/run/iostrata-host/active sd job
+	[ -f "$a" ] || return 0
+	read -r sd job <"$a" || return 0
+	[ "$sd" != "$T2X_STATE" ] && [ -e "$sd/journal/$job.state" ] && echo "$job@$sd"
+	return 0
+}
+
+T2X_BEFORE=
+T2X_EXPECT_DRAIN=
+snapshot() {
+	local t=0
+	# Wait until no other site's job has the machine shaped (older plugin
+	# builds do not register in /run/iostrata-host: also wait for every
+	# CPU and memory block to be online).
+	while { [ -n "$(other_owner)" ] || ! machine_whole; } && [ $t -lt 180 ]; do
+		[ $t = 0 ] && say "waiting: machine shaped by someone else ($(other_owner)$(machine_state | head -2 | tr '\n' ' '))"
+		sleep 2
+		t=$((t + 2))
+	done
+	[ -z "$(other_owner)" ] && machine_whole ||
+		skip "machine shaped by someone else: $(other_owner) $(machine_state | head -2 | tr '\n' ' ')"
+	T2X_BEFORE=$(machine_state)
+	[ -z "$(drained)" ] || fail "nodes drained before the test: $(drained)"
+}
+
+# Restore whatever is left, then verify; runs from the EXIT trap.
+restore_and_check() {
+	local rc=$? now
+	set +e
+	# test-specific undo first (e.g. permissions a test broke on purpose)
+	declare -F t2x_cleanup >/dev/null && t2x_cleanup
+	# cancel our jobs
+	[ -s "$T2X_TMP/jobs" ] && scancel $(cat "$T2X_TMP/jobs") 2>/dev/null
+	for _ in $(seq 1 60); do
+		[ -s "$T2X_TMP/jobs" ] || break
+		[ -z "$(squeue -h -j "$(paste -sd, "$T2X_TMP/jobs")" 2>/dev/null)" ] && break
+		sleep 1
+	done
+	"$T2X_NODE" restore --state-dir "$T2X_STATE" --policy "$T2X_POLICY" >/dev/null 2>&1
+	now=$(machine_state)
+	if [ -n "$T2X_BEFORE" ] && [ "$now" != "$T2X_BEFORE" ] && [ -n "$(other_owner)" ]; then
+		# Not ours to undo: another site's job shaped the machine meanwhile.
+		echo "$T2X_NAME: machine shaped by another site's job $(other_owner) meanwhile: cannot compare (skip)" >&2
+		[ "$rc" = 0 ] || rc=77
+	elif [ -n "$T2X_BEFORE" ] && [ "$now" != "$T2X_BEFORE" ]; then
+		echo "$T2X_NAME: machine state differs from the snapshot, forcing it back:" >&2
+		diff <(echo "$T2X_BEFORE") <(echo "$now") >&2
+		force_restore
+		rc=1
+	fi
+	for n in $(drained); do
+		if [ -n "$T2X_EXPECT_DRAIN" ]; then
+			scontrol update nodename="$n" state=resume 2>/dev/null
+		else
+			echo "$T2X_NAME: node $n drained: $(sinfo -h -n "$n" -o %E)" >&2
+			scontrol update nodename="$n" state=resume 2>/dev/null
+			rc=1
+		fi
+	done
+	rm -rf "$T2X_TMP"
+	exit "$rc"
+}
+
+# Last resort: online every CPU and memory block that was online in the
+# snapshot and put the snapshotted throttle values back.
+force_restore() {
+	local line f val
+	echo 1 >/sys/devices/system/cpu/cpu1/online 2>/dev/null
+	for f in /sys/devices/system/memory/memory*/online; do
+		if [ "$(cat "$f")" = 0 ] && ! grep -q "${f%/online} " <<<"$(echo "$T2X_BEFORE" | grep ^memoff)/"; then
+			timeout 20 sh -c "echo 1 > $f" 2>/dev/null
+		fi
+	done
+	while read -r f val; do
+		case "$f" in
+		*/blkio.throttle.*)
+			printf '%s 0\n' "${IOSTRATA_DISK_DEV:-254:0}" >"$f" 2>/dev/null
+			[ -n "$val" ] && printf '%s\n' "$val" >"$f" 2>/dev/null
+			;;
+		esac
+	done < <(echo "$T2X_BEFORE" | grep blkio.throttle)
+}
+
+trap restore_and_check EXIT
+
+# submit ARGS...: sbatch --parsable, remember the job id for the trap.
+submit() {
+	local id
+	id=$(sbatch --parsable "$@") || return 1
+	echo "$id" >>"$T2X_TMP/jobs"
+	echo "$id"
+}
+
+# wait_job ID [SECONDS]: until the job left the queue (or is held).
+wait_job() {
+	local id=$1 max=${2:-120} t=0 st
+	while [ $t -lt "$max" ]; do
+		st=$(squeue -h -j "$id" -o %T 2>/dev/null)
+		[ -z "$st" ] && return 0
+		sleep 1
+		t=$((t + 1))
+	done
+	return 1
+}
+
+job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
+
+# wait_running ID: until the job runs.
+wait_running() {
+	local id=$1 t=0
+	while [ $t -lt 120 ]; do
+		[ "$(job_state "$id")" = RUNNING ] && return 0
+		sleep 0.5
+		t=$((t + 1))
+	done
+	return 1
+}
+
+# The node equals the snapshot again (after the epilog).
+expect_restored() {
+	local what=$1 now t=0
+	while [ $t -lt 30 ]; do
+		now=$(machine_state)
+		[ "$now" = "$T2X_BEFORE" ] && [ -z "$(ls "$T2X_STATE/journal" | grep -v '^lock$')" ] && return 0
+		sleep 1
+		t=$((t + 1))
+	done
+	[ -n "$(other_owner)" ] && skip "$what: another site's job $(other_owner) shaped the machine meanwhile"
+	diff <(echo "$T2X_BEFORE") <(echo "$now") >&2
+	ls "$T2X_STATE/journal" >&2
+	fail "$what: node not restored to the snapshot"
+}
+
+expect_not_machine_whole() {
+	[ "$(cat /sys/devices/system/cpu/online)" = "$(cat /sys/devices/system/cpu/present)" ] &&
+		! grep -qs '^0' /sys/devices/system/memory/memory*/online
+}
+
+drained() {
+	[ -z "$(drained)" ] || fail "$1: node drained: $(sinfo -h -n "$(drained)" -o %E)"
+}
