@@ -91,7 +91,13 @@ static double best_mean(const struct report_run *rr, const char *name,
 	for (int k = 0; k < rr->run->nphases; k++) {
 		struct report_stats st;
 
+		const char *layer = rr->run->phases[k].layer;
+
 		if (strcmp(rr->run->phases[k].name, name))
+			continue;
+		/* The paper's efficiency is the filesystem's: in a layered run
+		 * only the full stack counts, not the device or protocol. */
+		if (layer[0] && strcmp(layer, "fullstack"))
 			continue;
 		report_phase_stats(&rr->run->phases[k], f, &st);
 		if (st.n && (isnan(best) || st.mean > best))

@@ -209,6 +209,60 @@ static void test_efficiency_cmd(void **state)
 	free(out);
 }
 
+/* In a layered run only the full stack counts towards efficiency: a device
+ * layer four times faster must not raise the filesystem's row. */
+static void test_efficiency_layered(void **state)
+{
+	struct ios_synth s;
+	struct ios_err err = {0};
+	struct ios_run *run;
+	char *out;
+	FILE *f;
+
+	(void)state;
+	f = fopen(P("site-l.conf"), "w");
+	fputs("[storage]\nnodes = 1\ndisks_per_node = 2\ndisk_bw = 100M\ncontroller_bw = 1000M\nnic_bw = 10GB\n",
+	      f);
+	fclose(f);
+	ios_synth_defaults(&s);
+	s.nnodes = 1;
+	s.phases = "write,write";
+	s.rank_bw = 50 * MIB;
+	s.replication = 3;
+	run = ios_synth_run(&s);
+	assert_non_null(run);
+	assert_int_equal(run->nphases, 2);
+	strcpy(run->phases[0].layer, "device");
+	strcpy(run->phases[1].layer, "fullstack");
+	for (int r = 0; r < run->phases[0].nreps; r++) {
+		struct ios_rep_result *rep = &run->phases[0].reps[r];
+
+		for (int i = 0; i < rep->nranks; i++) {
+			struct ios_rank_result *rr = &rep->ranks[i];
+
+			rr->bytes[IOS_OP_WRITE] *= 4;
+			rr->stonewall_bytes *= 4;
+			for (uint32_t k = 0; k < rr->nsamples; k++)
+				rr->sample_bytes[k] *= 4;
+		}
+	}
+	assert_int_equal(ios_h5_write_run(P("layered.h5"), run, &err), 0);
+	ios_synth_free(run);
+	assert_int_equal(run_cmd(&out, 4, "efficiency", "--site",
+				 P("site-l.conf"), P("layered.h5")),
+			 0);
+	/* 2 ranks x 50 MiB/s of a 200 MiB/s peak: ~0.5, not ~2 */
+	{
+		const char *row = strstr(out, "| 3 | - | ");
+		double w = 0;
+
+		if (!row || sscanf(row, "| 3 | - | %lf", &w) != 1 || w < 0.3 ||
+		    w > 0.7)
+			fail_msg("layered efficiency row (want ~0.5): %s", out);
+	}
+	free(out);
+}
+
 static void test_accept(void **state)
 {
 	static const struct {
@@ -493,6 +547,7 @@ int main(void)
 		cmocka_unit_test(test_peak_paper),
 		cmocka_unit_test(test_table4),
 		cmocka_unit_test(test_efficiency_cmd),
+		cmocka_unit_test(test_efficiency_layered),
 		cmocka_unit_test(test_accept),
 		cmocka_unit_test(test_export),
 		cmocka_unit_test(test_show_and_bad_files),
