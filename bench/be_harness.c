@@ -4,7 +4,7 @@
  * MPI, no core): write COUNT blocks of BS with a verifiable pattern at
  * queue depth D, read them back (sequential or random order) checking
  * every byte, print MB/s per phase.  Used to test the backends against a
- * real cluster and to compare with `rados bench` / fio's rados engine.
+ * real cluster by hand (built as bench/be_harness, not installed).
  *
  *   be_harness rados|cephfs [--NAME=VALUE backend options] --bs=4M
  *       --count=N --iodepth=D --dir=D --name=FILE

@@ -117,7 +117,7 @@ void ios_figures_compute(struct ios_rep_result *rep,
 	int64_t first_end = INT64_MAX, last_end = INT64_MIN;
 	double *rate, *end, *tmp, *vv;
 	uint64_t sw_bytes = 0, sw_ops = 0;
-	double cpu = 0;
+	double cpu = 0, med_end_all;
 	int reasons_rank = 0;
 
 	memset(fig, 0, sizeof(*fig));
@@ -232,6 +232,8 @@ void ios_figures_compute(struct ios_rep_result *rep,
 			fig->outliers++;
 
 	/* Validity, naming node and rank. */
+	memcpy(vv, end, sizeof(double) * (size_t)n);
+	med_end_all = ios_median(vv, n);
 	for (i = 0; i < n; i++) {
 		struct ios_rank_result *r = &rep->ranks[i];
 		int rk = r->rank;
@@ -247,11 +249,8 @@ void ios_figures_compute(struct ios_rep_result *rep,
 				   "rank %d (%s) erred: %" PRIu32
 				   " I/O error(s), first: %s",
 				   rk, h, r->errors - r->short_ops,
-				   r->first_errno
-					   ? strerror(-r->first_errno > 0
-							      ? -r->first_errno
-							      : r->first_errno)
-					   : "unknown");
+				   r->first_errno ? strerror(r->first_errno)
+						  : "unknown");
 			reasons_rank++;
 		}
 		if (r->short_ops) {
@@ -274,24 +273,20 @@ void ios_figures_compute(struct ios_rep_result *rep,
 			reasons_rank++;
 		}
 		early = r->ended_early;
-		if ((r->outlier & IOS_OUTLIER_END) && n >= 3) {
-			double m;
-
-			memcpy(vv, end, sizeof(double) * (size_t)n);
-			m = ios_median(vv, n);
-			if (end[i] < m)
-				early = true;
-		}
+		if ((r->outlier & IOS_OUTLIER_END) && end[i] < med_end_all)
+			early = true;
 		if (early) {
+			bool sched = rep->t_end_ns > rep->t_start_ns;
+			int64_t t0 = sched ? rep->t_start_ns : first_start;
+			double planned =
+				sched ? (double)(rep->t_end_ns - t0) / 1e9
+				      : (med_end_all - (double)t0) / 1e9;
+
 			add_reason(
 				rep,
-				"rank %d (%s) ended early at %.3f s (phase start %.3f s, median end %.3f s)",
-				rk, h, (double)r->t_end_ns / 1e9,
-				(double)first_start / 1e9, ({
-					memcpy(vv, end,
-					       sizeof(double) * (size_t)n);
-					ios_median(vv, n) / 1e9;
-				}));
+				"rank %d (%s) ended early: after %.3f s of %.3f s",
+				rk, h, (double)(r->t_end_ns - t0) / 1e9,
+				planned);
 			reasons_rank++;
 		}
 	}

@@ -30,7 +30,7 @@
 
 #include "results.h"
 
-/* The figures with stable names (CONTRACTS.md), in this order. */
+/* The figures with stable names (docs/INTERFACES.md), in this order. */
 enum ios_fig {
 	IOS_FIG_STONEWALL_BW = 0,
 	IOS_FIG_WINDOW_BW,

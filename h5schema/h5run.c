@@ -1021,7 +1021,7 @@ static int read_compound(struct rctx *r, hid_t loc, const char *name,
 			 enum ios_h5_type c, void **out, size_t *n, long expect)
 {
 	hsize_t dims[1];
-	hid_t d = dset_open(r, loc, name, 1, dims), mt;
+	hid_t d = dset_open(r, loc, name, 1, dims), mt, dxpl;
 	size_t sz =
 		c == IOS_T_KV ? sizeof(struct ios_kv) : ios_h5_compound_size(c);
 	void *buf;
@@ -1047,12 +1047,23 @@ static int read_compound(struct rctx *r, hid_t loc, const char *name,
 		return rfail(r, -ENOMEM, "%s", strerror(ENOMEM));
 	}
 	mt = compound_type(c);
-	if (dims[0] && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
+	/* HDF5 allocates and clears a 1 MiB conversion buffer per compound
+	 * read by default; size it to the data (1000-file reports) */
+	{
+		hid_t ft = H5Dget_type(d);
+		size_t esz = H5Tget_size(ft) > sz ? H5Tget_size(ft) : sz;
+
+		H5Tclose(ft);
+		dxpl = H5Pcreate(H5P_DATASET_XFER);
+		H5Pset_buffer(dxpl, esz * (dims[0] ? dims[0] : 1), NULL, NULL);
+	}
+	if (dims[0] && H5Dread(d, mt, H5S_ALL, H5S_ALL, dxpl, buf) < 0) {
 		rc = rfail(r, -EBADMSG, "dataset '%s': %s (corrupt file?)",
 			   name, h5_why(r->why));
 		free(buf);
 		buf = NULL;
 	}
+	H5Pclose(dxpl);
 	H5Tclose(mt);
 	H5Dclose(d);
 	*out = buf;

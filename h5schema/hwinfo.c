@@ -18,7 +18,9 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#ifdef HAVE_JANSSON
 #include <jansson.h>
+#endif
 #ifdef HAVE_HWLOC
 #include <hwloc.h>
 #endif
@@ -30,6 +32,29 @@
 #include "hwinfo_internal.h"
 
 #define UNKNOWN "unknown"
+
+#ifndef HAVE_JANSSON
+/* Built without jansson: the facts cannot be assembled; say so in the
+ * file instead of failing the run. */
+char *ios_hw_node_json(const char *target_dir)
+{
+	(void)target_dir;
+	return strdup(
+		"{\"error\":\"iostrata built without jansson: no hardware metadata\"}");
+}
+
+char *ios_hw_job_json(void)
+{
+	return NULL;
+}
+
+char *ios_hw_ceph_json(const char *ceph_conf, const char *target_dir)
+{
+	(void)ceph_conf;
+	(void)target_dir;
+	return NULL;
+}
+#else
 
 /* Read root/rel into buf (trailing whitespace stripped); 0 or -errno. */
 static int rd(const char *root, const char *rel, char *buf, size_t len)
@@ -633,6 +658,15 @@ int ios_hw_ceph_dir_pool(const char *dir, char *out, size_t len)
 }
 
 #ifdef HAVE_RADOS
+/* o[key] = v (a borrowed reference), or "unknown" when v is NULL. */
+static void copy_or_unknown(json_t *o, const char *key, json_t *v)
+{
+	if (v)
+		json_object_set(o, key, v);
+	else
+		json_object_set_new(o, key, json_string(UNKNOWN));
+}
+
 static json_t *mon_json(rados_t c, const char *cmd)
 {
 	const char *cmds[1] = {cmd};
@@ -703,18 +737,12 @@ char *ios_hw_ceph_json(const char *ceph_conf, const char *target_dir)
 		/* pacific: top level; later releases nest under osdmap */
 		if (json_object_get(j, "osdmap"))
 			src = json_object_get(j, "osdmap");
-		json_object_set(osds, "total",
-				json_object_get(src, "num_osds")
-					? json_object_get(src, "num_osds")
-					: json_string(UNKNOWN));
-		json_object_set(osds, "up",
-				json_object_get(src, "num_up_osds")
-					? json_object_get(src, "num_up_osds")
-					: json_string(UNKNOWN));
-		json_object_set(osds, "in",
-				json_object_get(src, "num_in_osds")
-					? json_object_get(src, "num_in_osds")
-					: json_string(UNKNOWN));
+		copy_or_unknown(osds, "total",
+				json_object_get(src, "num_osds"));
+		copy_or_unknown(osds, "up",
+				json_object_get(src, "num_up_osds"));
+		copy_or_unknown(osds, "in",
+				json_object_get(src, "num_in_osds"));
 		json_object_set_new(o, "osds", osds);
 	}
 	json_decref(j);
@@ -742,8 +770,7 @@ char *ios_hw_ceph_json(const char *ceph_conf, const char *target_dir)
 			for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
 				json_t *v = json_object_get(p, f[k].src);
 
-				json_object_set(q, f[k].key,
-						v ? v : json_string(UNKNOWN));
+				copy_or_unknown(q, f[k].key, v);
 			}
 			json_array_append_new(pools, q);
 		}
@@ -778,3 +805,4 @@ char *ios_hw_ceph_json(const char *ceph_conf, const char *target_dir)
 	return NULL;
 #endif
 }
+#endif /* HAVE_JANSSON */

@@ -8,13 +8,17 @@
 
 #include <stddef.h>
 
+#ifdef HAVE_JANSSON
 #include <jansson.h>
+#endif
 
 /* ios_hw_node_json reading /proc, /sys, /etc under [root]. */
 char *ios_hw_node_json_root(const char *root, const char *target_dir);
 
+#ifdef HAVE_JANSSON
 /* The filesystem object for [target_dir] from [root]/proc/self/mountinfo. */
 json_t *ios_hw_filesystem(const char *root, const char *target_dir);
+#endif
 
 /* Number of CPUs in a list like "0-3,8"; -1 on a syntax error. */
 long ios_hw_count_list(const char *s);

@@ -20,6 +20,8 @@
 #include "h5run.h"
 #include "jsonw.h"
 #include "report.h"
+#include "report_advise.h"
+#include "report_layers.h"
 
 #if defined(__has_include)
 #if __has_include("figures.h")
@@ -140,6 +142,14 @@ static long long jnum(json_t *v)
 	return -1;
 }
 
+/* A non-negative JSON number as bytes, 0 when missing or unknown. */
+static unsigned long long jbytes(json_t *v)
+{
+	long long x = jnum(v);
+
+	return x > 0 ? (unsigned long long)x : 0;
+}
+
 /* Applied state: attachments with "applied" (iostrata-node status), then
  * the job's applied facts, then the first node's hardware. */
 static void derive_applied(struct report_run *rr)
@@ -160,8 +170,8 @@ static void derive_applied(struct report_run *rr)
 		a = json_object_get(j, "applied");
 		if (json_is_object(a) && json_object_get(a, "cpus_online")) {
 			rr->cpus = jnum(json_object_get(a, "cpus_online"));
-			rr->mem = (unsigned long long)jnum(
-				json_object_get(a, "mem_online_bytes"));
+			rr->mem =
+				jbytes(json_object_get(a, "mem_online_bytes"));
 			t = json_object_get(a, "throttles");
 			json_array_foreach(t, k, e)
 			{
@@ -184,11 +194,10 @@ static void derive_applied(struct report_run *rr)
 		a = json_object_get(j, "applied");
 		if (json_is_object(a) && jnum(json_object_get(a, "cpus")) > 0) {
 			rr->cpus = jnum(json_object_get(a, "cpus"));
-			rr->mem = (unsigned long long)jnum(
-				json_object_get(a, "mem"));
+			rr->mem = jbytes(json_object_get(a, "mem"));
 			if (jnum(json_object_get(a, "disk_bw")) > 0)
-				rr->disk_bw = (unsigned long long)jnum(
-					json_object_get(a, "disk_bw"));
+				rr->disk_bw =
+					jbytes(json_object_get(a, "disk_bw"));
 			rr->applied_src = "job";
 		}
 		json_decref(j);
@@ -198,8 +207,8 @@ static void derive_applied(struct report_run *rr)
 		j = json_loads(run->node_json[0], 0, NULL);
 		rr->cpus = jnum(json_object_get(json_object_get(j, "cpu"),
 						"online_count"));
-		rr->mem = (unsigned long long)jnum(json_object_get(
-			json_object_get(j, "memory"), "online_bytes"));
+		rr->mem = jbytes(json_object_get(json_object_get(j, "memory"),
+						 "online_bytes"));
 		rr->applied_src = "node hardware";
 		json_decref(j);
 	}
@@ -553,6 +562,27 @@ int report_show(int argc, char **argv)
 				       st.nreps);
 			}
 		}
+	/* why repetitions were left out */
+	{
+		int header = 0;
+
+		for (size_t i = 0; i < n; i++)
+			for (int k = 0; k < runs[i].run->nphases; k++) {
+				const struct ios_phase_result *ph =
+					&runs[i].run->phases[k];
+
+				for (int r = 0; r < ph->nreps; r++) {
+					if (ph->reps[r].valid)
+						continue;
+					if (!header++)
+						printf("\ninvalid repetitions (left out above):\n");
+					printf("  %s %s rep %d: %s\n",
+					       runs[i].label, ph->name,
+					       ph->reps[r].rep,
+					       ph->reps[r].invalid_reason);
+				}
+			}
+	}
 	free(cols);
 	report_runs_free(runs, n);
 	if (nbad)
@@ -807,7 +837,10 @@ static const struct report_cmd report_cmds[] = {
 	{"trend", report_trend,
 	 "latest run vs the last N of the same job (--prometheus=FILE)"},
 	{"validate", report_validate, "check files against the results schema"},
-	/* jobs area: {"advise", report_advise, "..."}, */
+	{"advise", report_advise,
+	 "cheapest storage node meeting a target, from a campaign (jobs area)"},
+	{"layers", report_layers,
+	 "layered runs: four layers, ceilings, verdict, Table 4 (measured and rated peak)"},
 };
 
 static void usage(FILE *f)

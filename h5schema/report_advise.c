@@ -409,12 +409,28 @@ int adv_plot(const char *prefix, const struct adv_config *c, size_t n,
 	if (!fp)
 		return ios_errf(err, -errno, PROG ": create %s: %s", path,
 				strerror(errno));
-	fprintf(fp, "# cost score frontier advised label\n");
-	for (size_t i = 0; i < n; i++)
-		if (!isnan(res->rows[i].score))
-			fprintf(fp, "%.2f %.4f %d %d \"%s\"\n", c[i].cost,
-				res->rows[i].score, res->rows[i].pareto,
-				(long)i == res->best, c[i].label);
+	fprintf(fp, "# cost score frontier advised label (by cost)\n");
+	{
+		/* by cost, so that neighbours' labels can alternate above and
+		 * below their points */
+		char *done = calloc(n, 1);
+
+		for (size_t k = 0; done && k < n; k++) {
+			long pick = -1;
+
+			for (size_t i = 0; i < n; i++)
+				if (!done[i] && !isnan(res->rows[i].score) &&
+				    (pick < 0 || c[i].cost < c[pick].cost))
+					pick = (long)i;
+			if (pick < 0)
+				break;
+			done[pick] = 1;
+			fprintf(fp, "%.2f %.4f %d %d \"%s\"\n", c[pick].cost,
+				res->rows[pick].score, res->rows[pick].pareto,
+				pick == res->best, c[pick].label);
+		}
+		free(done);
+	}
 	fprintf(fp, "\n\n# frontier, by cost\n");
 	for (int pass = 0; pass < 1; pass++) {
 		/* frontier points in cost order (simple selection) */
@@ -460,7 +476,9 @@ int adv_plot(const char *prefix, const struct adv_config *c, size_t n,
 			"plot '%s.dat' index 0 using 1:2 with points pt 7 ps 1.2 lc rgb '#7f7f7f' title 'configurations', \\\n",
 			prefix);
 		fprintf(fp,
-			"     '' index 0 using 1:2:5 with labels offset 0,1 font ',8' notitle, \\\n");
+			"     '' index 0 every 2 using 1:2:5 with labels offset 0,1 font ',8' notitle, \\\n");
+		fprintf(fp,
+			"     '' index 0 every 2::1 using 1:2:5 with labels offset 0,-1 font ',8' notitle, \\\n");
 		fprintf(fp,
 			"     '' index 1 using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title 'Pareto frontier', \\\n");
 		fprintf(fp,

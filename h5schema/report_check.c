@@ -249,6 +249,23 @@ static const struct {
 	{"rand_write_iops", "randwrite", "stonewall_iops", false},
 };
 
+/* ", bs 4 MiB" of the first phase [phase] of [rr] (static buffer). */
+static const char *bs_note(const struct report_run *rr, const char *phase)
+{
+	static char buf[64];
+	char sz[32];
+
+	buf[0] = '\0';
+	for (int k = 0; k < rr->run->nphases; k++)
+		if (!strcmp(rr->run->phases[k].name, phase)) {
+			snprintf(buf, sizeof(buf), ", bs %s",
+				 ios_fmt_size(rr->run->phases[k].bs, sz,
+					      sizeof(sz)));
+			break;
+		}
+	return buf;
+}
+
 int report_accept(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -263,6 +280,7 @@ int report_accept(int argc, char **argv)
 	struct tier_list tl = {0};
 	struct report_run *runs;
 	double measured[4];
+	const struct report_run *from[4];
 	size_t n;
 	int c, nbad, passed_tiers = 0, any_fail = 0, found = 0;
 
@@ -307,11 +325,17 @@ int report_accept(int argc, char **argv)
 	runs = report_load(argc - optind, argv + optind, &n, &nbad);
 	for (size_t m = 0; m < 4; m++) {
 		measured[m] = NAN;
-		for (size_t i = 0; i < n; i++)
-			measured[m] = fmax_nan(measured[m],
-					       best_mean(&runs[i],
-							 tier_metrics[m].phase,
-							 tier_metrics[m].fig));
+		from[m] = NULL;
+		for (size_t i = 0; i < n; i++) {
+			double v = best_mean(&runs[i], tier_metrics[m].phase,
+					     tier_metrics[m].fig);
+
+			if (!isnan(v) &&
+			    (isnan(measured[m]) || v > measured[m])) {
+				measured[m] = v;
+				from[m] = &runs[i];
+			}
+		}
 	}
 	for (size_t t = 0; t < tl.n; t++) {
 		char section[160];
@@ -361,10 +385,14 @@ int report_accept(int argc, char **argv)
 				snprintf(eb, sizeof(eb), "%llu IOPS",
 					 (unsigned long long)want);
 			}
-			printf("  %-16s %-6s %16s %16s  %s of %s phases (mean of valid reps, best run)\n",
+			printf("  %-16s %-6s %16s %16s  %s of %s phases%s%s%s\n",
 			       tier_metrics[m].key, res,
 			       isnan(measured[m]) ? "-" : mb, eb,
-			       tier_metrics[m].fig, tier_metrics[m].phase);
+			       tier_metrics[m].fig, tier_metrics[m].phase,
+			       from[m] ? " (mean of valid reps) in " : "",
+			       from[m] ? from[m]->path : "",
+			       from[m] ? bs_note(from[m], tier_metrics[m].phase)
+				       : "");
 		}
 		printf("  => %s\n\n", fails ? "FAIL" : "PASS");
 		if (fails)

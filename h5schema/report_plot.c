@@ -371,8 +371,10 @@ static int plot_timeline(const char *gp, const char *prefix,
 		for (int k = 0; k < run->nphases; k++) {
 			const struct ios_phase_result *ph = &run->phases[k];
 			const struct ios_rep_result *rep;
-			char out[3000], dat[4096], ends[4096], *body = NULL,
-							       lab[256];
+			char out[3000], dat[4096], ends[4096],
+				*body = NULL, lab[256], why[64];
+			double mark;
+			uint32_t kb;
 			FILE *d, *e;
 
 			if (!ph->nreps)
@@ -397,46 +399,71 @@ static int plot_timeline(const char *gp, const char *prefix,
 					fclose(e);
 				return -1;
 			}
-			/* rate of rank r in interval s, MiB/s */
+			/* rate of rank r in (merged) interval s, MiB/s */
+			kb = 1;
+			for (int r = 0; r < rep->nranks; r++)
+				if (rep->ranks[r].nsamples / 60 + 1 > kb)
+					kb = rep->ranks[r].nsamples / 60 + 1;
 			for (int r = 0; r < rep->nranks; r++) {
 				const struct ios_rank_result *rr =
 					&rep->ranks[r];
 				double t0 = (rr->t_start_ns - rep->t_start_ns) /
 					    1e9;
 
-				for (uint32_t s = 0; s < rr->nsamples; s++) {
+				/* at most ~60 bins per rank: merge k intervals
+				 */
+				for (uint32_t s = 0; s < rr->nsamples;
+				     s += kb) {
+					uint32_t e2 = s + kb < rr->nsamples
+							      ? s + kb
+							      : rr->nsamples;
 					uint64_t prev =
 						s ? rr->sample_bytes[s - 1] : 0;
+					double span =
+						(e2 - s) * rep->interval_s;
 
 					fprintf(d, "%g %d %g\n",
-						t0 + (s + 0.5) *
-								rep->interval_s,
+						t0 + s * rep->interval_s +
+							span / 2,
 						r,
-						(rr->sample_bytes[s] - prev) /
-							rep->interval_s /
+						(rr->sample_bytes[e2 - 1] -
+						 prev) / span /
 							1048576.0);
 				}
 				fprintf(d, "\n");
 				fprintf(e, "%g %d %d\n",
 					(rr->t_end_ns - rep->t_start_ns) / 1e9,
 					r,
-					rr->ended_early || rr->outlier ? 1 : 0);
+					rr->ended_early || rr->outlier ||
+							rr->errors
+						? 1
+						: 0);
 			}
 			fclose(d);
 			fclose(e);
+			/* markers shrink as ranks grow, from 2 down to 0.5 */
+			mark = rep->nranks > 0 ? 30.0 / rep->nranks : 2;
+			mark = mark > 2 ? 2 : mark < 1 ? 1 : mark;
+			snprintf(why, sizeof(why), "%.60s%s",
+				 rep->valid ? "valid" : rep->invalid_reason,
+				 strlen(rep->invalid_reason) > 60 ? "..." : "");
+			for (char *q = why; *q; q++)
+				if (*q == '"' || *q == '\\')
+					*q = '\'';
 			if (asprintf(
 				    &body,
-				    "set title \"%s %s repetition %d: per-rank rate per %.3g s interval (%s)\" noenhanced\n"
+				    "set title \"%s %s repetition %d: per-rank rate per %.3g s (%s)\" noenhanced\n"
 				    "set xlabel 'time since repetition start [s]'\nset ylabel 'rank'\n"
 				    "set cblabel 'rate [MiB/s]'\nset palette rgb 33,13,10\n"
 				    "set yrange [-0.5:%d.5]\nset offsets 0, 0.5, 0, 0\nset bmargin 6\nset key outside bottom center horizontal\n"
-				    "plot '%s' using 1:2:3 with points pt 5 ps 2.5 palette notitle, "
-				    "'%s' using 1:2 with points pt 2 ps 2 lc rgb 'black' title 'rank end', "
-				    "'%s' using ($3 > 0 ? $1 : 1/0):2 with points pt 6 ps 4 lw 3 lc rgb 'red' title 'ended early / outlier'\n",
+				    "set style fill solid noborder\n"
+				    "plot '%s' using 1:2:(%g):(0.45):3 with boxxyerror palette notitle, "
+				    "'%s' using 1:2 with points pt 2 ps %.2f lc rgb 'black' title 'rank end', "
+				    "'%s' using ($3 > 0 ? $1 : 1/0):2 with points pt 6 ps %.2f lw 2 lc rgb 'red' title 'ended early / erred / outlier'\n",
 				    runs[i].label, ph->name, rep->rep,
-				    rep->interval_s,
-				    rep->valid ? "valid" : rep->invalid_reason,
-				    rep->nranks - 1, dat, ends, ends) < 0)
+				    kb * rep->interval_s, why, rep->nranks - 1,
+				    dat, kb * rep->interval_s / 2, ends, mark,
+				    ends, 2 * mark) < 0)
 				body = NULL;
 			if (body && render(gp, out, body) == 0)
 				made++;

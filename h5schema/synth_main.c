@@ -5,12 +5,14 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "h5run.h"
+#include "hwinfo.h"
 #include "synth.h"
 #include "units.h"
 
@@ -32,6 +34,10 @@ int main(int argc, char **argv)
 		{"seed", required_argument, NULL, 'S'},
 		{"job-name", required_argument, NULL, 'j'},
 		{"samples", required_argument, NULL, 'n'},
+		{"node-json", required_argument, NULL, 'J'},
+		{"hw-dir", required_argument, NULL, 'H'},
+		{"print-node-json", required_argument, NULL, 'X'},
+		{"attach", required_argument, NULL, 'A'},
 		{NULL, 0, NULL, 0},
 	};
 	struct ios_synth s;
@@ -39,6 +45,8 @@ int main(int argc, char **argv)
 	struct ios_run *run;
 	uint64_t v;
 	int c, rc;
+	const char *node_files[64], *hw_dir = NULL, *attach = NULL;
+	int nnode_files = 0;
 
 	ios_synth_defaults(&s);
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -96,6 +104,26 @@ int main(int argc, char **argv)
 		case 'j':
 			s.job_name = optarg;
 			break;
+		case 'J':
+			if (nnode_files < 64)
+				node_files[nnode_files++] = optarg;
+			break;
+		case 'H':
+			hw_dir = optarg;
+			break;
+		case 'A':
+			attach = optarg;
+			break;
+		case 'X': {
+			/* run on each node (srun): print this node's JSON */
+			char *j = ios_hw_node_json(optarg);
+
+			if (!j)
+				return 1;
+			puts(j);
+			free(j);
+			return 0;
+		}
 		default:
 			fprintf(stderr,
 				"usage: iostrata-h5synth [options] OUT.h5\n");
@@ -110,6 +138,51 @@ int main(int argc, char **argv)
 	if (!run) {
 		fprintf(stderr, "iostrata-h5synth: out of memory\n");
 		return 1;
+	}
+	/* real metadata instead of the synthetic one, when asked */
+	for (int i = 0; i < nnode_files && i < run->nnodes; i++) {
+		FILE *f = fopen(node_files[i], "r");
+		char *text = NULL;
+		size_t len = 0;
+
+		if (!f || getdelim(&text, &len, '\0', f) < 0) {
+			fprintf(stderr, "iostrata-h5synth: read %s: %s\n",
+				node_files[i], strerror(errno));
+			if (f)
+				fclose(f);
+			return 1;
+		}
+		fclose(f);
+		free(run->node_json[i]);
+		run->node_json[i] = text;
+	}
+	if (hw_dir) {
+		char *j = ios_hw_ceph_json(NULL, hw_dir);
+
+		free(run->ceph_json);
+		run->ceph_json = j;
+		j = ios_hw_job_json();
+		free(run->job_json);
+		run->job_json = j;
+	}
+	if (attach) {
+		const char *eq = strchr(attach, '=');
+		FILE *f = eq ? fopen(eq + 1, "r") : NULL;
+		char *text = NULL;
+		size_t len = 0;
+
+		if (!f || getdelim(&text, &len, '\0', f) < 0) {
+			fprintf(stderr,
+				"iostrata-h5synth: --attach NAME=FILE: cannot read \"%s\"\n",
+				attach);
+			return 2;
+		}
+		fclose(f);
+		free(run->attachments[0].key);
+		free(run->attachments[0].value);
+		run->attachments[0].key =
+			strndup(attach, (size_t)(eq - attach));
+		run->attachments[0].value = text;
 	}
 	rc = ios_h5_write_run(argv[optind], run, &err);
 	ios_synth_free(run);

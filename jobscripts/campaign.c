@@ -776,6 +776,23 @@ static int cmd_submit(struct campaign *c, const struct opts *o)
 			argv_free(&a);
 			continue;
 		}
+		if (e->jobid) {
+			/* a resubmitted element: keep the failed attempt's
+			 * partial results aside, start from an empty dir */
+			char old[PATH_MAX + 96];
+
+			snprintf(old, sizeof(old), "%s.failed-job%u", edir,
+				 e->jobid);
+			if (rename(edir, old) < 0 && errno != ENOENT) {
+				fprintf(stderr, PROG ": submit %s: move %s aside: %s\n", c->job, edir, strerror(errno));
+				argv_free(&a);
+				failed++;
+				break;
+			}
+			printf("element %d %s: previous attempt (job %u) kept in %s\n",
+			       e->index, e->label, e->jobid, old);
+			e->jobid = 0;
+		}
 		if ((rc = mkdir_p(edir)) < 0) {
 			fprintf(stderr, PROG ": submit %s: create %s: %s\n",
 				c->job, edir, strerror(-rc));
@@ -1281,7 +1298,8 @@ static int env_section(const char *section, const char *name, void *arg)
 		{"storage", "nodes", "nodelist", "partition", "disks_per_node",
 		 "disk_bw", "disk_bw_measured", "controller_bw", "nic_bw",
 		 "cores", "memory", "osds_per_node"},
-		{"storage", "nvme_per_node", "replication"},
+		{"storage", "nvme_per_node", "replication", "policy",
+		 "state_dir"},
 		{"compute", "nodes", "nodelist", "partition", "ranks_per_node"},
 		{"workload", "file_size", "seq_bs", "rand_bs", "runtime",
 		 "reps", "iodepth", "ioengine", "dir", "interval"},

@@ -16,7 +16,7 @@
 IOS_FAIL_REASON=
 IOS_JOB=${IOS_JOB:-iostrata}
 
-ios_msg() { printf '%s: %s\n' "$IOS_JOB" "$*"; }
+ios_msg() { printf '%s: %s %s\n' "$IOS_JOB" "$(date +%T)" "$*"; }
 ios_warn() { printf '%s: warning: %s\n' "$IOS_JOB" "$*" >&2; }
 
 # Record why the element failed (first reason wins) and exit non-zero.
@@ -93,19 +93,34 @@ ios_on_storage() {
 }
 
 # ios_node_state TAG: `iostrata-node status --json` on each storage node into
-# $IOS_EDIR/storage-TAG-<node>.json; prints --attach arguments for them.
+# $IOS_EDIR/storage-TAG-<node>.json (with the site's [storage] policy and
+# state_dir), and for TAG "before" also the plugin's per-job applied file
+# ($IOSTRATA_APPLIED_FILE: requested vs applied) as storage-applied-<node>;
+# prints --attach arguments for them.
 ios_node_state() {
-	local tag=$1 f
+	local tag=$1 f nodeargs=()
+	[[ -n ${IOS_STORAGE_POLICY:-} ]] && nodeargs+=(--policy="$IOS_STORAGE_POLICY")
+	[[ -n ${IOS_STORAGE_STATE_DIR:-} ]] && nodeargs+=(--state-dir="$IOS_STORAGE_STATE_DIR")
 	# shellcheck disable=SC2016
-	ios_on_storage bash -c '"$1" status --json >"$2/storage-$3-$SLURMD_NODENAME.json.tmp" &&
-		mv -f "$2/storage-$3-$SLURMD_NODENAME.json.tmp" "$2/storage-$3-$SLURMD_NODENAME.json"' \
-		_ "$NODE" "$IOS_EDIR" "$tag" >&2 ||
+	ios_on_storage bash -c 'edir=$1 tag=$2 node=$3; shift 3
+		"$node" status --json "$@" >"$edir/storage-$tag-$SLURMD_NODENAME.json.tmp" &&
+			mv -f "$edir/storage-$tag-$SLURMD_NODENAME.json.tmp" "$edir/storage-$tag-$SLURMD_NODENAME.json" || exit 1
+		if [[ $tag == before && -r ${IOSTRATA_APPLIED_FILE:-} ]]; then
+			cp "$IOSTRATA_APPLIED_FILE" "$edir/storage-applied-$SLURMD_NODENAME.json"
+		fi' _ "$IOS_EDIR" "$tag" "$NODE" "${nodeargs[@]}" >&2 ||
 		{ ios_soft_fail "iostrata-node status --json ($tag) failed on the storage nodes"; return 1; }
 	for f in "$IOS_EDIR"/storage-"$tag"-*.json; do
 		[[ -e $f ]] || continue
 		f=${f##*/}
 		printf -- '--attach=%s=%s\n' "${f%.json}" "$IOS_EDIR/$f"
 	done
+	if [[ $tag == before ]]; then
+		for f in "$IOS_EDIR"/storage-applied-*.json; do
+			[[ -e $f ]] || continue
+			f=${f##*/}
+			printf -- '--attach=%s=%s\n' "${f%.json}" "$IOS_EDIR/$f"
+		done
+	fi
 }
 
 # ios_state_same BEFORE AFTER: the "applied" part of two node-state files is
@@ -174,4 +189,5 @@ ios_sweep_element() {
 	ios_node_state after >/dev/null
 	ios_check_states before after
 	rm -rf "$IOS_WDIR"
+	ios_msg "element done"
 }

@@ -81,10 +81,14 @@ double lyr_ceiling(const struct lyr_numbers *n, int layer, int below, int dir)
 	case LYR_PROTOCOL:
 		if (layer != LYR_FULLSTACK && layer != LYR_FULLLIB)
 			return NAN;
-		/* the protocol pool may keep more (or fewer) copies than the
-		 * CephFS data pool: compare like with like */
-		if (dir == LYR_WRITE)
-			return b * (n->replicas > 0 ? n->replicas : 1) / r;
+		/* The protocol pool may keep another number of copies than
+		 * the CephFS data pool.  More copies never write faster, so
+		 * only fewer copies in CephFS raise the ceiling (by the
+		 * ratio, the bound if bandwidth-limited); more copies keep
+		 * it (not lowered: the protocol number need not be
+		 * bandwidth-limited). */
+		if (dir == LYR_WRITE && n->replicas > r)
+			return b * n->replicas / r;
 		return b;
 	default:
 		return NAN;
@@ -127,7 +131,7 @@ static void ceiling_how(const struct lyr_numbers *n, int layer, int below,
 		break;
 	default:
 		if (dir == LYR_WRITE && n->fs_replicas > 0 &&
-		    n->fs_replicas != n->replicas)
+		    n->replicas > n->fs_replicas)
 			snprintf(buf, len, "protocol %s x %d / %d replicas", a,
 				 n->replicas, n->fs_replicas);
 		else
@@ -254,7 +258,8 @@ static void verdict_dir(struct sbuf *sb, const struct lyr_numbers *n,
 		sb,
 		"%s: device ceiling %s, network ceiling %s%s, protocol %s, full stack %s (posix on the mount), %s (libcephfs).\n",
 		dir == LYR_WRITE ? "Write" : "Read", rate(dc, a, sizeof(a)),
-		rate(nt, b, sizeof(b)), n->one_host ? " (loopback)" : "",
+		rate(nt, b, sizeof(b)),
+		n->one_host && !isnan(nt) ? " (loopback)" : "",
 		rate(p, d, sizeof(d)),
 		rate(n->bw[LYR_FULLSTACK][dir], e, sizeof(e)),
 		rate(n->bw[LYR_FULLLIB][dir], f, sizeof(f)));
@@ -336,10 +341,13 @@ static void verdict_dir(struct sbuf *sb, const struct lyr_numbers *n,
 		else if (fs <= pc * (1.0 + t->tolerance))
 			sb_printf(
 				sb,
-				"  - %s is %.0f%% of protocol: the client path costs %s.\n",
+				"  - %s is %.0f%% of protocol: the client path costs %s%s.\n",
 				layer_titles[l], pct(fs, pc),
 				fs >= t->close * pc ? "little"
-						    : "a noticeable share");
+						    : "a noticeable share",
+				n->direct[l]
+					? ""
+					: " (but measured without direct I/O: suspect)");
 	}
 	if (nsus)
 		sb_printf(

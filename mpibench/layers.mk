@@ -16,8 +16,13 @@ mpibench_libiostrata_layers_la_LIBADD = \
 
 EXTRA_DIST += \
 	mpibench/LAYERS.md \
-	bench/be_harness.c \
-	bench/harness/mbconfig.h \
+	bench/rados-compare \
+	tests/integration/t4x-lib.sh \
+	tests/integration/t40-ceph-backends.sh \
+	tests/integration/t41-layers.sh \
+	tests/integration/t42-layers-faults.sh \
+	tests/integration/t43-layers-cached.sh \
+	tests/integration/t44-layers-osd-kill.sh \
 	# End of EXTRA_DIST (layers)
 
 if HAVE_CMOCKA
@@ -31,4 +36,65 @@ tests_unit_test_layers_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_layers_LDADD = \
 	mpibench/libiostrata_layers.la \
 	$(CMOCKA_LIBS)
+endif
+
+# The layered run and the Ceph backends, linked into iostrata-bench
+# (bench defines the three variables with '=' in mpibench/local.mk).
+mpibench_iostrata_bench_SOURCES += \
+	mpibench/layers_run.c \
+	mpibench/layers_run.h \
+	mpibench/netbench.c \
+	mpibench/netbench.h \
+	# End of mpibench_iostrata_bench_SOURCES (layers)
+if HAVE_RADOS
+mpibench_iostrata_bench_SOURCES += mpibench/be_rados.c
+endif
+if HAVE_CEPHFS
+mpibench_iostrata_bench_SOURCES += mpibench/be_cephfs.c
+endif
+mpibench_iostrata_bench_CPPFLAGS += \
+	-DMB_LAYER_BACKENDS \
+	$(RADOS_CPPFLAGS) \
+	$(CEPHFS_CPPFLAGS) \
+	$(JANSSON_CFLAGS) \
+	# End of mpibench_iostrata_bench_CPPFLAGS (layers)
+mpibench_iostrata_bench_LDADD += \
+	mpibench/libiostrata_layers.la \
+	$(RADOS_LIBS) \
+	$(CEPHFS_LIBS) \
+	$(JANSSON_LIBS) \
+	# End of mpibench_iostrata_bench_LDADD (layers)
+
+# `iostrata-report layers` (h5schema/report_layers.c, dispatched from
+# report.c; same conditions as the report tool in h5schema/local.mk).
+if HAVE_HDF5
+if HAVE_JANSSON
+if HAVE_INIH
+h5schema_iostrata_report_SOURCES += \
+	h5schema/report_layers.c \
+	h5schema/report_layers.h \
+	# End of h5schema_iostrata_report_SOURCES (layers)
+h5schema_iostrata_report_LDADD += mpibench/libiostrata_layers.la
+endif
+endif
+endif
+
+# bench/be_harness: the rados/cephfs ops tables driven directly (no MPI, no
+# core), to test the backends against a cluster by hand.
+if HAVE_RADOS
+if HAVE_CEPHFS
+noinst_PROGRAMS += bench/be_harness
+bench_be_harness_SOURCES = \
+	bench/be_harness.c \
+	mpibench/be_rados.c \
+	mpibench/be_cephfs.c \
+	# End of bench_be_harness_SOURCES
+bench_be_harness_CPPFLAGS = $(AM_CPPFLAGS) $(RADOS_CPPFLAGS) $(CEPHFS_CPPFLAGS)
+bench_be_harness_LDADD = \
+	common/libiostrata_common.la \
+	$(RADOS_LIBS) \
+	$(CEPHFS_LIBS) \
+	$(PTHREAD_LIBS) \
+	# End of bench_be_harness_LDADD
+endif
 endif

@@ -288,6 +288,26 @@ static int pool_size(rados_t c, const char *pool)
 }
 #endif
 
+#ifdef HAVE_RADOS
+/* What a connect error usually means, for the message. */
+static const char *connect_hint(int rc)
+{
+	switch (rc) {
+	case -EACCES:
+	case -EPERM:
+		return " (wrong key or keyring for this client id?)";
+	case -ENOENT:
+		return " (no keyring found: give --ceph-keyring or set CEPH_KEYRING)";
+	case -EIO:
+		return " (malformed key in the keyring?)";
+	case -ETIMEDOUT:
+		return " (monitor unreachable?)";
+	default:
+		return "";
+	}
+}
+#endif
+
 /*
  * Connect like the rados backend (same options, same timeouts), check the
  * pool, and read the pool's size, the CephFS data pool's size and the OSD
@@ -343,9 +363,9 @@ static int ceph_preflight(const struct lyr_opts *o, bool need_pool,
 	if (rc < 0) {
 		ios_errf(
 			err, rc,
-			"layers: connect to Ceph as client.%s (conf '%s', timeout %s s): %s",
+			"layers: connect to Ceph as client.%s (conf '%s', timeout %s s): %s%s",
 			id ? id : "admin", conf ? conf : "default",
-			tmo ? tmo : "30", strerror(-rc));
+			tmo ? tmo : "30", strerror(-rc), connect_hint(rc));
 		goto out;
 	}
 	if (need_pool) {
@@ -535,6 +555,47 @@ static void gather_nodes(struct mb_world *w, struct ios_run *run,
 	free(all);
 }
 
+/* A run that could not start: a results file that says why (status
+ * failed, the reason as verdict), so a campaign sees an invalid run. */
+static void save_invalid(const struct mb_config *cfg, const struct ios_err *e)
+{
+	struct lrun lr;
+	char *v = NULL;
+
+	if (!cfg->output)
+		return;
+	memset(&lr, 0, sizeof(lr));
+	lr.output = cfg->output;
+	lr.run.run_id = uuid();
+	lr.run.created_utc = now_utc();
+	lr.run.tool = strdup("iostrata-bench");
+	lr.run.tool_version = strdup(PACKAGE_VERSION);
+	lr.run.git_revision = strdup(IOSTRATA_GIT_REVISION);
+	lr.run.build_options = strdup("");
+	lr.run.command_line = xstrdup(cfg->command_line);
+	lr.run.status = strdup("failed");
+	add_kv(&lr.run, "layers", "1");
+	if (asprintf(&v, "invalid: the layered run did not start: %s", e->msg) <
+	    0)
+		v = NULL;
+	lr.run.verdict = v;
+	save(&lr);
+	free(lr.run.run_id);
+	free(lr.run.created_utc);
+	free(lr.run.tool);
+	free(lr.run.tool_version);
+	free(lr.run.git_revision);
+	free(lr.run.build_options);
+	free(lr.run.command_line);
+	free(lr.run.status);
+	for (size_t i = 0; i < lr.run.nconfig; i++) {
+		free(lr.run.config[i].key);
+		free(lr.run.config[i].value);
+	}
+	free(lr.run.config);
+	free(v);
+}
+
 /* ---- layers ------------------------------------------------------- */
 
 struct lctx {
@@ -680,7 +741,7 @@ static void run_layer(struct lctx *c, int layer, MPI_Comm comm,
 				lyr_layer_names[layer], err.msg);
 	}
 out:
-	MPI_Barrier(c->w->comm);
+	nb_quiet_barrier(c->w->comm);
 }
 
 /* Expand %n (node index) and %h (node name) in the device pattern. */
@@ -942,9 +1003,18 @@ int lyr_main(int argc, char **argv)
 	}
 	c.fio_bw[0] = c.fio_bw[1] = NAN;
 
-	/* Ceph reachable, pool there: before anything is touched. */
-	if (rank == 0 && (!o.skip[LYR_PROTOCOL] || !o.skip[LYR_FULLLIB] ||
-			  !o.skip[LYR_FULLSTACK]))
+	/* The output is new; Ceph is reachable and the pool is there:
+	 * checked before anything is touched. */
+	rc = 0;
+	if (rank == 0 && cfg.output && !cfg.force &&
+	    access(cfg.output, F_OK) == 0)
+		rc = ios_errf(
+			&err, -EEXIST,
+			"--output: \"%s\" exists: refusing to overwrite it (accepted: a new file name, or --force)",
+			cfg.output);
+	if (rank == 0 && rc == 0 &&
+	    (!o.skip[LYR_PROTOCOL] || !o.skip[LYR_FULLLIB] ||
+	     !o.skip[LYR_FULLSTACK]))
 		rc = ceph_preflight(&o, !o.skip[LYR_PROTOCOL], &facts, &err);
 	MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (rc < 0) {
@@ -952,6 +1022,8 @@ int lyr_main(int argc, char **argv)
 			fprintf(stderr, "iostrata-bench: %s\n", err.msg);
 			fprintf(stderr,
 				"iostrata-bench: layered run invalid: nothing was written to the cluster or the disks\n");
+			if (rc != -EEXIST)
+				save_invalid(&cfg, &err);
 		}
 		mb_config_free(&cfg);
 		return EXIT_USAGE;
@@ -966,6 +1038,49 @@ int lyr_main(int argc, char **argv)
 	mb_watchdog_disarm();
 	MPI_Comm_split(MPI_COMM_WORLD, c.w->node_rank == 0 ? 0 : MPI_UNDEFINED,
 		       c.w->node, &c.leaders);
+
+	/* The posix targets (device dirs, the CephFS mount) exist and take
+	 * our files, on every rank, before anything is written. */
+	rc = 0;
+	if (!o.skip[LYR_DEVICE] && c.leaders != MPI_COMM_NULL) {
+		struct mb_config dc = cfg;
+		int lr_rank;
+
+		expand(o.device_dir, c.w->node, c.w->host, devdir,
+		       sizeof(devdir));
+		dc.dir = devdir;
+		dc.direct = true;
+		MPI_Comm_rank(c.leaders, &lr_rank);
+		rc = mb_config_check_target(&dc, lr_rank, c.w->nnodes, 1, &err);
+		if (rc < 0)
+			fprintf(stderr,
+				"iostrata-bench: rank %d: device layer: --layers-device-dir: %s\n",
+				rank, err.msg);
+	}
+	if (rc == 0 && !o.skip[LYR_FULLSTACK]) {
+		rc = mb_config_check_target(&cfg, rank, nranks,
+					    c.w->ranks_on_node, &err);
+		if (rc < 0)
+			fprintf(stderr,
+				"iostrata-bench: rank %d: full stack: %s\n",
+				rank, err.msg);
+	}
+	{
+		int bad = rc < 0, anybad = 0;
+
+		MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX,
+			      MPI_COMM_WORLD);
+		if (anybad) {
+			if (rank == 0)
+				fprintf(stderr,
+					"iostrata-bench: layered run invalid: nothing was written\n");
+			if (c.leaders != MPI_COMM_NULL)
+				MPI_Comm_free(&c.leaders);
+			mb_world_free(c.w);
+			mb_config_free(&cfg);
+			return EXIT_USAGE;
+		}
+	}
 	g_lc = &c;
 
 	/* one host? (hostnames, not Slurm node names) */
@@ -1049,7 +1164,7 @@ int lyr_main(int argc, char **argv)
 			  true, cfg.iodepth, false);
 		if (strcmp(o.fio, "none"))
 			device_fio(&c, devdir, c.w->node);
-		MPI_Barrier(MPI_COMM_WORLD);
+		nb_quiet_barrier(MPI_COMM_WORLD);
 	}
 	/* 2. network: every ordered node pair */
 	if (!o.skip[LYR_NETWORK]) {
@@ -1093,7 +1208,7 @@ int lyr_main(int argc, char **argv)
 			snprintf(c.source[LYR_NETWORK], 32,
 				 "MPI point-to-point");
 		}
-		MPI_Barrier(MPI_COMM_WORLD);
+		nb_quiet_barrier(MPI_COMM_WORLD);
 	}
 	/* 3. protocol: rados */
 	if (!o.skip[LYR_PROTOCOL]) {
@@ -1180,7 +1295,7 @@ int lyr_main(int argc, char **argv)
 
 				if (o.skip[l])
 					continue;
-				printf("  %-14s write %-14s read %-14s %s\n",
+				printf("  %-14s write %-14s read %-14s %s%s%s\n",
 				       lyr_layer_names[l],
 				       isnan(c.n.bw[l][LYR_WRITE])
 					       ? "-"
@@ -1192,7 +1307,12 @@ int lyr_main(int argc, char **argv)
 					       : ios_fmt_rate(
 							 c.n.bw[l][LYR_READ], b,
 							 sizeof(b)),
-				       c.note[l]);
+				       c.note[l],
+				       !c.n.direct[l] && c.note[l][0] ? "; "
+								      : "",
+				       c.n.direct[l]
+					       ? ""
+					       : "buffered (no direct I/O)");
 			}
 			if (v)
 				fputs(v, stdout);
@@ -1211,6 +1331,7 @@ int lyr_main(int argc, char **argv)
 	}
 	if (c.leaders != MPI_COMM_NULL)
 		MPI_Comm_free(&c.leaders);
+	mb_world_free(c.w);
 	mb_config_free(&cfg);
 	return exit_code;
 }

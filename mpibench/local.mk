@@ -27,6 +27,7 @@ mpibench_iostrata_bench_CPPFLAGS = \
 	$(LIBURING_CFLAGS) \
 	# End of mpibench_iostrata_bench_CPPFLAGS
 mpibench_iostrata_bench_LDADD = \
+	$(MB_H5_LIBS) \
 	common/libiostrata_figures.la \
 	common/libiostrata_common.la \
 	$(MPI_LIBS) \
@@ -40,9 +41,27 @@ if HAVE_MPI
 bin_PROGRAMS += mpibench/iostrata-bench
 endif
 
+# The results writer and hwinfo (h5schema/libiostrata_h5.la, results area),
+# linked before common/ (it uses the common helpers).
+if HAVE_HDF5
+mpibench_iostrata_bench_CPPFLAGS += -DMB_HAVE_H5RUN
+MB_H5_LIBS = h5schema/libiostrata_h5.la
+else
+MB_H5_LIBS =
+endif
+
 EXTRA_DIST += \
 	mpibench/README.md \
+	mpibench/tests/lib.sh \
+	bench/README.md \
 	# End of EXTRA_DIST (mpibench)
+dist_noinst_SCRIPTS += \
+	tests/integration/t10-bench.sh \
+	tests/integration/t11-bench-faults.sh \
+	bench/compare-fio.sh \
+	bench/truth-diskstats.sh \
+	bench/scale.sh \
+	# End of dist_noinst_SCRIPTS (mpibench)
 
 # Unit tests: the MPI-free parts (options, backends, verify stamps).
 MB_TEST_SOURCES = \

@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 
 #include "figures.h"
 #include "h5out.h"
+#include "layers_run.h"
 #include "jsonw.h"
 #include "mb_config.h"
 #include "phase.h"
@@ -53,6 +55,41 @@ static void remove_own_file(void)
 		 mb_target_name(g_rank, name, sizeof(name)));
 	if (mb_file_is_ours(path) == 1)
 		mb_file_remove(path);
+}
+
+/* SIGTERM/SIGINT (scancel, Ctrl-C): remove this rank's file, then die of
+ * the signal.  Only async-signal-safe calls; the paths are made before. */
+static char g_sig_path[PATH_MAX], g_sig_side[PATH_MAX + 16];
+
+static void on_signal(int sig)
+{
+	if (g_files_created && g_sig_path[0]) {
+		unlink(g_sig_path);
+		unlink(g_sig_side);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void install_signal_cleanup(void)
+{
+	char name[64];
+	struct stat st;
+	struct sigaction sa;
+
+	if (g_cfg.keep || !g_cfg.dir ||
+	    (g_cfg.backend->flags & (MB_BF_NO_DATA | MB_BF_NO_LOCAL_FS)))
+		return;
+	if (!stat(g_cfg.dir, &st) && S_ISBLK(st.st_mode))
+		return;
+	snprintf(g_sig_path, sizeof(g_sig_path), "%s/%s", g_cfg.dir,
+		 mb_target_name(g_rank, name, sizeof(name)));
+	snprintf(g_sig_side, sizeof(g_sig_side), "%s.iostrata", g_sig_path);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
 }
 
 static void on_watchdog(const char *stage, double seconds)
@@ -287,11 +324,44 @@ static void write_results(const struct ios_phase_result *ph)
 	}
 }
 
+/* Cost of the bookkeeping per repetition (for --summary=json). */
+#define MAX_TIMED 4096
+static double g_gather_s[MAX_TIMED], g_write_s[MAX_TIMED];
+static int g_ntimed;
+
 static void rep_done(void *arg, const struct ios_phase_result *ph)
 {
+	struct timespec a, b;
+
 	(void)arg;
+	clock_gettime(CLOCK_MONOTONIC, &a);
 	write_results(ph);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	if (g_ntimed < MAX_TIMED) {
+		g_gather_s[g_ntimed] = mb_phase_last_gather_s;
+		g_write_s[g_ntimed] = (double)(b.tv_sec - a.tv_sec) +
+				      (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+		g_ntimed++;
+	}
 }
+
+/* Peak resident set size of this process (VmHWM), bytes; 0 unknown. */
+static uint64_t peak_rss(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[256];
+	uint64_t kb = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %" SCNu64, &kb) == 1)
+			break;
+	fclose(f);
+	return kb * 1024;
+}
+
+static uint64_t g_rss_max, g_rss_median, g_rss_rank0;
 
 /* ---- summary ------------------------------------------------------ */
 
@@ -325,6 +395,17 @@ static void fmt_fig(enum ios_fig f, double v, char *buf, size_t len)
 	}
 }
 
+/* Host name of node [k]: the host of its first rank. */
+static const char *node_name(const struct ios_run *run, int k)
+{
+	int r;
+
+	for (r = 0; r < run->nranks; r++)
+		if (run->rank_info[r].node == k)
+			return run->rank_info[r].host;
+	return "?";
+}
+
 static void summary_text(const struct ios_run *run)
 {
 	int p, r, k;
@@ -336,10 +417,9 @@ static void summary_text(const struct ios_run *run)
 		const struct ios_phase_result *ph = &run->phases[p];
 		struct ios_stats st;
 		char a[32], b[32], c[32], d[32];
-		bool iops = mb_pattern_random((enum mb_pattern)0) || false;
+		bool iops = !strncmp(ph->name, "rand", 4);
 		enum ios_fig head;
 
-		iops = !strncmp(ph->name, "rand", 4);
 		head = iops ? IOS_FIG_STONEWALL_IOPS : IOS_FIG_STONEWALL_BW;
 		ios_figures_over_reps(ph, &st);
 		printf("\n%s, bs %" PRIu64 ": %d of %d repetition(s) valid\n",
@@ -411,7 +491,7 @@ static void summary_text(const struct ios_run *run)
 			printf("  per node (last rep):");
 			for (k = 0; k < last->nnodes && last->node_bw; k++) {
 				ios_fmt_rate(last->node_bw[k], a, sizeof(a));
-				printf(" node%d %s", k, a);
+				printf(" %s %s", node_name(run, k), a);
 			}
 			printf("\n");
 		}
@@ -433,7 +513,7 @@ static void summary_text(const struct ios_run *run)
 static void summary_json(const struct ios_run *run, bool valid)
 {
 	struct jsonw w;
-	int p, r, k, f;
+	int p, r, k, f, t = 0;
 
 	jsonw_init(&w, stdout, false);
 	jsonw_obj_begin(&w);
@@ -445,6 +525,14 @@ static void summary_json(const struct ios_run *run, bool valid)
 	jsonw_kv_int(&w, "ranks", run->nranks);
 	jsonw_kv_int(&w, "nodes", run->nnodes);
 	jsonw_kv_bool(&w, "valid", valid);
+	jsonw_kv_uint(&w, "rss_max_bytes", g_rss_max);
+	jsonw_kv_uint(&w, "rss_median_bytes", g_rss_median);
+	jsonw_kv_uint(&w, "rss_rank0_bytes", g_rss_rank0);
+	jsonw_key(&w, "node_names");
+	jsonw_arr_begin(&w);
+	for (k = 0; k < run->nnodes; k++)
+		jsonw_str(&w, node_name(run, k));
+	jsonw_arr_end(&w);
 	jsonw_key(&w, "reasons");
 	jsonw_arr_begin(&w);
 	for (p = 0; p < run->nphases; p++)
@@ -511,6 +599,11 @@ static void summary_json(const struct ios_run *run, bool valid)
 			jsonw_kv_double(&w, "rank_bw_max",
 					rep->fig.rank_bw_max);
 			jsonw_kv_uint(&w, "errors", rep->nerrors);
+			if (t < g_ntimed) {
+				jsonw_kv_double(&w, "gather_s", g_gather_s[t]);
+				jsonw_kv_double(&w, "write_s", g_write_s[t]);
+				t++;
+			}
 			jsonw_key(&w, "node_bw");
 			jsonw_arr_begin(&w);
 			for (k = 0; rep->node_bw && k < rep->nnodes; k++)
@@ -585,6 +678,11 @@ int main(int argc, char **argv)
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
 	MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+	if (lyr_requested(argc, argv)) { /* the layered run (layers area) */
+		rc = lyr_main(argc, argv);
+		MPI_Finalize();
+		return rc;
+	}
 
 	rc = mb_config_parse(&g_cfg, argc, argv, &err);
 	if (rc) {
@@ -709,6 +807,7 @@ int main(int argc, char **argv)
 	if (g_rank == 0)
 		write_results(NULL);
 
+	install_signal_cleanup();
 	g_files_created = true;
 	for (p = 0; p < g_cfg.npatterns; p++) {
 		struct mb_phase_spec spec = {
@@ -746,6 +845,31 @@ int main(int argc, char **argv)
 			failed = true;
 			break;
 		}
+	}
+	{
+		uint64_t mine = peak_rss();
+		uint64_t *all =
+			g_rank == 0 ? calloc((size_t)nranks, sizeof(uint64_t))
+				    : NULL;
+
+		MPI_Gather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, 0,
+			   MPI_COMM_WORLD);
+		if (g_rank == 0 && all) {
+			int k;
+			double *v = calloc((size_t)nranks, sizeof(double));
+
+			g_rss_rank0 = all[0];
+			for (k = 0; k < nranks; k++) {
+				if (all[k] > g_rss_max)
+					g_rss_max = all[k];
+				if (v)
+					v[k] = (double)all[k];
+			}
+			if (v)
+				g_rss_median = (uint64_t)ios_median(v, nranks);
+			free(v);
+		}
+		free(all);
 	}
 	if (g_rank == 0) {
 		int r;

@@ -38,6 +38,20 @@ static int mpi_fail(struct ios_err *err, const char *what, int rc)
 	return ios_errf(err, -EIO, "netbench: %s: %s", what, s);
 }
 
+int nb_quiet_barrier(MPI_Comm comm)
+{
+	MPI_Request req;
+	int done = 0, rc;
+
+	rc = MPI_Ibarrier(comm, &req);
+	while (rc == MPI_SUCCESS && !done) {
+		rc = MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		if (rc == MPI_SUCCESS && !done)
+			usleep(1000);
+	}
+	return rc == MPI_SUCCESS ? 0 : -EIO;
+}
+
 int nb_node_of(MPI_Comm comm, int *node, int *nnodes, int *leader, char *name,
 	       size_t len)
 {
@@ -221,7 +235,7 @@ int nb_run(MPI_Comm comm, const struct nb_opts *o, struct ios_net_pair **pairs,
 
 			if (src == dst)
 				continue;
-			MPI_Barrier(comm);
+			nb_quiet_barrier(comm);
 			if (rank == src || rank == dst) {
 				prc = pair_bw(comm, rank, src, dst, o, buf,
 					      &v[0], err);
@@ -233,9 +247,18 @@ int nb_run(MPI_Comm comm, const struct nb_opts *o, struct ios_net_pair **pairs,
 			if (rank == src && src != 0)
 				MPI_Send(v, 2, MPI_DOUBLE, 0, TAG_CTL + 2,
 					 comm);
-			if (rank == 0 && src != 0)
-				MPI_Recv(v, 2, MPI_DOUBLE, src, TAG_CTL + 2,
-					 comm, MPI_STATUS_IGNORE);
+			if (rank == 0 && src != 0) {
+				MPI_Request rq;
+				int done = 0;
+
+				MPI_Irecv(v, 2, MPI_DOUBLE, src, TAG_CTL + 2,
+					  comm, &rq);
+				while (!done) {
+					MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
+					if (!done)
+						usleep(1000);
+				}
+			}
 			if (prc < 0 && rc == 0)
 				rc = prc;
 			if (rank == 0 && out) {

@@ -48,6 +48,12 @@ int nb_node_of(MPI_Comm comm, int *node, int *nnodes, int *leader, char *name,
 int nb_run(MPI_Comm comm, const struct nb_opts *o, struct ios_net_pair **pairs,
 	   size_t *npairs, struct ios_err *err);
 
+/*
+ * A barrier that sleeps instead of spinning (MPI_Ibarrier + 1 ms naps), so
+ * ranks waiting for others do not steal CPU from the ones measuring.
+ */
+int nb_quiet_barrier(MPI_Comm comm);
+
 /* Slowest and median bandwidth over [n] pairs (0 when n == 0). */
 void nb_summary(const struct ios_net_pair *p, size_t n, double *min_bw,
 		double *median_bw, double *median_lat_ns);

@@ -28,7 +28,9 @@
 #include "verify.h"
 #include "watchdog.h"
 
-#define CP_STEP_NS 10000000ll /* stonewall checkpoints every 10 ms */
+#define CP_STEP_NS                                                             \
+	10000000ll /* stonewall checkpoints every 10 ms, or                    \
+		       runtime / (MAX_CP / 2) for long runs */
 #define MAX_CP (1u << 20)
 #define MAX_ERRORS_PER_RANK 16
 #define TAG_PROGRESS 7101
@@ -41,6 +43,8 @@ static inline int64_t mono_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
+
+double mb_phase_last_gather_s;
 
 int64_t mb_world_now(const struct mb_world *w)
 {
@@ -217,7 +221,7 @@ struct rank_run {
 	uint64_t seed;
 	uint32_t rep;
 	int64_t t0_local, deadline_local; /* monotonic */
-	int64_t cp_next;
+	int64_t cp_next, cp_step;
 	uint32_t ncp, cp_cap;
 	uint64_t *cp_bytes, *cp_ops;
 	uint64_t cum_bytes, cum_ops;
@@ -293,7 +297,7 @@ static void checkpoint(struct rank_run *rr, int64_t now)
 		rr->cp_bytes[rr->ncp] = rr->cum_bytes;
 		rr->cp_ops[rr->ncp] = rr->cum_ops;
 		rr->ncp++;
-		rr->cp_next += CP_STEP_NS;
+		rr->cp_next += rr->cp_step;
 	}
 }
 
@@ -307,17 +311,14 @@ static void cum_at(const struct rank_run *rr, int64_t t, double *b, double *o)
 		*b = *o = 0;
 		return;
 	}
-	x = (double)(t - rr->t0_local) / (double)CP_STEP_NS;
+	x = (double)(t - rr->t0_local) / (double)rr->cp_step;
 	k = (uint64_t)x;
 	fr = x - (double)k;
-	/* cp[k] holds the count at t0 + k * step. */
+	/* cp[k] holds the count at t0 + k * step; past the last one, the
+	 * final count (the rank has ended by then). */
 	if (k + 1 >= rr->ncp) {
 		*b = (double)rr->cum_bytes;
 		*o = (double)rr->cum_ops;
-		if (k < rr->ncp && rr->r.t_end_ns > 0) {
-			/* between the last checkpoint and the end: linear */
-			(void)fr;
-		}
 		return;
 	}
 	*b = (double)rr->cp_bytes[k] +
@@ -330,7 +331,7 @@ static void record_error(struct rank_run *rr, int op, uint64_t off,
 			 uint64_t len, int64_t result, int64_t now)
 {
 	rr->r.errors++;
-	if (result >= 0)
+	if (result >= 0 && result < (int64_t)len)
 		rr->r.short_ops++;
 	if (!rr->r.first_errno)
 		rr->r.first_errno = result < 0 ? (int32_t)-result : EIO;
@@ -414,6 +415,36 @@ static void fill_write(struct rank_run *rr, void *buf, uint64_t off)
 			       rr->rep, off, rr->seed);
 }
 
+/*
+ * A short transfer: try the rest once (as IOR does) so that the error
+ * behind it (ENOSPC, EIO) is what gets recorded.  The short transfer is
+ * counted either way.  Returns the final result for complete().
+ */
+static ssize_t finish_short(struct rank_run *rr, int op, void *buf,
+			    uint64_t off, ssize_t n)
+{
+	size_t len = rr->spec->bs;
+	ssize_t m;
+
+	rr->r.short_ops++;
+	rr->r.errors++; /* a short transfer is an error too */
+	if (n == 0 && op == IOS_OP_READ)
+		return n; /* end of file: nothing more to learn */
+	if (op == IOS_OP_WRITE)
+		m = rr->be->pwrite(rr->f, (char *)buf + n, len - (size_t)n,
+				   off + (uint64_t)n);
+	else
+		m = rr->be->pread(rr->f, (char *)buf + n, len - (size_t)n,
+				  off + (uint64_t)n);
+	if (m < 0) {
+		/* count what did move, report the errno */
+		rr->r.bytes[op] += (uint64_t)n;
+		rr->cum_bytes += (uint64_t)n;
+		return m;
+	}
+	return n + m;
+}
+
 static void run_sync(struct rank_run *rr, void *buf)
 {
 	const struct mb_phase_spec *s = rr->spec;
@@ -433,6 +464,8 @@ static void run_sync(struct rank_run *rr, void *buf)
 		} else {
 			n = rr->be->pread(rr->f, buf, s->bs, off);
 		}
+		if (n >= 0 && n < (ssize_t)s->bs)
+			n = finish_short(rr, op, buf, off, n);
 		t2 = mono_ns();
 		complete(rr, op, buf, off, n, t2 - t, t2);
 		progress_tick(rr, t2);
@@ -958,6 +991,10 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 		rr.deadline_local =
 			rr.t0_local + (int64_t)(spec->runtime * 1e9);
 		rr.cp_next = rr.t0_local;
+		rr.cp_step = CP_STEP_NS;
+		if ((int64_t)(spec->runtime * 1e9) / (MAX_CP / 2) > rr.cp_step)
+			rr.cp_step =
+				(int64_t)(spec->runtime * 1e9) / (MAX_CP / 2);
 		rr.prog_step = (int64_t)(fmax(spec->interval, 1.0) * 1e9);
 		rr.prog_next = rr.t0_local + rr.prog_step;
 		mb_watchdog_arm(mb_watchdog_bound(spec->runtime), "I/O");
@@ -971,7 +1008,7 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 					       &ts, NULL) == EINTR)
 				;
 		}
-		getrusage(RUSAGE_THREAD, &ru0);
+		getrusage(RUSAGE_SELF, &ru0);
 		if (spec->iodepth > 1)
 			rc = run_async(&rr, bufs);
 		else
@@ -987,7 +1024,7 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 				record_error(&rr, IOS_OP_WRITE, 0, 0, frc, now);
 			rr.r.t_end_ns = now;
 		}
-		getrusage(RUSAGE_THREAD, &ru1);
+		getrusage(RUSAGE_SELF, &ru1);
 		if (rr.r.t_end_ns == 0)
 			rr.r.t_end_ns = mono_ns();
 		checkpoint(&rr, rr.r.t_end_ns);
@@ -1044,8 +1081,14 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 			rr.r.stonewall_bytes = (uint64_t)llround(b1 - b0);
 			rr.r.stonewall_ops = (uint64_t)llround(o1 - o0);
 		}
-		rc = gather_rep(&rr, out, T0,
-				T0 + (int64_t)(spec->runtime * 1e9), err);
+		{
+			int64_t g0 = mono_ns();
+
+			rc = gather_rep(&rr, out, T0,
+					T0 + (int64_t)(spec->runtime * 1e9),
+					err);
+			mb_phase_last_gather_s = (double)(mono_ns() - g0) / 1e9;
+		}
 		free(rr.cp_bytes);
 		free(rr.cp_ops);
 		mb_watchdog_disarm();
@@ -1075,7 +1118,6 @@ int mb_phase_cleanup(const struct mb_phase_spec *spec, MPI_Comm comm,
 	char name[64];
 	int rank, rc = 0;
 
-	(void)comm;
 	if (!be || !be->unlink)
 		return 0;
 	MPI_Comm_rank(comm, &rank);

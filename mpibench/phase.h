@@ -64,6 +64,9 @@ struct mb_phase_spec {
 int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 		 struct ios_phase_result *out, struct ios_err *err);
 
+/* Seconds the last repetition's gather (and figures) took, on rank 0. */
+extern double mb_phase_last_gather_s;
+
 /* Remove this rank's file of [spec] (unless it is a block device). */
 int mb_phase_cleanup(const struct mb_phase_spec *spec, MPI_Comm comm,
 		     struct ios_err *err);

@@ -48,6 +48,8 @@ static const struct key_def keys[] = {
 	{"storage", "osds_per_node", IOS_SITE_UINT, NULL, false},
 	{"storage", "nvme_per_node", IOS_SITE_UINT, NULL, false},
 	{"storage", "replication", IOS_SITE_UINT, NULL, false},
+	{"storage", "policy", IOS_SITE_STRING, NULL, true},
+	{"storage", "state_dir", IOS_SITE_STRING, NULL, true},
 	{"compute", "nodes", IOS_SITE_UINT, NULL, false},
 	{"compute", "nodelist", IOS_SITE_STRING, NULL, false},
 	{"compute", "partition", IOS_SITE_STRING, NULL, false},

@@ -9,7 +9,8 @@
  *   [site]      name, description
  *   [storage]   nodes (count), nodelist, partition, disks_per_node, disk_bw,
  *               disk_bw_measured, controller_bw, nic_bw, cores, memory,
- *               osds_per_node, nvme_per_node, replication
+ *               osds_per_node, nvme_per_node, replication, policy,
+ *               state_dir (iostrata-node's --policy and --state-dir)
  *   [compute]   nodes (count), nodelist, partition, ranks_per_node
  *   [workload]  file_size, seq_bs, rand_bs, runtime, reps, iodepth,
  *               ioengine, dir, interval

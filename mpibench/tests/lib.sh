@@ -35,7 +35,7 @@ lib_cleanup() {
 			scancel "$j" 2>/dev/null || true
 		fi
 	done
-	rm -rf -- "$work"
+	[[ -n ${IOSTRATA_KEEP_WORK:-} ]] || rm -rf -- "$work"
 }
 
 # run_job NAME NTASKS TIMEOUT COMMAND... (COMMAND runs under srun)

@@ -20,3 +20,14 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t00-smoke.sh \
 	# End of dist_noinst_SCRIPTS
 
+
+# The one-machine site the integration tests and the demo run on (site area).
+dist_noinst_SCRIPTS += \
+	site/local/localsite \
+	site/local/demo \
+	site/local/demo.sbatch \
+	# End of dist_noinst_SCRIPTS (site/local)
+
+EXTRA_DIST += \
+	site/local/README.md \
+	# End of EXTRA_DIST (site/local)

@@ -39,8 +39,18 @@ t5x_need_real() {
 	[[ -x $BENCH ]] || t5x_skip "$BENCH not built yet"
 	[[ -x $REPORT ]] || t5x_skip "$REPORT not built yet"
 	[[ -x $NODE ]] || t5x_skip "$NODE not built yet"
-	sbatch --help 2>&1 | grep -q -- '--iostrata-cpus' ||
+	# (not `sbatch --help | grep -q`: with pipefail, SIGPIPE reads as failure)
+	[[ $(sbatch --help 2>&1) == *--iostrata-cpus* ]] ||
 		t5x_skip "the SPANK plugin is not loaded in this site (IOSTRATA_PLUGSTACK)"
+	# a benchmark built without the results writer cannot feed a campaign
+	if ! "$BENCH" --backend=null --rw=write --bs=4K --size=64K --runtime=0.2 --interval=0.1 \
+		--reps=1 --quiet --dir="$WORK" --output="$WORK/probe.h5" >"$WORK/probe.txt" 2>&1 ||
+		[[ ! -s $WORK/probe.h5 ]]; then
+		grep -q "no results writer" "$WORK/probe.txt" &&
+			t5x_skip "iostrata-bench is built without the results writer (h5schema not linked yet)"
+		t5x_fail "iostrata-bench cannot run a null-backend probe: $(head -c 500 "$WORK/probe.txt")"
+	fi
+	rm -f "$WORK/probe.h5"
 }
 
 # Cancel every job a campaign of ours submitted (by id), remove our files,

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -76,15 +77,38 @@ static void test_roundtrip(void **state)
 	struct fx *fx = *state;
 	struct ios_run *a = fx->run, *b = NULL;
 	struct ios_err err = {0};
+	static struct ios_layer layers[2] = {
+		{"device", "fio", 2e9, 1.5e9, 40000, 30000, ""},
+		{"network", "phase 0", NAN, NAN, NAN, NAN,
+		 "loopback: not a real network"},
+	};
+	static struct ios_net_pair net[1] = {{0, 1, 8 << 20, 4, 4.3e9, 900}};
 
+	/* the layered-run parts, borrowed (ios_synth_free must not free) */
+	a->layers = layers;
+	a->nlayers = 2;
+	a->net = net;
+	a->nnet = 1;
+	a->verdict = "device > fullstack: consistent";
 	write_ok(fx);
+	a->layers = NULL;
+	a->nlayers = 0;
+	a->net = NULL;
+	a->nnet = 0;
+	a->verdict = NULL;
 	assert_int_equal(ios_h5_read_run(fx->path, &b, &err), 0);
 	assert_string_equal(a->run_id, b->run_id);
 	assert_string_equal(a->command_line, b->command_line);
 	assert_string_equal(b->tool_version, PACKAGE_VERSION);
 	assert_string_equal(b->git_revision, IOSTRATA_GIT_REVISION);
 	assert_string_equal(b->build_options, IOSTRATA_CONFIGURE_ARGS);
-	assert_null(b->verdict);
+	assert_string_equal(b->verdict, "device > fullstack: consistent");
+	assert_int_equal(b->nlayers, 2);
+	assert_string_equal(b->layers[1].note, "loopback: not a real network");
+	assert_true(isnan(b->layers[1].read_bw));
+	assert_true(b->layers[0].write_bw == 1.5e9);
+	assert_int_equal(b->nnet, 1);
+	assert_memory_equal(b->net, net, sizeof(net));
 	assert_int_equal(a->nranks, b->nranks);
 	assert_int_equal(a->nnodes, b->nnodes);
 	assert_memory_equal(a->rank_info, b->rank_info,

@@ -62,7 +62,9 @@ static void test_ceiling_table(void **state)
 		{LYR_PROTOCOL, LYR_NETWORK, LYR_READ, 3, 3, 3, 3, 1200, 1200},
 		/* full stack vs protocol, pools of different size */
 		{LYR_FULLSTACK, LYR_PROTOCOL, LYR_WRITE, 3, 3, 3, 3, 90, 90},
-		{LYR_FULLSTACK, LYR_PROTOCOL, LYR_WRITE, 3, 3, 1, 3, 300, 100},
+		{LYR_FULLSTACK, LYR_PROTOCOL, LYR_WRITE, 3, 3, 1, 3, 300, 300},
+		{LYR_FULLSTACK, LYR_PROTOCOL, LYR_WRITE, 3, 3, 3, 1, 300, 900},
+		{LYR_FULLSTACK, LYR_PROTOCOL, LYR_WRITE, 3, 3, 2, 2, 300, 300},
 		{LYR_FULLLIB, LYR_PROTOCOL, LYR_READ, 3, 3, 1, 3, 500, 500},
 		{LYR_FULLSTACK, LYR_DEVICE, LYR_WRITE, 3, 3, 1, 2, 300, 150},
 		/* no ceiling: network is not above device; same layer */

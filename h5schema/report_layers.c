@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * report_layers: `iostrata-report layers` (layers area): for each layered
+ * run (iostrata-bench --layers) the four layer numbers, the ceiling checks
+ * and the verdict, recomputed from the file with mpibench/layers.c; then
+ * the paper's Table 4 over the runs (one row per replication factor of the
+ * protocol pool): read and write efficiency of the protocol and full-stack
+ * layers against the peak computed from the measured device and network
+ * layers, and against the rated peak of a site description (--site).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layers.h"
+#include "report.h"
+#include "report_layers.h"
+#include "siteconf.h"
+#include "units.h"
+
+#define MAX_ROWS 16
+
+static int cfg_int(const struct ios_run *run, const char *key, int def)
+{
+	const char *v = report_config(run, key);
+
+	return v && *v ? atoi(v) : def;
+}
+
+/* Rebuild the numbers of a layered run from its file; false if not one. */
+static bool numbers_of(const struct ios_run *run, struct lyr_numbers *n)
+{
+	const char *v = report_config(run, "layers");
+
+	if (!v || strcmp(v, "1"))
+		return false;
+	memset(n, 0, sizeof(*n));
+	for (int l = 0; l < LYR_NLAYERS; l++) {
+		n->bw[l][LYR_READ] = n->bw[l][LYR_WRITE] = NAN;
+		n->direct[l] = true;
+	}
+	n->replicas = cfg_int(run, "layers.replicas", 0);
+	n->fs_replicas = cfg_int(run, "layers.fs_replicas", 0);
+	n->osds = cfg_int(run, "layers.osds", 0);
+	n->device_ranks = cfg_int(run, "layers.device_ranks", 0);
+	n->storage_nodes = cfg_int(run, "layers.storage_nodes", 0);
+	n->one_host = cfg_int(run, "layers.one_host", 0) != 0;
+	for (int i = 0; i < run->nlayers; i++) {
+		const struct ios_layer *ly = &run->layers[i];
+
+		for (int l = 0; l < LYR_NLAYERS; l++) {
+			if (strcmp(ly->name, lyr_layer_names[l]))
+				continue;
+			n->bw[l][LYR_READ] = ly->read_bw;
+			n->bw[l][LYR_WRITE] = ly->write_bw;
+			n->direct[l] = !strstr(ly->note, "buffered");
+		}
+	}
+	return true;
+}
+
+static const char *rate(double v, char *buf, size_t len)
+{
+	return isnan(v) ? "-" : ios_fmt_rate(v, buf, len);
+}
+
+static void eff(char *buf, size_t len, double v, double peak)
+{
+	if (isnan(v) || isnan(peak) || peak <= 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", v / peak);
+}
+
+struct row {
+	int replication;
+	double bw[2][2]; /* [0 protocol, 1 full stack][dir], best */
+	double peak[2];  /* measured peak per direction, min over runs */
+};
+
+static double fmax_nan(double a, double b)
+{
+	return isnan(a) ? b : isnan(b) ? a : fmax(a, b);
+}
+
+static double fmin_nan(double a, double b)
+{
+	return isnan(a) ? b : isnan(b) ? a : fmin(a, b);
+}
+
+static void table4(const char *title, const struct row *rows, size_t nrows,
+		   const double *peak_override)
+{
+	printf("%s\n", title);
+	printf("| Replication factor | Protocol read eff. | Protocol write eff. | Full-stack read eff. | Full-stack write eff. |\n");
+	printf("| --- | --- | --- | --- | --- |\n");
+	for (size_t i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+		char c[4][32];
+
+		for (int k = 0; k < 2; k++)
+			for (int d = 0; d < 2; d++) {
+				double pk = peak_override ? peak_override[d]
+							  : r->peak[d];
+
+				/* columns: proto R, proto W, full R, full W */
+				eff(c[k * 2 + (d == LYR_WRITE)], 32,
+				    r->bw[k][d], pk);
+			}
+		if (r->replication > 0)
+			printf("| %d | %s | %s | %s | %s |\n", r->replication,
+			       c[0], c[1], c[2], c[3]);
+		else
+			printf("| unknown | %s | %s | %s | %s |\n", c[0], c[1],
+			       c[2], c[3]);
+	}
+	printf("\n");
+}
+
+int report_layers(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"site", required_argument, NULL, 's'},
+		{"measured", no_argument, NULL, 'm'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *site_path = NULL;
+	bool measured = false, quiet = false;
+	struct report_run *runs;
+	struct row rows[MAX_ROWS];
+	size_t n, nrows = 0, nlayered = 0;
+	double rated = NAN;
+	int c, nbad, nsuspect = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "s:mqh", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			site_path = optarg;
+			break;
+		case 'm':
+			measured = true;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			printf("usage: iostrata-report layers [--site=SITE.conf|DIR [--measured]] [--quiet] FILE...\n"
+			       "  per layered run: the four layers, ceiling checks and verdict (recomputed);\n"
+			       "  then Table 4: protocol and full-stack efficiency per replication factor\n"
+			       "  against the peak from the measured device and network layers, and\n"
+			       "  against the site's rated peak (--site; --measured uses disk_bw_measured).\n"
+			       "  --quiet prints only the tables.\n");
+			return REPORT_EXIT_OK;
+		default:
+			return REPORT_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr,
+			"iostrata-report layers: no results file given (usage: iostrata-report layers [--site=FILE] FILE...)\n");
+		return REPORT_EXIT_USAGE;
+	}
+	if (site_path) {
+		struct ios_site *site = NULL;
+		struct ios_err err = {0};
+		struct report_peak_in in = {0};
+		struct report_peak pk;
+		uint64_t u;
+
+		if (ios_site_load(site_path, &site, &err) < 0)
+			goto bad_site;
+		if (ios_site_get_uint(site, "storage", "nodes", &u, &err) < 0)
+			goto bad_site;
+		in.nodes = (double)u;
+		if (ios_site_get_uint(site, "storage", "disks_per_node", &u,
+				      &err) < 0)
+			goto bad_site;
+		in.disks_per_node = (double)u;
+		if (ios_site_get_rate(site, "storage",
+				      measured ? "disk_bw_measured" : "disk_bw",
+				      &u, &err) < 0)
+			goto bad_site;
+		in.disk_bw = (double)u;
+		if (ios_site_get_rate(site, "storage", "controller_bw", &u,
+				      &err) == 0)
+			in.controller_bw = (double)u;
+		if (ios_site_get_rate(site, "storage", "nic_bw", &u, &err) == 0)
+			in.nic_bw = (double)u;
+		ios_site_free(site);
+		report_peak_compute(&in, &pk);
+		rated = pk.total;
+		goto site_done;
+	bad_site:
+		fprintf(stderr, "iostrata-report layers: %s\n", err.msg);
+		ios_site_free(site);
+		return REPORT_EXIT_FAIL;
+	}
+site_done:
+	runs = report_load(argc - optind, argv + optind, &n, &nbad);
+	for (size_t i = 0; i < n; i++) {
+		struct lyr_numbers num;
+		struct lyr_check ck[64];
+		int nc, k;
+		char *v;
+
+		if (!numbers_of(runs[i].run, &num)) {
+			fprintf(stderr,
+				"iostrata-report layers: %s: not a layered run (no config \"layers\"): skipped\n",
+				runs[i].path);
+			continue;
+		}
+		nlayered++;
+		nc = lyr_check_ceilings(&num, NULL, ck, 64);
+		for (k = 0; k < nc; k++)
+			if (ck[k].suspect)
+				nsuspect++;
+		if (!quiet) {
+			printf("== %s (status %s, pool size %d)\n",
+			       runs[i].path,
+			       runs[i].run->status ? runs[i].run->status : "?",
+			       num.replicas);
+			for (int l = 0; l < LYR_NLAYERS; l++) {
+				char a[32], b[32];
+
+				if (isnan(num.bw[l][0]) && isnan(num.bw[l][1]))
+					continue;
+				printf("  %-14s write %-14s read %-14s\n",
+				       lyr_layer_names[l],
+				       rate(num.bw[l][LYR_WRITE], a, sizeof(a)),
+				       rate(num.bw[l][LYR_READ], b, sizeof(b)));
+			}
+			v = lyr_verdict(&num, ck, nc, NULL);
+			if (v)
+				fputs(v, stdout);
+			free(v);
+			printf("\n");
+		}
+		for (k = 0; k < (int)nrows; k++)
+			if (rows[k].replication == num.replicas)
+				break;
+		if (k == (int)nrows) {
+			if (nrows == MAX_ROWS)
+				continue;
+			memset(&rows[k], 0, sizeof(rows[k]));
+			rows[k].replication = num.replicas;
+			for (int a = 0; a < 2; a++) {
+				rows[k].peak[a] = NAN;
+				rows[k].bw[0][a] = rows[k].bw[1][a] = NAN;
+			}
+			nrows++;
+		}
+		for (int d = 0; d < 2; d++) {
+			double fs = num.direct[LYR_FULLSTACK]
+					    ? num.bw[LYR_FULLSTACK][d]
+					    : NAN; /* cached: not a number */
+
+			rows[k].bw[0][d] = fmax_nan(rows[k].bw[0][d],
+						    num.bw[LYR_PROTOCOL][d]);
+			rows[k].bw[1][d] = fmax_nan(rows[k].bw[1][d], fs);
+			rows[k].peak[d] = fmin_nan(rows[k].peak[d],
+						   lyr_peak_measured(&num, d));
+		}
+	}
+	for (size_t a = 0; a < nrows; a++)
+		for (size_t b = a + 1; b < nrows; b++)
+			if (rows[b].replication < rows[a].replication) {
+				struct row t = rows[a];
+
+				rows[a] = rows[b];
+				rows[b] = t;
+			}
+	if (nrows) {
+		char title[256], p0[32], p1[32];
+		double rp[2] = {rated, rated};
+
+		table4("Table 4 (measured peak: min(device x OSDs / device targets, network) of each replication's runs)",
+		       rows, nrows, NULL);
+		for (size_t i = 0; i < nrows; i++)
+			printf("  replication %d: measured peak read %s, write %s\n",
+			       rows[i].replication,
+			       rate(rows[i].peak[LYR_READ], p0, sizeof(p0)),
+			       rate(rows[i].peak[LYR_WRITE], p1, sizeof(p1)));
+		printf("\n");
+		if (!isnan(rated)) {
+			snprintf(title, sizeof(title),
+				 "Table 4 (rated peak of %s: %s)", site_path,
+				 rate(rated, p0, sizeof(p0)));
+			table4(title, rows, nrows, rp);
+		} else {
+			printf("(no --site: rated peak not computed)\n");
+		}
+		if (nsuspect)
+			printf("%d number(s) above a ceiling or measured without direct I/O: suspected caching, not durable throughput (see the verdicts).\n",
+			       nsuspect);
+		printf("Efficiency = stonewalled aggregate bandwidth / peak; write efficiency is not divided by the replication factor (as in the paper). A full stack measured without direct I/O is left out.\n");
+	}
+	report_runs_free(runs, n);
+	if (!nlayered) {
+		fprintf(stderr,
+			"iostrata-report layers: no layered run among the files\n");
+		return REPORT_EXIT_FAIL;
+	}
+	return nbad ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
+}

@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# t11-bench-faults: iostrata-bench under faults, on the local site.
+#  1. bad input: exit 2, a message naming the option, nothing created;
+#     a foreign file where a rank file would go is left untouched.
+#  2. injected I/O error: --dir on a small full tmpfs (ENOSPC), sbatch on 3
+#     nodes: invalid run, the error recorded (also in the HDF5 file when the
+#     writer is built), exit 1, rank files removed.
+#  3. --verify: a clean write,read passes; a deliberately corrupted block
+#     of one rank's kept file is caught (invalid, exit 1, rank named).
+#  4. watchdog: a stopped rank 0 (SIGSTOP) does not hang the job: it ends
+#     with a non-zero exit within the watchdog bound.
+
+set -euo pipefail
+T=t11-bench-faults
+. "$(dirname "$0")/../../mpibench/tests/lib.sh"
+
+full=$work/full
+stopped=
+cleanup() {
+	local rc=$?
+	[[ -n $stopped ]] && kill -CONT "$stopped" 2>/dev/null
+	if mountpoint -q "$full" 2>/dev/null; then
+		umount "$full" || rc=1
+	fi
+	lib_cleanup
+	exit "$rc"
+}
+trap cleanup EXIT
+
+# 1. bad input, without MPI launch (singleton MPI).
+expect_usage() {
+	local want=$1 out rc
+	shift
+	set +e
+	out=$("$bench" "$@" 2>&1)
+	rc=$?
+	set -e
+	[[ $rc == 2 ]] || fail "\"$*\": exit $rc, expected 2: $out"
+	[[ $out == *"$want"* ]] || fail "\"$*\": message \"$out\" lacks \"$want\""
+}
+mkdir -p "$work/bad"
+expect_usage '--bs' --dir="$work/bad" --bs=8Q --output=none
+expect_usage 'larger than --size' --dir="$work/bad" --bs=8M --size=1M --output=none
+expect_usage '--iodepth' --dir="$work/bad" --iodepth=0 --output=none
+expect_usage '--dir: missing' --output=none
+expect_usage 'unknown option "--nope"' --dir="$work/bad" --nope
+expect_usage '--dir: stat' --dir="$work/missing" --size=1M --bs=4k --output=none
+expect_usage 'not a multiple of 512' --dir="$work/bad" --bs=1000 --size=1000000 --output=none
+echo precious >"$work/bad/iostrata-bench.0"
+expect_usage 'not created by iostrata' --dir="$work/bad" --size=1M --bs=4k --runtime=1 --reps=1 --output="$work/bad/out.h5"
+[[ $(cat "$work/bad/iostrata-bench.0") == precious ]] || fail "foreign file was modified"
+rm "$work/bad/iostrata-bench.0"
+expect_usage 'free' --dir="$work/bad" --size=1P --bs=4k --output=none
+touch "$work/bad/exists.h5"
+expect_usage '--output' --dir="$work/bad" --size=1M --bs=4k --output="$work/bad/exists.h5"
+n=$(find "$work/bad" -mindepth 1 | wc -l)
+[[ $n == 1 ]] || fail "bad input created files: $(ls "$work/bad")"
+log "bad input rejected with exit 2, nothing created"
+
+# 2. ENOSPC on a small tmpfs: 6 ranks x 4 MiB do not fit in 10 MiB.
+mkdir -p "$full"
+mount -t tmpfs -o size=10M,mode=1777 tmpfs "$full" || skip "cannot mount a tmpfs"
+run_job full 6 120 "$bench" --rw=write --bs=1M --size=4M --dir="$full" \
+	--runtime=2 --reps=1 --force --output="$(h5out full)" \
+	--summary=json --quiet
+[[ $(job_rc full) == 1 ]] || fail "full filesystem: exit $(job_rc full), expected 1: $(tail "$work/full.out")"
+json_of full >"$work/full.json"
+/usr/bin/python3 - "$work/full.json" <<'PY' || fail "ENOSPC summary: $(cat "$work/full.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["valid"] is False
+assert any("No space left on device" in r for r in d["reasons"]), d["reasons"]
+assert d["phases"][0]["reps"][0]["errors"] >= 1
+PY
+left=$(find "$full" -name 'iostrata-bench.*' | wc -l)
+[[ $left == 0 ]] || fail "$left rank files left on the full filesystem"
+if [[ $H5 == yes ]]; then
+	/usr/bin/python3 - "$work/full.h5" <<'PY' || fail "ENOSPC not recorded in the HDF5 file"
+import sys, h5py, errno
+f = h5py.File(sys.argv[1], "r")
+rep = f["phases/0/reps/0"]
+assert int(rep.attrs["valid"]) == 0
+errs = rep["errors"][:]
+assert len(errs) >= 1
+assert any(int(e["result"]) == -errno.ENOSPC for e in errs), errs
+PY
+fi
+umount "$full"
+log "ENOSPC: invalid run, error recorded, exit 1"
+
+# 3. --verify: clean, then one corrupted block.
+vdir=$work/verify
+mkdir -p "$vdir"
+run_job vclean 6 120 "$bench" --rw=write,read --verify --reorder --bs=64k \
+	--size=1M --dir="$vdir" --runtime=1 --reps=1 --seed=5 --keep \
+	--output=none --summary=json --quiet
+[[ $(job_rc vclean) == 0 ]] || fail "clean --verify run: exit $(job_rc vclean): $(tail "$work/vclean.out")"
+printf 'CORRUPT' | dd of="$vdir/iostrata-bench.3" bs=1 seek=$((65536 * 7 + 100)) conv=notrunc status=none
+run_job vbad 6 120 "$bench" --rw=read --verify --reorder --bs=64k \
+	--size=1M --dir="$vdir" --runtime=1 --reps=1 --seed=5 \
+	--output=none --summary=json --quiet
+[[ $(job_rc vbad) == 1 ]] || fail "corrupted --verify run: exit $(job_rc vbad), expected 1"
+# rank 1 reads rank 3's file (2 ranks per node, IOR -C shift)
+json_of vbad | grep -q 'rank 1 (n1) failed --verify' ||
+	fail "corruption not reported for rank 1: $(json_of vbad)"
+left=$(find "$vdir" -name 'iostrata-bench.*' | wc -l)
+[[ $left == 0 ]] || fail "$left rank files left after the verify run (no --keep)"
+log "--verify: clean data passes, a corrupted block is caught"
+
+# 4. A stopped rank: the watchdog ends the job (bound: runtime + 30 s).
+{
+	printf '#!/bin/bash\n#SBATCH --nodes=3\n#SBATCH --ntasks=3\n#SBATCH --overcommit\n#SBATCH --time=5\n'
+	printf 'srun --mpi=pmix --overcommit %q --backend=null --bs=4k --size=1M --runtime=2 --reps=3 --output=none --quiet --summary=none &\nspid=$!\n' "$bench"
+	printf 'sleep 3\n'
+	printf 'pid=$(scontrol listpids "$SLURM_JOB_ID" 2>/dev/null | awk '"'"'$3 == 0 && $5 == 0 {print $1; exit}'"'"')\n'
+	printf 'echo "stopping rank 0: pid $pid"\n'
+	printf '[[ -n $pid ]] && kill -STOP "$pid"\n'
+	printf 'start=$SECONDS\nwait $spid\necho $? > %q\necho "ended after $((SECONDS - start)) s"\n' "$work/wd.rc"
+	printf '[[ -n $pid ]] && kill -CONT "$pid" 2>/dev/null; kill -KILL "$pid" 2>/dev/null\ntrue\n'
+} >"$work/wd.sbatch"
+jobid=$(sbatch --parsable -p "$IOSTRATA_SLURM_PARTITION" -o "$work/wd.out" "$work/wd.sbatch")
+jobid=${jobid%%;*}
+jobids+=("$jobid")
+deadline=$((SECONDS + 120))
+while squeue -h -j "$jobid" 2>/dev/null | grep -q .; do
+	((SECONDS < deadline)) || fail "watchdog job still running after 120 s: $(cat "$work/wd.out")"
+	sleep 0.5
+done
+grep -q 'stopping rank 0: pid [0-9]' "$work/wd.out" || skip "could not find rank 0's pid (scontrol listpids): $(cat "$work/wd.out")"
+[[ -f $work/wd.rc && $(cat "$work/wd.rc") != 0 ]] || fail "stopped rank: job exit $(cat "$work/wd.rc" 2>/dev/null), expected non-zero: $(cat "$work/wd.out")"
+grep -q 'watchdog' "$work/wd.out" || fail "no watchdog message: $(cat "$work/wd.out")"
+log "watchdog: a stopped rank ends the job ($(grep 'ended after' "$work/wd.out"))"
+
+check_no_drain
+log "PASS"

@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t4x-lib.sh: shared helpers of the layers area's integration tests (t4x-*),
+# sourced, not run.  Needs T (the test's name) set by the caller.
+
+log() { printf '%s: %s\n' "$T" "$*"; }
+fail() {
+	printf '%s: FAIL: %s\n' "$T" "$*" >&2
+	exit 1
+}
+skip() {
+	printf '%s: SKIP: %s\n' "$T" "$*"
+	exit 77
+}
+
+t4x_require() {
+	local v
+	for v in SLURM_CONF CEPH_CONF IOSTRATA_SITE_BASE IOSTRATA_BENCH_DIR \
+		IOSTRATA_CEPHFS_MOUNT IOSTRATA_LOCAL_DIR IOSTRATA_SLURM_PARTITION; do
+		[[ -n ${!v:-} ]] || skip "$v is not set: run me through tests/integration/run (or source a site env)"
+	done
+	top=$(cd "$(dirname "$0")/../.." && pwd)
+	build=${IOSTRATA_BUILD_DIR:-$top/build}
+	bench=$build/mpibench/iostrata-bench
+	[[ -x $bench ]] || skip "$bench not built"
+	"$bench" --help 2>&1 | grep -q -- '--rados-pool' ||
+		skip "$bench has no rados backend (configure found no librados)"
+	command -v ceph >/dev/null || skip "no ceph CLI"
+	PART=$IOSTRATA_SLURM_PARTITION
+}
+
+# srun on 3 nodes, one rank each (MPI over pmix), bounded in time.
+t4x_srun() { # timeout_s args...
+	local t=$1
+	shift
+	timeout -k 10 "$t" srun -p "$PART" -N 3 -n 3 --mpi=pmix --overcommit "$@"
+}
+
+# Create a replicated pool of [size]; remember it for t4x_cleanup_pools.
+T4X_POOLS=()
+t4x_pool() { # name size
+	ceph osd pool create "$1" 8 8 >/dev/null 2>&1 || return 1
+	T4X_POOLS+=("$1")
+	ceph osd pool application enable "$1" rados >/dev/null 2>&1 || true
+	if [[ $2 == 1 ]]; then
+		ceph osd pool set "$1" size 1 --yes-i-really-mean-it >/dev/null 2>&1 || return 1
+	else
+		ceph osd pool set "$1" size "$2" >/dev/null 2>&1 || return 1
+	fi
+	ceph osd pool set "$1" min_size 1 >/dev/null 2>&1 || true
+	# wait until its PGs are active
+	local i
+	for ((i = 0; i < 60; i++)); do
+		local pgs total clean
+		pgs=$(ceph pg ls-by-pool "$1" 2>/dev/null) || pgs=
+		total=$(grep -c '^[0-9]' <<<"$pgs" || true)
+		clean=$(grep -c 'active+clean' <<<"$pgs" || true)
+		((total > 0 && total == clean)) && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+t4x_cleanup_pools() {
+	local p
+	for p in "${T4X_POOLS[@]}"; do
+		ceph osd pool delete "$p" "$p" --yes-i-really-really-mean-it >/dev/null 2>&1 || true
+	done
+	T4X_POOLS=()
+}
+
+# Objects left in [pool] (all namespaces).
+t4x_objects() { rados -p "$1" ls --all 2>/dev/null | wc -l; }

@@ -1,0 +1,505 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_report: iostrata-report paths, table-driven: the paper's peak and
+ * Table 4 layout, accept PASS/FAIL per metric, export rows and columns,
+ * show tables, trend regressions, bad files among good ones.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "h5run.h"
+#include "report.h"
+#include "synth.h"
+
+#define MIB 1048576.0
+#define GIB 1073741824.0
+
+static char dir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/test_report.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+/* Write a synthetic run to dir/name. */
+static void synth_file(const char *name, const struct ios_synth *s)
+{
+	char path[256];
+	struct ios_err err = {0};
+	struct ios_run *run = ios_synth_run(s);
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_non_null(run);
+	assert_int_equal(ios_h5_write_run(path, run, &err), 0);
+	ios_synth_free(run);
+}
+
+/* Run a subcommand with stdout captured into *out (malloc'd). */
+static int run_cmd(char **out, int argc, ...)
+{
+	char *argv[32], path[256];
+	va_list ap;
+	int saved, fd, rc;
+	FILE *f;
+	long n;
+
+	va_start(ap, argc);
+	for (int i = 0; i < argc; i++)
+		argv[i] = va_arg(ap, char *);
+	argv[argc] = NULL;
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/stdout.txt", dir);
+	fflush(stdout);
+	saved = dup(1);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, 1);
+	close(fd);
+	if (!strcmp(argv[0], "show"))
+		rc = report_show(argc, argv);
+	else if (!strcmp(argv[0], "export"))
+		rc = report_export(argc, argv);
+	else if (!strcmp(argv[0], "accept"))
+		rc = report_accept(argc, argv);
+	else if (!strcmp(argv[0], "trend"))
+		rc = report_trend(argc, argv);
+	else if (!strcmp(argv[0], "efficiency"))
+		rc = report_efficiency(argc, argv);
+	else
+		rc = report_validate(argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	f = fopen(path, "r");
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	*out = calloc(1, (size_t)n + 1);
+	if (fread(*out, 1, (size_t)n, f) != (size_t)n)
+		fail();
+	fclose(f);
+	return rc;
+}
+
+static char *P(const char *name)
+{
+	static char buf[8][256];
+	static int k;
+
+	k = (k + 1) % 8;
+	snprintf(buf[k], sizeof(buf[k]), "%s/%s", dir, name);
+	return buf[k];
+}
+
+/* The paper's section 3.2: 12 x 277 MiB/s, ~3100 MiB/s controller
+ * (measured through the disks), 12.5 GB/s NIC, 10 nodes -> 32.5 GiB/s. */
+static void test_peak_paper(void **state)
+{
+	static const struct {
+		struct report_peak_in in;
+		double total_gib;
+		const char *limit;
+	} cases[] = {
+		{{10, 12, 277 * MIB, 3100 * MIB, 12.5e9}, 32.46, "disks"},
+		/* a controller well below the disks limits */
+		{{10, 12, 277 * MIB, 2000 * MIB, 12.5e9}, 19.53, "controller"},
+		/* a slow NIC limits */
+		{{10, 12, 277 * MIB, 3100 * MIB, 1.25e9}, 11.64, "NIC"},
+		/* measured disk maximum instead of rated */
+		{{10, 12, 260.07 * MIB, 3100 * MIB, 12.5e9}, 30.48, "disks"},
+		/* no controller / NIC figures */
+		{{2, 4, 100 * MIB, 0, 0}, 0.78, "disks"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct report_peak pk;
+
+		report_peak_compute(&cases[i].in, &pk);
+		if (fabs(pk.total / GIB - cases[i].total_gib) > 0.01 ||
+		    strcmp(pk.limit, cases[i].limit))
+			fail_msg("case %zu: %.3f GiB/s limit %s, want %.2f %s",
+				 i, pk.total / GIB, pk.limit,
+				 cases[i].total_gib, cases[i].limit);
+	}
+}
+
+/* Table 4 layout and values from the paper's efficiencies. */
+static void test_table4(void **state)
+{
+	struct report_peak_in in = {10, 12, 277 * MIB, 3100 * MIB, 12.5e9};
+	struct report_peak pk;
+	struct report_eff_row rows[3] = {{1, 0, 0}, {2, 0, 0}, {3, 0, 0}};
+	static const double eff[3][2] = {
+		{0.144, 0.479}, {0.138, 0.258}, {0.141, 0.176}};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	report_peak_compute(&in, &pk);
+	for (int i = 0; i < 3; i++) {
+		rows[i].read_bw = eff[i][0] * pk.total;
+		rows[i].write_bw = eff[i][1] * pk.total;
+	}
+	report_eff_table(f, &pk, rows, 3);
+	fclose(f);
+	assert_non_null(strstr(buf, "peak of 32.5 GiB/s"));
+	assert_non_null(strstr(
+		buf,
+		"| Replication factor | Read efficiency | Write efficiency |\n| --- | --- | --- |\n"
+		"| 1 | 0.144 | 0.479 |\n| 2 | 0.138 | 0.258 |\n| 3 | 0.141 | 0.176 |\n"));
+	free(buf);
+}
+
+/* efficiency end to end: site file + runs per replication factor */
+static void test_efficiency_cmd(void **state)
+{
+	struct ios_synth s;
+	char *out;
+	FILE *f;
+
+	(void)state;
+	f = fopen(P("site.conf"), "w");
+	fputs("[storage]\nnodes = 1\ndisks_per_node = 2\ndisk_bw = 100M\ncontroller_bw = 1000M\nnic_bw = 10GB\n",
+	      f);
+	fclose(f);
+	ios_synth_defaults(&s);
+	s.nnodes = 1;
+	s.rank_bw = 50 * MIB;
+	s.replication = 2;
+	synth_file("r2.h5", &s);
+	s.replication = 1;
+	s.rank_bw = 80 * MIB;
+	synth_file("r1.h5", &s);
+	assert_int_equal(run_cmd(&out, 4, "efficiency", "--site",
+				 P("site.conf"), P("r*.h5")),
+			 0);
+	assert_non_null(
+		strstr(out, "theoretical peak: 200.00 MiB/s x 1 nodes"));
+	assert_non_null(strstr(out, "| 1 | 0."));
+	assert_non_null(strstr(out, "| 2 | 0."));
+	assert_true(strstr(out, "| 1 |") < strstr(out, "| 2 |"));
+	free(out);
+	assert_int_equal(run_cmd(&out, 2, "efficiency", P("r1.h5")),
+			 REPORT_EXIT_USAGE);
+	free(out);
+}
+
+static void test_accept(void **state)
+{
+	static const struct {
+		double rank_bw; /* B/s per rank, 6 ranks */
+		const char *tier;
+		int rc;
+		const char *want[4];
+	} cases[] = {
+		/* 6 x 20 MB/s = 120 MB/s: HDD Basic seq passes; no random
+		 * phases ran, so the IOPS metrics are NOTRUN -> FAIL */
+		{20e6,
+		 "Basic",
+		 1,
+		 {"seq_read_bw      PASS", "seq_write_bw     PASS",
+		  "rand_read_iops   NOTRUN", "=> FAIL"}},
+		/* 6 x 10 MB/s = 60 MB/s: write below 100 MB/s */
+		{10e6,
+		 "Basic",
+		 1,
+		 {"seq_read_bw      PASS", "seq_write_bw     FAIL", "expected",
+		  NULL}},
+		/* sequential-only tier, fast enough */
+		{100e6,
+		 "SeqOnly",
+		 0,
+		 {"seq_write_bw     PASS", "=> PASS", NULL, NULL}},
+		/* too slow for it */
+		{1e6,
+		 "SeqOnly",
+		 1,
+		 {"seq_read_bw      FAIL", "=> FAIL", NULL, NULL}},
+		/* unknown tier */
+		{1e6, "Nope", 1, {NULL, NULL, NULL, NULL}},
+	};
+	struct ios_synth s;
+	FILE *f;
+
+	(void)state;
+	f = fopen(P("tiers.conf"), "w");
+	fputs("[tier \"Basic\"]\nseq_read_bw = 40MB\nseq_write_bw = 100MB\nrand_read_iops = 320\nrand_write_iops = 120\n\n"
+	      "[tier \"SeqOnly\"]\nseq_read_bw = 500MB\nseq_write_bw = 500MB\n",
+	      f);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *out, tier[64];
+
+		ios_synth_defaults(&s);
+		s.rank_bw = cases[i].rank_bw;
+		synth_file("acc.h5", &s);
+		snprintf(tier, sizeof(tier), "--tier=%s", cases[i].tier);
+		assert_int_equal(run_cmd(&out, 5, "accept", "--tiers",
+					 P("tiers.conf"), tier, P("acc.h5")),
+				 cases[i].rc);
+		for (int k = 0; k < 4; k++)
+			if (cases[i].want[k] && !strstr(out, cases[i].want[k]))
+				fail_msg("case %zu: output lacks '%s':\n%s", i,
+					 cases[i].want[k], out);
+		free(out);
+	}
+}
+
+static void test_export(void **state)
+{
+	struct ios_synth s;
+	char *out, *line;
+	int rows = 0;
+
+	(void)state;
+	ios_synth_defaults(&s);
+	synth_file("e1.h5", &s);
+	s.nreps = 2;
+	s.phases = "randwrite";
+	synth_file("e2.h5", &s);
+	assert_int_equal(run_cmd(&out, 3, "export", "--format=csv", P("e*.h5")),
+			 0);
+	assert_true(!strncmp(
+		out,
+		"file,run_id,created_utc,job,label,phase,layer,backend,bs,nranks,nnodes,rep,valid,invalid_reason,figure,value,unit,cpus,mem_bytes,disk_bw,replication\n",
+		130));
+	for (line = out; (line = strchr(line, '\n')); line++)
+		rows++;
+	/* header + (2 phases x 3 reps + 1 phase x 2 reps) x 12 figures */
+	assert_int_equal(rows, 1 + (6 + 2) * 12);
+	assert_non_null(strstr(out, ",randwrite,"));
+	assert_non_null(strstr(out, ",stonewall_iops,"));
+	free(out);
+	assert_int_equal(
+		run_cmd(&out, 3, "export", "--format=json", P("e2.h5")), 0);
+	assert_true(out[0] == '[');
+	assert_non_null(strstr(out, "\"figure\":\"lat_p99_ns\""));
+	free(out);
+	assert_int_equal(run_cmd(&out, 3, "export", "--format=xml", P("e2.h5")),
+			 REPORT_EXIT_USAGE);
+	free(out);
+}
+
+static void test_show_and_bad_files(void **state)
+{
+	struct ios_synth s;
+	char *out;
+	FILE *f;
+
+	(void)state;
+	ios_synth_defaults(&s);
+	s.cpus = 8;
+	s.mem = 32ull << 30;
+	synth_file("s1.h5", &s);
+	s.cpus = 16;
+	synth_file("s2.h5", &s);
+	f = fopen(P("s3.h5"), "w");
+	fputs("not hdf5", f);
+	fclose(f);
+	/* the bad file is reported, the others shown, exit code 1 */
+	assert_int_equal(run_cmd(&out, 2, "show", P("s*.h5")), 1);
+	assert_non_null(
+		strstr(out, "^mode      ^ ranks^     c8/m32G^    c16/m32G^"));
+	assert_non_null(strstr(out, "| write    |     6|"));
+	assert_non_null(strstr(out, "write: stonewall_bw [MiB/s]"));
+	assert_non_null(strstr(out, "min        avg        max"));
+	free(out);
+	assert_int_equal(run_cmd(&out, 2, "validate", P("s*.h5")), 1);
+	assert_non_null(strstr(out, "OK      "));
+	assert_non_null(strstr(out, "INVALID "));
+	free(out);
+	assert_int_equal(run_cmd(&out, 3, "show", "--figure=nope", P("s1.h5")),
+			 REPORT_EXIT_USAGE);
+	free(out);
+}
+
+static void test_trend(void **state)
+{
+	static const struct {
+		double latest_bw;
+		int rc;
+		const char *verdict;
+	} cases[] = {
+		{100e6, 0, " ok "},
+		{90e6, 0, " ok "},
+		{70e6, 1, "REGRESSION"},
+	};
+	struct ios_synth s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *out, prom[300], name[32];
+		FILE *f;
+		char buf[4096] = {0};
+
+		ios_synth_defaults(&s);
+		s.job_name = "nightly";
+		s.phases = "write";
+		for (int k = 0; k < 4; k++) {
+			snprintf(name, sizeof(name), "t-%zu-%d.h5", i, k);
+			s.seed = (unsigned)(k + 10);
+			s.rank_bw = k == 3 ? cases[i].latest_bw : 100e6;
+			synth_file(name, &s);
+		}
+		/* created_utc is equal: order falls back to the path */
+		snprintf(prom, sizeof(prom), "--prometheus=%s/t.prom", dir);
+		snprintf(name, sizeof(name), "t-%zu-*.h5", i);
+		assert_int_equal(
+			run_cmd(&out, 4, "trend", "--last=3", prom, P(name)),
+			cases[i].rc);
+		if (!strstr(out, cases[i].verdict))
+			fail_msg("case %zu: no '%s' in:\n%s", i,
+				 cases[i].verdict, out);
+		free(out);
+		f = fopen(P("t.prom"), "r");
+		assert_non_null(f);
+		if (fread(buf, 1, sizeof(buf) - 1, f) == 0)
+			fail();
+		fclose(f);
+		assert_non_null(strstr(
+			buf,
+			"iostrata_regression{job=\"nightly\",phase=\"write\",figure=\"stonewall_bw\"} "));
+	}
+}
+
+/* Applied configuration, replication, label and job key from metadata. */
+static void test_derive(void **state)
+{
+	static const struct {
+		const char *attach, *job, *node, *ceph, *repl_opt, *label_opt;
+		long cpus;
+		unsigned long long mem, disk_bw;
+		int repl;
+		const char *src, *label;
+	} cases[] = {
+		/* iostrata-node status attachment wins; lowest write throttle
+		 */
+		{"{\"applied\":{\"cpus_online\":8,\"mem_online_bytes\":34359738368,\"throttles\":[{\"write_bps\":200000000},{\"write_bps\":175000000}]}}",
+		 "{\"applied\":{\"cpus\":\"1\",\"mem\":\"1\"}}", NULL, NULL,
+		 NULL, NULL, 8, 34359738368ull, 175000000ull, 0, "attachment",
+		 "c8/m32G/d175MB"},
+		/* the job's IOSTRATA_APPLIED_* as strings */
+		{"not json",
+		 "{\"applied\":{\"cpus\":\"2\",\"mem\":\"1073741824\",\"disk_bw\":\"50000000\"}}",
+		 NULL, NULL, NULL, NULL, 2, 1073741824ull, 50000000ull, 0,
+		 "job", "c2/m1G/d50MB"},
+		/* only the node's hardware: label falls back to the file */
+		{NULL, "{\"applied\":{}}",
+		 "{\"cpu\":{\"online_count\":2},\"memory\":{\"online_bytes\":2147483648}}",
+		 NULL, NULL, NULL, 2, 2147483648ull, 0, 0, "node hardware",
+		 "x"},
+		/* replication from the data pool's size; label option wins */
+		{NULL, NULL, "{}",
+		 "{\"data_pool\":\"d\",\"pools\":[{\"name\":\"m\",\"size\":3},{\"name\":\"d\",\"size\":2}]}",
+		 NULL, "mine", -1, 0, 0, 2, "node hardware", "mine"},
+		/* the replication option overrides the pool */
+		{NULL, NULL, "{}",
+		 "{\"data_pool\":\"d\",\"pools\":[{\"name\":\"d\",\"size\":2}]}",
+		 "3", NULL, -1, 0, 0, 3, "node hardware", "x"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ios_run run = {0};
+		struct report_run rr = {0};
+		struct ios_kv att = {"status", (char *)cases[i].attach};
+		struct ios_kv cfg[2];
+		char *node = (char *)cases[i].node;
+
+		run.nnodes = 1;
+		run.node_json = &node;
+		run.job_json = (char *)cases[i].job;
+		run.ceph_json = (char *)cases[i].ceph;
+		if (cases[i].attach) {
+			run.attachments = &att;
+			run.nattach = 1;
+		}
+		if (cases[i].repl_opt) {
+			cfg[run.nconfig].key = "replication";
+			cfg[run.nconfig++].value = (char *)cases[i].repl_opt;
+		}
+		if (cases[i].label_opt) {
+			cfg[run.nconfig].key = "label";
+			cfg[run.nconfig++].value = (char *)cases[i].label_opt;
+		}
+		run.config = cfg;
+		rr.run = &run;
+		rr.path = "/some/dir/x.h5";
+		report_derive(&rr);
+		if (rr.cpus != cases[i].cpus || rr.mem != cases[i].mem ||
+		    rr.disk_bw != cases[i].disk_bw ||
+		    rr.replication != cases[i].repl ||
+		    strcmp(rr.applied_src ? rr.applied_src : "",
+			   cases[i].src) ||
+		    strcmp(rr.label, cases[i].label))
+			fail_msg(
+				"case %zu: cpus %ld mem %llu disk %llu repl %d src %s label %s",
+				i, rr.cpus, rr.mem, rr.disk_bw, rr.replication,
+				rr.applied_src, rr.label);
+		free(rr.label_buf);
+		free(rr.job_buf);
+	}
+}
+
+/* No gnuplot: plot says so and fails; the other commands still work. */
+static void test_no_gnuplot(void **state)
+{
+	struct ios_synth s;
+	char *argv[] = {"plot", "--kind=timeline", NULL, NULL};
+	char out[300];
+
+	(void)state;
+	ios_synth_defaults(&s);
+	synth_file("g.h5", &s);
+	snprintf(out, sizeof(out), "--out=%s/g", dir);
+	argv[1] = out;
+	argv[2] = P("g.h5");
+	setenv("GNUPLOT", "/nonexistent/gnuplot", 1);
+	optind = 1;
+	assert_int_equal(report_plot(3, argv), REPORT_EXIT_FAIL);
+	unsetenv("GNUPLOT");
+	assert_int_equal(access(P("g-timeline-c2_m24G-write-rep2.png"), F_OK),
+			 -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_peak_paper),
+		cmocka_unit_test(test_table4),
+		cmocka_unit_test(test_efficiency_cmd),
+		cmocka_unit_test(test_accept),
+		cmocka_unit_test(test_export),
+		cmocka_unit_test(test_show_and_bad_files),
+		cmocka_unit_test(test_trend),
+		cmocka_unit_test(test_no_gnuplot),
+		cmocka_unit_test(test_derive),
+	};
+
+	return cmocka_run_group_tests_name("report", tests, setup, teardown);
+}
