@@ -26,7 +26,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: iostrata-node status|apply|restore|check [options]\n"
+		"Usage: iostrata-node [status|apply|restore|check] [options]\n"
+		"  (no command: check, for HealthCheckProgram)\n"
 		"  --sysroot DIR     act below DIR instead of / (tests)\n"
 		"  --state-dir DIR   journal and applied files (default /run/iostrata)\n"
 		"  --policy FILE     site policy (default " IOSTRATA_SYSCONFDIR
@@ -121,11 +122,13 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc - 1) {
+	/* No command: "check", so the binary itself can be Slurm's
+	 * HealthCheckProgram (which takes no arguments). */
+	if (optind < argc - 1) {
 		usage(stderr);
 		return 2;
 	}
-	cmd = argv[optind];
+	cmd = optind == argc ? "check" : argv[optind];
 	if (strcmp(cmd, "status") && strcmp(cmd, "apply") &&
 	    strcmp(cmd, "restore") && strcmp(cmd, "check")) {
 		fprintf(stderr,

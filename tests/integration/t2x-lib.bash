@@ -85,17 +85,16 @@ other_owner() {
 T2X_BEFORE=
 T2X_EXPECT_DRAIN=
 snapshot() {
-	local t=0
+	local t0=$SECONDS
 	# Wait until no other site's job has the machine shaped (older plugin
 	# builds do not register in /run/iostrata-host: also wait for every
 	# CPU and memory block to be online).
-	while { [ -n "$(other_owner)" ] || ! machine_whole; } && [ $t -lt 180 ]; do
-		[ $t = 0 ] && say "waiting: machine shaped by someone else ($(other_owner)$(machine_state | head -2 | tr '\n' ' '))"
+	while { [ -n "$(other_owner)" ] || ! machine_whole; } && [ $((SECONDS - t0)) -lt 120 ]; do
+		[ "$t0" = "$SECONDS" ] && say "waiting up to 120 s: machine shaped by someone else: $(other_owner) cpus $(cat /sys/devices/system/cpu/online), $(grep -ls '^0' /sys/devices/system/memory/memory*/online | wc -l) memory blocks offline"
 		sleep 2
-		t=$((t + 2))
 	done
 	[ -z "$(other_owner)" ] && machine_whole ||
-		skip "machine shaped by someone else: $(other_owner) $(machine_state | head -2 | tr '\n' ' ')"
+		skip "machine shaped by someone else (another site's job?): $(other_owner) cpus $(cat /sys/devices/system/cpu/online), $(grep -ls '^0' /sys/devices/system/memory/memory*/online | wc -l) memory blocks offline"
 	T2X_BEFORE=$(machine_state)
 	[ -z "$(drained)" ] || fail "nodes drained before the test: $(drained)"
 }
@@ -208,11 +207,6 @@ expect_restored() {
 	fail "$what: node not restored to the snapshot"
 }
 
-expect_not_machine_whole() {
-	[ "$(cat /sys/devices/system/cpu/online)" = "$(cat /sys/devices/system/cpu/present)" ] &&
-		! grep -qs '^0' /sys/devices/system/memory/memory*/online
-}
-
-drained() {
+expect_not_drained() {
 	[ -z "$(drained)" ] || fail "$1: node drained: $(sinfo -h -n "$(drained)" -o %E)"
 }
