@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 # t5x-lib.bash: helpers shared by the jobs integration tests (t5x-*.sh);
 # sourced, not run (the runner only runs t[0-9]*.sh).  Expects the site env
 # (tests/integration/run sources it) and IOSTRATA_BUILD_DIR.
