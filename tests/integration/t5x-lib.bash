@@ -88,6 +88,14 @@ t5x_cleanup() {
 			fi
 			sleep 2
 		done
+		# Shaped by another site on this kernel (spank's host registry
+		# names the shaping site's state dir and job): not ours to judge.
+		local active=
+		[[ -r /run/iostrata-host/active ]] && active=$(cat /run/iostrata-host/active)
+		if [[ -z $ok && -n $active && $active != "$base/iostrata/state "* ]]; then
+			t5x_log "node not whole, but shaped by another site ($active): not checked"
+			ok=1
+		fi
 		if [[ -z $ok ]]; then
 			printf '%s: FAIL: node not whole after the test: %s\n' "$T" "$(tr '\n' ' ' <"$WORK/node-check.txt")" >&2
 			rc=1
