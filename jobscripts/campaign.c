@@ -784,7 +784,9 @@ static int cmd_submit(struct campaign *c, const struct opts *o)
 			snprintf(old, sizeof(old), "%s.failed-job%u", edir,
 				 e->jobid);
 			if (rename(edir, old) < 0 && errno != ENOENT) {
-				fprintf(stderr, PROG ": submit %s: move %s aside: %s\n", c->job, edir, strerror(errno));
+				fprintf(stderr,
+					PROG ": submit %s: move %s aside: %s\n",
+					c->job, edir, strerror(errno));
 				argv_free(&a);
 				failed++;
 				break;
@@ -1299,7 +1301,7 @@ static int env_section(const char *section, const char *name, void *arg)
 		 "disk_bw", "disk_bw_measured", "controller_bw", "nic_bw",
 		 "cores", "memory", "osds_per_node"},
 		{"storage", "nvme_per_node", "replication", "policy",
-		 "state_dir"},
+		 "state_dir", "device_dir"},
 		{"compute", "nodes", "nodelist", "partition", "ranks_per_node"},
 		{"workload", "file_size", "seq_bs", "rand_bs", "runtime",
 		 "reps", "iodepth", "ioengine", "dir", "interval"},

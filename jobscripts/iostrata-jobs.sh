@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 # iostrata-jobs.sh: shell helpers sourced by the iostrata job scripts
 # (jobscripts/*.sbatch).  Not a program: `source` it.  It reads the site
 # description through `iostrata-campaign env` (no INI parsing in bash), finds
@@ -70,6 +71,7 @@ ios_init() {
 	CAMPAIGN=$(ios_tool iostrata-campaign jobscripts)
 	BENCH=$(ios_tool iostrata-bench mpibench)
 	NODE=$(ios_tool iostrata-node spank)
+	# shellcheck disable=SC2034 # used by the job scripts
 	REPORT=$(ios_tool iostrata-report h5schema)
 	IOS_EDIR=${IOSTRATA_ELEMENT_DIR:-$PWD/iostrata-${SLURM_JOB_ID:-$$}}
 	IOS_LABEL=${IOSTRATA_ELEMENT_LABEL:-$IOS_JOB}

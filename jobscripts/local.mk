@@ -61,3 +61,14 @@ tests_unit_test_advise_LDADD = \
 	# End of tests_unit_test_advise_LDADD
 endif
 endif
+
+# The jobs integration tests (run by tests/integration/run).
+dist_noinst_SCRIPTS += \
+	tests/integration/t50-campaign.sh \
+	tests/integration/t51-sweep-disk-bw.sh \
+	tests/integration/t52-sweep-cores-mem.sh \
+	tests/integration/t53-acceptance.sh \
+	# End of dist_noinst_SCRIPTS (jobs)
+EXTRA_DIST += \
+	tests/integration/t5x-lib.bash \
+	# End of EXTRA_DIST (jobs tests)

@@ -50,6 +50,7 @@ static const struct key_def keys[] = {
 	{"storage", "replication", IOS_SITE_UINT, NULL, false},
 	{"storage", "policy", IOS_SITE_STRING, NULL, true},
 	{"storage", "state_dir", IOS_SITE_STRING, NULL, true},
+	{"storage", "device_dir", IOS_SITE_STRING, NULL, false},
 	{"compute", "nodes", IOS_SITE_UINT, NULL, false},
 	{"compute", "nodelist", IOS_SITE_STRING, NULL, false},
 	{"compute", "partition", IOS_SITE_STRING, NULL, false},

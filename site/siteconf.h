@@ -10,7 +10,9 @@
  *   [storage]   nodes (count), nodelist, partition, disks_per_node, disk_bw,
  *               disk_bw_measured, controller_bw, nic_bw, cores, memory,
  *               osds_per_node, nvme_per_node, replication, policy,
- *               state_dir (iostrata-node's --policy and --state-dir)
+ *               state_dir (iostrata-node's --policy and --state-dir),
+ *               device_dir (layered run: a directory on the OSDs'
+ *               filesystem, %n node index, %h node name)
  *   [compute]   nodes (count), nodelist, partition, ranks_per_node
  *   [workload]  file_size, seq_bs, rand_bs, runtime, reps, iodepth,
  *               ioengine, dir, interval

@@ -12,6 +12,7 @@
 
 set -uo pipefail
 T=t51-sweep-disk-bw
+# shellcheck source=tests/integration/t5x-lib.bash
 source "$(dirname "$0")/t5x-lib.bash"
 t5x_init
 t5x_need_real

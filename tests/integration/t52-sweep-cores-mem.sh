@@ -13,6 +13,7 @@
 
 set -uo pipefail
 T=t52-sweep-cores-mem
+# shellcheck source=tests/integration/t5x-lib.bash
 source "$(dirname "$0")/t5x-lib.bash"
 t5x_init
 t5x_need_real

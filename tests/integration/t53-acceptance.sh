@@ -11,6 +11,7 @@
 
 set -uo pipefail
 T=t53-acceptance
+# shellcheck source=tests/integration/t5x-lib.bash
 source "$(dirname "$0")/t5x-lib.bash"
 t5x_init
 t5x_need_real

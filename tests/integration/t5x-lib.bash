@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 # t5x-lib.bash: helpers shared by the jobs integration tests (t5x-*.sh);
 # sourced, not run (the runner only runs t[0-9]*.sh).  Expects the site env
 # (tests/integration/run sources it) and IOSTRATA_BUILD_DIR.
@@ -72,9 +73,33 @@ t5x_cleanup() {
 			done
 		done
 	done
-	if [[ -x $NODE ]] && ! "$NODE" check >"$WORK/node-check.txt" 2>&1; then
-		printf '%s: FAIL: node not whole after the test: %s\n' "$T" "$(tr '\n' ' ' <"$WORK/node-check.txt")" >&2
-		rc=1
+	if [[ -x $NODE ]]; then
+		# the site's policy and state dir (tests/integration/plugstack.sh)
+		local nargs=() base=${IOSTRATA_SITE_BASE:-} ok=
+		[[ -r $base/iostrata/policy.conf ]] && nargs+=(--policy="$base/iostrata/policy.conf")
+		[[ -d $base/iostrata/state ]] && nargs+=(--state-dir="$base/iostrata/state")
+		# The kernel is shared with anything else on the machine that
+		# hotplugs (other sites' tests): allow a few seconds for a
+		# transient outside change before calling the node not whole.
+		for _ in 1 2 3 4 5; do
+			if "$NODE" check "${nargs[@]}" >"$WORK/node-check.txt" 2>&1; then
+				ok=1
+				break
+			fi
+			sleep 2
+		done
+		# Shaped by another site on this kernel (spank's host registry
+		# names the shaping site's state dir and job): not ours to judge.
+		local active=
+		[[ -r /run/iostrata-host/active ]] && active=$(cat /run/iostrata-host/active)
+		if [[ -z $ok && -n $active && $active != "$base/iostrata/state "* ]]; then
+			t5x_log "node not whole, but shaped by another site ($active): not checked"
+			ok=1
+		fi
+		if [[ -z $ok ]]; then
+			printf '%s: FAIL: node not whole after the test: %s\n' "$T" "$(tr '\n' ' ' <"$WORK/node-check.txt")" >&2
+			rc=1
+		fi
 	fi
 	local drained
 	drained=$(sinfo -h -t drain,drng,down -o %N 2>&1)
