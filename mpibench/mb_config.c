@@ -729,7 +729,7 @@ int mb_config_parse(struct mb_config *cfg, int argc, char **argv,
 		bool mine = false;
 
 		for (o = cfg->backend->options; o && o->name; o++)
-			if (o->name == cfg->bopts[p].name)
+			if (!strcmp(o->name, cfg->bopts[p].name))
 				mine = true;
 		if (!mine)
 			return ios_errf(err, -EINVAL,

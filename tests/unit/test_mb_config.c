@@ -313,6 +313,42 @@ static void test_block_device(void **state)
 	assert_non_null(strstr(err.msg, "--allow-device"));
 }
 
+/* Backend options shared by two backends (--ceph-conf of rados and
+ * cephfs) are accepted for either; options of another backend are not. */
+static void test_backend_options(void **state)
+{
+	const struct mb_backend *const *b;
+	const struct mb_option *o;
+	char be[64], opt[128];
+	struct mb_config cfg;
+	struct ios_err err;
+
+	(void)state;
+	for (b = mb_backends; *b; b++)
+		for (o = (*b)->options; o && o->name; o++) {
+			const char *args[] = {be, opt, "--dir=/tmp", NULL};
+
+			snprintf(be, sizeof(be), "--backend=%s", (*b)->name);
+			snprintf(opt, sizeof(opt), "--%s%s", o->name,
+				 o->arg ? "=x" : "");
+			if (parse(args, &cfg, &err))
+				fail_msg("%s %s: %s", be, opt, err.msg);
+			assert_string_equal(mb_config_opt(&cfg, o->name),
+					    o->arg ? "x" : "1");
+			mb_config_free(&cfg);
+		}
+	if (!mb_backend_find("rados"))
+		return;
+	{
+		const char *args[] = {"--backend=null", "--rados-pool=x", NULL};
+
+		assert_int_equal(parse(args, &cfg, &err), -EINVAL);
+		assert_non_null(
+			strstr(err.msg, "not an option of backend \"null\""));
+		mb_config_free(&cfg);
+	}
+}
+
 static void test_opt_accessor(void **state)
 {
 	static const char *const args[] = {"--dir=/tmp", NULL};
@@ -339,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_target),
 		cmocka_unit_test(test_block_device),
+		cmocka_unit_test(test_backend_options),
 		cmocka_unit_test(test_opt_accessor),
 	};
 
