@@ -770,7 +770,8 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 {
 	char name[64];
 	struct mb_file *f;
-	uint64_t cur = 0, off;
+	uint64_t cur = 0, off, chunk, len, k;
+	void *cbuf = NULL;
 	int flags = MB_O_WRITE | MB_O_CREATE | (s->direct ? MB_O_DIRECT : 0);
 	int rc;
 
@@ -791,16 +792,31 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 	}
 	if (!be->getsize)
 		cur = 0;
-	for (off = cur / s->bs * s->bs; off < s->size; off += s->bs) {
+	/* Write in chunks of whole blocks up to 8 MiB: a 4 KiB random phase
+	 * must not lay out 16 GiB with 4 KiB writes (slow, fragmented). */
+	chunk = s->bs * (s->bs >= (8u << 20) ? 1 : (8u << 20) / s->bs);
+	if (posix_memalign(&cbuf, 4096, chunk)) {
+		be->close(f);
+		return ios_errf(err, -ENOMEM,
+				"iostrata-bench: rank %d: lay out %s: %s",
+				ctx->rank, name, strerror(ENOMEM));
+	}
+	for (k = 0; k < chunk; k += s->bs)
+		memcpy((char *)cbuf + k, buf, s->bs);
+	for (off = cur / s->bs * s->bs; off < s->size; off += len) {
 		ssize_t n;
 
+		len = s->size - off < chunk ? s->size - off : chunk;
 		if (s->verify)
-			mb_verify_fill(buf, s->bs, (uint32_t)ctx->rank,
-				       UINT32_MAX, off, seed);
-		n = be->pwrite(f, buf, s->bs, off);
-		if (n != (ssize_t)s->bs) {
+			for (k = 0; k < len; k += s->bs)
+				mb_verify_fill((char *)cbuf + k, s->bs,
+					       (uint32_t)ctx->rank, UINT32_MAX,
+					       off + k, seed);
+		n = be->pwrite(f, cbuf, len, off);
+		if (n != (ssize_t)len) {
 			rc = n < 0 ? (int)n : -EIO;
 			be->close(f);
+			free(cbuf);
 			return ios_errf(
 				err, rc,
 				"iostrata-bench: rank %d: lay out %s at offset %" PRIu64
@@ -809,6 +825,7 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 				n < 0 ? strerror((int)-n) : "short write");
 		}
 	}
+	free(cbuf);
 	rc = be->close(f);
 	if (rc)
 		return ios_errf(
