@@ -17,7 +17,7 @@ mpibench_libiostrata_layers_la_LIBADD = \
 EXTRA_DIST += \
 	mpibench/LAYERS.md \
 	bench/rados-compare \
-	tests/integration/t4x-lib.sh \
+	tests/integration/t4x-lib.bash \
 	tests/integration/t40-ceph-backends.sh \
 	tests/integration/t41-layers.sh \
 	tests/integration/t42-layers-faults.sh \

@@ -25,8 +25,8 @@ say "failing job: restored"
 
 # 2. scancel while running
 id=$(submit -p "$P" -w n1 --exclusive -t 3 --iostrata-cpus=1 $bwopt \
-	-o /dev/null --wrap='sleep 300') || fail "sbatch failed"
-wait_running "$id" || fail "job $id not running"
+	-o /dev/null --wrap="touch $T2X_TMP/started.1; sleep 300") || fail "sbatch failed"
+wait_running "$id" "$T2X_TMP/started.1" || fail "job $id not running"
 shaped || fail "job $id running but cpu1 online"
 scancel "$id"
 wait_job "$id" 60 || fail "cancelled job $id did not end"
@@ -36,8 +36,8 @@ say "scancel: restored"
 
 # 3. time limit (1 minute; slurmctld checks limits every ~30 s)
 id=$(submit -p "$P" -w n1 --exclusive -t 1 --iostrata-cpus=1 $bwopt \
-	-o /dev/null --wrap='sleep 600') || fail "sbatch failed"
-wait_running "$id" || fail "job $id not running"
+	-o /dev/null --wrap="touch $T2X_TMP/started.2; sleep 600") || fail "sbatch failed"
+wait_running "$id" "$T2X_TMP/started.2" || fail "job $id not running"
 shaped || fail "job $id running but cpu1 online"
 wait_job "$id" 150 || fail "job $id not ended by its time limit"
 [ "$(job_state "$id")" = TIMEOUT ] || fail "job $id: $(job_state "$id"), want TIMEOUT"

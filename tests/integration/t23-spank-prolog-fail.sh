@@ -51,4 +51,15 @@ scontrol update nodename=n1 state=resume || fail "cannot resume n1"
 T2X_EXPECT_DRAIN=
 expect_restored "prolog error"
 expect_not_drained "after resume"
+# After a prolog error slurmctld may list n1 as not responding ("idle*")
+# until its next registration: leave the site only once n1 answers again.
+for _ in $(seq 1 60); do
+	case "$(sinfo -h -n n1 -o %t)" in
+	*'*'*) sleep 1 ;;
+	*) break ;;
+	esac
+done
+case "$(sinfo -h -n n1 -o %t)" in
+*'*'*) fail "n1 not responding after resume: $(sinfo -h -n n1 -o '%t %E')" ;;
+esac
 say "pass"

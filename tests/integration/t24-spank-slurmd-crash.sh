@@ -42,8 +42,8 @@ t2x_cleanup() {
 }
 
 id=$(submit -p "$P" -w n1 --exclusive -t 3 --iostrata-cpus=1 $bwopt \
-	-o "$T2X_TMP/out" --wrap='sleep 300') || fail "sbatch failed"
-wait_running "$id" || fail "job $id not running"
+	-o "$T2X_TMP/out" --wrap="touch $T2X_TMP/started.1; sleep 300") || fail "sbatch failed"
+wait_running "$id" "$T2X_TMP/started.1" || fail "job $id not running"
 [ "$(cat /sys/devices/system/cpu/online)" = 0 ] || fail "job $id running but cpu1 online"
 [ -f "$T2X_STATE/journal/$id.state" ] || fail "no journal for job $id"
 say "killing slurmd n1 (pid $pid) while job $id runs"

@@ -181,11 +181,14 @@ wait_job() {
 
 job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
 
-# wait_running ID: until the job runs.
+# wait_running ID MARKER: until the job's script runs, i.e. has created
+# MARKER.  With PrologFlags=Alloc a job shows RUNNING while its prolog is
+# still applying the shape (reason "Prolog"); only the batch script starting
+# proves the prolog is done.
 wait_running() {
-	local id=$1 t=0
-	while [ $t -lt 120 ]; do
-		[ "$(job_state "$id")" = RUNNING ] && return 0
+	local id=$1 marker=$2 t=0
+	while [ $t -lt 240 ]; do
+		[ -e "$marker" ] && [ "$(job_state "$id")" = RUNNING ] && return 0
 		sleep 0.5
 		t=$((t + 1))
 	done

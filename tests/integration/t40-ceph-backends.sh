@@ -9,7 +9,7 @@
 
 set -euo pipefail
 T=t40-ceph-backends
-. "$(dirname "$0")/t4x-lib.sh"
+. "$(dirname "$0")/t4x-lib.bash"
 t4x_require
 
 work=$(mktemp -d "$IOSTRATA_LOCAL_DIR/$T.XXXXXX")

@@ -11,7 +11,7 @@
 
 set -euo pipefail
 T=t41-layers
-. "$(dirname "$0")/t4x-lib.sh"
+. "$(dirname "$0")/t4x-lib.bash"
 t4x_require
 
 work=$(mktemp -d "$IOSTRATA_LOCAL_DIR/$T.XXXXXX")

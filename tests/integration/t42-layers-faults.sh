@@ -10,7 +10,7 @@
 
 set -euo pipefail
 T=t42-layers-faults
-. "$(dirname "$0")/t4x-lib.sh"
+. "$(dirname "$0")/t4x-lib.bash"
 t4x_require
 [[ -n ${CEPH_KEYRING:-} && -r $CEPH_KEYRING ]] || skip "CEPH_KEYRING not readable"
 command -v ceph-authtool >/dev/null || skip "no ceph-authtool"

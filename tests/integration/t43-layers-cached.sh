@@ -8,7 +8,7 @@
 
 set -euo pipefail
 T=t43-layers-cached
-. "$(dirname "$0")/t4x-lib.sh"
+. "$(dirname "$0")/t4x-lib.bash"
 t4x_require
 
 work=$(mktemp -d "$IOSTRATA_LOCAL_DIR/$T.XXXXXX")

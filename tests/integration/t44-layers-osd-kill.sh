@@ -13,7 +13,7 @@
 
 set -euo pipefail
 T=t44-layers-osd-kill
-. "$(dirname "$0")/t4x-lib.sh"
+. "$(dirname "$0")/t4x-lib.bash"
 t4x_require
 
 OSD=1

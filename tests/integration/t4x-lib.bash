@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# t4x-lib.sh: shared helpers of the layers area's integration tests (t4x-*),
+# t4x-lib.bash: shared helpers of the layers area's integration tests (t4x-*),
 # sourced, not run.  Needs T (the test's name) set by the caller.
 
 log() { printf '%s: %s\n' "$T" "$*"; }
