@@ -272,11 +272,19 @@ void ios_figures_compute(struct ios_rep_result *rep,
 				   rk, h, r->verify_errors);
 			reasons_rank++;
 		}
+		/* A time-based repetition plans its end (rep->t_end_ns): a
+		 * rank that kept issuing I/O until then did not end early,
+		 * even when its last operation completed before the others'
+		 * (on a slow target one operation can take seconds).  It is
+		 * still flagged as an end-time outlier.  Without a planned end
+		 * (size-based), an early end-time outlier is an early end. */
+		bool sched = rep->t_end_ns > rep->t_start_ns;
+
 		early = r->ended_early;
-		if ((r->outlier & IOS_OUTLIER_END) && end[i] < med_end_all)
+		if ((r->outlier & IOS_OUTLIER_END) && end[i] < med_end_all &&
+		    !(sched && r->t_end_ns >= rep->t_end_ns))
 			early = true;
 		if (early) {
-			bool sched = rep->t_end_ns > rep->t_start_ns;
 			int64_t t0 = sched ? rep->t_start_ns : first_start;
 			double planned =
 				sched ? (double)(rep->t_end_ns - t0) / 1e9

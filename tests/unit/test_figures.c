@@ -139,6 +139,44 @@ static void test_early_finisher(void **state)
 	freerep(rep);
 }
 
+/* Time-based (runtime 150 s): every rank ran past the planned end, one's
+ * last operation completed at 154 s and the others' at 160 s.  It is an
+ * end-time outlier, named as a straggler, but it did not end early: the
+ * repetition stays valid.  The same rank stopping at 149 s (before the
+ * planned end, as the I/O loop reports) makes it invalid. */
+static void test_timebased_end(void **state)
+{
+	struct rk r[8];
+	struct ios_rep_result *rep;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 8; i++)
+		r[i] = (struct rk){.rate = 100 * MB,
+				   .start_s = 0,
+				   .end_s = 160 + 0.001 * i,
+				   .node = i / 4};
+	r[5].end_s = 154;
+	rep = mkrep(r, 8);
+	rep->t_start_ns = 0;
+	rep->t_end_ns = 150 * S;
+	ios_figures_compute(rep, ri, 2);
+	assert_true(rep->ranks[5].outlier & IOS_OUTLIER_END);
+	assert_true(rep->valid);
+	assert_string_equal(rep->invalid_reason, "");
+	freerep(rep);
+
+	r[5].end_s = 149;
+	r[5].ended_early = 1;
+	rep = mkrep(r, 8);
+	rep->t_start_ns = 0;
+	rep->t_end_ns = 150 * S;
+	ios_figures_compute(rep, ri, 2);
+	assert_false(rep->valid);
+	assert_non_null(strstr(rep->invalid_reason, "rank 5 (n2) ended early"));
+	freerep(rep);
+}
+
 /* An early finisher that claims the full bytes (inflated rate). */
 static void test_early_inflated(void **state)
 {
@@ -303,6 +341,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_uniform),
 		cmocka_unit_test(test_early_finisher),
+		cmocka_unit_test(test_timebased_end),
 		cmocka_unit_test(test_early_inflated),
 		cmocka_unit_test(test_outliers),
 		cmocka_unit_test(test_validity_reasons),
