@@ -394,6 +394,18 @@ static int usage_files(const char *cmd)
 	return REPORT_EXIT_USAGE;
 }
 
+/* A phase's name in tables: "write", or "write@device" in a layered run, so
+ * the layers of one run do not fold into one row. */
+static const char *phase_label(const struct ios_phase_result *ph, char *buf,
+			       size_t len)
+{
+	if (ph->layer[0])
+		snprintf(buf, len, "%s@%s", ph->name, ph->layer);
+	else
+		snprintf(buf, len, "%s", ph->name);
+	return buf;
+}
+
 int report_show(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -447,14 +459,18 @@ int report_show(int argc, char **argv)
 	 * one column per configuration; cells = mean over valid reps. */
 	{
 		struct row {
-			char mode[16];
+			char mode[40]; /* phase_label() */
+			char base[16]; /* the access pattern alone */
 			int ranks;
 		} *rows = NULL;
 		size_t nrows = 0, cap = 0;
 
 		for (size_t i = 0; i < n; i++)
 			for (int k = 0; k < runs[i].run->nphases; k++) {
-				const char *m = runs[i].run->phases[k].name;
+				char lb[40];
+				const char *m =
+					phase_label(&runs[i].run->phases[k], lb,
+						    sizeof(lb));
 				size_t r;
 
 				for (r = 0; r < nrows; r++)
@@ -471,24 +487,26 @@ int report_show(int argc, char **argv)
 				}
 				snprintf(rows[nrows].mode, sizeof(rows->mode),
 					 "%s", m);
+				snprintf(rows[nrows].base, sizeof(rows->base),
+					 "%s", runs[i].run->phases[k].name);
 				rows[nrows++].ranks = runs[i].run->nranks;
 			}
 		for (size_t r = 0; r < nrows; r++) {
 			const struct report_fig *f =
 				strcmp(fname, "auto")
 					? report_fig_find(fname)
-					: report_fig_headline(rows[r].mode);
+					: report_fig_headline(rows[r].base);
 
 			if (r == 0 || strcmp(rows[r].mode, rows[r - 1].mode)) {
 				printf("%s%s: %s [%s], mean over valid repetitions\n",
 				       r ? "\n" : "", rows[r].mode, f->name,
 				       f->dunit);
-				printf("^%-10s^%6s^", "mode", "ranks");
+				printf("^%-20s^%6s^", "mode", "ranks");
 				for (size_t k = 0; k < ncols; k++)
 					printf("%12s^", cols[k]);
 				printf("\n");
 			}
-			printf("| %-9s| %5d|", rows[r].mode, rows[r].ranks);
+			printf("| %-19s| %5d|", rows[r].mode, rows[r].ranks);
 			for (size_t k = 0; k < ncols; k++) {
 				double sum = 0;
 				int cnt = 0;
@@ -502,10 +520,13 @@ int report_show(int argc, char **argv)
 					for (int p = 0;
 					     p < runs[i].run->nphases; p++) {
 						struct report_stats st;
+						char lb[40];
 
-						if (strcmp(runs[i].run
-								   ->phases[p]
-								   .name,
+						if (strcmp(phase_label(
+								   &runs[i].run->phases
+									    [p],
+								   lb,
+								   sizeof(lb)),
 							   rows[r].mode))
 							continue;
 						report_phase_stats(
@@ -529,7 +550,7 @@ int report_show(int argc, char **argv)
 
 	/* Table 2 (the paper's rows): min/avg/max per run and phase. */
 	printf("\nper run: min / avg / max (stddev) over valid repetitions\n");
-	printf("%-24s %-10s %-6s %-15s %-8s %10s %10s %10s %9s %s\n", "run",
+	printf("%-24s %-16s %-6s %-15s %-8s %10s %10s %10s %9s %s\n", "run",
 	       "phase", "ranks", "figure", "unit", "min", "avg", "max",
 	       "stddev", "valid");
 	for (size_t i = 0; i < n; i++)
@@ -547,7 +568,7 @@ int report_show(int argc, char **argv)
 			}
 			for (int q = 0; q < nf; q++) {
 				struct report_stats st;
-				char a[32], b[32], d[32], e[32];
+				char a[32], b[32], d[32], e[32], lb[40];
 
 				report_phase_stats(ph, figs[q], &st);
 				fmt_num(a, sizeof(a), st.min * figs[q]->scale);
@@ -555,8 +576,9 @@ int report_show(int argc, char **argv)
 				fmt_num(d, sizeof(d), st.max * figs[q]->scale);
 				fmt_num(e, sizeof(e),
 					st.stddev * figs[q]->scale);
-				printf("%-24.24s %-10s %-6d %-15s %-8s %10s %10s %10s %9s %d/%d\n",
-				       runs[i].label, ph->name,
+				printf("%-24.24s %-16s %-6d %-15s %-8s %10s %10s %10s %9s %d/%d\n",
+				       runs[i].label,
+				       phase_label(ph, lb, sizeof(lb)),
 				       runs[i].run->nranks, figs[q]->name,
 				       figs[q]->dunit, a, b, d, e, st.n,
 				       st.nreps);
@@ -576,8 +598,11 @@ int report_show(int argc, char **argv)
 						continue;
 					if (!header++)
 						printf("\ninvalid repetitions (left out above):\n");
+					char lb[40];
+
 					printf("  %s %s rep %d: %s\n",
-					       runs[i].label, ph->name,
+					       runs[i].label,
+					       phase_label(ph, lb, sizeof(lb)),
 					       ph->reps[r].rep,
 					       ph->reps[r].invalid_reason);
 				}

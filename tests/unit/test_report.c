@@ -261,6 +261,12 @@ static void test_efficiency_layered(void **state)
 			fail_msg("layered efficiency row (want ~0.5): %s", out);
 	}
 	free(out);
+	/* show keeps the layers apart: one row each */
+	assert_int_equal(run_cmd(&out, 2, "show", P("layered.h5")), 0);
+	assert_non_null(strstr(out, "| write@device       |"));
+	assert_non_null(strstr(out, "| write@fullstack    |"));
+	assert_non_null(strstr(out, " write@device "));
+	free(out);
 }
 
 static void test_accept(void **state)
@@ -377,9 +383,10 @@ static void test_show_and_bad_files(void **state)
 	fclose(f);
 	/* the bad file is reported, the others shown, exit code 1 */
 	assert_int_equal(run_cmd(&out, 2, "show", P("s*.h5")), 1);
-	assert_non_null(
-		strstr(out, "^mode      ^ ranks^     c8/m32G^    c16/m32G^"));
-	assert_non_null(strstr(out, "| write    |     6|"));
+	assert_non_null(strstr(
+		out,
+		"^mode                ^ ranks^     c8/m32G^    c16/m32G^"));
+	assert_non_null(strstr(out, "| write              |     6|"));
 	assert_non_null(strstr(out, "write: stonewall_bw [MiB/s]"));
 	assert_non_null(strstr(out, "min        avg        max"));
 	free(out);
