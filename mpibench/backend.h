@@ -126,4 +126,11 @@ const struct mb_backend *mb_backend_find(const char *name);
  */
 int mb_backend_validate(const struct mb_backend *be, struct ios_err *err);
 
+/*
+ * What a Ceph connect or mount error usually means, as a hint appended to a
+ * message (" (wrong key or keyring for this client id?)"), or "" when there
+ * is none.  Shared by the rados and cephfs backends and the layered run.
+ */
+const char *mb_ceph_hint(int rc);
+
 #endif

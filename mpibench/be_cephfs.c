@@ -77,24 +77,6 @@ static int cephfs_check(struct mb_ctx *ctx)
 	return 0;
 }
 
-/* What a connect/mount error usually means, for the message. */
-static const char *connect_hint(int rc)
-{
-	switch (rc) {
-	case -EACCES:
-	case -EPERM:
-		return " (wrong key or keyring for this client id?)";
-	case -ENOENT:
-		return " (no keyring found: give --ceph-keyring or set CEPH_KEYRING)";
-	case -EIO:
-		return " (malformed key in the keyring?)";
-	case -ETIMEDOUT:
-		return " (monitor unreachable?)";
-	default:
-		return "";
-	}
-}
-
 static int cephfs_init(struct mb_ctx *ctx)
 {
 	struct cephfs_priv *cp;
@@ -163,7 +145,7 @@ static int cephfs_init(struct mb_ctx *ctx)
 			ctx->err, rc,
 			"cephfs: mount '%s' as client.%s (conf '%s', timeout %s s): %s%s",
 			root, id, conf ? conf : "default", tmo, strerror(-rc),
-			connect_hint(rc));
+			mb_ceph_hint(rc));
 		goto out_release;
 	}
 	if (strcmp(cp->dir, ".") != 0) {

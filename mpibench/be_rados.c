@@ -89,24 +89,6 @@ static int rados_check(struct mb_ctx *ctx)
 	return 0;
 }
 
-/* What a connect/mount error usually means, for the message. */
-static const char *connect_hint(int rc)
-{
-	switch (rc) {
-	case -EACCES:
-	case -EPERM:
-		return " (wrong key or keyring for this client id?)";
-	case -ENOENT:
-		return " (no keyring found: give --ceph-keyring or set CEPH_KEYRING)";
-	case -EIO:
-		return " (malformed key in the keyring?)";
-	case -ETIMEDOUT:
-		return " (monitor unreachable?)";
-	default:
-		return "";
-	}
-}
-
 static int rados_init(struct mb_ctx *ctx)
 {
 	struct rados_priv *rp;
@@ -177,7 +159,7 @@ static int rados_init(struct mb_ctx *ctx)
 			ctx->err, rc,
 			"rados: connect to cluster as client.%s (conf '%s', timeout %s s): %s%s",
 			id, conf ? conf : "default", tmo, strerror(-rc),
-			connect_hint(rc));
+			mb_ceph_hint(rc));
 		goto out_shutdown;
 	}
 	/* Fail here, before any I/O, when the pool is missing. */

@@ -288,26 +288,6 @@ static int pool_size(rados_t c, const char *pool)
 }
 #endif
 
-#ifdef HAVE_RADOS
-/* What a connect error usually means, for the message. */
-static const char *connect_hint(int rc)
-{
-	switch (rc) {
-	case -EACCES:
-	case -EPERM:
-		return " (wrong key or keyring for this client id?)";
-	case -ENOENT:
-		return " (no keyring found: give --ceph-keyring or set CEPH_KEYRING)";
-	case -EIO:
-		return " (malformed key in the keyring?)";
-	case -ETIMEDOUT:
-		return " (monitor unreachable?)";
-	default:
-		return "";
-	}
-}
-#endif
-
 /*
  * Connect like the rados backend (same options, same timeouts), check the
  * pool, and read the pool's size, the CephFS data pool's size and the OSD
@@ -365,7 +345,7 @@ static int ceph_preflight(const struct lyr_opts *o, bool need_pool,
 			err, rc,
 			"layers: connect to Ceph as client.%s (conf '%s', timeout %s s): %s%s",
 			id ? id : "admin", conf ? conf : "default",
-			tmo ? tmo : "30", strerror(-rc), connect_hint(rc));
+			tmo ? tmo : "30", strerror(-rc), mb_ceph_hint(rc));
 		goto out;
 	}
 	if (need_pool) {
