@@ -44,10 +44,11 @@ AC_DEFUN([X_AC_OPTIONAL_LIB], [
     LDFLAGS="$LDFLAGS $x_ac_[]_LO[]_ldflags"
     AS_UNSET([ac_cv_header_]m4_translit([$3], [/.-], [___]))
     AC_CHECK_HEADER([$3], [
-      AS_IF([test "x$4" = x], [x_ac_have_[]_LO=yes], [
+      m4_ifval([$4], [
         AC_CHECK_LIB([$4], [$5], [
           x_ac_have_[]_LO=yes
-          _UP[]_LIBS="$x_ac_[]_LO[]_ldflags -l$4"])])])
+          _UP[]_LIBS="$x_ac_[]_LO[]_ldflags -l$4"])],
+        [x_ac_have_[]_LO=yes])])
     CPPFLAGS="$x_ac_save_CPPFLAGS"
     LDFLAGS="$x_ac_save_LDFLAGS"
     AS_IF([test "x$x_ac_have_[]_LO" = xno && test "x$with_[]_LO" != xcheck],
