@@ -157,7 +157,7 @@ ios_bench() {
 	[[ -n ${SLURM_HET_SIZE:-} ]] && group=(--het-group=1)
 	mkdir -p "$IOS_WDIR" || ios_fail "create $IOS_WDIR: cannot create the benchmark directory"
 	ios_msg "bench: $*"
-	srun "${group[@]}" --mpi="$IOS_MPI" "$BENCH" --dir="$IOS_WDIR" \
+	srun "${group[@]}" --mpi="$IOS_MPI" --kill-on-bad-exit=1 "$BENCH" --dir="$IOS_WDIR" \
 		--output="$out" --quiet "$@"
 }
 

@@ -709,6 +709,10 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return 0;
 	}
+	/* From the first collective on, a rank that died (or hangs) must not
+	 * leave the others waiting forever: the watchdog bounds start-up. */
+	mb_watchdog_start(on_watchdog);
+	mb_watchdog_arm(120.0, "start-up");
 	/* Same seed on every rank: rank 0's. */
 	MPI_Bcast(&g_cfg.seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
 	rc = mb_backend_validate(g_cfg.backend, &err);
@@ -724,8 +728,6 @@ int main(int argc, char **argv)
 		if (agree_fail(g_rank, rc, &err))
 			goto out_usage;
 	}
-	mb_watchdog_start(on_watchdog);
-	mb_watchdog_arm(120.0, "start-up");
 	rc = mb_world_create(MPI_COMM_WORLD, &w, &err);
 	if (rc) {
 		fprintf(stderr, "iostrata-bench: rank %d: %s\n", g_rank,
