@@ -32,6 +32,7 @@
 #endif
 
 #include "h5out.h"
+#include "runrec.h"
 #include "layers.h"
 #include "layers_run.h"
 #include "mb_config.h"
@@ -463,78 +464,6 @@ static struct ios_phase_result *new_phase(struct lrun *lr)
 	return &r->phases[r->nphases];
 }
 
-static char *uuid(void)
-{
-	char buf[64] = "";
-	FILE *f = fopen("/proc/sys/kernel/random/uuid", "re");
-
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = '\0';
-	if (!buf[0])
-		snprintf(buf, sizeof(buf), "%08lx-%04x", (long)time(NULL),
-			 (unsigned)getpid() & 0xffff);
-	return strdup(buf);
-}
-
-static char *now_utc(void)
-{
-	char buf[64];
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return strdup(buf);
-}
-
-/* Gather every node's hardware JSON to rank 0 (collective on world). */
-static void gather_nodes(struct mb_world *w, struct ios_run *run,
-			 const char *dir)
-{
-	char *mine = NULL, *all = NULL;
-	int len = 0, *lens = NULL, *disp = NULL, total = 0, k;
-
-	if (w->node_rank == 0) {
-		mine = mb_hw_node_json(dir);
-		len = mine ? (int)strlen(mine) + 1 : 0;
-	}
-	if (w->rank == 0) {
-		lens = calloc((size_t)w->nranks, sizeof(int));
-		disp = calloc((size_t)w->nranks, sizeof(int));
-	}
-	MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, w->comm);
-	if (w->rank == 0) {
-		for (k = 0; k < w->nranks; k++) {
-			disp[k] = total;
-			total += lens[k];
-		}
-		all = calloc((size_t)total + 1, 1);
-	}
-	MPI_Gatherv(mine, len, MPI_CHAR, all, lens, disp, MPI_CHAR, 0, w->comm);
-	if (w->rank == 0) {
-		run->nnodes = w->nnodes;
-		run->node_json = calloc((size_t)w->nnodes, sizeof(char *));
-		for (k = 0; k < w->nranks && run->node_json; k++) {
-			int nd = w->ri[k].node;
-
-			if (lens[k] && nd >= 0 && nd < w->nnodes &&
-			    !run->node_json[nd])
-				run->node_json[nd] = strdup(all + disp[k]);
-		}
-		for (k = 0; run->node_json && k < w->nnodes; k++)
-			if (!run->node_json[k])
-				run->node_json[k] = strdup("{}");
-	}
-	free(mine);
-	free(lens);
-	free(disp);
-	free(all);
-}
-
 /* A run that could not start: a results file that says why (status
  * failed, the reason as verdict), so a campaign sees an invalid run. */
 static void save_invalid(const struct mb_config *cfg, const struct ios_err *e)
@@ -546,8 +475,8 @@ static void save_invalid(const struct mb_config *cfg, const struct ios_err *e)
 		return;
 	memset(&lr, 0, sizeof(lr));
 	lr.output = cfg->output;
-	lr.run.run_id = uuid();
-	lr.run.created_utc = now_utc();
+	lr.run.run_id = mb_run_id();
+	lr.run.created_utc = mb_now_utc();
 	lr.run.tool = strdup("iostrata-bench");
 	lr.run.tool_version = strdup(PACKAGE_VERSION);
 	lr.run.git_revision = strdup(IOSTRATA_GIT_REVISION);
@@ -1093,8 +1022,8 @@ int lyr_main(int argc, char **argv)
 
 		lr.output = cfg.output;
 		c.lr = &lr;
-		r->run_id = uuid();
-		r->created_utc = now_utc();
+		r->run_id = mb_run_id();
+		r->created_utc = mb_now_utc();
 		r->tool = strdup("iostrata-bench");
 		r->tool_version = strdup(PACKAGE_VERSION);
 		r->git_revision = strdup(IOSTRATA_GIT_REVISION);
@@ -1132,7 +1061,7 @@ int lyr_main(int argc, char **argv)
 		add_kv(r, "layers.one_host", "%d", c.n.one_host);
 		add_kv(r, "layers.tolerance", "%g", o.tolerance);
 	}
-	gather_nodes(c.w, &lr.run, cfg.dir);
+	mb_gather_node_json(c.w, cfg.dir, &lr.run);
 	if (rank == 0)
 		save(&lr);
 

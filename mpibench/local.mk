@@ -20,6 +20,8 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/watchdog.h \
 	mpibench/h5out.c \
 	mpibench/h5out.h \
+	mpibench/runrec.c \
+	mpibench/runrec.h \
 	# End of mpibench_iostrata_bench_SOURCES
 mpibench_iostrata_bench_CPPFLAGS = \
 	$(AM_CPPFLAGS) \

@@ -24,6 +24,7 @@
 
 #include "figures.h"
 #include "h5out.h"
+#include "runrec.h"
 #include "layers_run.h"
 #include "jsonw.h"
 #include "mb_config.h"
@@ -234,78 +235,6 @@ static void fill_config(struct ios_run *run, const struct mb_config *c)
 				add_kv(run, o->name, "%s", o->def);
 		}
 	}
-}
-
-static char *uuid(void)
-{
-	char buf[64] = "";
-	FILE *f = fopen("/proc/sys/kernel/random/uuid", "re");
-
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = '\0';
-	if (!buf[0])
-		snprintf(buf, sizeof(buf), "%08lx-%04x", (long)time(NULL),
-			 (unsigned)getpid() & 0xffff);
-	return strdup(buf);
-}
-
-static char *now_utc(void)
-{
-	char buf[64];
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return strdup(buf);
-}
-
-/* Gather every node's hardware JSON (from its first rank) to rank 0. */
-static void gather_nodes(struct mb_world *w, struct ios_run *run)
-{
-	char *mine = NULL;
-	int len = 0, *lens = NULL, *disp = NULL, total = 0, k;
-	char *all = NULL;
-
-	if (w->node_rank == 0) {
-		mine = mb_hw_node_json(g_cfg.dir);
-		len = mine ? (int)strlen(mine) + 1 : 0;
-	}
-	if (w->rank == 0) {
-		lens = calloc((size_t)w->nranks, sizeof(int));
-		disp = calloc((size_t)w->nranks, sizeof(int));
-	}
-	MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, w->comm);
-	if (w->rank == 0) {
-		for (k = 0; k < w->nranks; k++) {
-			disp[k] = total;
-			total += lens[k];
-		}
-		all = calloc((size_t)total + 1, 1);
-	}
-	MPI_Gatherv(mine, len, MPI_CHAR, all, lens, disp, MPI_CHAR, 0, w->comm);
-	if (w->rank == 0) {
-		run->nnodes = w->nnodes;
-		run->node_json = calloc((size_t)w->nnodes, sizeof(char *));
-		for (k = 0; k < w->nranks && run->node_json; k++) {
-			int nd = w->ri[k].node;
-
-			if (lens[k] && nd >= 0 && nd < w->nnodes &&
-			    !run->node_json[nd])
-				run->node_json[nd] = strdup(all + disp[k]);
-		}
-		for (k = 0; run->node_json && k < w->nnodes; k++)
-			if (!run->node_json[k])
-				run->node_json[k] = strdup("{}");
-	}
-	free(mine);
-	free(lens);
-	free(disp);
-	free(all);
 }
 
 static void write_results(const struct ios_phase_result *ph)
@@ -787,8 +716,8 @@ int main(int argc, char **argv)
 
 	/* The run record (rank 0). */
 	if (g_rank == 0) {
-		run.run_id = uuid();
-		run.created_utc = now_utc();
+		run.run_id = mb_run_id();
+		run.created_utc = mb_now_utc();
 		run.tool = strdup("iostrata-bench");
 		run.tool_version = strdup(PACKAGE_VERSION);
 		run.git_revision = strdup(IOSTRATA_GIT_REVISION);
@@ -804,7 +733,7 @@ int main(int argc, char **argv)
 		run.ceph_json = mb_hw_ceph_json(getenv("CEPH_CONF"), g_cfg.dir);
 		g_run = &run;
 	}
-	gather_nodes(w, &run);
+	mb_gather_node_json(w, g_cfg.dir, &run);
 	mb_watchdog_disarm();
 	if (g_rank == 0)
 		write_results(NULL);
