@@ -330,13 +330,10 @@ static void cum_at(const struct rank_run *rr, int64_t t, double *b, double *o)
 static void record_error(struct rank_run *rr, int op, uint64_t off,
 			 uint64_t len, int64_t result, int64_t now)
 {
-	rr->r.errors++;
-	if (result >= 0 && result < (int64_t)len)
-		rr->r.short_ops++;
+	if (result < 0) /* a short result was counted by finish_short() */
+		rr->r.errors++;
 	if (!rr->r.first_errno)
 		rr->r.first_errno = result < 0 ? (int32_t)-result : EIO;
-	if (result >= 0 && !rr->r.first_errno)
-		rr->r.first_errno = EIO;
 	if (rr->nerr < MAX_ERRORS_PER_RANK) {
 		struct ios_io_error *e = &rr->errs[rr->nerr++];
 
@@ -417,8 +414,11 @@ static void fill_write(struct rank_run *rr, void *buf, uint64_t off)
 
 /*
  * A short transfer: try the rest once (as IOR does) so that the error
- * behind it (ENOSPC, EIO) is what gets recorded.  The short transfer is
- * counted either way.  Returns the final result for complete().
+ * behind it (ENOSPC, EIO) is what gets recorded.  Used by the synchronous
+ * and the asynchronous paths (the rest goes synchronously).  The short
+ * transfer counts here, once, as a short op and an error; an errno from
+ * the retry counts again in record_error() (it is a second failure).
+ * Returns the final result for complete().
  */
 static ssize_t finish_short(struct rank_run *rr, int op, void *buf,
 			    uint64_t off, ssize_t n)
@@ -427,7 +427,7 @@ static ssize_t finish_short(struct rank_run *rr, int op, void *buf,
 	ssize_t m;
 
 	rr->r.short_ops++;
-	rr->r.errors++; /* a short transfer is an error too */
+	rr->r.errors++;
 	if (n == 0 && op == IOS_OP_READ)
 		return n; /* end of file: nothing more to learn */
 	if (op == IOS_OP_WRITE)
@@ -544,7 +544,14 @@ static int run_async(struct rank_run *rr, void **bufs)
 		for (i = 0; i < (unsigned)n; i++) {
 			struct mb_io *io = done[i];
 
-			complete(rr, io->op, io->buf, io->off, io->result,
+			ssize_t res = io->result;
+
+			if (res >= 0 && res < (ssize_t)s->bs) {
+				res = finish_short(rr, io->op, io->buf, io->off,
+						   res);
+				now = mono_ns();
+			}
+			complete(rr, io->op, io->buf, io->off, res,
 				 now - io->t_submit_ns, now);
 			freel[nfree++] = io;
 			inflight--;
@@ -561,6 +568,29 @@ out:
 
 /* ---- gather and results ------------------------------------------- */
 
+static int agree(MPI_Comm comm, int rank, int rc, struct ios_err *err);
+
+#define GATHER_OOM                                                             \
+	"iostrata-bench: rank %d: out of memory gathering repetition %u of "   \
+	"%d ranks"
+
+static void free_rank_samples(struct ios_rank_result *all, int n)
+{
+	int k;
+
+	for (k = 0; all && k < n; k++) {
+		free(all[k].sample_bytes);
+		free(all[k].sample_ops);
+	}
+}
+
+/*
+ * Rank 0 gathers every rank's record, samples and errors.  An allocation
+ * that fails on one rank (rank 0's buffers grow with the rank count) is
+ * agreed on before each collective that needs it, so every rank leaves
+ * with the same error instead of waiting in a collective for a rank that
+ * left: the repetition is lost, the run goes on to write what it has.
+ */
 static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 		      int64_t t_start, int64_t t_end, struct ios_err *err)
 {
@@ -570,8 +600,9 @@ static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 	uint64_t *samples = NULL, *allsamples = NULL;
 	struct ios_io_error *allerr = NULL;
 	int *cnt = NULL, *disp = NULL, *ecnt = NULL, *edisp = NULL;
+	int *both = NULL;
 	uint32_t ns, i;
-	int k, total = 0, etotal = 0;
+	int k, rc = 0, total = 0, etotal = 0;
 	double step = s->interval * 1e9;
 	struct ios_rep_result *rep;
 
@@ -582,8 +613,9 @@ static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 		     : 0;
 	samples = calloc((size_t)ns * 2 + 1, sizeof(*samples));
 	if (!samples)
-		return ios_errf(err, -ENOMEM, "iostrata-bench: out of memory");
-	for (i = 0; i < ns; i++) {
+		rc = ios_errf(err, -ENOMEM, GATHER_OOM, w->rank, rr->rep + 1,
+			      w->nranks);
+	for (i = 0; samples && i < ns; i++) {
 		double b, o;
 		int64_t t = rr->t0_local + (int64_t)((i + 1) * step);
 
@@ -601,15 +633,20 @@ static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 	rr->r.sample_ops = NULL;
 	rr->r.rank = w->rank;
 
-	if (w->rank == 0) {
+	if (w->rank == 0 && !rc) {
 		all = calloc((size_t)w->nranks, sizeof(*all));
 		cnt = calloc((size_t)w->nranks, sizeof(int));
 		disp = calloc((size_t)w->nranks, sizeof(int));
 		ecnt = calloc((size_t)w->nranks, sizeof(int));
 		edisp = calloc((size_t)w->nranks, sizeof(int));
-		if (!all || !cnt || !disp || !ecnt || !edisp)
-			abort(); /* FIXME: a collective cannot fail alone */
+		both = calloc((size_t)w->nranks * 2, sizeof(int));
+		if (!all || !cnt || !disp || !ecnt || !edisp || !both)
+			rc = ios_errf(err, -ENOMEM, GATHER_OOM, w->rank,
+				      rr->rep + 1, w->nranks);
 	}
+	rc = agree(w->comm, w->rank, rc, err);
+	if (rc)
+		goto out;
 	{
 		struct ios_rank_result mine = rr->r;
 
@@ -622,35 +659,46 @@ static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 	{
 		int mine[2] = {(int)ns * 2,
 			       (int)(rr->nerr * sizeof(rr->errs[0]))};
-		int *both = w->rank == 0
-				    ? calloc((size_t)w->nranks * 2, sizeof(int))
-				    : NULL;
 
 		MPI_Gather(mine, 2, MPI_INT, both, 2, MPI_INT, 0, w->comm);
-		if (w->rank == 0) {
-			for (k = 0; k < w->nranks; k++) {
-				cnt[k] = both[2 * k];
-				disp[k] = total;
-				total += cnt[k];
-				ecnt[k] = both[2 * k + 1];
-				edisp[k] = etotal;
-				etotal += ecnt[k];
-			}
-			free(both);
-			allsamples =
-				calloc((size_t)total + 1, sizeof(uint64_t));
-			allerr = calloc((size_t)etotal + 1, 1);
-			if (!allsamples || !allerr)
-				abort();
-		}
 	}
+	if (w->rank == 0) {
+		for (k = 0; k < w->nranks; k++) {
+			cnt[k] = both[2 * k];
+			disp[k] = total;
+			total += cnt[k];
+			ecnt[k] = both[2 * k + 1];
+			edisp[k] = etotal;
+			etotal += ecnt[k];
+		}
+		/* Everything rank 0 needs after the last collective is
+		 * allocated before it. */
+		allsamples = calloc((size_t)total + 1, sizeof(uint64_t));
+		allerr = calloc((size_t)etotal + 1, 1);
+		rc = allsamples && allerr ? 0 : -ENOMEM;
+		for (k = 0; !rc && k < w->nranks; k++) {
+			uint32_t n = all[k].nsamples;
+
+			all[k].sample_bytes = calloc((size_t)n + 1, 8);
+			all[k].sample_ops = calloc((size_t)n + 1, 8);
+			if (!all[k].sample_bytes || !all[k].sample_ops)
+				rc = -ENOMEM;
+		}
+		for (; k < w->nranks; k++) /* pointers from other ranks */
+			all[k].sample_bytes = all[k].sample_ops = NULL;
+		if (rc)
+			ios_errf(err, rc, GATHER_OOM, w->rank, rr->rep + 1,
+				 w->nranks);
+	}
+	rc = agree(w->comm, w->rank, rc, err);
+	if (rc)
+		goto out;
 	MPI_Gatherv(samples, (int)ns * 2, MPI_UINT64_T, allsamples, cnt, disp,
 		    MPI_UINT64_T, 0, w->comm);
 	MPI_Gatherv(rr->errs, (int)(rr->nerr * sizeof(rr->errs[0])), MPI_BYTE,
 		    allerr, ecnt, edisp, MPI_BYTE, 0, w->comm);
-	free(samples);
 	if (w->rank != 0)
-		return 0;
+		goto out;
 
 	rep = &out->reps[out->nreps];
 	memset(rep, 0, sizeof(*rep));
@@ -664,27 +712,30 @@ static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 		struct ios_rank_result *r = &all[k];
 		uint32_t n = r->nsamples;
 
-		r->sample_bytes = calloc((size_t)n + 1, sizeof(uint64_t));
-		r->sample_ops = calloc((size_t)n + 1, sizeof(uint64_t));
-		if (!r->sample_bytes || !r->sample_ops)
-			abort();
 		memcpy(r->sample_bytes, allsamples + disp[k],
 		       n * sizeof(uint64_t));
 		memcpy(r->sample_ops, allsamples + disp[k] + n,
 		       n * sizeof(uint64_t));
 	}
+	all = NULL;
 	rep->nerrors = (size_t)etotal / sizeof(struct ios_io_error);
-	rep->errors = (struct ios_io_error *)allerr;
+	rep->errors = allerr;
 	allerr = NULL;
 	ios_figures_compute(rep, w->ri, w->nnodes);
 	out->nreps++;
+out:
+	if (all && rc) /* sample pointers are rank 0's only after a gather */
+		free_rank_samples(all, w->nranks);
+	free(all);
+	free(samples);
 	free(allsamples);
 	free(allerr);
+	free(both);
 	free(cnt);
 	free(disp);
 	free(ecnt);
 	free(edisp);
-	return 0;
+	return rc;
 }
 
 void mb_phase_result_free(struct ios_phase_result *ph)
@@ -968,6 +1019,7 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 		double b0, o0, b1, o1;
 		struct mb_file *f = NULL;
 		int64_t first_end, last_start;
+		uint32_t *psent = NULL; /* rank 0: messages each rank sent */
 
 		memset(&rr, 0, sizeof(rr));
 		rr.spec = spec;
@@ -988,10 +1040,18 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 		mb_watchdog_arm(mb_watchdog_bound(spec->runtime) + 60.0,
 				"open");
 		rc = be->open(&rctx, name, oflags, &f);
+		if (!rc && w->rank == 0) {
+			/* for the progress drain after the timed loop */
+			psent = calloc((size_t)w->nranks, sizeof(*psent));
+			if (!psent)
+				rc = ios_errf(err, -ENOMEM,
+					      "iostrata-bench: out of memory");
+		}
 		rc = agree(comm, w->rank, rc, err);
 		if (rc) {
 			if (f)
 				be->close(f);
+			free(psent);
 			break;
 		}
 		rr.f = f;
@@ -1067,20 +1127,14 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 			if (rr.psent)
 				MPI_Wait(&rr.preq, MPI_STATUS_IGNORE);
 		}
-		{
-			uint32_t *sent = w->rank == 0
-						 ? calloc((size_t)w->nranks,
-							  sizeof(uint32_t))
-						 : NULL;
-
-			MPI_Gather(&rr.psent, 1, MPI_UINT32_T, sent, 1,
-				   MPI_UINT32_T, 0, comm);
-			if (w->rank == 0) {
-				mb_progress_finish(rr.prog, sent, rr.cum_bytes,
-						   rr.cum_ops);
-				rr.prog = NULL;
-				free(sent);
-			}
+		MPI_Gather(&rr.psent, 1, MPI_UINT32_T, psent, 1, MPI_UINT32_T,
+			   0, comm);
+		if (w->rank == 0) {
+			mb_progress_finish(rr.prog, psent, rr.cum_bytes,
+					   rr.cum_ops);
+			rr.prog = NULL;
+			free(psent);
+			psent = NULL;
 		}
 		/* Stonewall: bytes moved while all ranks were running. */
 		tin[0] = -(rr.r.t_start_ns + w->offset_ns);

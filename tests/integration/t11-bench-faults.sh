@@ -6,7 +6,8 @@
 #     a foreign file where a rank file would go is left untouched.
 #  2. injected I/O error: --dir on a small full tmpfs (ENOSPC), sbatch on 3
 #     nodes: invalid run, the error recorded (also in the HDF5 file when the
-#     writer is built), exit 1, rank files removed.
+#     writer is built), exit 1, rank files removed; again through libaio
+#     (4 in flight): a short transfer is retried to its errno.
 #  3. --verify: a clean write,read passes; a deliberately corrupted block
 #     of one rank's kept file is caught (invalid, exit 1, rank named).
 #  4. watchdog: a stopped rank 0 (SIGSTOP) does not hang the job: it ends
@@ -87,8 +88,30 @@ assert len(errs) >= 1
 assert any(int(e["result"]) == -errno.ENOSPC for e in errs), errs
 PY
 fi
-umount "$full"
 log "ENOSPC: invalid run, error recorded, exit 1"
+
+# 2b. The same through libaio, 4 in flight: a short transfer is retried
+# (synchronously) so that the errno behind it is what gets recorded.
+run_job fullaio 6 120 "$bench" --rw=write --bs=1M --size=4M --dir="$full" \
+	--ioengine=libaio --iodepth=4 --runtime=2 --reps=1 --force \
+	--output="$(h5out fullaio)" --summary=json --quiet
+[[ $(job_rc fullaio) == 1 ]] || fail "full filesystem, libaio: exit $(job_rc fullaio), expected 1: $(tail "$work/fullaio.out")"
+left=$(find "$full" -name 'iostrata-bench.*' | wc -l)
+[[ $left == 0 ]] || fail "libaio: $left rank files left on the full filesystem"
+if [[ $H5 == yes ]]; then
+	/usr/bin/python3 - "$work/fullaio.h5" <<'PY' || fail "libaio ENOSPC: short transfers not retried to their errno"
+import sys, h5py, errno
+f = h5py.File(sys.argv[1], "r")
+rep = f["phases/0/reps/0"]
+assert int(rep.attrs["valid"]) == 0
+errs = rep["errors"][:]
+assert any(int(e["result"]) == -errno.ENOSPC for e in errs), errs
+# every recorded failure is an errno: no short count left unexplained
+assert all(int(e["result"]) < 0 for e in errs), errs
+PY
+fi
+umount "$full"
+log "ENOSPC through libaio: short transfers retried, errno recorded"
 
 # 3. --verify: clean, then one corrupted block.
 vdir=$work/verify
