@@ -89,6 +89,7 @@ run_fio() {
 		--rw="$rw" --bs="$bs" --size="$size" --ioengine="$ioeng" \
 		--iodepth="$depth" --direct=$([[ $be == null ]] && echo 0 || echo 1) \
 		--numjobs="$n" --time_based --runtime="$runtime" \
+		--filename_format='iostrata-bench.$jobnum' \
 		--randrepeat=0 --norandommap)
 	/usr/bin/python3 -c '
 import json, sys
@@ -103,7 +104,9 @@ print(m, cpu / (b / 2**30) if b else "nan")' "$out" "$bs" "$rw"
 }
 
 for c in "${cases[@]}"; do
-	# warm-up (not counted): lays out both tools' files
+	# warm-up (not counted): lays out the files.  fio works on
+	# iostrata-bench's own files (filename_format), so both tools read the
+	# same blocks through the same page and host caches.
 	run_mb "$c" >/dev/null
 	run_fio "$c" >/dev/null
 	for ((p = 1; p <= pairs; p++)); do
