@@ -9,19 +9,26 @@ common_libiostrata_common_la_SOURCES = \
 	common/lathist.h \
 	common/units.c \
 	common/units.h \
+	common/ceph_dl.c \
+	common/ceph_dl.h \
 	# End of common_libiostrata_common_la_SOURCES
-common_libiostrata_common_la_LIBADD = -lm
+# ceph_dl.c: librados/libcephfs loaded on first use; only their headers here.
+common_libiostrata_common_la_CPPFLAGS = $(AM_CPPFLAGS) $(RADOS_CPPFLAGS) \
+	$(CEPHFS_CPPFLAGS)
+common_libiostrata_common_la_LIBADD = -lm $(DL_LIBS) $(PTHREAD_LIBS)
 
 if HAVE_CMOCKA
 check_PROGRAMS += \
 	tests/unit/test_units \
 	tests/unit/test_jsonw \
 	tests/unit/test_lathist \
+	tests/unit/test_ceph_dl \
 	# End of check_PROGRAMS (common)
 TESTS += \
 	tests/unit/test_units \
 	tests/unit/test_jsonw \
 	tests/unit/test_lathist \
+	tests/unit/test_ceph_dl \
 	# End of TESTS (common)
 tests_unit_test_units_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_units_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
@@ -29,6 +36,10 @@ tests_unit_test_jsonw_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_jsonw_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
 tests_unit_test_lathist_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_lathist_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
+tests_unit_test_ceph_dl_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_ceph_dl_CPPFLAGS = $(AM_CPPFLAGS) $(RADOS_CPPFLAGS) \
+	$(CEPHFS_CPPFLAGS)
+tests_unit_test_ceph_dl_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
 endif
 
 ## common/figures: the derived figures (owned by the mpibench area).

@@ -25,7 +25,10 @@
 #include <hwloc.h>
 #endif
 #ifdef HAVE_RADOS
-#include <rados/librados.h>
+#include "ceph_dl.h"
+
+/* librados, loaded by ios_hw_ceph_json() when there is a cluster to ask */
+static const struct ios_rados_api *librados;
 #endif
 
 #include "hwinfo.h"
@@ -674,14 +677,14 @@ static json_t *mon_json(rados_t c, const char *cmd)
 	size_t outlen = 0, outslen = 0;
 	json_t *j = NULL;
 
-	if (rados_mon_command(c, cmds, 1, "", 0, &outbuf, &outlen, &outs,
-			      &outslen) == 0 &&
+	if (librados->rados_mon_command(c, cmds, 1, "", 0, &outbuf, &outlen,
+					&outs, &outslen) == 0 &&
 	    outbuf)
 		j = json_loadb(outbuf, outlen, 0, NULL);
 	if (outbuf)
-		rados_buffer_free(outbuf);
+		librados->rados_buffer_free(outbuf);
 	if (outs)
-		rados_buffer_free(outs);
+		librados->rados_buffer_free(outs);
 	return j;
 }
 #endif
@@ -704,26 +707,31 @@ char *ios_hw_ceph_json(const char *ceph_conf, const char *target_dir)
 		return NULL;
 	if (!tmo || !tmo[0] || atoi(tmo) <= 0)
 		tmo = "5";
-	if (rados_create(&c, id && id[0] ? id : NULL) < 0)
+	if (!librados)
+		librados = ios_rados_load(NULL);
+	if (!librados)
+		return NULL; /* recorded as unknown, like an unreachable cluster
+			      */
+	if (librados->rados_create(&c, id && id[0] ? id : NULL) < 0)
 		return NULL;
-	if (rados_conf_read_file(c, conf) < 0) {
-		rados_shutdown(c);
+	if (librados->rados_conf_read_file(c, conf) < 0) {
+		librados->rados_shutdown(c);
 		return NULL;
 	}
 	if (keyring && keyring[0])
-		rados_conf_set(c, "keyring", keyring);
-	rados_conf_set(c, "client_mount_timeout", tmo);
-	rados_conf_set(c, "rados_mon_op_timeout", tmo);
-	rados_conf_set(c, "rados_osd_op_timeout", tmo);
-	rados_conf_set(c, "log_to_stderr", "false");
-	rados_conf_set(c, "err_to_stderr", "false");
-	if (rados_connect(c) < 0) {
-		rados_shutdown(c);
+		librados->rados_conf_set(c, "keyring", keyring);
+	librados->rados_conf_set(c, "client_mount_timeout", tmo);
+	librados->rados_conf_set(c, "rados_mon_op_timeout", tmo);
+	librados->rados_conf_set(c, "rados_osd_op_timeout", tmo);
+	librados->rados_conf_set(c, "log_to_stderr", "false");
+	librados->rados_conf_set(c, "err_to_stderr", "false");
+	if (librados->rados_connect(c) < 0) {
+		librados->rados_shutdown(c);
 		return NULL;
 	}
 	o = json_object();
 	json_object_set_new(o, "conf", json_string(conf));
-	if (rados_cluster_fsid(c, fsid, sizeof(fsid)) >= 0)
+	if (librados->rados_cluster_fsid(c, fsid, sizeof(fsid)) >= 0)
 		json_object_set_new(o, "fsid", json_string(fsid));
 	else
 		set_str(o, "fsid", NULL);
@@ -797,7 +805,7 @@ char *ios_hw_ceph_json(const char *ceph_conf, const char *target_dir)
 			json_string(dp ? "fs ls (first data pool)" : UNKNOWN));
 		json_decref(j);
 	}
-	rados_shutdown(c);
+	librados->rados_shutdown(c);
 	return dump(o);
 #else
 	(void)ceph_conf;

@@ -16,9 +16,9 @@ h5schema_libiostrata_h5_la_SOURCES = \
 	h5schema/hwinfo_internal.h \
 	# End of h5schema_libiostrata_h5_la_SOURCES
 h5schema_libiostrata_h5_la_CPPFLAGS = $(AM_CPPFLAGS) $(HDF5_CFLAGS) \
-	$(JANSSON_CFLAGS) $(HWLOC_CFLAGS) $(RADOS_CPPFLAGS)
+	$(JANSSON_CFLAGS) $(HWLOC_CFLAGS) $(RADOS_CPPFLAGS) $(CEPHFS_CPPFLAGS)
 h5schema_libiostrata_h5_la_LIBADD = $(HDF5_LIBS) $(JANSSON_LIBS) \
-	$(HWLOC_LIBS) $(RADOS_LIBS) -lm
+	$(HWLOC_LIBS) -lm
 EXTRA_DIST += \
 	h5schema/schema.def \
 	h5schema/SCHEMA.md \

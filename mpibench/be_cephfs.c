@@ -15,11 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cephfs/libcephfs.h>
-
 #include "backend.h"
+#include "ceph_dl.h"
 #include "mb_config.h"
 #include "units.h"
+
+/* libcephfs, loaded by cephfs_init() (ceph_dl.h) */
+static const struct ios_cephfs_api *libcephfs;
 
 #define DEFAULT_TIMEOUT "30"
 
@@ -97,6 +99,13 @@ static int cephfs_init(struct mb_ctx *ctx)
 	rc = cephfs_check(ctx);
 	if (rc < 0)
 		return rc;
+	if (!libcephfs) {
+		struct ios_err e = {0};
+
+		libcephfs = ios_cephfs_load(&e);
+		if (!libcephfs)
+			return ios_errf(ctx->err, e.code, "cephfs: %s", e.msg);
+	}
 	cp = calloc(1, sizeof(*cp));
 	if (!cp)
 		return ios_errf(ctx->err, -ENOMEM,
@@ -104,27 +113,27 @@ static int cephfs_init(struct mb_ctx *ctx)
 				strerror(ENOMEM));
 	snprintf(cp->dir, sizeof(cp->dir), "%s", dir && *dir ? dir : ".");
 
-	rc = ceph_create(&cp->cmount, id);
+	rc = libcephfs->ceph_create(&cp->cmount, id);
 	if (rc < 0) {
 		ios_errf(ctx->err, rc, "cephfs: create client 'client.%s': %s",
 			 id, strerror(-rc));
 		goto out_free;
 	}
-	rc = ceph_conf_read_file(cp->cmount, conf);
+	rc = libcephfs->ceph_conf_read_file(cp->cmount, conf);
 	if (rc < 0) {
 		ios_errf(ctx->err, rc, "cephfs: read ceph config '%s': %s",
 			 conf ? conf : "$CEPH_CONF or default search path",
 			 strerror(-rc));
 		goto out_release;
 	}
-	rc = ceph_conf_parse_env(cp->cmount, NULL);
+	rc = libcephfs->ceph_conf_parse_env(cp->cmount, NULL);
 	if (rc < 0) {
 		ios_errf(ctx->err, rc, "cephfs: parse CEPH_ARGS: %s",
 			 strerror(-rc));
 		goto out_release;
 	}
 	if (keyring) {
-		rc = ceph_conf_set(cp->cmount, "keyring", keyring);
+		rc = libcephfs->ceph_conf_set(cp->cmount, "keyring", keyring);
 		if (rc < 0) {
 			ios_errf(ctx->err, rc, "cephfs: set keyring '%s': %s",
 				 keyring, strerror(-rc));
@@ -132,14 +141,14 @@ static int cephfs_init(struct mb_ctx *ctx)
 		}
 	}
 	for (i = 0; i < sizeof(tmo_keys) / sizeof(tmo_keys[0]); i++) {
-		rc = ceph_conf_set(cp->cmount, tmo_keys[i], tmo);
+		rc = libcephfs->ceph_conf_set(cp->cmount, tmo_keys[i], tmo);
 		if (rc < 0) {
 			ios_errf(ctx->err, rc, "cephfs: set %s to '%s': %s",
 				 tmo_keys[i], tmo, strerror(-rc));
 			goto out_release;
 		}
 	}
-	rc = ceph_mount(cp->cmount, root);
+	rc = libcephfs->ceph_mount(cp->cmount, root);
 	if (rc < 0) {
 		ios_errf(
 			ctx->err, rc,
@@ -151,7 +160,8 @@ static int cephfs_init(struct mb_ctx *ctx)
 	if (strcmp(cp->dir, ".") != 0) {
 		struct ceph_statx stx;
 
-		rc = ceph_statx(cp->cmount, cp->dir, &stx, CEPH_STATX_MODE, 0);
+		rc = libcephfs->ceph_statx(cp->cmount, cp->dir, &stx,
+					   CEPH_STATX_MODE, 0);
 		if (rc == 0 && !S_ISDIR(stx.stx_mode))
 			rc = -ENOTDIR;
 		if (rc < 0) {
@@ -166,9 +176,9 @@ static int cephfs_init(struct mb_ctx *ctx)
 	return 0;
 
 out_unmount:
-	ceph_unmount(cp->cmount);
+	libcephfs->ceph_unmount(cp->cmount);
 out_release:
-	ceph_release(cp->cmount);
+	libcephfs->ceph_release(cp->cmount);
 out_free:
 	free(cp);
 	return rc;
@@ -180,8 +190,8 @@ static void cephfs_fini(struct mb_ctx *ctx)
 
 	if (!cp)
 		return;
-	ceph_unmount(cp->cmount);
-	ceph_release(cp->cmount);
+	libcephfs->ceph_unmount(cp->cmount);
+	libcephfs->ceph_release(cp->cmount);
 	free(cp);
 	ctx->priv = NULL;
 }
@@ -220,7 +230,7 @@ static int cephfs_open(struct mb_ctx *ctx, const char *name, int flags,
 	if (!f)
 		return ios_errf(ctx->err, -ENOMEM, "cephfs: open '%s': %s",
 				path, strerror(ENOMEM));
-	rc = ceph_open(cp->cmount, path, oflags, 0644);
+	rc = libcephfs->ceph_open(cp->cmount, path, oflags, 0644);
 	if (rc < 0) {
 		free(f);
 		return ios_errf(ctx->err, rc, "cephfs: open '%s': %s", path,
@@ -235,19 +245,20 @@ static int cephfs_open(struct mb_ctx *ctx, const char *name, int flags,
 static ssize_t cephfs_pwrite(struct mb_file *f, const void *buf, size_t len,
 			     uint64_t off)
 {
-	return ceph_write(f->cp->cmount, f->fd, buf, (int64_t)len,
-			  (int64_t)off);
+	return libcephfs->ceph_write(f->cp->cmount, f->fd, buf, (int64_t)len,
+				     (int64_t)off);
 }
 
 static ssize_t cephfs_pread(struct mb_file *f, void *buf, size_t len,
 			    uint64_t off)
 {
-	return ceph_read(f->cp->cmount, f->fd, buf, (int64_t)len, (int64_t)off);
+	return libcephfs->ceph_read(f->cp->cmount, f->fd, buf, (int64_t)len,
+				    (int64_t)off);
 }
 
 static int cephfs_fsync(struct mb_file *f)
 {
-	return ceph_fsync(f->cp->cmount, f->fd, 0);
+	return libcephfs->ceph_fsync(f->cp->cmount, f->fd, 0);
 }
 
 static int cephfs_getsize(struct mb_file *f, uint64_t *size)
@@ -255,7 +266,8 @@ static int cephfs_getsize(struct mb_file *f, uint64_t *size)
 	struct ceph_statx stx;
 	int rc;
 
-	rc = ceph_fstatx(f->cp->cmount, f->fd, &stx, CEPH_STATX_SIZE, 0);
+	rc = libcephfs->ceph_fstatx(f->cp->cmount, f->fd, &stx, CEPH_STATX_SIZE,
+				    0);
 	if (rc < 0)
 		return rc;
 	*size = stx.stx_size;
@@ -264,7 +276,7 @@ static int cephfs_getsize(struct mb_file *f, uint64_t *size)
 
 static int cephfs_close(struct mb_file *f)
 {
-	int rc = ceph_close(f->cp->cmount, f->fd);
+	int rc = libcephfs->ceph_close(f->cp->cmount, f->fd);
 
 	free(f);
 	return rc;
@@ -278,7 +290,7 @@ static int unlink_connected(struct mb_ctx *ctx, const char *name)
 
 	rc = path_of(cp, name, path, sizeof(path));
 	if (rc == 0)
-		rc = ceph_unlink(cp->cmount, path);
+		rc = libcephfs->ceph_unlink(cp->cmount, path);
 	if (rc < 0 && rc != -ENOENT)
 		return ios_errf(ctx->err, rc, "cephfs: remove '%s/%s': %s",
 				cp->dir, name, strerror(-rc));

@@ -16,12 +16,14 @@
 #include <string.h>
 #include <time.h>
 
-#include <rados/librados.h>
-
 #include "backend.h"
+#include "ceph_dl.h"
 #include "mb_config.h"
 #include "results.h"
 #include "units.h"
+
+/* librados, loaded by rados_init() (ceph_dl.h) */
+static const struct ios_rados_api *librados;
 
 #define OID_LEN 24
 #define DEFAULT_TIMEOUT "30"
@@ -107,6 +109,13 @@ static int rados_init(struct mb_ctx *ctx)
 	rc = rados_check(ctx);
 	if (rc < 0)
 		return rc;
+	if (!librados) {
+		struct ios_err e = {0};
+
+		librados = ios_rados_load(&e);
+		if (!librados)
+			return ios_errf(ctx->err, e.code, "rados: %s", e.msg);
+	}
 	rp = calloc(1, sizeof(*rp));
 	if (!rp)
 		return ios_errf(ctx->err, -ENOMEM,
@@ -115,14 +124,14 @@ static int rados_init(struct mb_ctx *ctx)
 	snprintf(rp->pool, sizeof(rp->pool), "%s", opt(ctx, "rados-pool"));
 	rp->objsize = ctx->cfg->bs;
 
-	rc = rados_create(&rp->cluster, id);
+	rc = librados->rados_create(&rp->cluster, id);
 	if (rc < 0) {
 		ios_errf(ctx->err, rc, "rados: create client 'client.%s': %s",
 			 id, strerror(-rc));
 		goto out_free;
 	}
 	/* NULL searches $CEPH_CONF then the default paths */
-	rc = rados_conf_read_file(rp->cluster, conf);
+	rc = librados->rados_conf_read_file(rp->cluster, conf);
 	if (rc < 0) {
 		ios_errf(ctx->err, rc, "rados: read ceph config '%s': %s",
 			 conf ? conf : "$CEPH_CONF or default search path",
@@ -130,14 +139,14 @@ static int rados_init(struct mb_ctx *ctx)
 		goto out_shutdown;
 	}
 	/* CEPH_ARGS, CEPH_KEYRING */
-	rc = rados_conf_parse_env(rp->cluster, NULL);
+	rc = librados->rados_conf_parse_env(rp->cluster, NULL);
 	if (rc < 0) {
 		ios_errf(ctx->err, rc, "rados: parse CEPH_ARGS: %s",
 			 strerror(-rc));
 		goto out_shutdown;
 	}
 	if (keyring) {
-		rc = rados_conf_set(rp->cluster, "keyring", keyring);
+		rc = librados->rados_conf_set(rp->cluster, "keyring", keyring);
 		if (rc < 0) {
 			ios_errf(ctx->err, rc, "rados: set keyring '%s': %s",
 				 keyring, strerror(-rc));
@@ -146,14 +155,14 @@ static int rados_init(struct mb_ctx *ctx)
 	}
 	/* Bounded time for a dead monitor, a wrong key, a down OSD. */
 	for (i = 0; i < sizeof(tmo_keys) / sizeof(tmo_keys[0]); i++) {
-		rc = rados_conf_set(rp->cluster, tmo_keys[i], tmo);
+		rc = librados->rados_conf_set(rp->cluster, tmo_keys[i], tmo);
 		if (rc < 0) {
 			ios_errf(ctx->err, rc, "rados: set %s to '%s': %s",
 				 tmo_keys[i], tmo, strerror(-rc));
 			goto out_shutdown;
 		}
 	}
-	rc = rados_connect(rp->cluster);
+	rc = librados->rados_connect(rp->cluster);
 	if (rc < 0) {
 		ios_errf(
 			ctx->err, rc,
@@ -163,19 +172,19 @@ static int rados_init(struct mb_ctx *ctx)
 		goto out_shutdown;
 	}
 	/* Fail here, before any I/O, when the pool is missing. */
-	rc = rados_ioctx_create(rp->cluster, rp->pool, &io);
+	rc = librados->rados_ioctx_create(rp->cluster, rp->pool, &io);
 	if (rc < 0) {
 		ios_errf(ctx->err, rc, "rados: open pool '%s': %s%s", rp->pool,
 			 strerror(-rc),
 			 rc == -ENOENT ? " (the pool does not exist)" : "");
 		goto out_shutdown;
 	}
-	rados_ioctx_destroy(io);
+	librados->rados_ioctx_destroy(io);
 	ctx->priv = rp;
 	return 0;
 
 out_shutdown:
-	rados_shutdown(rp->cluster);
+	librados->rados_shutdown(rp->cluster);
 out_free:
 	free(rp);
 	return rc;
@@ -187,7 +196,7 @@ static void rados_fini(struct mb_ctx *ctx)
 
 	if (!rp)
 		return;
-	rados_shutdown(rp->cluster);
+	librados->rados_shutdown(rp->cluster);
 	free(rp);
 	ctx->priv = NULL;
 }
@@ -215,13 +224,13 @@ static int rados_open(struct mb_ctx *ctx, const char *name, int flags,
 				strerror(ENOMEM));
 	f->rp = rp;
 	snprintf(f->ns, sizeof(f->ns), "%s", name);
-	rc = rados_ioctx_create(rp->cluster, rp->pool, &f->io);
+	rc = librados->rados_ioctx_create(rp->cluster, rp->pool, &f->io);
 	if (rc < 0) {
 		free(f);
 		return ios_errf(ctx->err, rc, "rados: open pool '%s': %s",
 				rp->pool, strerror(-rc));
 	}
-	rados_ioctx_set_namespace(f->io, f->ns);
+	librados->rados_ioctx_set_namespace(f->io, f->ns);
 	if (!(flags & MB_O_CREATE) && !(flags & MB_O_WRITE)) {
 		/* reading: the first object must exist */
 		uint64_t sz;
@@ -229,9 +238,9 @@ static int rados_open(struct mb_ctx *ctx, const char *name, int flags,
 		char oid[OID_LEN];
 
 		oid_of(f, 0, oid);
-		rc = rados_stat(f->io, oid, &sz, &mt);
+		rc = librados->rados_stat(f->io, oid, &sz, &mt);
 		if (rc < 0) {
-			rados_ioctx_destroy(f->io);
+			librados->rados_ioctx_destroy(f->io);
 			free(f);
 			return ios_errf(
 				ctx->err, rc,
@@ -265,9 +274,9 @@ static ssize_t rados_pwrite_(struct mb_file *f, const void *buf, size_t len,
 	oid_of(f, off, oid);
 	len = clip(f, off, len, &oo);
 	if (oo == 0 && len == f->rp->objsize)
-		rc = rados_write_full(f->io, oid, buf, len);
+		rc = librados->rados_write_full(f->io, oid, buf, len);
 	else
-		rc = rados_write(f->io, oid, buf, len, oo);
+		rc = librados->rados_write(f->io, oid, buf, len, oo);
 	return rc < 0 ? rc : (ssize_t)len;
 }
 
@@ -280,7 +289,7 @@ static ssize_t rados_pread_(struct mb_file *f, void *buf, size_t len,
 
 	oid_of(f, off, oid);
 	len = clip(f, off, len, &oo);
-	rc = rados_read(f->io, oid, buf, len, oo);
+	rc = librados->rados_read(f->io, oid, buf, len, oo);
 	return rc;
 }
 
@@ -297,7 +306,7 @@ static void on_complete(rados_completion_t c, void *arg)
 	struct req_slot *s = arg;
 	struct mb_io *io = s->io;
 	struct mb_file *f = s->f;
-	int rc = rados_aio_get_return_value(c);
+	int rc = librados->rados_aio_get_return_value(c);
 
 	if (rc < 0 || io->op == IOS_OP_READ)
 		io->result = rc;
@@ -333,7 +342,7 @@ static struct req_slot *slot_get(struct mb_file *f)
 static void slot_put(struct mb_file *f, struct req_slot *s)
 {
 	if (s->c)
-		rados_aio_release(s->c);
+		librados->rados_aio_release(s->c);
 	s->c = NULL;
 	s->io->priv = NULL;
 	s->io = NULL;
@@ -379,7 +388,8 @@ static int rados_submit(struct mb_file *f, struct mb_io **ios, unsigned int n)
 			return i ? (int)i : -ENOMEM;
 		s->io = io;
 		io->priv = s;
-		rc = rados_aio_create_completion2(s, on_complete, &s->c);
+		rc = librados->rados_aio_create_completion2(s, on_complete,
+							    &s->c);
 		if (rc < 0) {
 			s->c = NULL;
 			slot_put(f, s);
@@ -393,13 +403,14 @@ static int rados_submit(struct mb_file *f, struct mb_io **ios, unsigned int n)
 		pthread_mutex_unlock(&f->lock);
 		if (io->op == IOS_OP_WRITE) {
 			if (oo == 0 && len == f->rp->objsize)
-				rc = rados_aio_write_full(f->io, oid, s->c,
-							  io->buf, len);
+				rc = librados->rados_aio_write_full(
+					f->io, oid, s->c, io->buf, len);
 			else
-				rc = rados_aio_write(f->io, oid, s->c, io->buf,
-						     len, oo);
+				rc = librados->rados_aio_write(
+					f->io, oid, s->c, io->buf, len, oo);
 		} else {
-			rc = rados_aio_read(f->io, oid, s->c, io->buf, len, oo);
+			rc = librados->rados_aio_read(f->io, oid, s->c, io->buf,
+						      len, oo);
 		}
 		if (rc < 0) {
 			pthread_mutex_lock(&f->lock);
@@ -470,10 +481,11 @@ static int rados_getsize(struct mb_file *f, uint64_t *size)
 	char oid[OID_LEN];
 	int rc;
 
-	rc = rados_nobjects_list_open(f->io, &lc);
+	rc = librados->rados_nobjects_list_open(f->io, &lc);
 	if (rc < 0)
 		return rc;
-	while ((rc = rados_nobjects_list_next(lc, &entry, NULL, NULL)) == 0) {
+	while ((rc = librados->rados_nobjects_list_next(lc, &entry, NULL,
+							NULL)) == 0) {
 		uint64_t idx;
 		char *end;
 
@@ -484,7 +496,7 @@ static int rados_getsize(struct mb_file *f, uint64_t *size)
 			maxidx = idx;
 		n++;
 	}
-	rados_nobjects_list_close(lc);
+	librados->rados_nobjects_list_close(lc);
 	if (rc < 0 && rc != -ENOENT)
 		return rc;
 	if (n == 0) {
@@ -492,7 +504,7 @@ static int rados_getsize(struct mb_file *f, uint64_t *size)
 		return 0;
 	}
 	snprintf(oid, sizeof(oid), "%016" PRIx64, maxidx);
-	rc = rados_stat(f->io, oid, &sz, &mt);
+	rc = librados->rados_stat(f->io, oid, &sz, &mt);
 	if (rc < 0)
 		return rc;
 	*size = maxidx * f->rp->objsize + sz;
@@ -515,7 +527,7 @@ static int rados_close(struct mb_file *f)
 		 * rather than let a late callback write freed memory. */
 		return -ETIMEDOUT;
 	}
-	rados_ioctx_destroy(f->io);
+	librados->rados_ioctx_destroy(f->io);
 	pthread_mutex_destroy(&f->lock);
 	pthread_cond_destroy(&f->cond);
 	for (i = 0; i < f->nslots; i++)
@@ -537,32 +549,33 @@ static int unlink_connected(struct mb_ctx *ctx, const char *name)
 	int rc, first = 0;
 	uint64_t n = 0;
 
-	rc = rados_ioctx_create(rp->cluster, rp->pool, &io);
+	rc = librados->rados_ioctx_create(rp->cluster, rp->pool, &io);
 	if (rc < 0)
 		return ios_errf(ctx->err, rc, "rados: open pool '%s': %s",
 				rp->pool, strerror(-rc));
-	rados_ioctx_set_namespace(io, name);
-	rc = rados_nobjects_list_open(io, &lc);
+	librados->rados_ioctx_set_namespace(io, name);
+	rc = librados->rados_nobjects_list_open(io, &lc);
 	if (rc < 0) {
-		rados_ioctx_destroy(io);
+		librados->rados_ioctx_destroy(io);
 		return ios_errf(ctx->err, rc,
 				"rados: list namespace '%s' in pool '%s': %s",
 				name, rp->pool, strerror(-rc));
 	}
-	while ((rc = rados_nobjects_list_next(lc, &entry, NULL, NULL)) == 0) {
+	while ((rc = librados->rados_nobjects_list_next(lc, &entry, NULL,
+							NULL)) == 0) {
 		char *end;
 		int r;
 
 		strtoull(entry, &end, 16);
 		if (*end || strlen(entry) != OID_LEN - 8)
 			continue; /* not one of ours */
-		r = rados_remove(io, entry);
+		r = librados->rados_remove(io, entry);
 		if (r < 0 && r != -ENOENT && !first)
 			first = r;
 		n++;
 	}
-	rados_nobjects_list_close(lc);
-	rados_ioctx_destroy(io);
+	librados->rados_nobjects_list_close(lc);
+	librados->rados_ioctx_destroy(io);
 	if (rc < 0 && rc != -ENOENT)
 		return ios_errf(ctx->err, rc,
 				"rados: list namespace '%s' in pool '%s': %s",

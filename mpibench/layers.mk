@@ -61,8 +61,6 @@ mpibench_iostrata_bench_CPPFLAGS += \
 	# End of mpibench_iostrata_bench_CPPFLAGS (layers)
 mpibench_iostrata_bench_LDADD += \
 	mpibench/libiostrata_layers.la \
-	$(RADOS_LIBS) \
-	$(CEPHFS_LIBS) \
 	$(JANSSON_LIBS) \
 	# End of mpibench_iostrata_bench_LDADD (layers)
 
@@ -94,8 +92,6 @@ bench_be_harness_SOURCES = \
 bench_be_harness_CPPFLAGS = $(AM_CPPFLAGS) $(RADOS_CPPFLAGS) $(CEPHFS_CPPFLAGS)
 bench_be_harness_LDADD = \
 	common/libiostrata_common.la \
-	$(RADOS_LIBS) \
-	$(CEPHFS_LIBS) \
 	$(PTHREAD_LIBS) \
 	# End of bench_be_harness_LDADD
 endif

@@ -25,7 +25,10 @@
 
 #include <mpi.h>
 #ifdef HAVE_RADOS
-#include <rados/librados.h>
+#include "ceph_dl.h"
+
+/* librados, loaded by ceph_preflight() (ceph_dl.h) */
+static const struct ios_rados_api *librados;
 #endif
 #ifdef HAVE_JANSSON
 #include <jansson.h>
@@ -257,15 +260,16 @@ static int mon_json(rados_t c, const char *cmd, json_t **out)
 	json_error_t je;
 	int rc;
 
-	rc = rados_mon_command(c, cmds, 1, "", 0, &obuf, &olen, &sbuf, &slen);
+	rc = librados->rados_mon_command(c, cmds, 1, "", 0, &obuf, &olen, &sbuf,
+					 &slen);
 	if (rc < 0)
 		goto out;
 	*out = json_loadb(obuf, olen, 0, &je);
 	if (!*out)
 		rc = -EINVAL;
 out:
-	rados_buffer_free(obuf);
-	rados_buffer_free(sbuf);
+	librados->rados_buffer_free(obuf);
+	librados->rados_buffer_free(sbuf);
 	return rc;
 }
 
@@ -319,28 +323,38 @@ static int ceph_preflight(const struct lyr_opts *o, bool need_pool,
 		return ios_errf(
 			err, -EINVAL,
 			"--rados-pool: missing: the protocol layer needs a pool (e.g. --rados-pool=bench), or --layers-skip=protocol");
-	rc = rados_create(&c, id ? id : "admin");
+	if (!librados) {
+		struct ios_err e = {0};
+
+		librados = ios_rados_load(&e);
+		if (!librados)
+			return ios_errf(
+				err, e.code,
+				"layers: %s (the protocol and full-stack layers need it, or --layers-skip=protocol,fullstack,fullstack-lib)",
+				e.msg);
+	}
+	rc = librados->rados_create(&c, id ? id : "admin");
 	if (rc < 0)
 		return ios_errf(err, rc, "layers: create Ceph client: %s",
 				strerror(-rc));
-	rc = rados_conf_read_file(c, conf);
+	rc = librados->rados_conf_read_file(c, conf);
 	if (rc == 0)
-		rc = rados_conf_parse_env(c, NULL);
+		rc = librados->rados_conf_parse_env(c, NULL);
 	if (rc == 0 && keyring)
-		rc = rados_conf_set(c, "keyring", keyring);
+		rc = librados->rados_conf_set(c, "keyring", keyring);
 	if (rc == 0)
-		rc = rados_conf_set(c, "client_mount_timeout",
-				    tmo ? tmo : "30");
+		rc = librados->rados_conf_set(c, "client_mount_timeout",
+					      tmo ? tmo : "30");
 	if (rc == 0)
-		rc = rados_conf_set(c, "rados_mon_op_timeout",
-				    tmo ? tmo : "30");
+		rc = librados->rados_conf_set(c, "rados_mon_op_timeout",
+					      tmo ? tmo : "30");
 	if (rc < 0) {
 		ios_errf(err, rc,
 			 "layers: configure Ceph client (conf '%s'): %s",
 			 conf ? conf : "default", strerror(-rc));
 		goto out;
 	}
-	rc = rados_connect(c);
+	rc = librados->rados_connect(c);
 	if (rc < 0) {
 		ios_errf(
 			err, rc,
@@ -350,7 +364,7 @@ static int ceph_preflight(const struct lyr_opts *o, bool need_pool,
 		goto out;
 	}
 	if (need_pool) {
-		rc = rados_ioctx_create(c, pool, &io);
+		rc = librados->rados_ioctx_create(c, pool, &io);
 		if (rc < 0) {
 			ios_errf(err, rc, "layers: open pool '%s': %s%s", pool,
 				 strerror(-rc),
@@ -358,7 +372,7 @@ static int ceph_preflight(const struct lyr_opts *o, bool need_pool,
 					       : "");
 			goto out;
 		}
-		rados_ioctx_destroy(io);
+		librados->rados_ioctx_destroy(io);
 	}
 #if defined(HAVE_JANSSON)
 	{
@@ -393,7 +407,7 @@ static int ceph_preflight(const struct lyr_opts *o, bool need_pool,
 #endif
 	rc = 0;
 out:
-	rados_shutdown(c);
+	librados->rados_shutdown(c);
 	return rc;
 #endif
 }
