@@ -120,6 +120,8 @@ void ios_figures_compute(struct ios_rep_result *rep,
 	double cpu = 0, med_end_all;
 	int reasons_rank = 0;
 
+	struct ios_figures kept = *fig;
+
 	memset(fig, 0, sizeof(*fig));
 	rep->valid = true;
 	rep->invalid_reason[0] = '\0';
@@ -149,7 +151,11 @@ void ios_figures_compute(struct ios_rep_result *rep,
 		sw_bytes += r->stonewall_bytes;
 		sw_ops += r->stonewall_ops;
 		cpu += r->cpu_user_s + r->cpu_sys_s;
-		ios_lathist_merge(all, &r->lat);
+		if (rep->lat_hist)
+			ios_lathist_merge_parts(
+				all,
+				rep->lat_hist + (size_t)i * IOS_LAT_BUCKETS,
+				&r->lat);
 		if (r->t_start_ns < first_start)
 			first_start = r->t_start_ns;
 		if (r->t_start_ns > last_start)
@@ -188,16 +194,26 @@ void ios_figures_compute(struct ios_rep_result *rep,
 	fig->rank_bw_median = ios_median(vv, n);
 	fig->rank_bw_min = vv[0];
 	fig->rank_bw_max = vv[n - 1];
-	fig->lat_mean_ns = all->n ? all->sum_ns / (double)all->n : NAN;
-	fig->lat_p50_ns = ios_lathist_quantile(all->count, all->n, 0.50,
-					       all->min_ns, all->max_ns);
-	fig->lat_p90_ns = ios_lathist_quantile(all->count, all->n, 0.90,
-					       all->min_ns, all->max_ns);
-	fig->lat_p99_ns = ios_lathist_quantile(all->count, all->n, 0.99,
-					       all->min_ns, all->max_ns);
-	fig->lat_p999_ns = ios_lathist_quantile(all->count, all->n, 0.999,
-						all->min_ns, all->max_ns);
-	fig->lat_max_ns = all->n ? (double)all->max_ns : NAN;
+	if (!rep->lat_hist && rep->lat_hist_in_file) {
+		/* histograms already dropped: the figures from them stand */
+		fig->lat_mean_ns = kept.lat_mean_ns;
+		fig->lat_p50_ns = kept.lat_p50_ns;
+		fig->lat_p90_ns = kept.lat_p90_ns;
+		fig->lat_p99_ns = kept.lat_p99_ns;
+		fig->lat_p999_ns = kept.lat_p999_ns;
+		fig->lat_max_ns = kept.lat_max_ns;
+	} else {
+		fig->lat_mean_ns = all->n ? all->sum_ns / (double)all->n : NAN;
+		fig->lat_p50_ns = ios_lathist_quantile(
+			all->count, all->n, 0.50, all->min_ns, all->max_ns);
+		fig->lat_p90_ns = ios_lathist_quantile(
+			all->count, all->n, 0.90, all->min_ns, all->max_ns);
+		fig->lat_p99_ns = ios_lathist_quantile(
+			all->count, all->n, 0.99, all->min_ns, all->max_ns);
+		fig->lat_p999_ns = ios_lathist_quantile(
+			all->count, all->n, 0.999, all->min_ns, all->max_ns);
+		fig->lat_max_ns = all->n ? (double)all->max_ns : NAN;
+	}
 	fig->cpu_s_per_gib =
 		fig->bytes ? cpu / ((double)fig->bytes / (1024.0 * 1024 * 1024))
 			   : NAN;

@@ -35,18 +35,38 @@ uint64_t ios_lathist_lower(unsigned b)
 	return (1ull << k) + ((uint64_t)sub << (k - IOS_LAT_SUB_BITS));
 }
 
-void ios_lathist_merge(struct ios_lathist *dst, const struct ios_lathist *src)
+struct ios_lat_summary ios_lathist_summary(const struct ios_lathist *h)
+{
+	struct ios_lat_summary s = {
+		.n = h->n,
+		.min_ns = h->min_ns,
+		.max_ns = h->max_ns,
+		.sum_ns = h->sum_ns,
+	};
+
+	return s;
+}
+
+void ios_lathist_merge_parts(struct ios_lathist *dst, const uint64_t *count,
+			     const struct ios_lat_summary *s)
 {
 	unsigned b;
 
-	for (b = 0; b < IOS_LAT_BUCKETS; b++)
-		dst->count[b] += src->count[b];
-	dst->n += src->n;
-	if (src->min_ns < dst->min_ns)
-		dst->min_ns = src->min_ns;
-	if (src->max_ns > dst->max_ns)
-		dst->max_ns = src->max_ns;
-	dst->sum_ns += src->sum_ns;
+	for (b = 0; count && b < IOS_LAT_BUCKETS; b++)
+		dst->count[b] += count[b];
+	dst->n += s->n;
+	if (s->min_ns < dst->min_ns)
+		dst->min_ns = s->min_ns;
+	if (s->max_ns > dst->max_ns)
+		dst->max_ns = s->max_ns;
+	dst->sum_ns += s->sum_ns;
+}
+
+void ios_lathist_merge(struct ios_lathist *dst, const struct ios_lathist *src)
+{
+	struct ios_lat_summary s = ios_lathist_summary(src);
+
+	ios_lathist_merge_parts(dst, src->count, &s);
 }
 
 double ios_lathist_quantile(const uint64_t *count, uint64_t n, double q,

@@ -18,6 +18,14 @@
 /* 16 linear buckets + 16 sub-buckets for each k in 4..63 */
 #define IOS_LAT_BUCKETS (IOS_LAT_SUB + (64 - IOS_LAT_SUB_BITS) * IOS_LAT_SUB)
 
+/* What a histogram says besides its bucket counts. */
+struct ios_lat_summary {
+	uint64_t n;      /* number of samples */
+	uint64_t min_ns; /* UINT64_MAX when empty */
+	uint64_t max_ns;
+	double sum_ns;
+};
+
 struct ios_lathist {
 	uint64_t count[IOS_LAT_BUCKETS];
 	uint64_t n;      /* number of samples */
@@ -27,6 +35,13 @@ struct ios_lathist {
 };
 
 void ios_lathist_init(struct ios_lathist *h);
+
+/* The summary of [h]. */
+struct ios_lat_summary ios_lathist_summary(const struct ios_lathist *h);
+
+/* Add a histogram given as [count] (IOS_LAT_BUCKETS) and [s] to [dst]. */
+void ios_lathist_merge_parts(struct ios_lathist *dst, const uint64_t *count,
+			     const struct ios_lat_summary *s);
 
 /* Bucket index of [ns] (always < IOS_LAT_BUCKETS). */
 unsigned ios_lathist_bucket(uint64_t ns);

@@ -140,6 +140,7 @@ struct wctx {
 	struct ios_err *err;
 	int rc;
 	char why[256];
+	hid_t src; /* the file being replaced, for dropped histograms; or -1 */
 };
 
 static int wfail(struct wctx *w, const char *what)
@@ -309,8 +310,12 @@ static int write_array(struct wctx *w, hid_t loc, const char *name, hid_t type,
 	hsize_t dims[2] = {rows, cols};
 	hid_t sp = H5Screate_simple(ndims, dims, NULL);
 	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), d;
+	hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
 	int rc = 0;
 
+	/* Written once, whole: no chunk cache (it would hold a copy of the
+	 * data, up to 1 MiB per dataset, in the writer's peak memory). */
+	H5Pset_chunk_cache(dapl, 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT);
 	if (ndims == 2 && rows > 0 && cols > 0) {
 		hsize_t chunk[2] = {rows < 64 ? rows : 64,
 				    cols < 4096 ? cols : 4096};
@@ -319,13 +324,14 @@ static int write_array(struct wctx *w, hid_t loc, const char *name, hid_t type,
 		H5Pset_shuffle(dcpl);
 		H5Pset_deflate(dcpl, 1);
 	}
-	d = H5Dcreate2(loc, name, type, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+	d = H5Dcreate2(loc, name, type, sp, H5P_DEFAULT, dcpl, dapl);
 	if (d < 0 ||
 	    (rows * (ndims == 2 ? cols : 1) > 0 &&
 	     H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0))
 		rc = wfail(w, name);
 	if (d >= 0)
 		H5Dclose(d);
+	H5Pclose(dapl);
 	H5Pclose(dcpl);
 	H5Sclose(sp);
 	return rc;
@@ -551,34 +557,45 @@ static int write_json_group(struct wctx *w, hid_t loc, const char *name,
 	return rc;
 }
 
-static int write_rep(struct wctx *w, hid_t loc, const char *name,
+static int write_rep(struct wctx *w, hid_t loc, int phase, int r,
 		     const struct ios_rep_result *rep)
 {
-	hid_t g = group_create(w, loc, name, 0);
+	char name[32];
+	hid_t g;
 	size_t nr = rep->nranks > 0 ? (size_t)rep->nranks : 0, maxns = 0;
 	uint64_t *buf = NULL;
 	int rc;
 
+	snprintf(name, sizeof(name), "%d", r);
+	g = group_create(w, loc, name, 0);
 	if (g < 0)
 		return w->rc;
 	rc = write_attrs(w, g, IOS_G_REP, rep);
 	if (!rc)
 		rc = write_compound(w, g, "ranks", IOS_T_RANKRES, rep->ranks,
 				    nr);
-	if (!rc) {
-		buf = malloc(nr * IOS_LAT_BUCKETS * sizeof(*buf) + 1);
-		if (!buf)
+	if (!rc && !rep->lat_hist && rep->lat_hist_in_file) {
+		/* dropped from memory after the last write: copy them over */
+		char src[96];
+
+		snprintf(src, sizeof(src), "phases/%d/reps/%d/lat_hist", phase,
+			 r);
+		if (w->src < 0 || H5Ocopy(w->src, src, g, "lat_hist",
+					  H5P_DEFAULT, H5P_DEFAULT) < 0)
+			rc = wfail(w,
+				   "copy lat_hist from the file it replaces");
+	} else if (!rc) {
+		buf = rep->lat_hist
+			      ? NULL
+			      : calloc(nr * IOS_LAT_BUCKETS + 1, sizeof(*buf));
+		if (!rep->lat_hist && !buf)
 			rc = w->rc = ios_errf(w->err, -ENOMEM,
 					      "h5schema: write %s: %s", w->path,
 					      strerror(ENOMEM));
-	}
-	if (!rc) {
-		for (size_t i = 0; i < nr; i++)
-			memcpy(buf + i * IOS_LAT_BUCKETS,
-			       rep->ranks[i].lat.count,
-			       sizeof(rep->ranks[i].lat.count));
-		rc = write_array(w, g, "lat_hist", H5T_NATIVE_UINT64, 2, nr,
-				 IOS_LAT_BUCKETS, buf);
+		else
+			rc = write_array(w, g, "lat_hist", H5T_NATIVE_UINT64, 2,
+					 nr, IOS_LAT_BUCKETS,
+					 rep->lat_hist ? rep->lat_hist : buf);
 		free(buf);
 		buf = NULL;
 	}
@@ -712,10 +729,8 @@ static int write_body(struct wctx *w, hid_t f, const struct ios_run *run)
 		}
 		rc = write_attrs(w, sub, IOS_G_PHASE, ph);
 		if (!rc && (reps = group_create(w, sub, "reps", 0)) >= 0) {
-			for (int r = 0; !rc && r < ph->nreps; r++) {
-				snprintf(name, sizeof(name), "%d", r);
-				rc = write_rep(w, reps, name, &ph->reps[r]);
-			}
+			for (int r = 0; !rc && r < ph->nreps; r++)
+				rc = write_rep(w, reps, k, r, &ph->reps[r]);
 			H5Gclose(reps);
 		} else if (!rc) {
 			rc = w->rc;
@@ -767,6 +782,17 @@ static int check_run(const char *path, const struct ios_run *run,
 	return 0;
 }
 
+/* Does a repetition rely on the file being replaced for its histograms? */
+static bool needs_src(const struct ios_run *run)
+{
+	for (int k = 0; k < run->nphases; k++)
+		for (int r = 0; r < run->phases[k].nreps; r++)
+			if (!run->phases[k].reps[r].lat_hist &&
+			    run->phases[k].reps[r].lat_hist_in_file)
+				return true;
+	return false;
+}
+
 static int fsync_dir(const char *path)
 {
 	char *copy = strdup(path);
@@ -786,7 +812,7 @@ static int fsync_dir(const char *path)
 int ios_h5_write_run(const char *path, const struct ios_run *run,
 		     struct ios_err *err)
 {
-	struct wctx w = {.path = path, .err = err};
+	struct wctx w = {.path = path, .err = err, .src = -1};
 	char *tmp = NULL;
 	hid_t f = -1;
 	int fd, rc;
@@ -799,14 +825,27 @@ int ios_h5_write_run(const char *path, const struct ios_run *run,
 	if (!path || !path[0])
 		return ios_errf(err, -EINVAL,
 				"h5schema: write results: empty path");
-	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
+	if (needs_src(run)) {
+		w.src = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+		if (w.src < 0)
+			return ios_errf(
+				err, -EIO,
+				"h5schema: write %s: latency histograms of earlier repetitions are only in that file, and it cannot be opened: %s",
+				path, h5_why(w.why));
+	}
+	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
+		if (w.src >= 0)
+			H5Fclose(w.src);
 		return ios_errf(err, -ENOMEM, "h5schema: write %s: %s", path,
 				strerror(ENOMEM));
+	}
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		rc = -errno;
 		ios_errf(err, rc, "h5schema: create temporary file %s: %s", tmp,
 			 strerror(-rc));
+		if (w.src >= 0)
+			H5Fclose(w.src);
 		free(tmp);
 		return rc;
 	}
@@ -849,6 +888,9 @@ int ios_h5_write_run(const char *path, const struct ios_run *run,
 	f = -1;
 	if ((rc = hook(&w, "close")))
 		goto out_unlink;
+	if (w.src >= 0)
+		H5Fclose(w.src);
+	w.src = -1;
 	if (rename(tmp, path) < 0) {
 		rc = -errno;
 		ios_errf(err, rc, "h5schema: rename %s to %s: %s", tmp, path,
@@ -862,11 +904,16 @@ int ios_h5_write_run(const char *path, const struct ios_run *run,
 		return rc; /* the file is complete; only durability unsure */
 	}
 	free(tmp);
+	/* HDF5 keeps freed blocks on its own free lists: give them back, so a
+	 * writer called once per repetition does not grow with the run. */
+	H5garbage_collect();
 	return 0;
 
 out_close:
 	H5Fclose(f);
 out_unlink:
+	if (w.src >= 0)
+		H5Fclose(w.src);
 	unlink(tmp);
 	free(tmp);
 	return rc;
@@ -1156,10 +1203,8 @@ static int read_rep(struct rctx *r, hid_t g, struct ios_rep_result *rep)
 	if ((rc = read_u64_2d(r, g, "lat_hist", n, IOS_LAT_BUCKETS, &buf,
 			      &cols)))
 		return rc;
-	for (size_t i = 0; i < n; i++)
-		memcpy(rep->ranks[i].lat.count, buf + i * IOS_LAT_BUCKETS,
-		       sizeof(rep->ranks[i].lat.count));
-	free(buf);
+	rep->lat_hist = buf;
+	buf = NULL;
 	for (int k = 0; k < 2; k++) {
 		rc = read_u64_2d(r, g, k ? "sample_ops" : "sample_bytes", n, -1,
 				 &buf, &cols);
@@ -1562,6 +1607,7 @@ void ios_run_free(struct ios_run *run)
 				free(rep->ranks[j].sample_ops);
 			}
 			free(rep->ranks);
+			free(rep->lat_hist);
 			free(rep->errors);
 			free(rep->node_bw);
 		}

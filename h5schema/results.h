@@ -71,7 +71,9 @@ struct ios_rank_result {
 	double cpu_sys_s;
 	uint8_t ended_early; /* stopped before the phase's end condition */
 	uint8_t outlier;     /* IOS_OUTLIER_* bits, set by common/figures.c */
-	struct ios_lathist lat; /* completion latency of every op */
+	/* completion latency of every op: the summary here, the bucket
+	 * counts in the repetition's lat_hist row of this rank */
+	struct ios_lat_summary lat;
 	/* per-interval samples: cumulative bytes/ops at the end of interval i
 	 */
 	uint32_t nsamples;
@@ -110,6 +112,12 @@ struct ios_rep_result {
 	double interval_s; /* sample period */
 	int32_t nranks;
 	struct ios_rank_result *ranks; /* [nranks] */
+	/* [nranks][IOS_LAT_BUCKETS] latency bucket counts, row i for ranks[i].
+	 * A writer may drop them (NULL) once the repetition is in the results
+	 * file and set lat_hist_in_file: the next write of that file copies
+	 * them from it (rank 0 holds one repetition's histograms, not all). */
+	uint64_t *lat_hist;
+	bool lat_hist_in_file;
 	size_t nerrors;
 	struct ios_io_error
 		*errors; /* [nerrors], at most a bounded number per rank */

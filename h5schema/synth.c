@@ -66,9 +66,11 @@ static void fill_rep(const struct ios_synth *s, struct ios_rep_result *rep,
 	rep->nnodes = s->nnodes;
 	rep->t_start_ns = t0;
 	rep->ranks = calloc((size_t)n, sizeof(*rep->ranks));
+	rep->lat_hist = calloc((size_t)n * IOS_LAT_BUCKETS, sizeof(uint64_t));
 	rep->node_bw = calloc((size_t)s->nnodes, sizeof(double));
 	for (int i = 0; i < n; i++) {
 		struct ios_rank_result *rr = &rep->ranks[i];
+		struct ios_lathist h;
 		double bw = s->rank_bw * (0.9 + 0.2 * rnd(st));
 		int64_t end = t0 + win;
 		uint64_t bytes, nops;
@@ -95,10 +97,13 @@ static void fill_rep(const struct ios_synth *s, struct ios_rep_result *rep,
 		rr->t_end_ns = end;
 		rr->cpu_user_s = 0.01 * s->runtime_s;
 		rr->cpu_sys_s = 0.05 * s->runtime_s;
-		ios_lathist_init(&rr->lat);
+		ios_lathist_init(&h);
 		for (uint64_t k = 0; k < (nops < 2000 ? nops : 2000); k++)
-			ios_lathist_add(&rr->lat, (uint64_t)(s->bs / bw * 1e9 *
-							     (0.5 + rnd(st))));
+			ios_lathist_add(&h, (uint64_t)(s->bs / bw * 1e9 *
+						       (0.5 + rnd(st))));
+		rr->lat = ios_lathist_summary(&h);
+		memcpy(rep->lat_hist + (size_t)i * IOS_LAT_BUCKETS, h.count,
+		       sizeof(h.count));
 		rr->nsamples = (uint32_t)s->nsamples;
 		rr->sample_bytes =
 			calloc((size_t)s->nsamples, sizeof(uint64_t));

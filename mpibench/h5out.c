@@ -16,11 +16,24 @@
 #include "hwinfo.h"
 #endif
 
-int mb_h5_write(const char *path, const struct ios_run *run,
-		struct ios_err *err)
+int mb_h5_write(const char *path, struct ios_run *run, struct ios_err *err)
 {
 #ifdef MB_HAVE_H5RUN
-	return ios_h5_write_run(path, run, err);
+	int rc = ios_h5_write_run(path, run, err);
+
+	/* The histograms are in the file now: rank 0 keeps one
+	 * repetition's, not the whole run's (the next write copies them). */
+	for (int k = 0; !rc && k < run->nphases; k++)
+		for (int r = 0; r < run->phases[k].nreps; r++) {
+			struct ios_rep_result *rep = &run->phases[k].reps[r];
+
+			if (rep->lat_hist) {
+				free(rep->lat_hist);
+				rep->lat_hist = NULL;
+				rep->lat_hist_in_file = true;
+			}
+		}
+	return rc;
 #else
 	(void)run;
 	return ios_errf(

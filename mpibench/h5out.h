@@ -11,9 +11,13 @@
 #include "errbuf.h"
 #include "results.h"
 
-/* Write [run] to [path] (temp, fsync, rename).  0 or -errno ([err]). */
-int mb_h5_write(const char *path, const struct ios_run *run,
-		struct ios_err *err);
+/*
+ * Write [run] to [path] (temp, fsync, rename).  0 or -errno ([err]).
+ * After a successful write the latency histograms of every repetition are
+ * dropped from [run] (lat_hist_in_file): the next write of [path] copies
+ * them from the file, so rank 0 holds one repetition's, not the run's.
+ */
+int mb_h5_write(const char *path, struct ios_run *run, struct ios_err *err);
 /* Malloc'd JSON: this node / the Slurm job / Ceph (NULL when none). */
 char *mb_hw_node_json(const char *target_dir);
 char *mb_hw_job_json(void);

@@ -226,6 +226,7 @@ struct rank_run {
 	uint64_t *cp_bytes, *cp_ops;
 	uint64_t cum_bytes, cum_ops;
 	struct ios_rank_result r;
+	struct ios_lathist lat; /* r.lat is its summary, at the gather */
 	struct ios_io_error errs[MAX_ERRORS_PER_RANK];
 	uint32_t nerr;
 	bool stop;
@@ -382,7 +383,7 @@ static inline void complete(struct rank_run *rr, int op, void *buf,
 	if (n == (ssize_t)s->bs) {
 		rr->r.ops[op]++;
 		rr->cum_ops++;
-		ios_lathist_add(&rr->r.lat, lat > 0 ? (uint64_t)lat : 0);
+		ios_lathist_add(&rr->lat, lat > 0 ? (uint64_t)lat : 0);
 		if (op == IOS_OP_READ && s->verify &&
 		    mb_verify_check(buf, s->bs, rr->writer_rank, off,
 				    rr->seed) != MB_VERIFY_OK) {
@@ -597,7 +598,7 @@ static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 	struct mb_world *w = rr->w;
 	const struct mb_phase_spec *s = rr->spec;
 	struct ios_rank_result *all = NULL;
-	uint64_t *samples = NULL, *allsamples = NULL;
+	uint64_t *samples = NULL, *allsamples = NULL, *hist = NULL;
 	struct ios_io_error *allerr = NULL;
 	int *cnt = NULL, *disp = NULL, *ecnt = NULL, *edisp = NULL;
 	int *both = NULL;
@@ -632,6 +633,7 @@ static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 	rr->r.sample_bytes = NULL;
 	rr->r.sample_ops = NULL;
 	rr->r.rank = w->rank;
+	rr->r.lat = ios_lathist_summary(&rr->lat);
 
 	if (w->rank == 0 && !rc) {
 		all = calloc((size_t)w->nranks, sizeof(*all));
@@ -640,7 +642,9 @@ static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 		ecnt = calloc((size_t)w->nranks, sizeof(int));
 		edisp = calloc((size_t)w->nranks, sizeof(int));
 		both = calloc((size_t)w->nranks * 2, sizeof(int));
-		if (!all || !cnt || !disp || !ecnt || !edisp || !both)
+		hist = calloc((size_t)w->nranks * IOS_LAT_BUCKETS,
+			      sizeof(*hist));
+		if (!all || !cnt || !disp || !ecnt || !edisp || !both || !hist)
 			rc = ios_errf(err, -ENOMEM, GATHER_OOM, w->rank,
 				      rr->rep + 1, w->nranks);
 	}
@@ -656,6 +660,8 @@ static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 		MPI_Gather(&mine, sizeof(mine), MPI_BYTE, all, sizeof(mine),
 			   MPI_BYTE, 0, w->comm);
 	}
+	MPI_Gather(rr->lat.count, IOS_LAT_BUCKETS, MPI_UINT64_T, hist,
+		   IOS_LAT_BUCKETS, MPI_UINT64_T, 0, w->comm);
 	{
 		int mine[2] = {(int)ns * 2,
 			       (int)(rr->nerr * sizeof(rr->errs[0]))};
@@ -708,6 +714,8 @@ static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 	rep->interval_s = s->interval;
 	rep->nranks = w->nranks;
 	rep->ranks = all;
+	rep->lat_hist = hist;
+	hist = NULL;
 	for (k = 0; k < w->nranks; k++) {
 		struct ios_rank_result *r = &all[k];
 		uint32_t n = r->nsamples;
@@ -727,6 +735,7 @@ out:
 	if (all && rc) /* sample pointers are rank 0's only after a gather */
 		free_rank_samples(all, w->nranks);
 	free(all);
+	free(hist);
 	free(samples);
 	free(allsamples);
 	free(allerr);
@@ -750,6 +759,7 @@ void mb_phase_result_free(struct ios_phase_result *ph)
 			free(rep->ranks[k].sample_ops);
 		}
 		free(rep->ranks);
+		free(rep->lat_hist);
 		free(rep->errors);
 		free(rep->node_bw);
 	}
@@ -1034,7 +1044,7 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 			  ((uint64_t)rep << 48) ^
 			  ((uint64_t)spec->phase_index << 56)) |
 			 1;
-		ios_lathist_init(&rr.r.lat);
+		ios_lathist_init(&rr.lat);
 		rr.r.rank = w->rank;
 
 		mb_watchdog_arm(mb_watchdog_bound(spec->runtime) + 60.0,

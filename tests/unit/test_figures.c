@@ -36,6 +36,9 @@ static struct ios_rep_result *mkrep(const struct rk *r, int n)
 
 	rep->nranks = n;
 	rep->ranks = calloc((size_t)n, sizeof(*rep->ranks));
+	rep->lat_hist = calloc((size_t)n * IOS_LAT_BUCKETS, sizeof(uint64_t));
+	assert_non_null(rep->ranks);
+	assert_non_null(rep->lat_hist);
 	for (i = 0; i < n; i++) {
 		if (r[i].start_s > last_start)
 			last_start = r[i].start_s;
@@ -44,6 +47,7 @@ static struct ios_rep_result *mkrep(const struct rk *r, int n)
 	}
 	for (i = 0; i < n; i++) {
 		struct ios_rank_result *x = &rep->ranks[i];
+		struct ios_lathist h;
 		double dur = r[i].end_s - r[i].start_s;
 
 		x->rank = i;
@@ -60,8 +64,11 @@ static struct ios_rep_result *mkrep(const struct rk *r, int n)
 		x->first_errno = r[i].first_errno;
 		x->ended_early = (uint8_t)r[i].ended_early;
 		x->cpu_user_s = 0.5;
-		ios_lathist_init(&x->lat);
-		ios_lathist_add(&x->lat, 1000000);
+		ios_lathist_init(&h);
+		ios_lathist_add(&h, 1000000 * (uint64_t)(i + 1));
+		x->lat = ios_lathist_summary(&h);
+		memcpy(rep->lat_hist + (size_t)i * IOS_LAT_BUCKETS, h.count,
+		       sizeof(h.count));
 		ri[i].rank = i;
 		ri[i].node = r[i].node;
 		snprintf(ri[i].host, sizeof(ri[i].host), "n%d", r[i].node + 1);
@@ -72,6 +79,7 @@ static struct ios_rep_result *mkrep(const struct rk *r, int n)
 static void freerep(struct ios_rep_result *rep)
 {
 	free(rep->ranks);
+	free(rep->lat_hist);
 	free(rep->node_bw);
 	free(rep);
 }
@@ -98,7 +106,9 @@ static void test_uniform(void **state)
 	assert_true(fabs(rep->node_bw[0] - 200 * MB) < 1);
 	assert_true(fabs(rep->node_bw[1] - 200 * MB) < 1);
 	assert_int_equal(rep->fig.outliers, 0);
-	assert_true(fabs(rep->fig.lat_p50_ns - 1e6) < 1e6 / 16);
+	/* ranks at 1, 2, 3, 4 ms: p50 is rank 1's bucket, max rank 3's */
+	assert_true(fabs(rep->fig.lat_p50_ns - 2e6) < 2e6 / 16);
+	assert_true(fabs(rep->fig.lat_max_ns - 4e6) < 1);
 	assert_true(rep->fig.cpu_s_per_gib > 0);
 	freerep(rep);
 }
@@ -336,6 +346,42 @@ static void test_median_mad(void **state)
 	assert_true(isnan(ios_median(NULL, 0)));
 }
 
+/*
+ * The histograms of a repetition already in the results file may be
+ * dropped from memory (rank 0 keeps one repetition's); recomputing its
+ * figures keeps the latency figures, and without histograms at all there
+ * are none (NaN), never zeros.
+ */
+static void test_dropped_histograms(void **state)
+{
+	struct rk r[3];
+	struct ios_rep_result *rep;
+	struct ios_figures before;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++)
+		r[i] = (struct rk){.rate = 50 * MB, .end_s = 10, .node = 0};
+	rep = mkrep(r, 3);
+	ios_figures_compute(rep, ri, 1);
+	before = rep->fig;
+	assert_false(isnan(before.lat_p99_ns));
+	free(rep->lat_hist);
+	rep->lat_hist = NULL;
+	rep->lat_hist_in_file = true;
+	ios_figures_compute(rep, ri, 1);
+	assert_true(rep->fig.lat_p50_ns == before.lat_p50_ns);
+	assert_true(rep->fig.lat_p999_ns == before.lat_p999_ns);
+	assert_true(rep->fig.lat_mean_ns == before.lat_mean_ns);
+	assert_true(rep->fig.lat_max_ns == before.lat_max_ns);
+	assert_true(fabs(rep->fig.window_bw - before.window_bw) < 1);
+	rep->lat_hist_in_file = false;
+	ios_figures_compute(rep, ri, 1);
+	assert_true(isnan(rep->fig.lat_p50_ns));
+	assert_true(isnan(rep->fig.lat_max_ns));
+	freerep(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -346,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_outliers),
 		cmocka_unit_test(test_validity_reasons),
 		cmocka_unit_test(test_over_reps),
+		cmocka_unit_test(test_dropped_histograms),
 		cmocka_unit_test(test_median_mad),
 	};
 

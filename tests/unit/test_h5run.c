@@ -27,6 +27,8 @@
 #include "schema.h"
 #include "synth.h"
 
+static int count_tmp(const char *dir);
+
 struct fx {
 	char dir[64];
 	char path[128];
@@ -148,6 +150,11 @@ static void test_roundtrip(void **state)
 			assert_memory_equal(ra->node_bw, rb->node_bw,
 					    sizeof(double) *
 						    (size_t)ra->nnodes);
+			assert_non_null(ra->lat_hist);
+			assert_non_null(rb->lat_hist);
+			assert_memory_equal(ra->lat_hist, rb->lat_hist,
+					    sizeof(uint64_t) * IOS_LAT_BUCKETS *
+						    (size_t)ra->nranks);
 			for (int i = 0; i < ra->nranks; i++) {
 				struct ios_rank_result *x = &ra->ranks[i],
 						       *y = &rb->ranks[i];
@@ -199,6 +206,53 @@ static void test_write_rejects_inconsistent(void **state)
 	assert_int_equal(ios_h5_write_run(fx->path, &r, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "rank_info"));
 	assert_int_equal(access(fx->path, F_OK), -1);
+}
+
+/*
+ * Rank 0 drops the histograms of a repetition once it is in the file; the
+ * next write copies them from the file it replaces.  Without that file the
+ * write fails with a message naming it, and leaves nothing behind.
+ */
+static void test_dropped_histograms(void **state)
+{
+	struct fx *fx = *state;
+	struct ios_err err = {0};
+	struct ios_phase_result *ph = &fx->run->phases[0];
+	struct ios_rep_result *rep0 = &ph->reps[0];
+	size_t len = sizeof(uint64_t) * IOS_LAT_BUCKETS * (size_t)rep0->nranks;
+	uint64_t *orig = malloc(len);
+	struct ios_run *b = NULL;
+	char other[160];
+
+	assert_true(ph->nreps >= 2);
+	assert_non_null(orig);
+	memcpy(orig, rep0->lat_hist, len);
+	assert_int_equal(ios_h5_write_run(fx->path, fx->run, &err), 0);
+	free(rep0->lat_hist);
+	rep0->lat_hist = NULL;
+	rep0->lat_hist_in_file = true;
+	/* written again: rep 0's histograms come from the previous file */
+	assert_int_equal(ios_h5_write_run(fx->path, fx->run, &err), 0);
+	assert_int_equal(ios_h5_validate(fx->path, &err), 0);
+	assert_int_equal(ios_h5_read_run(fx->path, &b, &err), 0);
+	assert_memory_equal(b->phases[0].reps[0].lat_hist, orig, len);
+	assert_memory_equal(b->phases[0].reps[1].lat_hist, ph->reps[1].lat_hist,
+			    len);
+	ios_run_free(b);
+	/* and once more (a copy of a copy) */
+	assert_int_equal(ios_h5_write_run(fx->path, fx->run, &err), 0);
+	assert_int_equal(ios_h5_read_run(fx->path, &b, &err), 0);
+	assert_memory_equal(b->phases[0].reps[0].lat_hist, orig, len);
+	ios_run_free(b);
+	/* no previous file to copy from: refused, nothing created */
+	snprintf(other, sizeof(other), "%s/other.h5", fx->dir);
+	assert_int_equal(ios_h5_write_run(other, fx->run, &err), -EIO);
+	assert_non_null(strstr(err.msg, other));
+	assert_non_null(strstr(err.msg, "latency histograms"));
+	assert_int_equal(access(other, F_OK), -1);
+	assert_int_equal(count_tmp(fx->dir), 0);
+	rep0->lat_hist = orig; /* for teardown */
+	rep0->lat_hist_in_file = false;
 }
 
 static int count_tmp(const char *dir)
@@ -456,6 +510,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_write_rejects_inconsistent,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_dropped_histograms, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_atomic_on_failure, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_validate_rejects, setup,
