@@ -140,7 +140,8 @@ struct wctx {
 	struct ios_err *err;
 	int rc;
 	char why[256];
-	hid_t src; /* the file being replaced, for dropped histograms; or -1 */
+	hid_t src;  /* the file being replaced, for dropped histograms; or -1 */
+	hid_t dxpl; /* every H5Dwrite: see writer_dxpl() */
 };
 
 static int wfail(struct wctx *w, const char *what)
@@ -276,7 +277,7 @@ static int write_compound(struct wctx *w, hid_t loc, const char *name,
 	d = H5Dcreate2(loc, name, ft, sp, H5P_DEFAULT, H5P_DEFAULT,
 		       H5P_DEFAULT);
 	if (d < 0 ||
-	    (n && H5Dwrite(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0))
+	    (n && H5Dwrite(d, mt, H5S_ALL, H5S_ALL, w->dxpl, data) < 0))
 		rc = wfail(w, name);
 	if (d >= 0)
 		H5Dclose(d);
@@ -294,7 +295,7 @@ static int write_text(struct wctx *w, hid_t loc, const char *name,
 	int rc = 0;
 
 	d = H5Dcreate2(loc, name, t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-	if (d < 0 || H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) < 0)
+	if (d < 0 || H5Dwrite(d, t, H5S_ALL, H5S_ALL, w->dxpl, &v) < 0)
 		rc = wfail(w, name);
 	if (d >= 0)
 		H5Dclose(d);
@@ -317,17 +318,21 @@ static int write_array(struct wctx *w, hid_t loc, const char *name, hid_t type,
 	 * data, up to 1 MiB per dataset, in the writer's peak memory). */
 	H5Pset_chunk_cache(dapl, 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT);
 	if (ndims == 2 && rows > 0 && cols > 0) {
-		hsize_t chunk[2] = {rows < 64 ? rows : 64,
-				    cols < 4096 ? cols : 4096};
+		/* Chunks of at most 64 KiB: the filters (shuffle, deflate)
+		 * each take a chunk-sized buffer while writing, and this is
+		 * rank 0's peak memory. */
+		size_t esz = H5Tget_size(type);
+		hsize_t c = cols < 4096 ? cols : 4096;
+		hsize_t r = (hsize_t)(65536 / (esz ? esz : 8)) / c;
+		hsize_t chunk[2] = {r < 1 ? 1 : (r < rows ? r : rows), c};
 
 		H5Pset_chunk(dcpl, 2, chunk);
 		H5Pset_shuffle(dcpl);
 		H5Pset_deflate(dcpl, 1);
 	}
 	d = H5Dcreate2(loc, name, type, sp, H5P_DEFAULT, dcpl, dapl);
-	if (d < 0 ||
-	    (rows * (ndims == 2 ? cols : 1) > 0 &&
-	     H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0))
+	if (d < 0 || (rows * (ndims == 2 ? cols : 1) > 0 &&
+		      H5Dwrite(d, type, H5S_ALL, H5S_ALL, w->dxpl, data) < 0))
 		rc = wfail(w, name);
 	if (d >= 0)
 		H5Dclose(d);
@@ -782,6 +787,27 @@ static int check_run(const char *path, const struct ios_run *run,
 	return 0;
 }
 
+/*
+ * Transfer properties of every write: type conversion in strips of 64 KiB
+ * instead of HDF5's default two 1 MiB buffers per write call (conversion
+ * and background), which HDF5 then keeps on its free lists: they were most
+ * of the writer's peak memory, and the writer runs on rank 0.  The free
+ * lists themselves are bounded too (set once, with the properties).
+ */
+static hid_t writer_dxpl(void)
+{
+	static hid_t dxpl = -1;
+
+	if (dxpl >= 0)
+		return dxpl;
+	H5set_free_list_limits(256 * 1024, 64 * 1024, 256 * 1024, 64 * 1024,
+			       256 * 1024, 64 * 1024);
+	dxpl = H5Pcreate(H5P_DATASET_XFER);
+	if (dxpl < 0 || H5Pset_buffer(dxpl, 64 * 1024, NULL, NULL) < 0)
+		return H5P_DEFAULT;
+	return dxpl;
+}
+
 /* Does a repetition rely on the file being replaced for its histograms? */
 static bool needs_src(const struct ios_run *run)
 {
@@ -820,6 +846,7 @@ int ios_h5_write_run(const char *path, const struct ios_run *run,
 	void *vfd = NULL;
 
 	h5_quiet();
+	w.dxpl = writer_dxpl();
 	if ((rc = check_run(path, run, err)))
 		return rc;
 	if (!path || !path[0])
