@@ -1029,7 +1029,8 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 		double b0, o0, b1, o1;
 		struct mb_file *f = NULL;
 		int64_t first_end, last_start;
-		uint32_t *psent = NULL; /* rank 0: messages each rank sent */
+		uint32_t *psent = NULL;  /* rank 0: messages each rank sent */
+		int64_t t0p[2] = {0, 0}; /* start time, progress period */
 
 		memset(&rr, 0, sizeof(rr));
 		rr.spec = spec;
@@ -1072,8 +1073,11 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 			rr.prog = mb_progress_new(w->comm, w->nranks, out->name,
 						  rep, spec->reps,
 						  spec->runtime, T0, cfg.quiet);
+			t0p[0] = T0;
+			t0p[1] = mb_progress_period_ns(rr.prog);
 		}
-		MPI_Bcast(&T0, 1, MPI_INT64_T, 0, comm);
+		MPI_Bcast(t0p, 2, MPI_INT64_T, 0, comm);
+		T0 = t0p[0];
 		rr.t0_local = T0 - w->offset_ns;
 		rr.deadline_local =
 			rr.t0_local + (int64_t)(spec->runtime * 1e9);
@@ -1082,8 +1086,14 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 		if ((int64_t)(spec->runtime * 1e9) / (MAX_CP / 2) > rr.cp_step)
 			rr.cp_step =
 				(int64_t)(spec->runtime * 1e9) / (MAX_CP / 2);
-		rr.prog_step = (int64_t)(fmax(spec->interval, 1.0) * 1e9);
-		rr.prog_next = rr.t0_local + rr.prog_step;
+		/* progress messages: as often as a line is printed, or none;
+		 * the others report a tenth of a period before rank 0 prints,
+		 * so the line has their counts, not the previous ones */
+		rr.prog_step = t0p[1];
+		rr.prog_next = rr.prog_step <= 0 ? INT64_MAX
+			       : w->rank == 0    ? rr.t0_local + rr.prog_step
+						 : rr.t0_local + rr.prog_step -
+							rr.prog_step / 10;
 		mb_watchdog_arm(mb_watchdog_bound(spec->runtime), "I/O");
 		{
 			struct timespec ts = {

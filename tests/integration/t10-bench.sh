@@ -6,7 +6,8 @@
 # mount, (2) randrw with libaio at iodepth 4 and a psync random read on the
 # local disk.  Asserts exit 0, valid repetitions, 3 nodes seen, per-node
 # figures, rank files removed, and (when the results writer is built) the
-# HDF5 file read back by h5dump and /usr/bin/python3 h5py.
+# HDF5 file read back by h5dump and /usr/bin/python3 h5py, every repetition
+# with its latency histograms; (3) the progress line counts every rank.
 
 set -euo pipefail
 T=t10-bench
@@ -95,8 +96,33 @@ for k in range(2):
         assert rep.attrs["stonewall_bw"] > 0
         ranks = rep["ranks"]
         assert len(ranks) == 6
+        # every repetition keeps its histograms, also those rank 0 dropped
+        # from memory and the writer copied over from the previous file
+        h = rep["lat_hist"][:]
+        assert h.shape == (6, 976), h.shape
+        assert (h.sum(axis=1) == ranks["lat_n"]).all(), (h.sum(axis=1), ranks["lat_n"])
+        assert h.sum() > 0
 print("h5py ok")
 PY
 fi
+
+# Progress: not a terminal, so a line every 10 s, and it counts every
+# rank (the others report as often as a line is printed), not rank 0 alone.
+run_job progress 6 150 "$bench" --backend=null --bs=4k --size=1G \
+	--runtime=11 --reps=1 --output=none --summary=json
+[[ $(job_rc progress) == 0 ]] || fail "progress run exited $(job_rc progress): $(tail -20 "$work/progress.out")"
+json_of progress >"$work/progress.json"
+/usr/bin/python3 - "$work/progress.out" "$work/progress.json" <<'PY' || fail "progress line: $(grep 'rep 1/1' "$work/progress.out")"
+import json, re, sys
+lines = [l for l in open(sys.argv[1]) if "write rep 1/1" in l]
+assert len(lines) == 1, lines
+m = re.search(r" 10/11 s .* ([0-9]+) IOPS", lines[0])
+assert m, lines[0]
+iops = float(m.group(1))
+d = json.load(open(sys.argv[2]))
+total = d["phases"][0]["reps"][0]["window_iops"]
+# rank 0 alone would be about a sixth of the total
+assert iops > 0.5 * total, (iops, total)
+PY
 check_no_drain
 log "PASS"
