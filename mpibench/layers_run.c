@@ -599,6 +599,9 @@ static void run_layer(struct lctx *c, int layer, MPI_Comm comm,
 		s.bs = c->cfg->bs;
 		s.size = c->cfg->size;
 		s.iodepth = iodepth;
+		s.iodepth_batch = c->cfg->iodepth_batch < iodepth
+					  ? c->cfg->iodepth_batch
+					  : iodepth;
 		s.ioengine = c->cfg->ioengine;
 		s.runtime = c->cfg->runtime;
 		s.reps = c->cfg->reps;
@@ -1055,6 +1058,7 @@ int lyr_main(int argc, char **argv)
 		add_kv(r, "bs", "%" PRIu64, cfg.bs);
 		add_kv(r, "size", "%" PRIu64, cfg.size);
 		add_kv(r, "iodepth", "%u", cfg.iodepth);
+		add_kv(r, "iodepth_batch", "%u", cfg.iodepth_batch);
 		add_kv(r, "ioengine", "%s", mb_engine_name(cfg.ioengine));
 		add_kv(r, "runtime", "%g", cfg.runtime);
 		add_kv(r, "reps", "%u", cfg.reps);

@@ -207,6 +207,7 @@ static void fill_config(struct ios_run *run, const struct mb_config *c)
 	add_kv(run, "size", "%" PRIu64, c->size);
 	add_kv(run, "dir", "%s", c->dir ? c->dir : "");
 	add_kv(run, "iodepth", "%u", c->iodepth);
+	add_kv(run, "iodepth_batch", "%u", c->iodepth_batch);
 	add_kv(run, "ioengine", "%s", mb_engine_name(c->ioengine));
 	add_kv(run, "backend", "%s", c->backend->name);
 	add_kv(run, "runtime", "%g", c->runtime);
@@ -755,6 +756,7 @@ int main(int argc, char **argv)
 			.bs = g_cfg.bs,
 			.size = g_cfg.size,
 			.iodepth = g_cfg.iodepth,
+			.iodepth_batch = g_cfg.iodepth_batch,
 			.ioengine = g_cfg.ioengine,
 			.runtime = g_cfg.runtime,
 			.reps = g_cfg.reps,

@@ -69,6 +69,7 @@ enum opt_id {
 	OPT_SIZE,
 	OPT_DIR,
 	OPT_IODEPTH,
+	OPT_IODEPTH_BATCH,
 	OPT_IOENGINE,
 	OPT_BACKEND,
 	OPT_RUNTIME,
@@ -111,6 +112,8 @@ static const struct opt opts[] = {
 	 "directory for the rank files (required for posix); a block device only with --allow-device"},
 	{OPT_IODEPTH, "iodepth", "N", "1",
 	 "I/Os in flight per rank (1-4096); > 1 needs libaio or io_uring"},
+	{OPT_IODEPTH_BATCH, "iodepth_batch", "N", "1",
+	 "I/Os submitted together when refilling the queue (fio's iodepth_batch_submit; 1 to --iodepth)"},
 	{OPT_IOENGINE, "ioengine", "ENGINE", "psync",
 	 "posix I/O engine: psync, libaio, io_uring"},
 	{OPT_BACKEND, "backend", "NAME", "posix",
@@ -157,6 +160,7 @@ void mb_config_defaults(struct mb_config *cfg)
 	cfg->bs = 8ull << 20;
 	cfg->size = 16ull << 30;
 	cfg->iodepth = 1;
+	cfg->iodepth_batch = 1;
 	cfg->ioengine = MB_ENG_PSYNC;
 	cfg->backend = mb_backend_find("posix");
 	cfg->runtime = 150.0;
@@ -348,6 +352,12 @@ static int apply(struct mb_config *cfg, const struct opt *o, const char *v,
 		if (rc)
 			return rc;
 		cfg->iodepth = (unsigned)u;
+		return 0;
+	case OPT_IODEPTH_BATCH:
+		rc = ios_parse_uint(v, "--iodepth_batch", 1, 4096, &u, err);
+		if (rc)
+			return rc;
+		cfg->iodepth_batch = (unsigned)u;
 		return 0;
 	case OPT_IOENGINE:
 		for (e = 0; e < 3; e++)
@@ -680,6 +690,11 @@ int mb_config_parse(struct mb_config *cfg, int argc, char **argv,
 				" is not a multiple of --bs %" PRIu64
 				" (accepted: size = N x bs)",
 				cfg->size, cfg->bs);
+	if (cfg->iodepth_batch > cfg->iodepth)
+		return ios_errf(
+			err, -EINVAL,
+			"--iodepth_batch: %u is more than --iodepth=%u (accepted: 1 to --iodepth)",
+			cfg->iodepth_batch, cfg->iodepth);
 	if (cfg->iodepth > 1 && cfg->ioengine == MB_ENG_PSYNC &&
 	    !strcmp(cfg->backend->name, "posix"))
 		return ios_errf(

@@ -58,6 +58,7 @@ struct mb_config {
 	uint64_t size; /* per rank */
 	char *dir;
 	unsigned int iodepth;
+	unsigned int iodepth_batch; /* I/Os per submit call (fio's default 1) */
 	enum mb_engine ioengine;
 	const struct mb_backend *backend;
 	double runtime; /* seconds per repetition */

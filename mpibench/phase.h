@@ -26,6 +26,7 @@ struct mb_phase_spec {
 	uint64_t bs;
 	uint64_t size; /* per rank, a multiple of bs */
 	unsigned int iodepth;
+	unsigned int iodepth_batch; /* I/Os per submit call; 0 = 1 */
 	enum mb_engine ioengine;
 	double runtime; /* seconds per repetition (time-based) */
 	unsigned int reps;

@@ -60,6 +60,11 @@ static const struct reject rejects[] = {
 	{{"--dir=/tmp", "--iodepth=0"}, "--iodepth"},
 	{{"--dir=/tmp", "--iodepth=5000"}, "--iodepth"},
 	{{"--dir=/tmp", "--iodepth=16"}, "needs an asynchronous engine"},
+	{{"--dir=/tmp", "--iodepth_batch=0"}, "--iodepth_batch"},
+	{{"--dir=/tmp", "--iodepth_batch=x"}, "--iodepth_batch"},
+	{{"--dir=/tmp", "--ioengine=libaio", "--iodepth=4",
+	  "--iodepth_batch=8"},
+	 "--iodepth_batch: 8 is more than --iodepth=4"},
 	{{"--dir=/tmp", "--ioengine=posixaio"},
 	 "--ioengine: unknown engine \"posixaio\""},
 	{{"--dir=/tmp", "--backend=gpfs"},
@@ -122,6 +127,7 @@ static void test_defaults(void **state)
 	assert_int_equal(cfg.bs, 8u << 20);
 	assert_int_equal(cfg.size, 16ull << 30);
 	assert_int_equal(cfg.iodepth, 1);
+	assert_int_equal(cfg.iodepth_batch, 1);
 	assert_int_equal(cfg.reps, 7);
 	assert_true(cfg.runtime == 150.0);
 	assert_true(cfg.interval == 1.0);
@@ -143,6 +149,7 @@ static void test_accepts(void **state)
 					   "--dir=/tmp",
 					   "--ioengine=libaio",
 					   "--iodepth=16",
+					   "--iodepth_batch=16",
 					   "--runtime=500ms",
 					   "--interval=100ms",
 					   "--seed=42",
@@ -172,6 +179,7 @@ static void test_accepts(void **state)
 	assert_int_equal(cfg.size, 1ull << 30);
 	assert_int_equal(cfg.ioengine, MB_ENG_LIBAIO);
 	assert_int_equal(cfg.iodepth, 16);
+	assert_int_equal(cfg.iodepth_batch, 16);
 	assert_true(cfg.runtime == 0.5);
 	assert_true(cfg.interval == 0.1);
 	assert_int_equal(cfg.seed, 42);
