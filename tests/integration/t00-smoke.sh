@@ -38,7 +38,7 @@ datadir=
 
 cleanup() {
 	local rc=$?
-	if [[ -n $jobid ]] && squeue -h -j "$jobid" 2>/dev/null | grep -q .; then
+	if [[ -n $jobid && -n $(squeue -h -j "$jobid" 2>/dev/null) ]]; then
 		scancel "$jobid" 2>/dev/null || true
 	fi
 	[[ -n $datadir ]] && rm -rf -- "$datadir"
@@ -74,7 +74,7 @@ log "submitted job $jobid"
 
 # Poll squeue: faster than sbatch -W.
 deadline=$((SECONDS + JOB_TIMEOUT))
-while squeue -h -j "$jobid" 2>/dev/null | grep -q .; do
+while [[ -n $(squeue -h -j "$jobid" 2>/dev/null) ]]; do
 	((SECONDS < deadline)) || fail "job $jobid still queued/running after ${JOB_TIMEOUT}s: $(squeue -h -j "$jobid" -o '%T %R')"
 	sleep 0.2
 done

@@ -147,7 +147,7 @@ jobid=$(sbatch --parsable -p "$IOSTRATA_SLURM_PARTITION" -o "$work/wd.out" "$wor
 jobid=${jobid%%;*}
 jobids+=("$jobid")
 deadline=$((SECONDS + 120))
-while squeue -h -j "$jobid" 2>/dev/null | grep -q .; do
+while [[ -n $(squeue -h -j "$jobid" 2>/dev/null) ]]; do
 	((SECONDS < deadline)) || fail "watchdog job still running after 120 s: $(cat "$work/wd.out")"
 	sleep 0.5
 done

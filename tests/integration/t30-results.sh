@@ -47,7 +47,7 @@ datadir=
 
 cleanup() {
 	local rc=$?
-	if [[ -n $jobid ]] && squeue -h -j "$jobid" 2>/dev/null | grep -q .; then
+	if [[ -n $jobid && -n $(squeue -h -j "$jobid" 2>/dev/null) ]]; then
 		scancel "$jobid" 2>/dev/null || true
 	fi
 	[[ -n $datadir ]] && rm -rf -- "$datadir"
@@ -92,7 +92,7 @@ jobid=$(sbatch --parsable -p "$IOSTRATA_SLURM_PARTITION" -o "$work/job.out" \
 jobid=${jobid%%;*}
 log "submitted job $jobid"
 deadline=$((SECONDS + JOB_TIMEOUT))
-while squeue -h -j "$jobid" 2>/dev/null | grep -q .; do
+while [[ -n $(squeue -h -j "$jobid" 2>/dev/null) ]]; do
 	((SECONDS < deadline)) || fail "job $jobid still running after ${JOB_TIMEOUT}s"
 	sleep 0.2
 done

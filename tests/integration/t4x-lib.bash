@@ -22,7 +22,9 @@ t4x_require() {
 	build=${IOSTRATA_BUILD_DIR:-$top/build}
 	bench=$build/mpibench/iostrata-bench
 	[[ -x $bench ]] || skip "$bench not built"
-	"$bench" --help 2>&1 | grep -q -- '--rados-pool' ||
+	# not `--help | grep -q`: under pipefail the help's SIGPIPE (grep -q
+	# leaves at the first match) would read as "no rados backend"
+	[[ $("$bench" --help 2>&1) == *--rados-pool* ]] ||
 		skip "$bench has no rados backend (configure found no librados)"
 	command -v ceph >/dev/null || skip "no ceph CLI"
 	PART=$IOSTRATA_SLURM_PARTITION

@@ -68,7 +68,7 @@ t5x_cleanup() {
 		ids=$(awk -F'\t' '!/^#/ && $3 > 0 { print $3 }' "$f")
 		for id in $ids; do
 			for _ in $(seq 1 30); do
-				squeue -h -j "$id" 2>/dev/null | grep -q . || break
+				[[ -n $(squeue -h -j "$id" 2>/dev/null) ]] || break
 				sleep 1
 			done
 		done
