@@ -22,16 +22,13 @@ struct dl_state {
 };
 
 /*
- * Open the library named by $[env] or [soname].  Returns the handle, or
- * NULL with [st->why] set.
+ * Open [lib] (from $[env], or the soname).  Returns the handle, or NULL
+ * with [st->why] set.
  */
-static void *dl_open(struct dl_state *st, const char *env, const char *soname)
+static void *dl_open(struct dl_state *st, const char *lib, const char *env)
 {
-	const char *lib = secure_getenv(env);
 	void *h;
 
-	if (!lib || !*lib)
-		lib = soname;
 	(void)dlerror();
 	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
@@ -89,11 +86,12 @@ static void *dl_load(struct dl_state *st, const char *env, const char *soname,
 	pthread_mutex_lock(&st->lock);
 	if (st->rc == 1) {
 		const char *lib = secure_getenv(env);
-		void *h = dl_open(st, env, soname);
+		void *h;
 		size_t i;
 
 		if (!lib || !*lib)
 			lib = soname;
+		h = dl_open(st, lib, env);
 		for (i = 0; h && i < n; i++) {
 			void *p = dl_sym(st, h, lib, env, refs[i].name);
 

@@ -590,17 +590,19 @@ static int write_rep(struct wctx *w, hid_t loc, int phase, int r,
 			rc = wfail(w,
 				   "copy lat_hist from the file it replaces");
 	} else if (!rc) {
-		buf = rep->lat_hist
-			      ? NULL
-			      : calloc(nr * IOS_LAT_BUCKETS + 1, sizeof(*buf));
-		if (!rep->lat_hist && !buf)
+		/* a run built without histograms gets zero counts */
+		const uint64_t *h = rep->lat_hist;
+
+		if (!h)
+			h = buf =
+				calloc(nr * IOS_LAT_BUCKETS + 1, sizeof(*buf));
+		if (!h)
 			rc = w->rc = ios_errf(w->err, -ENOMEM,
 					      "h5schema: write %s: %s", w->path,
 					      strerror(ENOMEM));
 		else
 			rc = write_array(w, g, "lat_hist", H5T_NATIVE_UINT64, 2,
-					 nr, IOS_LAT_BUCKETS,
-					 rep->lat_hist ? rep->lat_hist : buf);
+					 nr, IOS_LAT_BUCKETS, h);
 		free(buf);
 		buf = NULL;
 	}

@@ -704,13 +704,13 @@ static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 		for (k = 0; !rc && k < w->nranks; k++) {
 			uint32_t n = all[k].nsamples;
 
-			all[k].sample_bytes = calloc((size_t)n + 1, 8);
-			all[k].sample_ops = calloc((size_t)n + 1, 8);
+			all[k].sample_bytes =
+				calloc((size_t)n + 1, sizeof(uint64_t));
+			all[k].sample_ops =
+				calloc((size_t)n + 1, sizeof(uint64_t));
 			if (!all[k].sample_bytes || !all[k].sample_ops)
 				rc = -ENOMEM;
 		}
-		for (; k < w->nranks; k++) /* pointers from other ranks */
-			all[k].sample_bytes = all[k].sample_ops = NULL;
 		if (rc)
 			ios_errf(err, rc, GATHER_OOM, w->rank, rr->rep + 1,
 				 w->nranks);
@@ -751,8 +751,9 @@ static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 	ios_figures_compute(rep, w->ri, w->nnodes);
 	out->nreps++;
 out:
-	if (all && rc) /* sample pointers are rank 0's only after a gather */
-		free_rank_samples(all, w->nranks);
+	/* still set only after a failure: the sample arrays allocated so far
+	 * (every rank sends its record with NULL sample pointers) */
+	free_rank_samples(all, w->nranks);
 	free(all);
 	free(hist);
 	free(samples);
@@ -768,15 +769,12 @@ out:
 
 void mb_phase_result_free(struct ios_phase_result *ph)
 {
-	int r, k;
+	int r;
 
 	for (r = 0; r < ph->nreps; r++) {
 		struct ios_rep_result *rep = &ph->reps[r];
 
-		for (k = 0; k < rep->nranks; k++) {
-			free(rep->ranks[k].sample_bytes);
-			free(rep->ranks[k].sample_ops);
-		}
+		free_rank_samples(rep->ranks, rep->nranks);
 		free(rep->ranks);
 		free(rep->lat_hist);
 		free(rep->errors);
