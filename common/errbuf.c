@@ -15,10 +15,22 @@ int ios_errf(struct ios_err *err, int code, const char *fmt, ...)
 	va_list ap;
 
 	if (err) {
-		err->code = code;
+		/* Format into a copy first: callers may pass err->msg itself
+		 * as an argument ("%s: %s", where, err->msg), and vsnprintf
+		 * into a buffer it also reads from is undefined. */
+		char buf[sizeof(err->msg)];
+		int n;
+
 		va_start(ap, fmt);
-		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		n = vsnprintf(buf, sizeof(buf), fmt, ap);
 		va_end(ap);
+		if (n < 0)
+			n = snprintf(buf, sizeof(buf), "(bad message format)");
+		/* Cut messages say so, never silently. */
+		if ((size_t)n >= sizeof(buf))
+			memcpy(buf + sizeof(buf) - 4, "...", 4);
+		err->code = code;
+		memcpy(err->msg, buf, sizeof(buf));
 	}
 	errno = saved;
 	return code;

@@ -17,7 +17,9 @@ struct ios_err {
 /*
  * Record [code] (a negative errno) and a printf-style message in [err]
  * (ignored when NULL).  Returns [code] so callers can write
- * `return ios_errf(err, -EINVAL, "...")`.  errno is preserved.
+ * `return ios_errf(err, -EINVAL, "...")`.  errno is preserved.  err->msg
+ * may itself be an argument ("%s: %s", where, err->msg); a message that
+ * does not fit ends in "...".
  */
 int ios_errf(struct ios_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
