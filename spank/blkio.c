@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -37,12 +38,113 @@ static uint64_t *lim_field(struct blkio_limit *l, int i)
 	}
 }
 
+int blkio_check_cgroup(const char *cg, const char **why)
+{
+	static const char prefix[] = "/sys/fs/cgroup/";
+	const char *p, *r = NULL;
+	size_t len;
+	int rc = -EINVAL;
+
+	if (!cg || strncmp(cg, prefix, sizeof(prefix) - 1) != 0) {
+		r = "not below /sys/fs/cgroup/";
+		goto out;
+	}
+	len = strlen(cg);
+	if (len >= BLKIO_CG_MAX) {
+		r = "longer than 255 characters";
+		rc = -ENAMETOOLONG;
+		goto out;
+	}
+	/* Component by component after the prefix: "a/b.c", never "",
+	 * "." or "..", never a trailing "/". */
+	for (p = cg + sizeof(prefix) - 1;;) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 0 || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.')) {
+			r = "empty, \".\" or \"..\" component";
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (!(isalnum((unsigned char)p[i]) ||
+			      strchr("._-:@+", p[i]))) {
+				r = "characters other than letters, digits and ._-:@+";
+				goto out;
+			}
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	rc = 0;
+out:
+	if (why)
+		*why = r;
+	return rc;
+}
+
+/* Refuse a cgroup reached through a symlink: openat2(RESOLVE_BENEATH)
+ * keeps it below the root but would follow a link to another cgroup. */
+static int no_symlinks(const struct sysfs *fs, const char *cg)
+{
+	char comp[BLKIO_CG_MAX];
+	const char *p = cg;
+	int fd = -1, at = fs->dirfd;
+
+	while (*p) {
+		size_t n;
+		int nfd;
+
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if (n == 0)
+			break;
+		if (n >= sizeof(comp)) {
+			if (fd >= 0)
+				close(fd);
+			return -ENAMETOOLONG;
+		}
+		memcpy(comp, p, n);
+		comp[n] = '\0';
+		nfd = openat(at, comp,
+			     O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (nfd < 0) {
+			int e = errno;
+			struct stat st;
+
+			/* O_NOFOLLOW|O_DIRECTORY on a symlink: ENOTDIR */
+			if (e == ENOTDIR &&
+			    fstatat(at, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISLNK(st.st_mode))
+				e = ELOOP;
+			if (fd >= 0)
+				close(fd);
+			return -e;
+		}
+		if (fd >= 0)
+			close(fd);
+		fd = at = nfd;
+		p += n;
+	}
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
 int blkio_detect(const struct sysfs *fs, const char *cg, enum blkio_ver *ver)
 {
 	char path[PATH_MAX];
 	struct stat st;
-	int fd;
+	int fd, rc;
 
+	rc = blkio_check_cgroup(cg, NULL);
+	if (rc < 0)
+		return rc;
+	rc = no_symlinks(fs, cg);
+	if (rc == -ENOTDIR)
+		return -ENOENT;
+	if (rc < 0)
+		return rc;
 	fd = sysfs_openat(fs, cg, O_RDONLY | O_DIRECTORY, 0);
 	if (fd < 0)
 		return fd == -ENOTDIR || fd == -ELOOP ? -ENOENT : fd;
@@ -51,12 +153,14 @@ int blkio_detect(const struct sysfs *fs, const char *cg, enum blkio_ver *ver)
 		return -ENOENT;
 	}
 	close(fd);
-	snprintf(path, sizeof(path), "%s/%s", cg, v1_files[1]);
+	if (sysfs_pathf(path, sizeof(path), "%s/%s", cg, v1_files[1]) < 0)
+		return -ENAMETOOLONG;
 	if (sysfs_exists(fs, path)) {
 		*ver = BLKIO_V1;
 		return 0;
 	}
-	snprintf(path, sizeof(path), "%s/io.max", cg);
+	if (sysfs_pathf(path, sizeof(path), "%s/io.max", cg) < 0)
+		return -ENAMETOOLONG;
 	if (sysfs_exists(fs, path)) {
 		*ver = BLKIO_V2;
 		return 0;
@@ -112,7 +216,9 @@ int blkio_get(const struct sysfs *fs, const char *cg, enum blkio_ver ver,
 			char *line, *save = NULL;
 			ssize_t n;
 
-			snprintf(path, sizeof(path), "%s/%s", cg, v1_files[i]);
+			if (sysfs_pathf(path, sizeof(path), "%s/%s", cg,
+					v1_files[i]) < 0)
+				return -ENAMETOOLONG;
 			n = sysfs_read(fs, path, buf, sizeof(buf));
 			if (n < 0)
 				return (int)n;
@@ -131,7 +237,8 @@ int blkio_get(const struct sysfs *fs, const char *cg, enum blkio_ver ver,
 		}
 		return 0;
 	}
-	snprintf(path, sizeof(path), "%s/io.max", cg);
+	if (sysfs_pathf(path, sizeof(path), "%s/io.max", cg) < 0)
+		return -ENAMETOOLONG;
 	rc = (int)sysfs_read(fs, path, buf, sizeof(buf));
 	if (rc < 0)
 		return rc;
@@ -172,7 +279,9 @@ int blkio_set(const struct sysfs *fs, const char *cg, enum blkio_ver ver,
 
 	if (ver == BLKIO_V1) {
 		for (int i = 0; i < 4; i++) {
-			snprintf(path, sizeof(path), "%s/%s", cg, v1_files[i]);
+			if (sysfs_pathf(path, sizeof(path), "%s/%s", cg,
+					v1_files[i]) < 0)
+				return -ENAMETOOLONG;
 			snprintf(val, sizeof(val), "%u:%u %" PRIu64, dev.maj,
 				 dev.min, *lim_field(&l, i));
 			r = sysfs_write(fs, path, val);
@@ -196,7 +305,8 @@ int blkio_set(const struct sysfs *fs, const char *cg, enum blkio_ver ver,
 			 "%u:%u rbps=%s wbps=%s riops=%s wiops=%s", dev.maj,
 			 dev.min, v[0], v[1], v[2], v[3]);
 	}
-	snprintf(path, sizeof(path), "%s/io.max", cg);
+	if (sysfs_pathf(path, sizeof(path), "%s/io.max", cg) < 0)
+		return -ENAMETOOLONG;
 	return sysfs_write(fs, path, val);
 }
 
@@ -206,12 +316,14 @@ static int whole_disk(const struct sysfs *fs, struct blkio_dev *d)
 	char path[128], buf[64];
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "sys/dev/block/%u:%u/partition", d->maj,
-		 d->min);
+	if (sysfs_pathf(path, sizeof(path), "sys/dev/block/%u:%u/partition",
+			d->maj, d->min) < 0)
+		return -ENAMETOOLONG;
 	if (!sysfs_exists(fs, path))
 		return 0;
-	snprintf(path, sizeof(path), "sys/dev/block/%u:%u/../dev", d->maj,
-		 d->min);
+	if (sysfs_pathf(path, sizeof(path), "sys/dev/block/%u:%u/../dev",
+			d->maj, d->min) < 0)
+		return -ENAMETOOLONG;
 	n = sysfs_read(fs, path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
@@ -261,8 +373,10 @@ int blkio_resolve_dev(const struct sysfs *fs, const char *spec,
 					err, -EINVAL,
 					"iostrata: resolve device \"%s\": invalid name (accepted: MAJ:MIN, /dev/NAME, NAME, or a path on the device)",
 					spec);
-		snprintf(path, sizeof(path), "sys/class/block/%s/dev", spec);
-		rc = (int)sysfs_read(fs, path, buf, sizeof(buf));
+		rc = sysfs_pathf(path, sizeof(path), "sys/class/block/%s/dev",
+				 spec);
+		if (rc == 0)
+			rc = (int)sysfs_read(fs, path, buf, sizeof(buf));
 		if (rc < 0)
 			return ios_errf(err, rc,
 					"iostrata: resolve device \"%s\": %s",

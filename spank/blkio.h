@@ -25,9 +25,22 @@ struct blkio_dev {
 	unsigned maj, min;
 };
 
+/* Longest cgroup path accepted, with its NUL (policy, journal, snapshot). */
+#define BLKIO_CG_MAX 256
+
+/*
+ * Is [cg] a cgroup path the plugin may throttle: absolute, below
+ * /sys/fs/cgroup/, shorter than BLKIO_CG_MAX, no empty, "." or ".."
+ * component, no trailing "/", only [A-Za-z0-9._-:@+] in names?  Returns 0,
+ * -ENAMETOOLONG or -EINVAL; [why] (may be NULL) gets a static reason.
+ */
+int blkio_check_cgroup(const char *cg, const char **why);
+
 /*
  * Which interface the cgroup directory [cg] offers.  Returns 0 and sets
- * *ver, -ENOENT (no such directory) or -EOPNOTSUPP (no throttle files).
+ * *ver, -EINVAL / -ENAMETOOLONG (blkio_check_cgroup refuses [cg]), -ELOOP
+ * (a component is a symlink: the throttle would land elsewhere), -ENOENT
+ * (no such directory) or -EOPNOTSUPP (no throttle files).
  */
 int blkio_detect(const struct sysfs *fs, const char *cg, enum blkio_ver *ver);
 

@@ -90,7 +90,11 @@ int cpu_scan(const struct sysfs *fs, struct cpu_info *out)
 		}
 		c = &v[n++];
 		c->id = id;
-		snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", id);
+		if (sysfs_pathf(path, sizeof(path), CPU_DIR "/cpu%d/online",
+				id) < 0) {
+			rc = -ENAMETOOLONG;
+			goto out;
+		}
 		r = sysfs_read(fs, path, buf, sizeof(buf));
 		if (r == -ENOENT) {
 			c->hotplug = false;
@@ -104,11 +108,17 @@ int cpu_scan(const struct sysfs *fs, struct cpu_info *out)
 		}
 		if (id == 0)
 			c->hotplug = false; /* never touched, see cpu.h */
-		snprintf(path, sizeof(path),
-			 CPU_DIR "/cpu%d/topology/physical_package_id", id);
-		c->pkg = sysfs_read_u64(fs, path, &u) == 0 ? (int)u : -1;
-		snprintf(path, sizeof(path), CPU_DIR "/cpu%d", id);
-		c->node = sysfs_node_of(fs, path);
+		c->pkg = sysfs_pathf(path, sizeof(path),
+				     CPU_DIR
+				     "/cpu%d/topology/physical_package_id",
+				     id) == 0 &&
+					 sysfs_read_u64(fs, path, &u) == 0
+				 ? (int)u
+				 : -1;
+		c->node = sysfs_pathf(path, sizeof(path), CPU_DIR "/cpu%d",
+				      id) == 0
+				  ? sysfs_node_of(fs, path)
+				  : -1;
 	}
 	if (n == 0)
 		rc = -ENOENT;
@@ -231,10 +241,12 @@ int cpu_set_online(const struct sysfs *fs, int id, bool on)
 
 	if (id <= 0)
 		return -EPERM;
-	snprintf(path, sizeof(path), CPU_DIR "/cpu%d", id);
+	if (sysfs_pathf(path, sizeof(path), CPU_DIR "/cpu%d", id) < 0)
+		return -ENAMETOOLONG;
 	if (!sysfs_exists(fs, path))
 		return -ENOENT;
-	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", id);
+	if (sysfs_pathf(path, sizeof(path), CPU_DIR "/cpu%d/online", id) < 0)
+		return -ENAMETOOLONG;
 	if (!sysfs_exists(fs, path))
 		return -EPERM;
 	rc = sysfs_write(fs, path, on ? "1" : "0");

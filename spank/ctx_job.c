@@ -104,8 +104,10 @@ int ctx_job_prolog(spank_t sp, const struct plugin_args *a)
 		struct passwd pw, *res = NULL;
 		char pwbuf[4096];
 
+		/* A cut name could match another allowed user: a name that
+		 * does not fit stays "?" (matches only "*"). */
 		if (getpwuid_r(uid, &pw, pwbuf, sizeof(pwbuf), &res) == 0 &&
-		    res)
+		    res && strlen(pw.pw_name) < sizeof(user))
 			snprintf(user, sizeof(user), "%s", pw.pw_name);
 	}
 	if (policy_check_user(pol, uid, user, account, &err) < 0) {

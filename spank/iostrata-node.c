@@ -144,7 +144,13 @@ int main(int argc, char **argv)
 	}
 	if (!node || !*node)
 		node = "localhost";
-	snprintf(c.node, sizeof(c.node), "%s", node);
+	if (snprintf(c.node, sizeof(c.node), "%s", node) >=
+	    (int)sizeof(c.node)) {
+		fprintf(stderr,
+			"iostrata-node: --node: name longer than %zu characters\n",
+			sizeof(c.node) - 1);
+		return 2;
+	}
 	rc = sysfs_open(&c.fs, sysroot);
 	if (rc < 0) {
 		fprintf(stderr, "iostrata-node: open sysroot %s: %s\n", sysroot,

@@ -63,7 +63,11 @@ int mem_scan(const struct sysfs *fs, struct mem_info *out)
 		}
 		b = &v[n++];
 		b->id = id;
-		snprintf(path, sizeof(path), MEM_DIR "/memory%d/online", id);
+		if (sysfs_pathf(path, sizeof(path), MEM_DIR "/memory%d/online",
+				id) < 0) {
+			rc = -ENAMETOOLONG;
+			goto out;
+		}
 		r = sysfs_read(fs, path, buf, sizeof(buf));
 		if (r == -ENOENT) {
 			b->hotplug = false;
@@ -75,8 +79,10 @@ int mem_scan(const struct sysfs *fs, struct mem_info *out)
 			b->hotplug = true;
 			b->online = strcmp(buf, "1") == 0;
 		}
-		snprintf(path, sizeof(path), MEM_DIR "/memory%d", id);
-		b->node = sysfs_node_of(fs, path);
+		b->node = sysfs_pathf(path, sizeof(path), MEM_DIR "/memory%d",
+				      id) == 0
+				  ? sysfs_node_of(fs, path)
+				  : -1;
 	}
 	if (n == 0)
 		rc = -ENOENT;
@@ -122,13 +128,70 @@ int mem_set_online(const struct sysfs *fs, int id, bool on, int timeout_ms)
 
 	if (id < 0)
 		return -ENOENT;
-	snprintf(path, sizeof(path), MEM_DIR "/memory%d", id);
+	if (sysfs_pathf(path, sizeof(path), MEM_DIR "/memory%d", id) < 0)
+		return -ENAMETOOLONG;
 	if (!sysfs_exists(fs, path))
 		return -ENOENT;
-	snprintf(path, sizeof(path), MEM_DIR "/memory%d/online", id);
+	if (sysfs_pathf(path, sizeof(path), MEM_DIR "/memory%d/online", id) < 0)
+		return -ENAMETOOLONG;
 	if (!sysfs_exists(fs, path))
 		return -EPERM;
 	return sysfs_write_timeout(fs, path, on ? "1" : "0", timeout_ms);
+}
+
+/* "Key:   123 kB" from meminfo text [buf], in bytes. */
+static int meminfo_kb(const char *buf, const char *key, uint64_t *out)
+{
+	size_t kl = strlen(key);
+	const char *p = buf;
+
+	while (p && *p) {
+		if (strncmp(p, key, kl) == 0 && p[kl] == ':') {
+			char *end;
+			unsigned long long v;
+
+			p += kl + 1;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
+			errno = 0;
+			v = strtoull(p, &end, 10);
+			if (errno || strncmp(end, " kB", 3) != 0 ||
+			    v > UINT64_MAX / 1024)
+				return -EINVAL;
+			*out = (uint64_t)v * 1024;
+			return 0;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -EINVAL;
+}
+
+int mem_usage(const struct sysfs *fs, const struct mem_info *mi,
+	      struct mem_usage *out)
+{
+	char buf[8192];
+	uint64_t avail;
+	ssize_t n;
+
+	memset(out, 0, sizeof(*out));
+	n = sysfs_read(fs, "proc/meminfo", buf, sizeof(buf));
+	if (n == -EOVERFLOW) /* the first lines are all we need */
+		n = -EINVAL;
+	if (n < 0)
+		return (int)n;
+	if (meminfo_kb(buf, "MemTotal", &out->total) < 0 ||
+	    meminfo_kb(buf, "MemAvailable", &avail) < 0)
+		return -EINVAL;
+	out->in_use = avail < out->total ? out->total - avail : 0;
+	for (size_t i = 0; i < mi->n; i++)
+		if (mi->blk[i].online &&
+		    (!mi->blk[i].hotplug || mi->blk[i].id == 0))
+			out->fixed += mi->block_size;
+	return 0;
 }
 
 static long now_ms(void)

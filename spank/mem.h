@@ -45,6 +45,22 @@ void mem_info_free(struct mem_info *mi);
 uint64_t mem_online_bytes(const struct mem_info *mi);
 struct mem_block *mem_find(const struct mem_info *mi, int id);
 
+/* What the running system needs, for the floor of a memory target. */
+struct mem_usage {
+	uint64_t total;  /* MemTotal */
+	uint64_t in_use; /* MemTotal - MemAvailable: what must stay resident */
+	uint64_t fixed;  /* online bytes mem_apply never offlines (memory0,
+			  * blocks without an online file) */
+};
+
+/*
+ * Fill [out] from <root>/proc/meminfo and [mi] (a fresh scan).  Returns 0,
+ * -ENOENT (no meminfo) or -EINVAL (MemTotal/MemAvailable missing or not
+ * numbers).
+ */
+int mem_usage(const struct sysfs *fs, const struct mem_info *mi,
+	      struct mem_usage *out);
+
 /*
  * Set block [id] online/offline, giving up after [timeout_ms].  Returns 0,
  * -ENOENT, -EPERM (no online file), -ETIMEDOUT or the kernel's errno.

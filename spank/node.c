@@ -78,7 +78,7 @@ int node_observe(const struct node_ctx *c, bool strict, struct snapshot *s,
 
 		rc = blkio_detect(&c->fs, cg, &ver);
 		if (rc < 0) {
-			if (!strict) {
+			if (!strict && rc != -EINVAL && rc != -ENAMETOOLONG) {
 				log_verbose("iostrata: cgroup %s: %s (skipped)",
 					    cg, strerror(-rc));
 				continue;
@@ -100,7 +100,15 @@ int node_observe(const struct node_ctx *c, bool strict, struct snapshot *s,
 				return rc;
 			}
 			t.ver = ver;
-			snprintf(t.cg, sizeof(t.cg), "%s", cg);
+			/* blkio_detect refused paths that do not fit; a cut
+			 * path would name a parent cgroup. */
+			if (sysfs_pathf(t.cg, sizeof(t.cg), "%s", cg) < 0) {
+				snapshot_free(s);
+				return ios_errf(
+					err, -ENAMETOOLONG,
+					"iostrata: cgroup \"%.80s...\": path longer than %zu characters",
+					cg, sizeof(t.cg) - 1);
+			}
 			rc = blkio_get(&c->fs, cg, ver, t.dev, &t.lim);
 			if (rc < 0) {
 				snapshot_free(s);
@@ -249,8 +257,9 @@ static int publish(struct node_ctx *c, const char *jobid,
 	FILE *f;
 	int rc;
 
-	snprintf(name, sizeof(name), "%s.applied.json", jobid);
-	snprintf(path, sizeof(path), "%s/%s", c->sd.path, name);
+	if (sysfs_pathf(name, sizeof(name), "%s.applied.json", jobid) < 0 ||
+	    sysfs_pathf(path, sizeof(path), "%s/%s", c->sd.path, name) < 0)
+		return -ENAMETOOLONG;
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return -ENOMEM;
@@ -319,7 +328,10 @@ static int publish(struct node_ctx *c, const char *jobid,
 		free(buf);
 		return -EIO;
 	}
-	snprintf(name, sizeof(name), "%s.env", jobid);
+	if (sysfs_pathf(name, sizeof(name), "%s.env", jobid) < 0) {
+		free(buf);
+		return -ENAMETOOLONG;
+	}
 	rc = state_write_public(&c->sd, name, buf, len, 0644);
 	free(buf);
 	return rc;
@@ -344,10 +356,10 @@ static int restore_snapshot(struct node_ctx *c, const struct snapshot *s,
 		if (s->cpu[i].online) {
 			char path[96], v[8];
 
-			snprintf(path, sizeof(path),
-				 "sys/devices/system/cpu/cpu%d/online",
-				 s->cpu[i].id);
-			if (sysfs_read(&c->fs, path, v, sizeof(v)) >= 0 &&
+			if (sysfs_pathf(path, sizeof(path),
+					"sys/devices/system/cpu/cpu%d/online",
+					s->cpu[i].id) == 0 &&
+			    sysfs_read(&c->fs, path, v, sizeof(v)) >= 0 &&
 			    strcmp(v, "1") != 0) {
 				rc = cpu_set_online(&c->fs, s->cpu[i].id, true);
 				if (rc == 0)
@@ -361,10 +373,11 @@ static int restore_snapshot(struct node_ctx *c, const struct snapshot *s,
 		if (s->mem[i].online) {
 			char path[96], v[8];
 
-			snprintf(path, sizeof(path),
-				 "sys/devices/system/memory/memory%d/online",
-				 s->mem[i].id);
-			if (sysfs_read(&c->fs, path, v, sizeof(v)) >= 0 &&
+			if (sysfs_pathf(
+				    path, sizeof(path),
+				    "sys/devices/system/memory/memory%d/online",
+				    s->mem[i].id) == 0 &&
+			    sysfs_read(&c->fs, path, v, sizeof(v)) >= 0 &&
 			    strcmp(v, "1") != 0) {
 				rc = mem_set_online(&c->fs, s->mem[i].id, true,
 						    RESTORE_MEM_MS);
@@ -516,11 +529,13 @@ static int host_owner(const struct node_ctx *c, char *sd, size_t sdlen,
 	if (!sp || buf[0] != '/' || !state_valid_id(sp + 1))
 		return 0;
 	*sp = '\0';
-	snprintf(path, sizeof(path), "%s/journal/%s.state", buf, sp + 1);
-	if (lstat(path, &st) < 0)
+	if (sysfs_pathf(path, sizeof(path), "%s/journal/%s.state", buf,
+			sp + 1) < 0 ||
+	    lstat(path, &st) < 0)
 		return 0; /* stale: that journal was restored or removed */
-	snprintf(sd, sdlen, "%s", buf);
-	snprintf(job, joblen, "%s", sp + 1);
+	if (sysfs_pathf(sd, sdlen, "%s", buf) < 0 ||
+	    sysfs_pathf(job, joblen, "%s", sp + 1) < 0)
+		return 0;
 	return 1;
 }
 
@@ -530,7 +545,9 @@ static int host_set(const struct node_ctx *c, const char *jobid)
 	int fd, rc = 0;
 	size_t len;
 
-	len = (size_t)snprintf(buf, sizeof(buf), "%s %s\n", c->sd.path, jobid);
+	if (sysfs_pathf(buf, sizeof(buf), "%s %s\n", c->sd.path, jobid) < 0)
+		return -ENAMETOOLONG;
+	len = strlen(buf);
 	fd = sysfs_openat(&c->fs, HOST_DIR "/active",
 			  O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0)
@@ -584,8 +601,8 @@ static int restore_locked(struct node_ctx *c, const char *jobid,
 	{
 		char name[STATE_ID_MAX + 8];
 
-		snprintf(name, sizeof(name), "%s.env", jobid);
-		state_remove_public(&c->sd, name);
+		if (sysfs_pathf(name, sizeof(name), "%s.env", jobid) == 0)
+			state_remove_public(&c->sd, name);
 	}
 	host_clear(c, jobid);
 	log_info("iostrata: node %s: restored after job %s", c->node, jobid);
@@ -633,6 +650,68 @@ out:
 	state_unlock(hl);
 	state_unlock(lk);
 	return rc;
+}
+
+int node_mem_floor(const struct node_ctx *c, struct node_mem_floor *out,
+		   struct ios_err *err)
+{
+	struct mem_info mi;
+	struct mem_usage u;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->min_mem = c->pol ? c->pol->min_mem : POLICY_DEFAULT_MIN_MEM;
+	out->reserve =
+		c->pol ? c->pol->mem_reserve : POLICY_DEFAULT_MEM_RESERVE;
+	rc = mem_scan(&c->fs, &mi);
+	if (rc < 0)
+		return ios_errf(err, rc,
+				"iostrata: node %s: scan memory blocks: %s",
+				c->node, strerror(-rc));
+	rc = mem_usage(&c->fs, &mi, &u);
+	out->online = mem_online_bytes(&mi);
+	mem_info_free(&mi);
+	if (rc < 0)
+		return ios_errf(
+			err, rc,
+			"iostrata: node %s: read %s/proc/meminfo (MemTotal, MemAvailable): %s; cannot tell what the running processes need",
+			c->node, strcmp(c->fs.root, "/") ? c->fs.root : "",
+			strerror(-rc));
+	out->in_use = u.in_use;
+	out->fixed = u.fixed;
+	out->floor = out->min_mem;
+	if (u.in_use + out->reserve > out->floor)
+		out->floor = u.in_use + out->reserve;
+	if (u.fixed > out->floor)
+		out->floor = u.fixed;
+	return 0;
+}
+
+/* Refuse a memory target the node cannot reach without starving what
+ * runs there, BEFORE anything changes (mem_apply would otherwise take
+ * every block it can offline, and only the read-back would refuse). */
+static int check_mem_floor(struct node_ctx *c, const struct iostrata_req *req,
+			   struct ios_err *err)
+{
+	struct node_mem_floor fl;
+	char a[32], b[32], d[32], e[32], f[32], g[32];
+	int rc = node_mem_floor(c, &fl, err);
+
+	if (rc < 0)
+		return rc;
+	if (req->mem >= fl.floor)
+		return 0;
+	return ios_errf(
+		err, -ERANGE,
+		"iostrata: node %s: --iostrata-mem=%s is below the memory floor %s of this node now (the largest of: site minimum min_mem %s, in use %s (MemTotal - MemAvailable) + mem_reserve %s, not offlinable %s); nothing changed",
+		c->node,
+		req->raw_mem[0] ? req->raw_mem
+				: ios_fmt_size(req->mem, a, sizeof(a)),
+		ios_fmt_size(fl.floor, b, sizeof(b)),
+		ios_fmt_size(fl.min_mem, d, sizeof(d)),
+		ios_fmt_size(fl.in_use, e, sizeof(e)),
+		ios_fmt_size(fl.reserve, f, sizeof(f)),
+		ios_fmt_size(fl.fixed, g, sizeof(g)));
 }
 
 static bool lim_eq_req(const struct blkio_limit *l,
@@ -689,6 +768,12 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 				c->node, ojob, osd, jobid);
 			goto out_unlock;
 		}
+	}
+
+	if (req->has_mem) {
+		rc = check_mem_floor(c, req, err);
+		if (rc < 0)
+			goto out_unlock;
 	}
 
 	/* 1. snapshot the observed state, 2. journal it, 3. change. */
@@ -905,6 +990,23 @@ int node_status_json(const struct node_ctx *c, FILE *out)
 	jsonw_kv_str(&w, "node", c->node);
 	jsonw_key(&w, "applied");
 	json_state(&w, &now, ncpu, list, online_mem(&c->fs));
+	{
+		struct node_mem_floor fl;
+		struct ios_err ferr;
+
+		if (node_mem_floor(c, &fl, &ferr) == 0) {
+			jsonw_key(&w, "mem_floor");
+			jsonw_obj_begin(&w);
+			jsonw_kv_uint(&w, "floor_bytes", fl.floor);
+			jsonw_kv_uint(&w, "min_mem_bytes", fl.min_mem);
+			jsonw_kv_uint(&w, "in_use_bytes", fl.in_use);
+			jsonw_kv_uint(&w, "reserve_bytes", fl.reserve);
+			jsonw_kv_uint(&w, "fixed_bytes", fl.fixed);
+			jsonw_obj_end(&w);
+		} else {
+			log_verbose("%s", ferr.msg);
+		}
+	}
 	jsonw_key(&w, "journals");
 	jsonw_arr_begin(&w);
 	if (c->sd.jdirfd >= 0 &&

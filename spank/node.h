@@ -30,12 +30,31 @@ struct node_ctx {
 int node_observe(const struct node_ctx *c, bool strict, struct snapshot *s,
 		 struct ios_err *err);
 
+/* The lowest memory target accepted now, and what it is made of. */
+struct node_mem_floor {
+	uint64_t floor;   /* max(min_mem, in_use + reserve, fixed) */
+	uint64_t min_mem; /* policy min_mem (default 2 GiB) */
+	uint64_t in_use;  /* MemTotal - MemAvailable */
+	uint64_t reserve; /* policy mem_reserve (default 1 GiB) */
+	uint64_t fixed;   /* online memory that cannot go offline */
+	uint64_t online;  /* online now */
+};
+
+/*
+ * Compute the memory floor of the node (policy defaults when c->pol is
+ * NULL).  Returns 0, or -ENOENT / -EINVAL (memory hotplug or
+ * /proc/meminfo missing or unreadable) with [err] set.
+ */
+int node_mem_floor(const struct node_ctx *c, struct node_mem_floor *out,
+		   struct ios_err *err);
+
 /*
  * Apply [req] for [jobid] (owner [uid]): see file comment.  Returns 0
  * (applied within tolerance, published), or a negative errno after the
  * node was restored ([err] holds the message for the user): -EBUSY
- * (another job's journal is present), -ERANGE (beyond tolerance), -EIO
- * (restore after a failure also failed: the node is not whole).
+ * (another job's journal is present), -ERANGE (beyond tolerance, or a
+ * memory target below node_mem_floor: refused before anything changed),
+ * -EIO (restore after a failure also failed: the node is not whole).
  */
 int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 	       const struct iostrata_req *req, struct ios_err *err);

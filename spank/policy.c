@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "blkio.h"
 #include "policy.h"
 #include "units.h"
 
@@ -220,73 +221,158 @@ static int add_list(char **arr, size_t *n, char *val)
 	return 0;
 }
 
-static bool valid_cgroup(const char *s)
-{
-	if (strncmp(s, "/sys/fs/cgroup/", 15) != 0 || strstr(s, "/..") ||
-	    strstr(s, "//"))
-		return false;
-	for (; *s; s++)
-		if (!(isalnum((unsigned char)*s) || strchr("/._-:@+", *s)))
-			return false;
-	return true;
-}
-
+/* "N%" or "N.M%", 0..100: digits only (strtod would take "nan", "0x1p3",
+ * "1e2"). */
 static int parse_pct(const char *v, double *out)
 {
-	char *end;
+	double whole = 0, frac = 0, scale = 1;
+	const char *p = v;
 
-	errno = 0;
-	*out = strtod(v, &end);
-	if (errno || end == v || strcmp(end, "%") != 0 || *out < 0 ||
-	    *out > 100)
+	if (!isdigit((unsigned char)*p))
 		return -EINVAL;
+	for (; isdigit((unsigned char)*p) && whole <= 100; p++)
+		whole = whole * 10 + (*p - '0');
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		for (; isdigit((unsigned char)*p) && scale < 1e9; p++) {
+			frac = frac * 10 + (*p - '0');
+			scale *= 10;
+		}
+	}
+	if (strcmp(p, "%") != 0 || whole + frac / scale > 100)
+		return -EINVAL;
+	*out = whole + frac / scale;
 	return 0;
 }
 
-static int set_key(struct policy *p, struct policy_profile *prof, char *key,
-		   char *val, struct ios_err *err, const char *where)
+/* Scalar keys: each may be given once (a second line is a mistake that
+ * would otherwise win silently). */
+static const char *const scalar_keys[] = {
+	"require_exclusive", "min_cpus",      "min_mem",
+	"min_disk_bw",       "min_disk_iops", "cpu_tolerance",
+	"mem_tolerance",     "mem_reserve",   "mem_attempt_timeout",
+	"mem_total_timeout",
+};
+#define N_SCALAR (sizeof(scalar_keys) / sizeof(scalar_keys[0]))
+
+/* "iostrata: FILE:LINE: " + [err]'s message without its own prefix. */
+static int at_where(struct ios_err *err, int rc, const char *where)
 {
-	uint64_t v;
+	const char *m;
+
+	if (!err)
+		return rc;
+	m = err->msg[0] ? err->msg : strerror(-rc);
+	if (strncmp(m, "iostrata: ", 10) == 0)
+		m += 10;
+	return ios_errf(err, rc, "iostrata: %s: %s", where, m);
+}
+
+/* Add the cgroups of one "cgroup =" line, each checked (and not twice). */
+static int add_cgroups(struct policy *p, char *val, struct ios_err *err,
+		       const char *where)
+{
+	size_t first = p->n_cgroups;
+	int rc = add_list(p->cgroups, &p->n_cgroups, val);
+
+	if (rc < 0)
+		return rc;
+	for (size_t i = first; i < p->n_cgroups; i++) {
+		const char *cg = p->cgroups[i], *why = NULL;
+
+		rc = blkio_check_cgroup(cg, &why);
+		if (rc < 0)
+			return ios_errf(
+				err, rc,
+				"iostrata: %s: invalid cgroup \"%.80s%s\" (%zu characters): %s (accepted: an absolute path below /sys/fs/cgroup/ of at most %d characters, names of letters, digits and ._-:@+, no \"..\")",
+				where, cg, strlen(cg) > 80 ? "..." : "",
+				strlen(cg), why, BLKIO_CG_MAX - 1);
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(p->cgroups[j], cg) == 0)
+				return ios_errf(
+					err, -EINVAL,
+					"iostrata: %s: cgroup \"%s\" listed twice",
+					where, cg);
+	}
+	return 0;
+}
+
+/* A profile key: cpus, mem, disk_bw, disk_iops, each once. */
+static int set_profile_key(struct policy_profile *prof, const char *key,
+			   const char *val, struct ios_err *err,
+			   const char *where)
+{
+	enum req_opt o;
+	bool dup;
+	int rc;
+
+	if (strcmp(key, "cpus") == 0) {
+		o = REQ_CPUS;
+		dup = prof->req.has_cpus;
+	} else if (strcmp(key, "mem") == 0) {
+		o = REQ_MEM;
+		dup = prof->req.has_mem;
+	} else if (strcmp(key, "disk_bw") == 0) {
+		o = REQ_DISK_BW;
+		dup = prof->req.has_bw;
+	} else if (strcmp(key, "disk_iops") == 0) {
+		o = REQ_DISK_IOPS;
+		dup = prof->req.has_iops;
+	} else {
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: %s: unknown profile key \"%s\" (accepted: cpus, mem, disk_bw, disk_iops)",
+			where, key);
+	}
+	if (dup)
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: %s: profile %s: key \"%s\" given twice",
+			where, prof->name, key);
+	rc = req_parse_opt(&prof->req, o, val, err);
+	return rc < 0 ? at_where(err, rc, where) : 0;
+}
+
+static int set_key(struct policy *p, struct policy_profile *prof, char *key,
+		   char *val, struct ios_err *err, const char *where,
+		   unsigned lineno, unsigned *seen)
+{
+	uint64_t v = 0;
 	double d;
 	int rc;
 
-	if (prof) {
-		enum req_opt o;
-
-		if (strcmp(key, "cpus") == 0)
-			o = REQ_CPUS;
-		else if (strcmp(key, "mem") == 0)
-			o = REQ_MEM;
-		else if (strcmp(key, "disk_bw") == 0)
-			o = REQ_DISK_BW;
-		else if (strcmp(key, "disk_iops") == 0)
-			o = REQ_DISK_IOPS;
-		else
-			return ios_errf(
-				err, -EINVAL,
-				"iostrata: %s: unknown profile key \"%s\" (accepted: cpus, mem, disk_bw, disk_iops)",
-				where, key);
-		rc = req_parse_opt(&prof->req, o, val, err);
-		if (rc < 0)
-			return ios_errf(err, rc, "%s: %s", where, err->msg);
-		return 0;
-	}
+	if (prof)
+		return set_profile_key(prof, key, val, err, where);
+	for (size_t i = 0; i < N_SCALAR; i++)
+		if (strcmp(key, scalar_keys[i]) == 0) {
+			if (seen[i])
+				return ios_errf(
+					err, -EINVAL,
+					"iostrata: %s: key \"%s\" given twice (first at line %u)",
+					where, key, seen[i]);
+			seen[i] = lineno;
+		}
 	if (strcmp(key, "allow_users") == 0)
 		rc = add_list(p->allow_users, &p->n_users, val);
 	else if (strcmp(key, "allow_accounts") == 0)
 		rc = add_list(p->allow_accounts, &p->n_accounts, val);
-	else if (strcmp(key, "device") == 0 || strcmp(key, "devices") == 0)
-		rc = add_list(p->devices, &p->n_devices, val);
-	else if (strcmp(key, "cgroup") == 0 || strcmp(key, "cgroups") == 0) {
-		size_t first = p->n_cgroups;
+	else if (strcmp(key, "device") == 0 || strcmp(key, "devices") == 0) {
+		size_t first = p->n_devices;
 
-		rc = add_list(p->cgroups, &p->n_cgroups, val);
-		for (size_t i = first; rc == 0 && i < p->n_cgroups; i++)
-			if (!valid_cgroup(p->cgroups[i]))
-				return ios_errf(
-					err, -EINVAL,
-					"iostrata: %s: invalid cgroup \"%s\" (an absolute path below /sys/fs/cgroup/, no \"..\")",
-					where, p->cgroups[i]);
+		rc = add_list(p->devices, &p->n_devices, val);
+		for (size_t i = first; rc == 0 && i < p->n_devices; i++)
+			for (size_t j = 0; j < i; j++)
+				if (strcmp(p->devices[j], p->devices[i]) == 0)
+					return ios_errf(
+						err, -EINVAL,
+						"iostrata: %s: device \"%s\" listed twice",
+						where, p->devices[i]);
+	} else if (strcmp(key, "cgroup") == 0 || strcmp(key, "cgroups") == 0) {
+		rc = add_cgroups(p, val, err, where);
+		if (rc < 0)
+			return rc;
 	} else if (strcmp(key, "require_exclusive") == 0) {
 		if (strcmp(val, "yes") == 0)
 			p->require_exclusive = true;
@@ -303,6 +389,8 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 		p->min_cpus = (unsigned)v;
 	} else if (strcmp(key, "min_mem") == 0) {
 		rc = ios_parse_size(val, key, &p->min_mem, err);
+	} else if (strcmp(key, "mem_reserve") == 0) {
+		rc = ios_parse_size(val, key, &p->mem_reserve, err);
 	} else if (strcmp(key, "min_disk_bw") == 0) {
 		rc = ios_parse_rate(val, key, &p->min_disk_bw, err);
 	} else if (strcmp(key, "min_disk_iops") == 0) {
@@ -317,7 +405,7 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 			if (rc < 0)
 				ios_errf(
 					err, rc,
-					"iostrata: mem_tolerance: invalid percentage \"%s\"",
+					"mem_tolerance: invalid percentage \"%s\" (accepted: 0%% to 100%%, e.g. 10%% or 2.5%%)",
 					val);
 		} else {
 			rc = ios_parse_size(val, key, &p->mem_tolerance, err);
@@ -327,8 +415,7 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 		rc = ios_parse_duration(val, key, &d, err);
 		if (rc == 0 && (d < 0.001 || d > 3600))
 			rc = ios_errf(err, -ERANGE,
-				      "iostrata: %s: \"%s\" outside 1ms..1h",
-				      key, val);
+				      "%s: \"%s\" outside 1ms..1h", key, val);
 		if (rc == 0) {
 			if (key[4] == 'a')
 				p->mem_attempt_ms = (int)(d * 1000);
@@ -340,10 +427,11 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 				"iostrata: %s: unknown key \"%s\"", where, key);
 	}
 	if (rc < 0)
-		return ios_errf(err, rc, "%s: %s", where,
-				err && err->msg[0] ? err->msg : strerror(-rc));
+		return at_where(err, rc, where);
 	return 0;
 }
+
+#define POLICY_LINE_MAX 1024
 
 int policy_load(const char *path, uid_t owner, struct policy **out,
 		struct ios_err *err)
@@ -351,13 +439,23 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 	struct policy_profile *prof = NULL;
 	struct policy *p;
 	struct stat st;
-	char line[1024], where[4200];
-	unsigned lineno = 0;
+	char *line = NULL, where[sizeof(p->path) + 16];
+	unsigned lineno = 0, seen[N_SCALAR] = {0};
+	size_t cap = 0;
+	ssize_t len;
 	FILE *f;
 	int fd, rc = 0;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ios_err_clear(err);
+	if (!path || strlen(path) >= sizeof(p->path))
+		return ios_errf(
+			err, -ENAMETOOLONG,
+			"iostrata: open policy \"%.80s...\": path longer than %zu characters",
+			path ? path : "", sizeof(p->path) - 1);
+	/* O_NONBLOCK: a FIFO (or a device) given as the policy must be
+	 * refused below, not block the prolog in open(). */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return ios_errf(err, -errno, "iostrata: open policy %s: %s",
 				path, strerror(errno));
@@ -376,7 +474,7 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 			path, (unsigned)owner, (unsigned)st.st_uid,
 			(unsigned)(st.st_mode & 07777));
 	}
-	f = fdopen(fd, "r");
+	f = fcntl(fd, F_SETFL, 0) == 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
 		rc = -errno;
 		close(fd);
@@ -388,19 +486,29 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 		fclose(f);
 		return -ENOMEM;
 	}
-	snprintf(p->path, sizeof(p->path), "%s", path);
+	snprintf(p->path, sizeof(p->path), "%s", path); /* fits: checked */
 	p->require_exclusive = true;
 	p->min_cpus = 1;
+	p->min_mem = POLICY_DEFAULT_MIN_MEM;
+	p->mem_reserve = POLICY_DEFAULT_MEM_RESERVE;
 	p->mem_attempt_ms = 2000;
 	p->mem_total_ms = 60000;
-	while (fgets(line, sizeof(line), f)) {
+	while ((len = getline(&line, &cap, f)) >= 0) {
 		char *s, *eq;
 
 		lineno++;
 		snprintf(where, sizeof(where), "%s:%u", path, lineno);
-		if (!strchr(line, '\n') && !feof(f)) {
+		if (len >= POLICY_LINE_MAX) {
+			rc = ios_errf(
+				err, -EINVAL,
+				"iostrata: %s: line too long (%zd characters, at most %d)",
+				where, len, POLICY_LINE_MAX - 1);
+			goto fail;
+		}
+		/* A NUL would hide the rest of the line from every check. */
+		if (strlen(line) != (size_t)len) {
 			rc = ios_errf(err, -EINVAL,
-				      "iostrata: %s: line too long", where);
+				      "iostrata: %s: NUL byte in line", where);
 			goto fail;
 		}
 		s = trim(line);
@@ -431,6 +539,14 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 					where);
 				goto fail;
 			}
+			for (size_t i = 0; i < p->n_profiles; i++)
+				if (strcmp(p->profiles[i].name, name) == 0) {
+					rc = ios_errf(
+						err, -EINVAL,
+						"iostrata: %s: profile \"%s\" defined twice",
+						where, name);
+					goto fail;
+				}
 			prof = &p->profiles[p->n_profiles++];
 			snprintf(prof->name, sizeof(prof->name), "%s", name);
 			continue;
@@ -444,7 +560,8 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 			goto fail;
 		}
 		*eq = '\0';
-		rc = set_key(p, prof, trim(s), trim(eq + 1), err, where);
+		rc = set_key(p, prof, trim(s), trim(eq + 1), err, where, lineno,
+			     seen);
 		if (rc < 0)
 			goto fail;
 	}
@@ -453,10 +570,12 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 			      strerror(EIO));
 		goto fail;
 	}
+	free(line);
 	fclose(f);
 	*out = p;
 	return 0;
 fail:
+	free(line);
 	fclose(f);
 	policy_free(p);
 	return rc;

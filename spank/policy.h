@@ -15,6 +15,11 @@
 #include "errbuf.h"
 
 #define POLICY_NAME_MAX 64
+/* min_mem when the policy does not set it (bytes). */
+#define POLICY_DEFAULT_MIN_MEM (UINT64_C(2) << 30)
+/* mem_reserve when the policy does not set it: kept online above what
+ * the running processes use (node_mem_floor). */
+#define POLICY_DEFAULT_MEM_RESERVE (UINT64_C(1) << 30)
 #define POLICY_MAX_LIST 32
 
 /* What the user asked for (values already parsed and validated). */
@@ -42,7 +47,9 @@ struct policy {
 	size_t n_accounts;
 	bool require_exclusive;
 	unsigned min_cpus;
-	uint64_t min_mem, min_disk_bw, min_disk_iops;
+	uint64_t min_mem;     /* default POLICY_DEFAULT_MIN_MEM */
+	uint64_t mem_reserve; /* default POLICY_DEFAULT_MEM_RESERVE */
+	uint64_t min_disk_bw, min_disk_iops;
 	char *devices[POLICY_MAX_LIST];
 	size_t n_devices;
 	char *cgroups[POLICY_MAX_LIST];
@@ -78,8 +85,12 @@ bool req_any(const struct iostrata_req *req);
 
 /*
  * Load the policy at [path].  Refuses (-EPERM) a file not owned by
- * [owner] (0 in production) or writable by group/others, or a symlink
- * (-ELOOP); -ENOENT when missing; -EINVAL with file:line for bad content.
+ * [owner] (0 in production), writable by group/others or not a regular
+ * file (a FIFO never blocks), a symlink (-ELOOP), a path that does not
+ * fit struct policy (-ENAMETOOLONG); -ENOENT when missing; -EINVAL,
+ * -ERANGE, -ENAMETOOLONG or -E2BIG with "iostrata: FILE:LINE: " for bad
+ * content (NUL bytes, lines of 1024+ characters, unknown or repeated
+ * keys, bad values, cgroups blkio_check_cgroup refuses).
  */
 int policy_load(const char *path, uid_t owner, struct policy **out,
 		struct ios_err *err);

@@ -76,9 +76,12 @@ void plugin_node_name(char *buf, size_t len)
 	ssize_t n;
 	int fd;
 
+	/* A name that does not fit is no name: a cut one could enable,
+	 * drain or journal for another node. */
 	buf[0] = '\0';
 	if (e && *e) {
-		snprintf(buf, len, "%s", e);
+		if (snprintf(buf, len, "%s", e) >= (int)len)
+			buf[0] = '\0';
 		return;
 	}
 	/* slurmd -N NAME (several slurmd per host): read our own argv. */
@@ -94,18 +97,18 @@ void plugin_node_name(char *buf, size_t len)
 		char *next = p + strlen(p) + 1;
 
 		if (strcmp(p, "-N") == 0 && next < cmd + n) {
-			snprintf(buf, len, "%s", next);
+			if (snprintf(buf, len, "%s", next) >= (int)len)
+				buf[0] = '\0';
 			return;
 		}
 		if (strncmp(p, "-N", 2) == 0 && p[2]) {
-			snprintf(buf, len, "%s", p + 2);
+			if (snprintf(buf, len, "%s", p + 2) >= (int)len)
+				buf[0] = '\0';
 			return;
 		}
 	}
-	if (gethostname(buf, len) < 0)
+	if (gethostname(buf, len) < 0 || !memchr(buf, '\0', len))
 		buf[0] = '\0';
-	else
-		buf[len - 1] = '\0';
 	{
 		char *dot = strchr(buf, '.');
 

@@ -185,7 +185,8 @@ static int write_atomic(int dirfd, const char *name, const char *data,
 	size_t off = 0;
 	int fd, rc = 0;
 
-	snprintf(tmp, sizeof(tmp), ".%s.tmp", name);
+	if (snprintf(tmp, sizeof(tmp), ".%s.tmp", name) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
 	if (unlinkat(dirfd, tmp, 0) < 0 && errno != ENOENT)
 		return -errno;
 	fd = openat(dirfd, tmp,
@@ -226,11 +227,14 @@ static int open_owned(int dirfd, const char *name)
 	struct stat st;
 	int fd;
 
-	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO planted here must not hang the reader. */
+	fd = openat(dirfd, name,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_uid != geteuid() || (st.st_mode & 022)) {
+	    st.st_uid != geteuid() || (st.st_mode & 022) ||
+	    fcntl(fd, F_SETFL, 0) < 0) {
 		close(fd);
 		return -EPERM;
 	}
@@ -246,6 +250,13 @@ int state_journal_write(struct state_dir *sd, const struct snapshot *s)
 	int rc;
 
 	if (!state_valid_id(s->jobid))
+		return -EINVAL;
+	/* Never journal what the reader would refuse: the restore must be
+	 * able to read it back. */
+	for (size_t i = 0; i < s->n_thr; i++)
+		if (blkio_check_cgroup(s->thr[i].cg, NULL) < 0)
+			return -EINVAL;
+	if (!state_valid_id(s->node) && strcmp(s->node, "-") != 0 && s->node[0])
 		return -EINVAL;
 	f = open_memstream(&buf, &len);
 	if (!f)
@@ -290,11 +301,136 @@ static int push_item(struct snap_item **v, size_t *n, int id, int on)
 	return 0;
 }
 
+/* A decimal number without sign, spaces or leading junk, at most [max]. */
+static bool parse_dec(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		uint64_t d = (uint64_t)(*s - '0');
+
+		if (d > max || v > (max - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
+#define JOURNAL_LINE_MAX 1024
+#define JOURNAL_ID_MAX 9999999 /* cpuN / memoryN (sysfs_parse_id) */
+#define JOURNAL_MAX_TOK 9
+
+/*
+ * Split [line] at single spaces into at most JOURNAL_MAX_TOK words.
+ * Returns the count, or -1 for an empty word (two spaces, a leading or
+ * trailing space) or too many words.
+ */
+static int split_words(char *line, char **w)
+{
+	int n = 0;
+
+	for (char *p = line;;) {
+		char *sp = strchr(p, ' ');
+
+		if (n == JOURNAL_MAX_TOK || (sp ? sp == p : !*p))
+			return -1;
+		w[n++] = p;
+		if (!sp)
+			return n;
+		*sp = '\0';
+		p = sp + 1;
+	}
+}
+
+/* One journal line (not the first): 0, 1 for "end", -EINVAL, -ENOMEM. */
+static int journal_line(struct snapshot *s, char *line, unsigned *seen)
+{
+	static const char *const hdr[] = {"job", "uid", "node", "time",
+					  "memblock"};
+	char *w[JOURNAL_MAX_TOK];
+	int n = split_words(line, w);
+	uint64_t a, b;
+
+	if (n < 1)
+		return -EINVAL;
+	for (unsigned i = 0; i < sizeof(hdr) / sizeof(hdr[0]); i++)
+		if (strcmp(w[0], hdr[i]) == 0) {
+			if (n != 2 || (*seen & (1u << i)))
+				return -EINVAL; /* repeated header line */
+			*seen |= 1u << i;
+		}
+	if (strcmp(w[0], "end") == 0 && n == 1)
+		return 1;
+	if (strcmp(w[0], "job") == 0 && n == 2 && state_valid_id(w[1])) {
+		snprintf(s->jobid, sizeof(s->jobid), "%s", w[1]);
+		return 0;
+	}
+	if (strcmp(w[0], "node") == 0 && n == 2 &&
+	    (strcmp(w[1], "-") == 0 || state_valid_id(w[1]))) {
+		snprintf(s->node, sizeof(s->node), "%s", w[1]);
+		return 0;
+	}
+	if (strcmp(w[0], "uid") == 0 && n == 2 &&
+	    parse_dec(w[1], UINT32_MAX, &a)) {
+		s->uid = (unsigned)a;
+		return 0;
+	}
+	if (strcmp(w[0], "time") == 0 && n == 2 &&
+	    parse_dec(w[1], INT64_MAX, &a)) {
+		s->time = (long long)a;
+		return 0;
+	}
+	if (strcmp(w[0], "memblock") == 0 && n == 2 &&
+	    parse_dec(w[1], UINT64_C(1) << 40, &a)) {
+		s->block_size = a;
+		return 0;
+	}
+	if ((strcmp(w[0], "cpu") == 0 || strcmp(w[0], "mem") == 0) && n == 3 &&
+	    parse_dec(w[1], JOURNAL_ID_MAX, &a) && parse_dec(w[2], 1, &b)) {
+		if (w[0][0] == 'c')
+			/* cpu0 is never hot-plugged (cpu.h) */
+			return a == 0 ? -EINVAL
+				      : push_item(&s->cpu, &s->n_cpu, (int)a,
+						  (int)b);
+		return push_item(&s->mem, &s->n_mem, (int)a, (int)b);
+	}
+	if (strcmp(w[0], "thr") == 0 && n == 8) {
+		struct snap_thr t, *nv;
+		uint64_t ver;
+
+		memset(&t, 0, sizeof(t));
+		if (!parse_dec(w[1], 2, &ver) || ver < 1 ||
+		    blkio_parse_devnum(w[2], &t.dev) < 0 ||
+		    !parse_dec(w[3], UINT64_MAX, &t.lim.rbps) ||
+		    !parse_dec(w[4], UINT64_MAX, &t.lim.wbps) ||
+		    !parse_dec(w[5], UINT64_MAX, &t.lim.riops) ||
+		    !parse_dec(w[6], UINT64_MAX, &t.lim.wiops) ||
+		    blkio_check_cgroup(w[7], NULL) < 0)
+			return -EINVAL;
+		t.ver = (enum blkio_ver)ver;
+		memcpy(t.cg, w[7], strlen(w[7]) + 1); /* fits: checked */
+		nv = realloc(s->thr, (s->n_thr + 1) * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		s->thr = nv;
+		nv[s->n_thr++] = t;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 int state_journal_read(struct state_dir *sd, const char *jobid,
 		       struct snapshot *s, struct ios_err *err)
 {
-	char name[STATE_ID_MAX + 16], line[512];
-	unsigned lineno = 0;
+	char name[STATE_ID_MAX + 16], *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	unsigned lineno = 0, seen = 0;
 	bool ended = false;
 	FILE *f;
 	int fd, rc = 0;
@@ -303,7 +439,7 @@ int state_journal_read(struct state_dir *sd, const char *jobid,
 	if (!state_valid_id(jobid))
 		return ios_errf(err, -EINVAL, "iostrata: invalid job id \"%s\"",
 				jobid);
-	snprintf(name, sizeof(name), "%s.state", jobid);
+	snprintf(name, sizeof(name), "%s.state", jobid); /* fits: valid id */
 	fd = open_owned(sd->jdirfd, name);
 	if (fd < 0)
 		return fd == -ENOENT
@@ -317,90 +453,50 @@ int state_journal_read(struct state_dir *sd, const char *jobid,
 		close(fd);
 		return -ENOMEM;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		char word[16], arg[STATE_ID_MAX], cg[256];
-		int id, on, ver, n = 0;
-		long long ll;
-		struct snap_thr t;
-
+	while ((len = getline(&line, &cap, f)) >= 0) {
 		lineno++;
-		line[strcspn(line, "\n")] = '\0';
+		/* Every line as written: one "\n" at its end, no NUL, not
+		 * overlong, nothing after "end". */
+		if (len == 0 || line[len - 1] != '\n' ||
+		    len > JOURNAL_LINE_MAX || strlen(line) != (size_t)len ||
+		    ended) {
+			rc = -EINVAL;
+			break;
+		}
+		line[len - 1] = '\0';
 		if (lineno == 1) {
-			if (strcmp(line, "iostrata-journal 1") != 0)
-				goto bad;
+			if (strcmp(line, "iostrata-journal 1") != 0) {
+				rc = -EINVAL;
+				break;
+			}
 			continue;
 		}
-		if (ended)
-			goto bad;
-		if (sscanf(line, "%15s%n", word, &n) != 1)
-			goto bad;
-		if (strcmp(word, "end") == 0 && line[n] == '\0') {
+		rc = journal_line(s, line, &seen);
+		if (rc == 1) {
 			ended = true;
-		} else if (strcmp(word, "job") == 0 &&
-			   sscanf(line, "job %63s", arg) == 1) {
-			snprintf(s->jobid, sizeof(s->jobid), "%s", arg);
-		} else if (strcmp(word, "node") == 0 &&
-			   sscanf(line, "node %63s", arg) == 1) {
-			snprintf(s->node, sizeof(s->node), "%s", arg);
-		} else if (strcmp(word, "uid") == 0 &&
-			   sscanf(line, "uid %u", &s->uid) == 1) {
-		} else if (strcmp(word, "time") == 0 &&
-			   sscanf(line, "time %lld", &ll) == 1) {
-			s->time = ll;
-		} else if (strcmp(word, "memblock") == 0 &&
-			   sscanf(line, "memblock %" SCNu64, &s->block_size) ==
-				   1) {
-		} else if (strcmp(word, "cpu") == 0 &&
-			   sscanf(line, "cpu %d %d", &id, &on) == 2 && id > 0) {
-			rc = push_item(&s->cpu, &s->n_cpu, id, on);
-		} else if (strcmp(word, "mem") == 0 &&
-			   sscanf(line, "mem %d %d", &id, &on) == 2 &&
-			   id >= 0) {
-			rc = push_item(&s->mem, &s->n_mem, id, on);
-		} else if (strcmp(word, "thr") == 0 &&
-			   sscanf(line,
-				  "thr %d %u:%u %" SCNu64 " %" SCNu64
-				  " %" SCNu64 " %" SCNu64 " %255s",
-				  &ver, &t.dev.maj, &t.dev.min, &t.lim.rbps,
-				  &t.lim.wbps, &t.lim.riops, &t.lim.wiops,
-				  cg) == 8 &&
-			   (ver == 1 || ver == 2) && cg[0] == '/') {
-			struct snap_thr *nv;
-
-			t.ver = (enum blkio_ver)ver;
-			snprintf(t.cg, sizeof(t.cg), "%s", cg);
-			nv = realloc(s->thr, (s->n_thr + 1) * sizeof(*nv));
-			if (!nv) {
-				rc = -ENOMEM;
-			} else {
-				s->thr = nv;
-				nv[s->n_thr++] = t;
-			}
-		} else {
-			goto bad;
+			rc = 0;
 		}
 		if (rc < 0)
 			break;
 	}
+	free(line);
+	if (rc == 0 && ferror(f))
+		rc = -EIO;
 	fclose(f);
-	if (rc < 0) {
-		snapshot_free(s);
-		return rc;
-	}
-	if (!ended || strcmp(s->jobid, jobid) != 0) {
+	if (rc == 0 && (!ended || strcmp(s->jobid, jobid) != 0)) {
 		lineno++;
-		f = NULL;
-		goto bad;
+		rc = -EINVAL;
 	}
-	return 0;
-bad:
-	if (f)
-		fclose(f);
-	snapshot_free(s);
-	return ios_errf(
-		err, -EINVAL,
-		"iostrata: journal %s/journal/%s:%u: corrupt or truncated",
-		sd->path, name, lineno);
+	if (rc == -EINVAL || rc == -EIO) {
+		snapshot_free(s);
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: journal %s/journal/%s:%u: corrupt or truncated",
+			sd->path, name, lineno);
+	}
+	if (rc < 0)
+		snapshot_free(s);
+	return rc;
 }
 
 int state_journal_remove(struct state_dir *sd, const char *jobid)

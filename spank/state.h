@@ -19,7 +19,8 @@
 #define STATE_ID_MAX 64
 
 struct snap_thr {
-	char cg[256]; /* cgroup directory, absolute below the sysroot */
+	char cg[BLKIO_CG_MAX]; /* cgroup directory, absolute below the sysroot
+				*/
 	enum blkio_ver ver;
 	struct blkio_dev dev;
 	struct blkio_limit lim;
@@ -72,11 +73,16 @@ void state_unlock(int fd);
  * with a dot. */
 bool state_valid_id(const char *id);
 
-/* Write the journal of s->jobid atomically.  Returns 0 or -errno. */
+/* Write the journal of s->jobid atomically.  Returns 0 or -errno
+ * (-EINVAL: an invalid job id or a throttle cgroup blkio_check_cgroup
+ * refuses). */
 int state_journal_write(struct state_dir *sd, const struct snapshot *s);
 
 /* Read the journal of [jobid].  Returns 0, -ENOENT (none), -EINVAL
- * (corrupt, [err] says where), -EPERM (wrong owner/mode). */
+ * (corrupt, [err] says where: any line not exactly as state_journal_write
+ * writes it, a NUL byte, an overlong line, a number out of range, a
+ * cgroup blkio_check_cgroup refuses, a repeated header line, no "end"),
+ * -EPERM (wrong owner/mode, not a regular file). */
 int state_journal_read(struct state_dir *sd, const char *jobid,
 		       struct snapshot *s, struct ios_err *err);
 

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,6 +279,23 @@ DIR *sysfs_opendir(const struct sysfs *fs, const char *path)
 		errno = e;
 	}
 	return d;
+}
+
+int sysfs_pathf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (len == 0)
+		return -ENAMETOOLONG;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len) {
+		buf[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	return 0;
 }
 
 const char *sysfs_fullpath(const struct sysfs *fs, const char *path, char *buf,

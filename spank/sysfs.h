@@ -72,6 +72,14 @@ int sysfs_parse_id(const char *name, const char *prefix);
  */
 extern int (*sysfs_fault_hook)(const char *path, const char *val);
 
+/*
+ * printf into the path buffer [buf] of [len] bytes.  Returns 0, or
+ * -ENAMETOOLONG when the path does not fit ([buf] then holds "" so a
+ * truncated path is never used by mistake).
+ */
+int sysfs_pathf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* "root/path" for messages, in [buf]. */
 const char *sysfs_fullpath(const struct sysfs *fs, const char *path, char *buf,
 			   size_t len);

@@ -12,8 +12,10 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -168,6 +170,38 @@ void fake_mem(struct fake_root *r, int n, unsigned long long bs, int nnode)
 			 i % nnode);
 		fake_symlink(r, "../../node", rel);
 	}
+}
+
+int fake_run_bounded(int (*fn)(void *), void *arg, int timeout_ms)
+{
+	int status = 0, waited = 0;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(fn(arg) & 0xff);
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (waited >= timeout_ms) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			return -1;
+		}
+		usleep(10000);
+		waited += 10;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+void fake_meminfo(struct fake_root *r, unsigned long long total_kb,
+		  unsigned long long avail_kb)
+{
+	char v[256];
+
+	snprintf(
+		v, sizeof(v),
+		"MemTotal:       %llu kB\nMemFree:        %llu kB\nMemAvailable:   %llu kB\n",
+		total_kb, avail_kb, avail_kb);
+	fake_write(r, "proc/meminfo", v);
 }
 
 void fake_cg_v1(struct fake_root *r, const char *rel)

@@ -32,6 +32,17 @@ void fake_cpus(struct fake_root *r, int n, int npkg);
 /* n memory blocks of [bs] bytes, all online, block i on node i % nnode
  * (memory0 without an online file when [fixed0]). */
 void fake_mem(struct fake_root *r, int n, unsigned long long bs, int nnode);
+/*
+ * Run fn(arg) in a child process and return its exit status (fn's return
+ * value), or -1 when it had not ended after [timeout_ms] (then killed):
+ * for calls that must never block.
+ */
+int fake_run_bounded(int (*fn)(void *), void *arg, int timeout_ms);
+
+/* proc/meminfo with MemTotal and MemAvailable in kB (what mem_usage
+ * reads). */
+void fake_meminfo(struct fake_root *r, unsigned long long total_kb,
+		  unsigned long long avail_kb);
 /* A v1 blkio cgroup dir / a v2 cgroup dir with io.max, empty. */
 void fake_cg_v1(struct fake_root *r, const char *rel);
 void fake_cg_v2(struct fake_root *r, const char *rel);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,6 +41,7 @@ struct fx {
 
 static const char policy_text[] = "allow_users = *\n"
 				  "min_mem = 256M\n"
+				  "mem_reserve = 128M\n"
 				  "device = 254:0\n"
 				  "cgroup = /" V1 "\n"
 				  "cgroup = /" V2 "\n"
@@ -94,6 +96,8 @@ static int setup(void **state)
 	f->r = fake_root_new();
 	fake_cpus(f->r, 8, 2);
 	fake_mem(f->r, 16, BS, 2);
+	/* 2 GiB, 256 MiB of it in use: floor max(256M, 256M + 128M) */
+	fake_meminfo(f->r, 2 * 1024 * 1024, 1792 * 1024);
 	fake_cg_v1(f->r, V1);
 	fake_cg_v2(f->r, V2);
 	/* a pre-existing site throttle must come back as it was */
@@ -404,7 +408,191 @@ static void test_status(void **state)
 	fclose(m);
 	assert_non_null(strstr(buf, "\"cpus_online\": 8"));
 	assert_non_null(strstr(buf, "\"interface\": \"v2\""));
+	/* the memory floor: max(256M, 256M in use + 128M reserve) */
+	assert_non_null(strstr(buf, "\"floor_bytes\": 402653184"));
 	free(buf);
+}
+
+/* Every write of "0" to a memory block or CPU leaves a mark in a file
+ * (the memory writes run in a child process: a counter would be lost). */
+static char offline_marks[4096];
+
+static int mark_offline(const char *path, const char *val)
+{
+	if (strcmp(val, "0") == 0 &&
+	    (strstr(path, "/memory") || strstr(path, "/cpu"))) {
+		int fd = open(offline_marks, O_WRONLY | O_CREAT | O_APPEND,
+			      0600);
+
+		if (fd >= 0) {
+			if (write(fd, "x", 1) != 1)
+				_exit(99);
+			close(fd);
+		}
+	}
+	return 0;
+}
+
+static void all_online(struct fx *f)
+{
+	char rel[128];
+
+	for (int i = 0; i < 16; i++) {
+		snprintf(rel, sizeof(rel),
+			 "sys/devices/system/memory/memory%d/online", i);
+		assert_string_equal(fake_read(f->r, rel), "1");
+	}
+	for (int i = 1; i < 8; i++) {
+		snprintf(rel, sizeof(rel),
+			 "sys/devices/system/cpu/cpu%d/online", i);
+		assert_string_equal(fake_read(f->r, rel), "1");
+	}
+}
+
+/* A memory target below the floor (what runs needs + mem_reserve) is
+ * refused before anything goes offline: no block, no CPU touched. */
+static void test_mem_floor(void **state)
+{
+	struct fx *f = *state;
+	struct iostrata_req r;
+	struct ios_err err;
+	struct stat st;
+
+	/* 900 MiB in use + 128 MiB reserve: floor 1028 MiB > 1G */
+	fake_meminfo(f->r, 2 * 1024 * 1024, (2048 - 900) * 1024);
+	snprintf(offline_marks, sizeof(offline_marks), "%s",
+		 fake_path(f->r, "offline-marks"));
+	sysfs_fault_hook = mark_offline;
+	req_full(&r);
+	ios_err_clear(&err);
+	assert_int_equal(node_apply(&f->c, "910", 0, &r, &err), -ERANGE);
+	assert_non_null(
+		strstr(err.msg,
+		       "--iostrata-mem=1G is below the memory floor 1.00 GiB"));
+	assert_non_null(strstr(err.msg, "nothing changed"));
+	assert_int_equal(stat(offline_marks, &st), -1);
+	assert_false(journal_exists(f, "910"));
+	all_online(f);
+	sysfs_fault_hook = NULL;
+	assert_whole(f);
+}
+
+/* Row 5: --iostrata-mem=1 under a policy without min_mem: the 2 GiB
+ * default floor refuses it before a single block goes offline. */
+static void test_mem_default_floor(void **state)
+{
+	struct fx *f = *state;
+	struct iostrata_req r;
+	struct ios_err err;
+	struct policy *pol;
+	struct stat st;
+
+	fake_write(f->r, "nomin.conf", "allow_users = *\nmem_tolerance = 0\n");
+	chmod(fake_path(f->r, "nomin.conf"), 0644);
+	assert_int_equal(policy_load(fake_path(f->r, "nomin.conf"), geteuid(),
+				     &pol, &err),
+			 0);
+	f->c.pol = pol;
+	snprintf(offline_marks, sizeof(offline_marks), "%s",
+		 fake_path(f->r, "offline-marks"));
+	sysfs_fault_hook = mark_offline;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(req_parse_opt(&r, REQ_MEM, "1", NULL), 0);
+	ios_err_clear(&err);
+	assert_int_equal(node_apply(&f->c, "920", 0, &r, &err), -ERANGE);
+	assert_non_null(strstr(err.msg, "below the memory floor 2 GiB"));
+	assert_int_equal(stat(offline_marks, &st), -1);
+	all_online(f);
+	sysfs_fault_hook = NULL;
+	f->c.pol = f->pol;
+	policy_free(pol);
+	assert_whole(f);
+}
+
+/* A journal naming a "cgroup" outside cgroupfs is corrupt: the restore
+ * never writes there. */
+static void test_journal_bogus_path(void **state)
+{
+	struct fx *f = *state;
+	struct ios_err err;
+	int rc;
+
+	fake_cg_v1(f->r, "victim");
+	fake_write(f->r, "victim/blkio.throttle.write_bps_device", "orig\n");
+	fake_write(f->r, "run/iostrata/journal/930.state",
+		   "iostrata-journal 1\njob 930\nthr 1 254:0 5 5 5 5 "
+		   "/sys/fs/cgroup/../../../victim\nend\n");
+	chmod(fake_path(f->r, "run/iostrata/journal/930.state"), 0600);
+	ios_err_clear(&err);
+	rc = node_restore(&f->c, "930", &err);
+	assert_string_equal(
+		fake_read(f->r, "victim/blkio.throttle.write_bps_device"),
+		"orig");
+	assert_int_equal(rc, -EINVAL);
+	assert_non_null(strstr(err.msg, "930.state:3: corrupt"));
+	assert_true(journal_exists(f, "930")); /* for the admin */
+	unlink(fake_path(f->r, "run/iostrata/journal/930.state"));
+}
+
+/* Row 4: a cgroup path of 256 characters must never be cut to its parent:
+ * the policy refuses it, and node_apply refuses it too when handed one
+ * (nothing throttled, the parent's own limit untouched). */
+#define P254                                                                   \
+	"sys/fs/cgroup/"                                                       \
+	"ppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp"
+static void test_long_cgroup(void **state)
+{
+	struct fx *f = *state;
+	struct iostrata_req r;
+	struct ios_err err;
+	struct policy *pol = NULL, hand;
+	char text[1024];
+	int rc;
+
+	assert_int_equal(strlen("/" P254), 254);
+	fake_cg_v2(f->r, P254);
+	fake_write(f->r, P254 "/io.max",
+		   "254:0 rbps=111 wbps=max riops=max wiops=max\n");
+	fake_cg_v2(f->r, P254 "/c");
+	snprintf(text, sizeof(text),
+		 "allow_users = *\ndevice = 254:0\ncgroup = /%s/c\n", P254);
+	fake_write(f->r, "long.conf", text);
+	chmod(fake_path(f->r, "long.conf"), 0644);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(req_parse_opt(&r, REQ_DISK_BW, "50M", NULL), 0);
+	ios_err_clear(&err);
+	rc = policy_load(fake_path(f->r, "long.conf"), geteuid(), &pol, &err);
+	if (rc == 0) {
+		/* what happened before: the throttle landed on the parent */
+		f->c.pol = pol;
+		rc = node_apply(&f->c, "940", 0, &r, &err);
+		assert_string_equal(
+			fake_read(f->r, P254 "/io.max"),
+			"254:0 rbps=111 wbps=max riops=max wiops=max");
+		node_restore(&f->c, "940", &err);
+		f->c.pol = f->pol;
+		policy_free(pol);
+		fail_msg("policy with a 256-character cgroup accepted");
+	}
+	assert_int_equal(rc, -ENAMETOOLONG);
+	assert_non_null(strstr(err.msg, "long.conf:3: invalid cgroup"));
+	/* defence in depth: a policy built by hand */
+	memset(&hand, 0, sizeof(hand));
+	snprintf(hand.path, sizeof(hand.path), "hand");
+	hand.devices[0] = "254:0";
+	hand.n_devices = 1;
+	snprintf(text, sizeof(text), "/%s/c", P254);
+	hand.cgroups[0] = text;
+	hand.n_cgroups = 1;
+	f->c.pol = &hand;
+	rc = node_apply(&f->c, "941", 0, &r, &err);
+	f->c.pol = f->pol;
+	assert_true(rc == -ENAMETOOLONG || rc == -EINVAL);
+	assert_false(journal_exists(f, "941"));
+	assert_string_equal(fake_read(f->r, P254 "/io.max"),
+			    "254:0 rbps=111 wbps=max riops=max wiops=max");
+	assert_string_equal(fake_read(f->r, P254 "/c/io.max"), "");
+	assert_whole(f);
 }
 
 int main(void)
@@ -427,6 +615,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refusal_published, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_status, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mem_floor, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_mem_default_floor, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_journal_bogus_path, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_long_cgroup, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests_name("node", tests, NULL, NULL);

@@ -149,6 +149,201 @@ static void test_bad_lines(void **state)
 	}
 }
 
+/* Hostile policy files: each is loaded from a file with exactly these
+ * bytes (NULs included); [rc] is the expected result, [msg] a substring
+ * the message must hold (NULL: any), [exact] the whole message after
+ * "<dir>/policy.conf" (NULL: not checked). */
+struct hostile {
+	const char *name;
+	const char *text;
+	size_t len; /* 0: strlen(text) */
+	int rc;
+	const char *msg;
+	const char *exact;
+};
+
+#define BYTES(s) s, sizeof(s) - 1
+#define CG "/sys/fs/cgroup/"
+#define A10 "aaaaaaaaaa"
+#define A50 A10 A10 A10 A10 A10
+#define A200 A50 A50 A50 A50
+/* CG is 15 characters: CG A200 A40 = 255, one more = 256 */
+#define CG255 CG A200 A10 A10 A10 A10
+#define CG256 CG255 "b"
+
+static const struct hostile hostile[] = {
+	{"cgroup 255 chars", "cgroup = " CG255 "\n", 0, 0, NULL, NULL},
+	{"cgroup 256 chars", "cgroup = " CG256 "\n", 0, -ENAMETOOLONG,
+	 "policy.conf:1: invalid cgroup", NULL},
+	{"cgroup 4096+ chars", NULL, 0, -EINVAL, "policy.conf:1: line too long",
+	 NULL},
+	{"cgroup ..", "cgroup = " CG "a/../b\n", 0, -EINVAL,
+	 ":1: invalid cgroup", NULL},
+	{"cgroup trailing ..", "cgroup = " CG "a/..\n", 0, -EINVAL, NULL, NULL},
+	{"cgroup .", "cgroup = " CG "a/./b\n", 0, -EINVAL, ":1: invalid cgroup",
+	 NULL},
+	{"cgroup trailing /", "cgroup = " CG "a/\n", 0, -EINVAL,
+	 ":1: invalid cgroup", NULL},
+	{"cgroup root", "cgroup = " CG "\n", 0, -EINVAL, ":1: invalid cgroup",
+	 NULL},
+	{"cgroup //", "cgroup = " CG "a//b\n", 0, -EINVAL, NULL, NULL},
+	{"cgroup twice", "cgroup = " CG "a " CG "a\n", 0, -EINVAL,
+	 ":1: cgroup \"" CG "a\" listed twice", NULL},
+	{"NUL hides ..", BYTES("cgroup = " CG "a\0/../../etc\n"), -EINVAL,
+	 ":1: NUL byte", NULL},
+	{"NUL in value", BYTES("min_cpus = 2\0junk\n"), -EINVAL, ":1: NUL byte",
+	 NULL},
+	{"huge cpus", "min_cpus = 99999999999999999999999\n", 0, -ERANGE,
+	 ":1: min_cpus", NULL},
+	{"huge size", "min_mem = 99999999999P\n", 0, -ERANGE, ":1: min_mem",
+	 NULL},
+	{"size above 8 EiB", "min_mem = 18446744073709551615\n", 0, -ERANGE,
+	 NULL, NULL},
+	{"iops 2^64", "min_disk_iops = 18446744073709551616\n", 0, -ERANGE,
+	 NULL, NULL},
+	{"tolerance 2^32+1", "cpu_tolerance = 4294967297\n", 0, -ERANGE, NULL,
+	 NULL},
+	{"negative cpus", "min_cpus = -1\n", 0, -EINVAL, NULL, NULL},
+	{"negative size", "min_mem = -1G\n", 0, -EINVAL, NULL, NULL},
+	{"negative pct", "mem_tolerance = -5%\n", 0, -EINVAL, NULL, NULL},
+	{"nan pct", "mem_tolerance = nan%\n", 0, -EINVAL,
+	 ":1: mem_tolerance: invalid percentage", NULL},
+	{"hex pct", "mem_tolerance = 0x10%\n", 0, -EINVAL, NULL, NULL},
+	{"exp pct", "mem_tolerance = 1e1%\n", 0, -EINVAL, NULL, NULL},
+	{"pct 100.5", "mem_tolerance = 100.5%\n", 0, -EINVAL, NULL, NULL},
+	{"pct 2.5", "mem_tolerance = 2.5%\n", 0, 0, NULL, NULL},
+	{"exp duration", "mem_attempt_timeout = 1e9\n", 0, -EINVAL, NULL, NULL},
+	{"duplicate key", "min_cpus = 2\nmin_cpus = 4\n", 0, -EINVAL, NULL,
+	 ":2: key \"min_cpus\" given twice (first at line 1)"},
+	{"duplicate profile", "[profile a]\ncpus = 1\n[profile a]\ncpus = 2\n",
+	 0, -EINVAL, ":3: profile \"a\" defined twice", NULL},
+	{"duplicate profile key", "[profile a]\ncpus = 1\ncpus = 2\n", 0,
+	 -EINVAL, ":3: profile a: key \"cpus\" given twice", NULL},
+	{"garbage min_cpus", "min_cpus = abc\n", 0, -EINVAL, NULL,
+	 ":1: min_cpus: invalid number \"abc\" (accepted: a whole number from 1 to 65536)"},
+	{"garbage profile cpus", "[profile p]\ncpus = abc\n", 0, -EINVAL, NULL,
+	 ":2: --iostrata-cpus: invalid number \"abc\" (accepted: a whole number from 1 to 65536)"},
+	{"garbage require_exclusive", "require_exclusive = yes please\n", 0,
+	 -EINVAL, NULL,
+	 ":1: require_exclusive: invalid value \"yes please\" (accepted: yes, no)"},
+	{"empty key", "= 5\n", 0, -EINVAL, ":1: unknown key \"\"", NULL},
+	{"CRLF", "min_cpus = 2\r\n", 0, 0, NULL, NULL},
+};
+
+static void write_bytes(struct fake_root *r, const char *rel, const char *data,
+			size_t len)
+{
+	FILE *f;
+
+	fake_write(r, rel, "");
+	f = fopen(fake_path(r, rel), "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(fake_path(r, rel), 0644), 0);
+}
+
+static void test_hostile(void **state)
+{
+	struct fake_root *r = *state;
+	char *longline = calloc(1, 4200);
+	int bad = 0;
+
+	memcpy(longline, "cgroup = " CG, 9 + 15);
+	memset(longline + 24, 'a', 4100);
+	longline[24 + 4100] = '\n';
+	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		const struct hostile *h = &hostile[i];
+		const char *text = h->text ? h->text : longline;
+		size_t len = h->len ? h->len : strlen(text);
+		struct policy *p = NULL;
+		struct ios_err err;
+		char want[1024];
+		int rc;
+
+		write_bytes(r, "policy.conf", text, len);
+		ios_err_clear(&err);
+		rc = policy_load(fake_path(r, "policy.conf"), geteuid(), &p,
+				 &err);
+		if (rc != h->rc) {
+			print_message(
+				"hostile policy \"%s\": rc %d, want %d (%s)\n",
+				h->name, rc, h->rc, err.msg);
+			bad++;
+		} else if (rc < 0 && (!strstr(err.msg, "policy.conf:") ||
+				      strncmp(err.msg, "iostrata: ", 10) != 0 ||
+				      (h->msg && !strstr(err.msg, h->msg)))) {
+			print_message("hostile policy \"%s\": message \"%s\"\n",
+				      h->name, err.msg);
+			bad++;
+		} else if (h->exact) {
+			snprintf(want, sizeof(want), "iostrata: %s%s",
+				 fake_path(r, "policy.conf"), h->exact);
+			if (strcmp(err.msg, want) != 0) {
+				print_message(
+					"hostile policy \"%s\": message \"%s\", want \"%s\"\n",
+					h->name, err.msg, want);
+				bad++;
+			}
+		}
+		if (rc == 0 && i == 0 &&
+		    (p->n_cgroups != 1 || strcmp(p->cgroups[0], CG255) != 0)) {
+			print_message("255-character cgroup not kept intact\n");
+			bad++;
+		}
+		if (rc < 0 && p) {
+			print_message(
+				"hostile policy \"%s\": policy returned on error\n",
+				h->name);
+			bad++;
+		}
+		policy_free(p);
+	}
+	free(longline);
+	print_message("%zu hostile policies, %d misbehaved\n",
+		      sizeof(hostile) / sizeof(hostile[0]), bad);
+	assert_int_equal(bad, 0);
+}
+
+/* No min_mem in the policy: a safe default, not 0 (row 5). */
+static void test_default_min_mem(void **state)
+{
+	struct policy *p;
+	struct ios_err err;
+	struct iostrata_req r;
+
+	assert_int_equal(load(*state, "allow_users = *\n", 0644, &p, &err), 0);
+	assert_int_equal(p->min_mem, 2ULL << 30);
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(req_parse_opt(&r, REQ_MEM, "1", NULL), 0);
+	assert_int_equal(policy_check_req(p, &r, 4, &err), -ERANGE);
+	assert_non_null(strstr(err.msg, "below the site minimum"));
+	policy_free(p);
+}
+
+static int load_fifo(void *arg)
+{
+	struct policy *p = NULL;
+	int rc = policy_load(fake_path(arg, "fifo.conf"), geteuid(), &p, NULL);
+
+	return rc == -EPERM && !p ? 0 : 1;
+}
+
+/* A FIFO given as the policy is refused at once, never blocks open(). */
+static void test_fifo_policy(void **state)
+{
+	fake_mkfifo(*state, "fifo.conf");
+	switch (fake_run_bounded(load_fifo, *state, 3000)) {
+	case 0:
+		break;
+	case -1:
+		fail_msg("policy_load blocked on a FIFO");
+		break;
+	default:
+		fail_msg("policy_load accepted a FIFO");
+	}
+}
+
 struct req_case {
 	const char *cpus, *mem, *bw, *iops, *profile;
 	unsigned online;
@@ -291,6 +486,9 @@ int main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_refused_files),
 		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_default_min_mem),
+		cmocka_unit_test(test_fifo_policy),
 		cmocka_unit_test(test_req_checks),
 		cmocka_unit_test(test_throttle_needs_targets),
 		cmocka_unit_test(test_users),

@@ -181,6 +181,125 @@ static void test_journal_corrupt(void **state)
 	state_close(&sd);
 }
 
+#define H "iostrata-journal 1\njob 77\n"
+#define BYTES(s) s, sizeof(s) - 1
+#define CG "/sys/fs/cgroup/"
+#define A10 "aaaaaaaaaa"
+#define A100 A10 A10 A10 A10 A10 A10 A10 A10 A10 A10
+#define X100                                                                   \
+	"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+
+/* Hostile journals (bytes as given, NULs included): all refused with
+ * -EINVAL and file:line, except the control case. */
+static const struct {
+	const char *name, *text;
+	size_t len;
+	int rc;
+} hostile_j[] = {
+	{"control", BYTES(H "cpu 1 1\nthr 1 254:0 1 2 3 4 " CG "a\nend\n"), 0},
+	{"cut mid-line", BYTES(H "thr 1 254:0 1 2"), -EINVAL},
+	{"no newline after end", BYTES(H "end"), -EINVAL},
+	{"thr /etc/passwd", BYTES(H "thr 1 254:0 0 0 0 0 /etc/passwd\nend\n"),
+	 -EINVAL},
+	{"thr escapes with ..",
+	 BYTES(H "thr 1 254:0 5 5 5 5 " CG "../../victim\nend\n"), -EINVAL},
+	{"thr ./", BYTES(H "thr 1 254:0 0 0 0 0 " CG "a/./b\nend\n"), -EINVAL},
+	{"thr trailing junk",
+	 BYTES(H "thr 1 254:0 0 0 0 0 " CG "a junk\nend\n"), -EINVAL},
+	{"thr cgroup 300 chars",
+	 BYTES(H "thr 1 254:0 0 0 0 0 " CG A100 A100 A100 "\nend\n"), -EINVAL},
+	{"overlong line hiding end",
+	 BYTES(H "node " X100 X100 X100 X100 X100 "xxxxxx"
+		 "end\n"),
+	 -EINVAL},
+	{"NUL in line", BYTES(H "cpu 1 1\0junk\nend\n"), -EINVAL},
+	{"cpu id overflow", BYTES(H "cpu 99999999999 1\nend\n"), -EINVAL},
+	{"cpu state 7", BYTES(H "cpu 1 7\nend\n"), -EINVAL},
+	{"cpu0", BYTES(H "cpu 0 1\nend\n"), -EINVAL},
+	{"negative mem id", BYTES(H "mem -1 1\nend\n"), -EINVAL},
+	{"memblock overflow",
+	 BYTES(H "memblock 99999999999999999999999\nend\n"), -EINVAL},
+	{"uid overflow", BYTES(H "uid 4294967296\nend\n"), -EINVAL},
+	{"negative time", BYTES(H "time -5\nend\n"), -EINVAL},
+	{"job twice", BYTES("iostrata-journal 1\njob 78\njob 77\nend\n"),
+	 -EINVAL},
+	{"job with junk", BYTES("iostrata-journal 1\njob 77 extra\nend\n"),
+	 -EINVAL},
+	{"major out of range", BYTES(H "thr 1 99999:0 0 0 0 0 " CG "a\nend\n"),
+	 -EINVAL},
+	{"limit 2^64",
+	 BYTES(H "thr 2 254:0 18446744073709551616 0 0 0 " CG "a\nend\n"),
+	 -EINVAL},
+	{"two spaces", BYTES(H "cpu  1 1\nend\n"), -EINVAL},
+	{"header only", BYTES("iostrata-journal 1\n"), -EINVAL},
+};
+
+static void test_journal_hostile(void **state)
+{
+	struct fake_root *r = *state;
+	struct state_dir sd;
+	struct snapshot g;
+	struct ios_err err;
+	int bad = 0;
+
+	assert_int_equal(state_open(&sd, fake_path(r, "st"), true, &err), 0);
+	for (size_t i = 0; i < sizeof(hostile_j) / sizeof(hostile_j[0]); i++) {
+		FILE *f;
+		int rc;
+
+		f = fopen(fake_path(r, "st/journal/77.state"), "w");
+		assert_non_null(f);
+		assert_int_equal(
+			fwrite(hostile_j[i].text, 1, hostile_j[i].len, f),
+			hostile_j[i].len);
+		assert_int_equal(fclose(f), 0);
+		chmod(fake_path(r, "st/journal/77.state"), 0600);
+		ios_err_clear(&err);
+		rc = state_journal_read(&sd, "77", &g, &err);
+		if (rc != hostile_j[i].rc) {
+			print_message(
+				"hostile journal \"%s\": rc %d, want %d\n",
+				hostile_j[i].name, rc, hostile_j[i].rc);
+			bad++;
+		} else if (rc < 0 && !strstr(err.msg, "77.state:")) {
+			print_message(
+				"hostile journal \"%s\": message \"%s\"\n",
+				hostile_j[i].name, err.msg);
+			bad++;
+		}
+		if (rc == 0)
+			snapshot_free(&g);
+	}
+	print_message("%zu hostile journals, %d misbehaved\n",
+		      sizeof(hostile_j) / sizeof(hostile_j[0]), bad);
+	assert_int_equal(bad, 0);
+	state_close(&sd);
+}
+
+static int read_fifo(void *arg)
+{
+	struct snapshot g;
+
+	return state_journal_read(arg, "88", &g, NULL) == -EPERM ? 0 : 1;
+}
+
+/* A FIFO in the journal directory is refused, never blocks the reader. */
+static void test_journal_fifo(void **state)
+{
+	struct fake_root *r = *state;
+	struct state_dir sd;
+	struct ios_err err;
+	int rc;
+
+	assert_int_equal(state_open(&sd, fake_path(r, "st"), true, &err), 0);
+	fake_mkfifo(r, "st/journal/88.state");
+	rc = fake_run_bounded(read_fifo, &sd, 3000);
+	state_close(&sd);
+	if (rc == -1)
+		fail_msg("state_journal_read blocked on a FIFO");
+	assert_int_equal(rc, 0);
+}
+
 static void test_lock(void **state)
 {
 	struct fake_root *r = *state;
@@ -229,6 +348,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_journal_roundtrip, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_journal_corrupt, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_journal_hostile, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_journal_fifo, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_public, setup, teardown),
