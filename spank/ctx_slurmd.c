@@ -2,16 +2,25 @@
 /*
  * ctx_slurmd: slurmd start (slurm_spank_init in S_CTX_SLURMD; there is no
  * slurmd_init hook).  A journal still present here means slurmd or the
- * node died between prolog and epilog: restore it before taking jobs.
+ * node died between prolog and epilog.  slurmd may also just have been
+ * restarted under a running job: its slurmstepd processes survive, and
+ * its epilog will come.  So only the journals of jobs that ended are
+ * restored here; the others are kept for their epilog.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <string.h>
 
+#include "jobproc.h"
 #include "log.h"
 #include "node.h"
 #include "plugin.h"
+
+static int job_alive(const char *jobid, void *arg, char *why, size_t len)
+{
+	return jobproc_alive(arg, jobid, plugin_job_running, why, len);
+}
 
 int ctx_slurmd_init(spank_t sp, const struct plugin_args *a)
 {
@@ -36,7 +45,7 @@ int ctx_slurmd_init(spank_t sp, const struct plugin_args *a)
 		sysfs_close(&c.fs);
 		return -1;
 	}
-	rc = node_restore(&c, NULL, &err);
+	rc = node_restore_ended(&c, job_alive, &c.fs, &err);
 	state_close(&c.sd);
 	sysfs_close(&c.fs);
 	if (rc < 0) {

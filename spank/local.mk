@@ -10,6 +10,8 @@ spank_core_sources = \
 	spank/blkio.h \
 	spank/cpu.c \
 	spank/cpu.h \
+	spank/jobproc.c \
+	spank/jobproc.h \
 	spank/log.c \
 	spank/log.h \
 	spank/mem.c \

@@ -714,6 +714,45 @@ static int check_mem_floor(struct node_ctx *c, const struct iostrata_req *req,
 		ios_fmt_size(fl.fixed, g, sizeof(g)));
 }
 
+int node_restore_ended(struct node_ctx *c, node_job_alive_fn alive, void *arg,
+		       struct ios_err *err)
+{
+	char **ids = NULL;
+	size_t n = 0;
+	int rc;
+
+	rc = state_journal_list(&c->sd, &ids, &n);
+	if (rc < 0)
+		return ios_errf(err, rc, "iostrata: list %s/journal: %s",
+				c->sd.path, strerror(-rc));
+	for (size_t i = 0; i < n; i++) {
+		char why[256] = "";
+		struct ios_err e;
+		int a = alive(ids[i], arg, why, sizeof(why)), r;
+
+		if (a != 0) {
+			log_info(
+				"iostrata: node %s: journal of job %s kept: %s; %s",
+				c->node, ids[i], why[0] ? why : "?",
+				a > 0 ? "its epilog restores the node"
+				      : "its epilog or 'iostrata-node restore --job ID' restores the node");
+			continue;
+		}
+		log_info(
+			"iostrata: node %s: job %s no longer runs (%s): restoring",
+			c->node, ids[i], why[0] ? why : "?");
+		ios_err_clear(&e);
+		r = node_restore(c, ids[i], &e);
+		if (r < 0 && rc == 0) {
+			rc = r;
+			if (err)
+				*err = e;
+		}
+	}
+	state_list_free(ids, n);
+	return rc;
+}
+
 static bool lim_eq_req(const struct blkio_limit *l,
 		       const struct blkio_limit *want)
 {

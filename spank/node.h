@@ -67,6 +67,22 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
  */
 int node_restore(struct node_ctx *c, const char *jobid, struct ios_err *err);
 
+/*
+ * Does the job of a journal still run?  1: yes (keep the journal: its
+ * epilog restores), 0: it ended (restore now), negative errno: cannot tell
+ * (keep it).  [why] (of [len] bytes) gets the reason, for the log.
+ */
+typedef int (*node_job_alive_fn)(const char *jobid, void *arg, char *why,
+				 size_t len);
+
+/*
+ * slurmd start: restore every journal whose job ended according to
+ * [alive]; keep (and log why) the journals of running jobs and of jobs
+ * [alive] cannot judge.  Returns 0, or the first node_restore error.
+ */
+int node_restore_ended(struct node_ctx *c, node_job_alive_fn alive, void *arg,
+		       struct ios_err *err);
+
 /* Record that [jobid]'s request was refused with [msg] (no change made). */
 int node_publish_refusal(struct node_ctx *c, const char *jobid,
 			 const struct iostrata_req *req, const char *msg);

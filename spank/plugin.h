@@ -25,6 +25,13 @@ extern int plugin_req_error; /* a callback rejected a value */
  */
 int plugin_job_exclusive(uint32_t jobid);
 int plugin_drain_node(const char *node, const char *reason);
+/*
+ * plugin_job_running: 1 when slurmctld says [jobid] runs (or is
+ * suspended) and is not completing, 0 when it ended, is completing, is
+ * pending again or is unknown to slurmctld, negative errno when slurmctld
+ * cannot be asked; [why] gets the reason.
+ */
+int plugin_job_running(uint32_t jobid, char *why, size_t len);
 
 /* Slurm node name of this slurmd/prolog ("" when unknown). */
 void plugin_node_name(char *buf, size_t len);

@@ -47,6 +47,54 @@ int plugin_job_exclusive(uint32_t jobid)
 	return rc;
 }
 
+typedef int (*get_errno_fn)(void);
+typedef char *(*strerror_fn)(int);
+
+int plugin_job_running(uint32_t jobid, char *why, size_t len)
+{
+	load_job_fn load = (load_job_fn)dlsym(RTLD_DEFAULT, "slurm_load_job");
+	free_job_fn fr =
+		(free_job_fn)dlsym(RTLD_DEFAULT, "slurm_free_job_info_msg");
+	get_errno_fn geterr =
+		(get_errno_fn)dlsym(RTLD_DEFAULT, "slurm_get_errno");
+	strerror_fn serr = (strerror_fn)dlsym(RTLD_DEFAULT, "slurm_strerror");
+	job_info_msg_t *msg = NULL;
+	uint32_t st;
+	int rc;
+
+	if (!load || !fr || !geterr) {
+		snprintf(why, len, "libslurm not loaded in this process");
+		return -ENOSYS;
+	}
+	if (load(&msg, jobid, SHOW_ALL) != 0 || !msg) {
+		int e = geterr();
+
+		if (e == ESLURM_INVALID_JOB_ID) {
+			/* purged: ended long enough ago */
+			snprintf(why, len, "slurmctld does not know it");
+			return 0;
+		}
+		snprintf(why, len, "slurmctld unreachable: %s",
+			 serr ? serr(e) : "?");
+		return -EIO;
+	}
+	if (msg->record_count < 1) {
+		fr(msg);
+		snprintf(why, len, "slurmctld does not know it");
+		return 0;
+	}
+	st = msg->job_array[0].job_state;
+	fr(msg);
+	/* Running or suspended, not ending: its epilog will come here.
+	 * Completing, finished or pending again (requeued): restore. */
+	rc = ((st & JOB_STATE_BASE) == JOB_RUNNING ||
+	      (st & JOB_STATE_BASE) == JOB_SUSPENDED) &&
+	     !(st & JOB_COMPLETING);
+	snprintf(why, len, "slurmctld says job state 0x%x%s", (unsigned)st,
+		 rc ? " (running)" : " (not running)");
+	return rc;
+}
+
 int plugin_drain_node(const char *node, const char *reason)
 {
 	init_upd_fn init =

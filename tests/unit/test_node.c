@@ -26,6 +26,7 @@
 #include "fake_root.h"
 #include "log.h"
 #include "blkio.h"
+#include "jobproc.h"
 #include "node.h"
 
 #define BS (128ULL << 20)
@@ -595,6 +596,88 @@ static void test_long_cgroup(void **state)
 	assert_whole(f);
 }
 
+static int ctl_answer;
+
+static int fake_ctl(uint32_t jobid, char *why, size_t len)
+{
+	snprintf(why, len, "fake slurmctld on job %u: %d", (unsigned)jobid,
+		 ctl_answer);
+	return ctl_answer;
+}
+
+static int alive(const char *jobid, void *arg, char *why, size_t len)
+{
+	return jobproc_alive(arg, jobid, fake_ctl, why, len);
+}
+
+static void fake_proc(struct fx *f, int pid, const char *comm, unsigned uid,
+		      const char *title)
+{
+	char rel[64], v[128];
+
+	snprintf(rel, sizeof(rel), "proc/%d/comm", pid);
+	fake_write(f->r, rel, comm);
+	snprintf(rel, sizeof(rel), "proc/%d/status", pid);
+	snprintf(v, sizeof(v),
+		 "Name:\t%s\nUmask:\t0022\nUid:\t%u\t%u\t%u\t%u\n", comm, uid,
+		 uid, uid, uid);
+	fake_write(f->r, rel, v);
+	snprintf(rel, sizeof(rel), "proc/%d/cmdline", pid);
+	fake_write(f->r, rel, title);
+}
+
+/* Row 6: slurmd starts while a shaped job runs: the journal stays (the
+ * job keeps its shape) while its slurmstepd runs or slurmctld says it
+ * runs or cannot be asked; only an ended job's journal is restored. */
+static void test_slurmd_start_running_job(void **state)
+{
+	struct fx *f = *state;
+	struct iostrata_req r;
+	struct ios_err err;
+
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(req_parse_opt(&r, REQ_CPUS, "2", NULL), 0);
+	assert_int_equal(node_apply(&f->c, "950", 0, &r, &err), 0);
+	/* its batch step runs; slurmctld unreachable */
+	fake_proc(f, 4242, "slurmstepd", 0, "slurmstepd: [950.batch]");
+	fake_proc(f, 4243, "sleep", 0, "sleep 300");
+	ctl_answer = -EIO;
+	assert_int_equal(node_restore_ended(&f->c, alive, &f->c.fs, &err), 0);
+	assert_true(journal_exists(f, "950"));
+	assert_string_equal(
+		fake_read(f->r, "sys/devices/system/cpu/cpu2/online"), "0");
+	assert_non_null(strstr(
+		log_captured(),
+		"journal of job 950 kept: its slurmstepd (pid 4242) still runs"));
+	/* no step here now: slurmctld says running, then cannot be asked */
+	unlink(fake_path(f->r, "proc/4242/comm"));
+	ctl_answer = 1;
+	assert_int_equal(node_restore_ended(&f->c, alive, &f->c.fs, &err), 0);
+	assert_true(journal_exists(f, "950"));
+	ctl_answer = -EIO;
+	assert_int_equal(node_restore_ended(&f->c, alive, &f->c.fs, &err), 0);
+	assert_true(journal_exists(f, "950"));
+	assert_non_null(
+		strstr(log_captured(), "cannot tell whether it still runs"));
+	/* a user's process named like a stepd of the job does not count */
+	fake_proc(f, 4244, "slurmstepd", 1000, "slurmstepd: [950.0]");
+	ctl_answer = 0;
+	assert_int_equal(node_restore_ended(&f->c, alive, &f->c.fs, &err), 0);
+	assert_false(journal_exists(f, "950"));
+	assert_whole(f);
+	/* a stepd of another job (9500) is not one of 950's */
+	assert_int_equal(node_apply(&f->c, "950", 0, &r, &err), 0);
+	fake_proc(f, 4245, "slurmstepd", 0, "slurmstepd: [9500.extern]");
+	assert_int_equal(node_restore_ended(&f->c, alive, &f->c.fs, &err), 0);
+	assert_false(journal_exists(f, "950"));
+	/* an admin's apply ("admin") is no Slurm job: restored */
+	assert_int_equal(node_apply(&f->c, "admin", 0, &r, &err), 0);
+	ctl_answer = -EIO;
+	assert_int_equal(node_restore_ended(&f->c, alive, &f->c.fs, &err), 0);
+	assert_false(journal_exists(f, "admin"));
+	assert_whole(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -623,6 +706,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_long_cgroup, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_slurmd_start_running_job,
+						setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("node", tests, NULL, NULL);
