@@ -3,6 +3,8 @@ noinst_LTLIBRARIES += common/libiostrata_common.la
 common_libiostrata_common_la_SOURCES = \
 	common/errbuf.c \
 	common/errbuf.h \
+	common/gnuplot.c \
+	common/gnuplot.h \
 	common/jsonw.c \
 	common/jsonw.h \
 	common/lathist.c \
@@ -23,12 +25,14 @@ check_PROGRAMS += \
 	tests/unit/test_jsonw \
 	tests/unit/test_lathist \
 	tests/unit/test_ceph_dl \
+	tests/unit/test_gnuplot \
 	# End of check_PROGRAMS (common)
 TESTS += \
 	tests/unit/test_units \
 	tests/unit/test_jsonw \
 	tests/unit/test_lathist \
 	tests/unit/test_ceph_dl \
+	tests/unit/test_gnuplot \
 	# End of TESTS (common)
 tests_unit_test_units_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_units_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
@@ -40,6 +44,8 @@ tests_unit_test_ceph_dl_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_ceph_dl_CPPFLAGS = $(AM_CPPFLAGS) $(RADOS_CPPFLAGS) \
 	$(CEPHFS_CPPFLAGS)
 tests_unit_test_ceph_dl_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
+tests_unit_test_gnuplot_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_gnuplot_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
 endif
 
 ## common/figures: the derived figures (owned by the mpibench area).

@@ -978,6 +978,98 @@ static int rfail_h5(struct rctx *r, const char *what)
 		     h5_why(r->why));
 }
 
+int ios_h5_bound(uint64_t nelem, uint64_t file_esz, uint64_t mem_esz,
+		 uint64_t stored, bool filtered, uint64_t chunk)
+{
+	uint64_t need, floor = 1u << 20;
+
+	if (!nelem)
+		return 0;
+	if ((mem_esz && nelem > IOS_H5_MAX_DATASET_BYTES / mem_esz) ||
+	    (file_esz && nelem > UINT64_MAX / file_esz))
+		return -EFBIG;
+	need = nelem * file_esz;
+	if (chunk > (need > floor ? need : floor))
+		return -EFBIG;
+	/* stored * expansion >= need, without overflow */
+	if (filtered ? stored < need / IOS_H5_MAX_EXPANSION +
+					(need % IOS_H5_MAX_EXPANSION != 0)
+		     : stored < need)
+		return -EBADMSG;
+	return 0;
+}
+
+/*
+ * Check dataset [d] ([name]: [nelem] elements, read as [mem_esz] bytes
+ * each) against ios_h5_bound before anything is allocated for it.  0 or
+ * the error, with a message naming the dataset, its size and the bound.
+ */
+static int dset_bound(struct rctx *r, hid_t d, const char *name, uint64_t nelem,
+		      size_t mem_esz)
+{
+	hid_t ft = H5Dget_type(d), dcpl = H5Dget_create_plist(d);
+	size_t fesz = ft >= 0 ? H5Tget_size(ft) : 0;
+	uint64_t stored = H5Dget_storage_size(d), chunk = 0;
+	bool filtered = false;
+	int rc;
+
+	if (dcpl >= 0) {
+		filtered = H5Pget_nfilters(dcpl) > 0;
+		if (H5Pget_layout(dcpl) == H5D_CHUNKED) {
+			hsize_t cd[H5S_MAX_RANK];
+			int nd = H5Pget_chunk(dcpl, H5S_MAX_RANK, cd);
+
+			chunk = fesz;
+			for (int i = 0; i < nd; i++)
+				chunk = cd[i] && chunk > UINT64_MAX / cd[i]
+						? UINT64_MAX
+						: chunk * cd[i];
+		}
+		H5Pclose(dcpl);
+	}
+	if (ft >= 0)
+		H5Tclose(ft);
+	rc = ios_h5_bound(nelem, fesz, mem_esz, stored, filtered, chunk);
+	if (rc == -EFBIG)
+		return rfail(
+			r, rc,
+			"dataset '%s' declares %llu elements of %zu bytes (%llu bytes in memory, chunks of %llu bytes): beyond the reader's bound of %llu bytes per dataset, chunks at most the dataset or 1 MiB",
+			name, (unsigned long long)nelem, mem_esz,
+			(unsigned long long)(nelem * mem_esz),
+			(unsigned long long)chunk,
+			(unsigned long long)IOS_H5_MAX_DATASET_BYTES);
+	if (rc == -EBADMSG) {
+		char x[48] = "";
+
+		if (filtered)
+			snprintf(x, sizeof(x), " (compressed, under 1/%d)",
+				 IOS_H5_MAX_EXPANSION);
+		return rfail(
+			r, rc,
+			"dataset '%s' declares %llu elements of %zu bytes (%llu bytes) but the file stores %llu bytes of them%s: unwritten or truncated data (the reader's bound: what the file stores, at most %llu bytes per dataset)",
+			name, (unsigned long long)nelem, fesz,
+			(unsigned long long)(nelem * fesz),
+			(unsigned long long)stored, x,
+			(unsigned long long)IOS_H5_MAX_DATASET_BYTES);
+	}
+	return 0;
+}
+
+/* Whether group [g] holds at least [n] members (a count attribute can
+ * only promise what the file holds); 0 or -EBADMSG with a message. */
+static int count_bound(struct rctx *r, hid_t g, const char *what, long n)
+{
+	H5G_info_t info;
+
+	if (H5Gget_info(g, &info) < 0)
+		return rfail_h5(r, "group info");
+	if ((hsize_t)n > info.nlinks)
+		return rfail(r, -EBADMSG,
+			     "%s %ld, but the group holds %llu members", what,
+			     n, (unsigned long long)info.nlinks);
+	return 0;
+}
+
 static int attr_read_str(struct rctx *r, hid_t loc, const char *name,
 			 char **out)
 {
@@ -995,11 +1087,22 @@ static int attr_read_str(struct rctx *r, hid_t loc, const char *name,
 		mt = str_type();
 		if (H5Aread(a, mt, &s) < 0) {
 			rc = rfail_h5(r, name);
+		} else if (s && strlen(s) > IOS_H5_MAX_STRING) {
+			rc = rfail(
+				r, -EFBIG,
+				"attribute '%s' is a string of %zu bytes, beyond the reader's bound of %u",
+				name, strlen(s), IOS_H5_MAX_STRING);
+			H5free_memory(s);
 		} else {
 			*out = strdup(s ? s : "");
 			H5free_memory(s);
 		}
 		H5Tclose(mt);
+	} else if (H5Tget_size(ft) > IOS_H5_MAX_STRING) {
+		rc = rfail(
+			r, -EFBIG,
+			"attribute '%s' is a string of %zu bytes, beyond the reader's bound of %u",
+			name, H5Tget_size(ft), IOS_H5_MAX_STRING);
 	} else {
 		size_t n = H5Tget_size(ft);
 
@@ -1117,6 +1220,10 @@ static int read_compound(struct rctx *r, hid_t loc, const char *name,
 		return rfail(r, -EBADMSG, "dataset '%s' has %llu rows", name,
 			     (unsigned long long)dims[0]);
 	}
+	if ((rc = dset_bound(r, d, name, dims[0], sz))) {
+		H5Dclose(d);
+		return rc;
+	}
 	buf = calloc(dims[0] + 1, sz);
 	if (!buf) {
 		H5Dclose(d);
@@ -1124,14 +1231,19 @@ static int read_compound(struct rctx *r, hid_t loc, const char *name,
 	}
 	mt = compound_type(c);
 	/* HDF5 allocates and clears a 1 MiB conversion buffer per compound
-	 * read by default; size it to the data (1000-file reports) */
+	 * read by default; size it to the data (1000-file reports).  It must
+	 * hold one element as stored, and H5Tget_size() of the file type
+	 * counts a variable-length string as a pointer (8 bytes) where the
+	 * file has 16: twice the larger size, at least 4 KiB (a 1-row
+	 * key/value table failed with 16 bytes). */
 	{
 		hid_t ft = H5Dget_type(d);
-		size_t esz = H5Tget_size(ft) > sz ? H5Tget_size(ft) : sz;
+		size_t esz = H5Tget_size(ft) > sz ? H5Tget_size(ft) : sz,
+		       tconv = 2 * esz * (dims[0] ? dims[0] : 1);
 
 		H5Tclose(ft);
 		dxpl = H5Pcreate(H5P_DATASET_XFER);
-		H5Pset_buffer(dxpl, esz * (dims[0] ? dims[0] : 1), NULL, NULL);
+		H5Pset_buffer(dxpl, tconv > 4096 ? tconv : 4096, NULL, NULL);
 	}
 	if (dims[0] && H5Dread(d, mt, H5S_ALL, H5S_ALL, dxpl, buf) < 0) {
 		rc = rfail(r, -EBADMSG, "dataset '%s': %s (corrupt file?)",
@@ -1193,6 +1305,10 @@ static int read_u64_2d(struct rctx *r, hid_t loc, const char *name,
 			     (unsigned long long)dims[1],
 			     (unsigned long long)rows,
 			     want_cols >= 0 ? " of the histogram width" : "");
+	}
+	if ((rc = dset_bound(r, d, name, rows * dims[1], sizeof(uint64_t)))) {
+		H5Dclose(d);
+		return rc;
 	}
 	*cols = dims[1];
 	*out = calloc(rows * dims[1] + 1, sizeof(uint64_t));
@@ -1278,6 +1394,10 @@ static int read_rep(struct rctx *r, hid_t g, struct ios_rep_result *rep)
 		H5Dclose(d);
 		return rfail(r, -EBADMSG, "node_bw has %llu entries, not %d",
 			     (unsigned long long)dims[0], rep->nnodes);
+	}
+	if ((rc = dset_bound(r, d, "node_bw", dims[0], sizeof(double)))) {
+		H5Dclose(d);
+		return rc;
 	}
 	rep->node_bw = calloc(dims[0] + 1, sizeof(double));
 	if (!rep->node_bw)
@@ -1462,6 +1582,10 @@ static int read_body(struct rctx *r, hid_t f, struct ios_run *run)
 	snprintf(r->obj, sizeof(r->obj), "/nodes");
 	if ((g = H5Gopen2(f, "nodes", H5P_DEFAULT)) < 0)
 		return rfail(r, -EBADMSG, "missing group");
+	if ((rc = count_bound(r, g, "nnodes", run->nnodes))) {
+		H5Gclose(g);
+		return rc;
+	}
 	run->node_json = calloc((size_t)run->nnodes + 1, sizeof(char *));
 	if (!run->node_json) {
 		H5Gclose(g);
@@ -1519,6 +1643,10 @@ static int read_body(struct rctx *r, hid_t f, struct ios_run *run)
 	snprintf(r->obj, sizeof(r->obj), "/phases");
 	if ((g = H5Gopen2(f, "phases", H5P_DEFAULT)) < 0)
 		return rfail(r, -EBADMSG, "missing group");
+	if ((rc = count_bound(r, g, "nphases", run->nphases))) {
+		H5Gclose(g);
+		return rc;
+	}
 	run->phases = calloc((size_t)run->nphases + 1, sizeof(*run->phases));
 	if (!run->phases) {
 		H5Gclose(g);
@@ -1540,11 +1668,13 @@ static int read_body(struct rctx *r, hid_t f, struct ios_run *run)
 		ph->nreps = 0; /* counts the reps read, for ios_run_free */
 		if (!rc && (nreps < 0 || nreps > MAX_COUNT))
 			rc = rfail(r, -EBADMSG, "nreps %d out of range", nreps);
+		if (!rc && (reps = H5Gopen2(sub, "reps", H5P_DEFAULT)) < 0)
+			rc = rfail(r, -EBADMSG, "missing group 'reps'");
+		if (!rc)
+			rc = count_bound(r, reps, "nreps", nreps);
 		if (!rc &&
 		    !(ph->reps = calloc((size_t)nreps + 1, sizeof(*ph->reps))))
 			rc = rfail(r, -ENOMEM, "%s", strerror(ENOMEM));
-		if (!rc && (reps = H5Gopen2(sub, "reps", H5P_DEFAULT)) < 0)
-			rc = rfail(r, -EBADMSG, "missing group 'reps'");
 		for (int i = 0; !rc && i < nreps; i++) {
 			hid_t rg;
 
@@ -1559,7 +1689,7 @@ static int read_body(struct rctx *r, hid_t f, struct ios_run *run)
 			rc = read_rep(r, rg, &ph->reps[i]);
 			H5Gclose(rg);
 		}
-		if (ph->reps && reps >= 0)
+		if (reps >= 0)
 			H5Gclose(reps);
 		H5Gclose(sub);
 	}

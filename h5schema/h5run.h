@@ -31,11 +31,29 @@ int ios_h5_write_run(const char *path, const struct ios_run *run,
  * writer; recompute them with common/figures.c when they matter.
  * Returns 0, or -ENOENT / -EACCES (cannot open), -EBADMSG (not HDF5,
  * truncated or corrupt), -ENOMSG (an HDF5 file, but not an iostrata results
- * file), -EPROTONOSUPPORT (written with a newer schema version), -ENOMEM.
- * [err] names the file and the problem.
+ * file), -EPROTONOSUPPORT (written with a newer schema version), -EFBIG
+ * (a dataset beyond the bounds below), -ENOMEM.  [err] names the file and
+ * the problem.
  */
 int ios_h5_read_run(const char *path, struct ios_run **out,
 		    struct ios_err *err);
+
+/*
+ * The reader's bounds, so that a small hostile file cannot make it
+ * allocate much.  A dataset is read only when it is at most
+ * IOS_H5_MAX_DATASET_BYTES once in memory and the file really stores it:
+ * without filters at least the bytes it declares, through filters (the
+ * writer's shuffle + deflate) at least 1/IOS_H5_MAX_EXPANSION of them
+ * (deflate expands at most about 1032 times); a chunk is at most the
+ * larger of the dataset and 1 MiB.  A string attribute is at most
+ * IOS_H5_MAX_STRING bytes.  nnodes, nphases and nreps are at most the
+ * groups the file holds.  Beyond a bound, ios_h5_read_run fails with
+ * -EFBIG (too large) or -EBADMSG (not backed by the file), [err] naming
+ * the file, the dataset, the declared size and the bound.
+ */
+#define IOS_H5_MAX_DATASET_BYTES (1ull << 30)
+#define IOS_H5_MAX_EXPANSION 1100
+#define IOS_H5_MAX_STRING (1u << 20)
 
 /* Free a run returned by ios_h5_read_run (NULL is fine). */
 void ios_run_free(struct ios_run *run);

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * h5run_internal: test hooks of the writer (not part of the API).
+ * h5run_internal: test hooks of the writer and the reader's bound (not part
+ * of the API).
  */
 #ifndef IOSTRATA_H5RUN_INTERNAL_H
 #define IOSTRATA_H5RUN_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
 
 /*
  * When set, the writer calls it at each step ("attrs", "config", "nodes",
@@ -11,5 +15,17 @@
  * fail with -EIO, so tests can check that no partial file is left.
  */
 extern int (*ios_h5_test_hook)(const char *step);
+
+/*
+ * May the reader read a dataset of [nelem] elements, [file_esz] bytes each
+ * in the file and [mem_esz] in memory, of which the file stores [stored]
+ * bytes (H5Dget_storage_size), through filters when [filtered], in chunks
+ * of [chunk] bytes (0: not chunked)?  Returns 0, -EFBIG (more than
+ * IOS_H5_MAX_DATASET_BYTES in memory, or a chunk larger than the dataset
+ * and 1 MiB) or -EBADMSG (the file stores less than the dataset needs:
+ * unwritten chunks, a truncated file).  See h5run.h.
+ */
+int ios_h5_bound(uint64_t nelem, uint64_t file_esz, uint64_t mem_esz,
+		 uint64_t stored, bool filtered, uint64_t chunk);
 
 #endif

@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "gnuplot.h"
 #include "report_advise.h"
 #include "siteconf.h"
 #include "units.h"
@@ -393,18 +393,29 @@ int adv_plot(const char *prefix, const struct adv_config *c, size_t n,
 	     const struct adv_target *t, const struct adv_result *res,
 	     const char *currency, struct ios_err *err)
 {
-	char path[4096], tmin[16];
+	char path[4096], tmin[16], *script = NULL;
 	const char *gp = getenv("GNUPLOT");
 	double target = INFINITY;
+	size_t len = 0;
 	FILE *fp;
-	int status;
-	pid_t pid;
+	int rc, status;
 
+	/* the .dat and .gp are written under this name and gnuplot is told
+	 * it: a name gp_fputq would change is refused */
+	if (!prefix[0] || gp_has_ctrl(prefix))
+		return ios_errf(
+			err, -EINVAL,
+			PROG
+			": invalid value \"%s\" for --plot (a path prefix without control characters)",
+			prefix);
 	for (int m = 0; m < ADV_NMETRICS; m++)
 		if (t->ratio[m] > 0 && t->ratio[m] < target)
 			target = t->ratio[m];
 	snprintf(tmin, sizeof(tmin), "%.2f", target);
-	snprintf(path, sizeof(path), "%s.dat", prefix);
+	if (snprintf(path, sizeof(path), "%s.dat", prefix) >= (int)sizeof(path))
+		return ios_errf(err, -ENAMETOOLONG,
+				PROG ": --plot: prefix \"%s\" is too long",
+				prefix);
 	fp = fopen(path, "we");
 	if (!fp)
 		return ios_errf(err, -errno, PROG ": create %s: %s", path,
@@ -425,9 +436,11 @@ int adv_plot(const char *prefix, const struct adv_config *c, size_t n,
 			if (pick < 0)
 				break;
 			done[pick] = 1;
-			fprintf(fp, "%.2f %.4f %d %d \"%s\"\n", c[pick].cost,
+			fprintf(fp, "%.2f %.4f %d %d ", c[pick].cost,
 				res->rows[pick].score, res->rows[pick].pareto,
-				pick == res->best, c[pick].label);
+				pick == res->best);
+			gp_fputd(fp, c[pick].label);
+			fprintf(fp, "\n");
 		}
 		free(done);
 	}
@@ -453,28 +466,29 @@ int adv_plot(const char *prefix, const struct adv_config *c, size_t n,
 	if (fclose(fp) != 0)
 		return ios_errf(err, -EIO, PROG ": write %s: %s", path,
 				strerror(errno));
-	snprintf(path, sizeof(path), "%s.gp", prefix);
-	fp = fopen(path, "we");
+	fp = open_memstream(&script, &len);
 	if (!fp)
-		return ios_errf(err, -errno, PROG ": create %s: %s", path,
-				strerror(errno));
+		return ios_errf(err, -ENOMEM, PROG ": plot: %s",
+				strerror(ENOMEM));
 	for (int k = 0; k < 2; k++) {
-		fprintf(fp, "%s\n",
-			k ? "set terminal svg size 900,600 dynamic"
-			  : "set terminal pngcairo size 900,600");
-		fprintf(fp, "set output '%s.%s'\n", prefix, k ? "svg" : "png");
+		fprintf(fp, "%s\nset output ",
+			k ? "set terminal svg size 900,600 dynamic noenhanced"
+			  : "set terminal pngcairo size 900,600 noenhanced");
+		gp_fprintq(fp, "%s.%s", prefix, k ? "svg" : "png");
 		fprintf(fp,
-			"set title 'Storage tier cost vs performance (score = worst targeted metric / baseline)'\n");
-		fprintf(fp, "set xlabel 'cost of the storage tier [%s]'\n",
-			currency ? currency : "");
+			"\nset title 'Storage tier cost vs performance (score = worst targeted metric / baseline)'\n");
+		fprintf(fp, "set xlabel ");
+		gp_fprintq(fp, "cost of the storage tier [%s]",
+			   currency ? currency : "");
 		fprintf(fp,
-			"set ylabel 'score (relative to unconstrained baseline)'\n");
+			"\nset ylabel 'score (relative to unconstrained baseline)'\n");
 		fprintf(fp, "set grid\nset key bottom right\n");
 		fprintf(fp,
 			"set offsets graph 0.05, graph 0.15, graph 0.1, graph 0.1\n");
+		fprintf(fp, "plot ");
+		gp_fprintq(fp, "%s.dat", prefix);
 		fprintf(fp,
-			"plot '%s.dat' index 0 using 1:2 with points pt 7 ps 1.2 lc rgb '#7f7f7f' title 'configurations', \\\n",
-			prefix);
+			" index 0 using 1:2 with points pt 7 ps 1.2 lc rgb '#7f7f7f' title 'configurations', \\\n");
 		fprintf(fp,
 			"     '' index 0 every 2 using 1:2:5 with labels offset 0,1 font ',8' notitle, \\\n");
 		fprintf(fp,
@@ -487,34 +501,43 @@ int adv_plot(const char *prefix, const struct adv_config *c, size_t n,
 			"     %s with lines dt 2 lc rgb '#2ca02c' title 'target (%s)'\n",
 			isinf(target) ? "1" : tmin, tmin);
 	}
-	if (fclose(fp) != 0)
+	rc = ferror(fp);
+	if (fclose(fp) != 0 || rc) {
+		free(script);
+		return ios_errf(err, -ENOMEM, PROG ": plot: %s",
+				strerror(ENOMEM));
+	}
+	/* the script is kept next to the data for the reader to rerun */
+	snprintf(path, sizeof(path), "%s.gp", prefix);
+	fp = fopen(path, "we");
+	if (!fp) {
+		rc = -errno;
+		free(script);
+		return ios_errf(err, rc, PROG ": create %s: %s", path,
+				strerror(-rc));
+	}
+	if (fwrite(script, 1, len, fp) != len || fclose(fp) != 0) {
+		free(script);
 		return ios_errf(err, -EIO, PROG ": write %s: %s", path,
 				strerror(errno));
+	}
 	if (!gp || !*gp)
 		gp = GNUPLOT_PATH;
-	pid = fork();
-	if (pid < 0)
-		return ios_errf(err, -errno, PROG ": fork: %s",
-				strerror(errno));
-	if (pid == 0) {
-		execlp(gp, gp, path, (char *)NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return ios_errf(err, -errno,
-					PROG ": wait for gnuplot: %s",
-					strerror(errno));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+	rc = gp_run(gp, script, len, &status);
+	free(script);
+	if (rc == -ENOENT)
 		return ios_errf(
 			err, -ENOENT,
 			PROG
 			": plot: gnuplot (\"%s\") not found: install gnuplot; the data and script are in %s.dat and %s.gp",
 			gp, prefix, prefix);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	if (rc == -EIO)
 		return ios_errf(err, -EIO,
 				PROG ": plot: gnuplot %s failed (status %d)",
 				path, status);
+	if (rc < 0)
+		return ios_errf(err, rc, PROG ": plot: run %s: %s", gp,
+				strerror(-rc));
 	return 0;
 }
 

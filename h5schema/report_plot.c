@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gnuplot.h"
 #include "report.h"
 
 static const char *find_gnuplot(void)
@@ -43,26 +44,33 @@ static const char *find_gnuplot(void)
 	return NULL;
 }
 
-/* Run [script] through gnuplot; 0 or -1 (message printed). */
-static int gnuplot_run(const char *gp, const char *script)
+/* Run [script] ([len] bytes) through gnuplot; 0 or -1 (message printed). */
+static int gnuplot_run(const char *gp, const char *script, size_t len)
 {
-	FILE *p;
-	char cmd[4200];
-	int st;
+	int st, rc = gp_run(gp, script, len, &st);
 
-	snprintf(cmd, sizeof(cmd), "'%s'", gp);
-	p = popen(cmd, "w");
-	if (!p) {
-		fprintf(stderr, "iostrata-report plot: run %s: %s\n", gp,
-			strerror(errno));
-		return -1;
-	}
-	fputs(script, p);
-	st = pclose(p);
-	if (st != 0) {
+	if (rc == -EIO) {
 		fprintf(stderr,
 			"iostrata-report plot: gnuplot failed (status %d)\n",
-			WIFEXITED(st) ? WEXITSTATUS(st) : st);
+			st);
+		return -1;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "iostrata-report plot: run %s: %s\n", gp,
+			strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+/* Close a script opened with open_memstream; 0 or -1 (message printed). */
+static int script_close(FILE *fp)
+{
+	int bad = ferror(fp);
+
+	if (fclose(fp) != 0 || bad) {
+		fprintf(stderr, "iostrata-report plot: build script: %s\n",
+			strerror(ENOMEM));
 		return -1;
 	}
 	return 0;
@@ -72,29 +80,61 @@ static int gnuplot_run(const char *gp, const char *script)
 static int render(const char *gp, const char *out, const char *body)
 {
 	char *script = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&script, &len);
 	int rc;
 
-	if (asprintf(
-		    &script,
-		    "set terminal pngcairo size 1000,700 noenhanced font 'Sans,11'\n"
-		    "set output '%s.png'\n%s\nunset output\n"
-		    "set terminal svg size 1000,700 noenhanced font 'Sans,11'\n"
-		    "set output '%s.svg'\n%s\nunset output\n",
-		    out, body, out, body) < 0)
+	if (!fp)
 		return -1;
-	rc = gnuplot_run(gp, script);
+	for (int k = 0; k < 2; k++) {
+		fprintf(fp,
+			"set terminal %s size 1000,700 noenhanced font 'Sans,11'\nset output ",
+			k ? "svg" : "pngcairo");
+		gp_fprintq(fp, "%s.%s", out, k ? "svg" : "png");
+		fprintf(fp, "\n%s\nunset output\n", body);
+	}
+	if (script_close(fp)) {
+		free(script);
+		return -1;
+	}
+	rc = gnuplot_run(gp, script, len);
 	free(script);
 	if (!rc)
 		printf("wrote %s.png %s.svg\n", out, out);
 	return rc;
 }
 
-static void safe(char *s)
+/* [prefix]-[kind]-[name], [name] made safe for a file name (letters,
+ * digits, '-' and '.'; at most 100 of them): malloc'd, or NULL. */
+static char *out_name(const char *prefix, const char *kind, const char *name)
 {
-	for (; *s; s++)
+	char part[101];
+	char *out;
+
+	snprintf(part, sizeof(part), "%.100s", name);
+	for (char *s = part; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
 		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '.'))
 			*s = '_';
+	if (asprintf(&out, "%s-%s-%s", prefix, kind, part) < 0)
+		return NULL;
+	return out;
+}
+
+/* [out].dat opened for writing (message printed when it fails). */
+static FILE *dat_open(const char *out, const char *suffix, char **path)
+{
+	FILE *d;
+
+	if (asprintf(path, "%s%s.dat", out, suffix) < 0) {
+		*path = NULL;
+		return NULL;
+	}
+	d = fopen(*path, "w");
+	if (!d)
+		fprintf(stderr, "iostrata-report plot: open %s: %s\n", *path,
+			strerror(errno));
+	return d;
 }
 
 static int cmp_dbl(const void *a, const void *b)
@@ -170,9 +210,9 @@ static int plot_heatmap(const char *gp, const char *prefix,
 		       *ys = calloc(n + 1, sizeof(double));
 		double base = NAN, bx = -1, by = -1;
 		size_t nx = 0, ny = 0;
-		char out[3000], dat[4096], *body = NULL, xt[4096] = "",
-					   yt[4096] = "";
-		FILE *d;
+		char *out, *dat = NULL, *body = NULL;
+		size_t blen = 0;
+		FILE *d, *b;
 
 		for (size_t i = 0; i < n; i++) {
 			double v = run_mean(&runs[i], names[p], f);
@@ -196,13 +236,11 @@ static int plot_heatmap(const char *gp, const char *prefix,
 			free(ys);
 			continue;
 		}
-		snprintf(out, sizeof(out), "%s-heatmap-%s", prefix, names[p]);
-		safe(strrchr(out, '/') ? strrchr(out, '/') + 1 : out);
-		snprintf(dat, sizeof(dat), "%s.dat", out);
-		d = fopen(dat, "w");
+		out = out_name(prefix, "heatmap", names[p]);
+		d = out ? dat_open(out, "", &dat) : NULL;
 		if (!d) {
-			fprintf(stderr, "iostrata-report plot: open %s: %s\n",
-				dat, strerror(errno));
+			free(out);
+			free(dat);
 			free(xs);
 			free(ys);
 			return -1;
@@ -237,33 +275,37 @@ static int plot_heatmap(const char *gp, const char *prefix,
 			fprintf(d, "\n");
 		}
 		fclose(d);
-		for (size_t ix = 0; ix < nx; ix++) {
-			size_t l = strlen(xt);
-
-			snprintf(xt + l, sizeof(xt) - l, "%s\"%.2g\" %zu",
-				 ix ? ", " : "", xs[ix], ix);
+		b = open_memstream(&body, &blen);
+		if (b) {
+			fprintf(b, "set title ");
+			gp_fprintq(
+				b,
+				"%s: %s normalised to the unconstrained baseline (%.1f %s)",
+				names[p], f->name, base * f->scale, f->dunit);
+			fprintf(b,
+				" noenhanced\nset xlabel 'cores per OSD'\nset ylabel 'memory per OSD [GB]'\nset cblabel ");
+			gp_fprintq(b, "%s / baseline", f->name);
+			fprintf(b,
+				"\nset cbrange [0:1.2]\nset palette defined (0 '#b2182b', 0.6 '#f4a582', 0.9 '#f7f7f7', 1.0 '#92c5de', 1.2 '#2166ac')\nset xtics (");
+			for (size_t ix = 0; ix < nx; ix++)
+				fprintf(b, "%s'%.2g' %zu", ix ? ", " : "",
+					xs[ix], ix);
+			fprintf(b, ")\nset ytics (");
+			for (size_t iy = 0; iy < ny; iy++)
+				fprintf(b, "%s'%.3g' %zu", iy ? ", " : "",
+					ys[iy], iy);
+			fprintf(b,
+				")\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\nunset key\nplot ",
+				nx - 1, ny - 1);
+			gp_fputq(b, dat);
+			fprintf(b,
+				" using 1:2:3 with image, '' using 1:2:(sprintf('%%.2f',$3)) with labels font ',12'\n");
 		}
-		for (size_t iy = 0; iy < ny; iy++) {
-			size_t l = strlen(yt);
-
-			snprintf(yt + l, sizeof(yt) - l, "%s\"%.3g\" %zu",
-				 iy ? ", " : "", ys[iy], iy);
-		}
-		if (asprintf(
-			    &body,
-			    "set title \"%s: %s normalised to the unconstrained baseline (%.1f %s)\" noenhanced\n"
-			    "set xlabel 'cores per OSD'\nset ylabel 'memory per OSD [GB]'\n"
-			    "set cblabel '%s / baseline'\nset cbrange [0:1.2]\n"
-			    "set palette defined (0 '#b2182b', 0.6 '#f4a582', 0.9 '#f7f7f7', 1.0 '#92c5de', 1.2 '#2166ac')\n"
-			    "set xtics (%s)\nset ytics (%s)\n"
-			    "set xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\nunset key\n"
-			    "plot '%s' using 1:2:3 with image, '' using 1:2:(sprintf('%%.2f',$3)) with labels font ',12'\n",
-			    names[p], f->name, base * f->scale, f->dunit,
-			    f->name, xt, yt, nx - 1, ny - 1, dat) < 0)
-			body = NULL;
-		if (body && render(gp, out, body) == 0)
+		if (b && script_close(b) == 0 && render(gp, out, body) == 0)
 			made++;
 		free(body);
+		free(out);
+		free(dat);
 		free(xs);
 		free(ys);
 	}
@@ -283,9 +325,9 @@ static int plot_throttle(const char *gp, const char *prefix,
 	for (size_t p = 0; p < np; p++) {
 		const struct report_fig *f = report_fig_headline(names[p]);
 		double *xs = calloc(n + 1, sizeof(double));
-		size_t nx = 0;
-		char out[3000], dat[4096], *body = NULL;
-		FILE *d;
+		size_t nx = 0, blen = 0;
+		char *out, *dat = NULL, *body = NULL;
+		FILE *d, *b;
 
 		for (size_t i = 0; i < n; i++)
 			if (runs[i].disk_bw &&
@@ -296,12 +338,11 @@ static int plot_throttle(const char *gp, const char *prefix,
 			free(xs);
 			continue;
 		}
-		snprintf(out, sizeof(out), "%s-throttle-%s", prefix, names[p]);
-		safe(strrchr(out, '/') ? strrchr(out, '/') + 1 : out);
-		snprintf(dat, sizeof(dat), "%s.dat", out);
-		if (!(d = fopen(dat, "w"))) {
-			fprintf(stderr, "iostrata-report plot: open %s: %s\n",
-				dat, strerror(errno));
+		out = out_name(prefix, "throttle", names[p]);
+		d = out ? dat_open(out, "", &dat) : NULL;
+		if (!d) {
+			free(out);
+			free(dat);
 			free(xs);
 			return -1;
 		}
@@ -340,18 +381,27 @@ static int plot_throttle(const char *gp, const char *prefix,
 					sum / cnt, mx);
 		}
 		fclose(d);
-		if (asprintf(
-			    &body,
-			    "set title \"%s: %s vs disk throttle (min-max band over valid repetitions)\" noenhanced\n"
-			    "set xlabel 'disk throttle per OSD [MB/s]'\nset ylabel '%s [%s]'\n"
-			    "set key top left\nset grid\nset yrange [0:*]\n"
-			    "plot '%s' using 1:2:4 with filledcurves fc rgb '#9ecae1' fs transparent solid 0.5 title 'min-max', "
-			    "'' using 1:3 with linespoints lw 2 pt 7 lc rgb '#08519c' title 'mean', '' using 1:3:2:4 with yerrorbars lc rgb '#08519c' pt -1 title 'min-max'\n",
-			    names[p], f->name, f->name, f->dunit, dat) < 0)
-			body = NULL;
-		if (body && render(gp, out, body) == 0)
+		b = open_memstream(&body, &blen);
+		if (b) {
+			fprintf(b, "set title ");
+			gp_fprintq(
+				b,
+				"%s: %s vs disk throttle (min-max band over valid repetitions)",
+				names[p], f->name);
+			fprintf(b,
+				" noenhanced\nset xlabel 'disk throttle per OSD [MB/s]'\nset ylabel ");
+			gp_fprintq(b, "%s [%s]", f->name, f->dunit);
+			fprintf(b,
+				"\nset key top left\nset grid\nset yrange [0:*]\nplot ");
+			gp_fputq(b, dat);
+			fprintf(b,
+				" using 1:2:4 with filledcurves fc rgb '#9ecae1' fs transparent solid 0.5 title 'min-max', '' using 1:3 with linespoints lw 2 pt 7 lc rgb '#08519c' title 'mean', '' using 1:3:2:4 with yerrorbars lc rgb '#08519c' pt -1 title 'min-max'\n");
+		}
+		if (b && script_close(b) == 0 && render(gp, out, body) == 0)
 			made++;
 		free(body);
+		free(out);
+		free(dat);
 		free(xs);
 	}
 	if (!made)
@@ -371,32 +421,28 @@ static int plot_timeline(const char *gp, const char *prefix,
 		for (int k = 0; k < run->nphases; k++) {
 			const struct ios_phase_result *ph = &run->phases[k];
 			const struct ios_rep_result *rep;
-			char out[3000], dat[4096], ends[4096],
-				*body = NULL, lab[256], why[64];
+			char *out, *dat = NULL, *ends = NULL, *body = NULL,
+				   lab[128], why[64];
+			size_t blen = 0;
 			double mark;
 			uint32_t kb;
-			FILE *d, *e;
+			FILE *d, *e, *b;
 
 			if (!ph->nreps)
 				continue;
 			rep = &ph->reps[ph->nreps - 1];
-			snprintf(lab, sizeof(lab), "%s-%s-rep%d", runs[i].label,
-				 ph->name, rep->rep);
-			safe(lab);
-			snprintf(out, sizeof(out), "%s-timeline-%s", prefix,
-				 lab);
-			snprintf(dat, sizeof(dat), "%s.dat", out);
-			snprintf(ends, sizeof(ends), "%s-ends.dat", out);
-			d = fopen(dat, "w");
-			e = fopen(ends, "w");
-			if (!d || !e) {
-				fprintf(stderr,
-					"iostrata-report plot: open %s: %s\n",
-					dat, strerror(errno));
+			/* a long label is cut, the phase and repetition kept */
+			snprintf(lab, sizeof(lab), "%.64s-%s-rep%d",
+				 runs[i].label, ph->name, rep->rep);
+			out = out_name(prefix, "timeline", lab);
+			d = out ? dat_open(out, "", &dat) : NULL;
+			e = d ? dat_open(out, "-ends", &ends) : NULL;
+			if (!e) {
 				if (d)
 					fclose(d);
-				if (e)
-					fclose(e);
+				free(out);
+				free(dat);
+				free(ends);
 				return -1;
 			}
 			/* rate of rank r in (merged) interval s, MiB/s */
@@ -447,27 +493,40 @@ static int plot_timeline(const char *gp, const char *prefix,
 			snprintf(why, sizeof(why), "%.60s%s",
 				 rep->valid ? "valid" : rep->invalid_reason,
 				 strlen(rep->invalid_reason) > 60 ? "..." : "");
-			for (char *q = why; *q; q++)
-				if (*q == '"' || *q == '\\')
-					*q = '\'';
-			if (asprintf(
-				    &body,
-				    "set title \"%s %s repetition %d: per-rank rate per %.3g s (%s)\" noenhanced\n"
-				    "set xlabel 'time since repetition start [s]'\nset ylabel 'rank'\n"
-				    "set cblabel 'rate [MiB/s]'\nset palette rgb 33,13,10\n"
-				    "set yrange [-0.5:%d.5]\nset offsets 0, 0.5, 0, 0\nset bmargin 6\nset key outside bottom center horizontal\n"
-				    "set style fill solid noborder\n"
-				    "plot '%s' using 1:2:(%g):(0.45):3 with boxxyerror palette notitle, "
-				    "'%s' using 1:2 with points pt 2 ps %.2f lc rgb 'black' title 'rank end', "
-				    "'%s' using ($3 > 0 ? $1 : 1/0):2 with points pt 6 ps %.2f lw 2 lc rgb 'red' title 'ended early / erred / outlier'\n",
-				    runs[i].label, ph->name, rep->rep,
-				    kb * rep->interval_s, why, rep->nranks - 1,
-				    dat, kb * rep->interval_s / 2, ends, mark,
-				    ends, 2 * mark) < 0)
-				body = NULL;
-			if (body && render(gp, out, body) == 0)
+			b = open_memstream(&body, &blen);
+			if (b) {
+				fprintf(b, "set title ");
+				gp_fprintq(
+					b,
+					"%s %s repetition %d: per-rank rate per %.3g s (%s)",
+					runs[i].label, ph->name, rep->rep,
+					kb * rep->interval_s, why);
+				fprintf(b,
+					" noenhanced\nset xlabel 'time since repetition start [s]'\nset ylabel 'rank'\n"
+					"set cblabel 'rate [MiB/s]'\nset palette rgb 33,13,10\n"
+					"set yrange [-0.5:%d.5]\nset offsets 0, 0.5, 0, 0\nset bmargin 6\nset key outside bottom center horizontal\n"
+					"set style fill solid noborder\nplot ",
+					rep->nranks - 1);
+				gp_fputq(b, dat);
+				fprintf(b,
+					" using 1:2:(%g):(0.45):3 with boxxyerror palette notitle, ",
+					kb * rep->interval_s / 2);
+				gp_fputq(b, ends);
+				fprintf(b,
+					" using 1:2 with points pt 2 ps %.2f lc rgb 'black' title 'rank end', ",
+					mark);
+				gp_fputq(b, ends);
+				fprintf(b,
+					" using ($3 > 0 ? $1 : 1/0):2 with points pt 6 ps %.2f lw 2 lc rgb 'red' title 'ended early / erred / outlier'\n",
+					2 * mark);
+			}
+			if (b && script_close(b) == 0 &&
+			    render(gp, out, body) == 0)
 				made++;
 			free(body);
+			free(out);
+			free(dat);
+			free(ends);
 		}
 	}
 	return made ? 0 : -1;
@@ -497,6 +556,12 @@ int report_plot(int argc, char **argv)
 			break;
 		case 'o':
 			prefix = optarg;
+			if (!prefix[0] || gp_has_ctrl(prefix)) {
+				fprintf(stderr,
+					"iostrata-report plot: invalid value \"%s\" for --out (a path prefix without control characters)\n",
+					optarg);
+				return REPORT_EXIT_USAGE;
+			}
 			break;
 		case 'O':
 			osds = atof(optarg);

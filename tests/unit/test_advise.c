@@ -288,10 +288,18 @@ static void test_load_campaign(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
-static void test_plot(void **state)
+/*
+ * Plot the grid, labels replaced when [labels] is given, with currency
+ * [cur] to [name] in a new directory, run from there (so that payloads that
+ * name no directory would land in it): no PWNED appears, the PNG and SVG
+ * do; no gnuplot: a clear message; a prefix with a control character: a
+ * clear refusal.
+ */
+static void plot_grid(const char *name, const char *const *labels,
+		      const char *cur)
 {
-	char dir[] = "/tmp/test_advise_plot.XXXXXX", prefix[128], png[160],
-	     cmd[160];
+	char dir[] = "/tmp/test_advise_plot.XXXXXX", prefix[160], path[200],
+	     wd[4096], cmd[160];
 	struct adv_config c[8];
 	struct adv_target t;
 	struct adv_result res;
@@ -300,33 +308,70 @@ static void test_plot(void **state)
 	size_t n = grid(c);
 	int rc;
 
-	(void)state;
+	for (size_t i = 0; labels && i < n; i++)
+		snprintf(c[i].label, sizeof(c[i].label), "%s", labels[i]);
 	assert_non_null(mkdtemp(dir));
-	snprintf(prefix, sizeof(prefix), "%s/advise", dir);
+	snprintf(prefix, sizeof(prefix), "%s/%s", dir, name);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(
 		adv_parse_targets("seq-write=0.9,rand-write=0.8", &t, &err), 0);
 	assert_int_equal(adv_compute(c, n, &t, &res, &err), 0);
-	rc = adv_plot(prefix, c, n, &t, &res, "EUR", &err);
+	assert_non_null(getcwd(wd, sizeof(wd)));
+	assert_int_equal(chdir(dir), 0);
+	rc = adv_plot(prefix, c, n, &t, &res, cur, &err);
+	assert_int_equal(chdir(wd), 0);
 	if (rc == -ENOENT) {
 		free(res.rows);
+		assert_int_equal(system(cmd), 0);
 		skip(); /* no gnuplot on this machine */
 	}
+	snprintf(path, sizeof(path), "%s/PWNED", dir);
+	if (access(path, F_OK) == 0)
+		fail_msg("a payload ran (adv_plot returned %d: %s)", rc,
+			 err.msg);
 	if (rc != 0)
 		fail_msg("%s", err.msg);
-	snprintf(png, sizeof(png), "%s.png", prefix);
-	assert_int_equal(stat(png, &st), 0);
+	snprintf(path, sizeof(path), "%s.png", prefix);
+	assert_int_equal(stat(path, &st), 0);
 	assert_true(st.st_size > 5000);
-	snprintf(png, sizeof(png), "%s.svg", prefix);
-	assert_int_equal(stat(png, &st), 0);
+	snprintf(path, sizeof(path), "%s.svg", prefix);
+	assert_int_equal(stat(path, &st), 0);
 	/* gnuplot missing: a clear message, data still written */
 	setenv("GNUPLOT", "/nonexistent/gnuplot", 1);
-	assert_int_equal(adv_plot(prefix, c, n, &t, &res, "EUR", &err),
-			 -ENOENT);
+	assert_int_equal(adv_plot(prefix, c, n, &t, &res, cur, &err), -ENOENT);
 	assert_non_null(strstr(err.msg, "not found"));
 	unsetenv("GNUPLOT");
+	/* a prefix gnuplot would be told differently is refused */
+	assert_int_equal(adv_plot("a\nb", c, n, &t, &res, cur, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "--plot"));
 	free(res.rows);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
+}
+
+static void test_plot(void **state)
+{
+	(void)state;
+	plot_grid("advise", NULL, "EUR");
+}
+
+/*
+ * Issue 11: configuration labels (index.tsv), the site's currency and the
+ * --plot prefix reach gnuplot only as text: no payload runs, the plot is
+ * still drawn.
+ */
+static void test_plot_hostile(void **state)
+{
+	static const char *const labels[] = {
+		"`touch PWNED`",
+		"x'.system('touch PWNED').'",
+		"\"`touch PWNED`\"$(touch PWNED)",
+		"'\n!touch PWNED\n\x01\x1b[1m\r",
+	};
+
+	(void)state;
+	plot_grid(
+		"a'`touch PWNED`\"$(touch PWNED)\"';!touch PWNED", labels,
+		"EUR'.system('touch PWNED').'\n!touch PWNED\n`touch PWNED`\"");
 }
 
 int main(void)
@@ -338,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_no_baseline),
 		cmocka_unit_test(test_load_campaign),
 		cmocka_unit_test(test_plot),
+		cmocka_unit_test(test_plot_hostile),
 	};
 
 	return cmocka_run_group_tests_name("advise", tests, NULL, NULL);

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -548,6 +549,106 @@ static void test_no_gnuplot(void **state)
 			 -1);
 }
 
+/*
+ * Issue 11: text from a results file (labels, phase names, invalid reasons,
+ * host names), the file's own name and --out reach gnuplot only as text:
+ * none of the payloads runs, and every plot kind is still drawn.
+ */
+static void test_plot_hostile(void **state)
+{
+	char pay[700], wd[4096], out[512], pwned[100], path[512], bad[400] = "";
+	char *argv[] = {"plot", NULL, NULL, NULL, NULL, NULL};
+	static const char *const kinds[] = {"--kind=heatmap", "--kind=throttle",
+					    "--kind=timeline"};
+	static const char *const globs[] = {"-heatmap-*.png", "-throttle-*.png",
+					    "-timeline-*.png"};
+	static const size_t want[] = {4, 2, 4};
+	struct ios_synth s;
+	struct ios_err err = {0};
+	struct ios_run *run;
+	glob_t g;
+
+	(void)state;
+	if (access(GNUPLOT_PATH, X_OK) != 0)
+		skip();
+	snprintf(pwned, sizeof(pwned), "%s/PWNED", dir);
+	snprintf(
+		pay, sizeof(pay),
+		"L`touch %s`'.system('touch %s').'\"`touch %s`\"$(touch %s)\n!touch %s\n\x01\x1b[1m\r\\\"end",
+		pwned, pwned, pwned, pwned, pwned);
+	/* a: hostile label, phase names, invalid reason and host names */
+	ios_synth_defaults(&s);
+	s.disk_bw = 100000000;
+	s.phases = "w`touch PWNED`,'\n!touch PWNED";
+	run = ios_synth_run(&s);
+	assert_non_null(run);
+	run->config[run->nconfig].key = strdup("label");
+	run->config[run->nconfig++].value = strdup(pay);
+	for (int i = 0; i < run->nranks; i++)
+		memcpy(run->rank_info[i].host, pay,
+		       sizeof(run->rank_info[i].host) - 1);
+	for (int k = 0; k < run->nphases; k++) {
+		struct ios_rep_result *rep =
+			&run->phases[k].reps[run->phases[k].nreps - 1];
+
+		rep->valid = false;
+		assert_true(strlen(pay) < sizeof(rep->invalid_reason));
+		memcpy(rep->invalid_reason, pay, strlen(pay) + 1);
+	}
+	assert_int_equal(ios_h5_write_run(P("a.h5"), run, &err), 0);
+	ios_synth_free(run);
+	/* b: no label and no applied state, so its (hostile) file name is the
+	 * label */
+	ios_synth_defaults(&s);
+	s.cpus = 0;
+	run = ios_synth_run(&s);
+	assert_non_null(run);
+	free(run->attachments[0].key);
+	free(run->attachments[0].value);
+	run->nattach = 0;
+	snprintf(path, sizeof(path),
+		 "%s/b'`touch PWNED`\"$(touch PWNED)\"\n!touch PWNED\n.h5",
+		 dir);
+	assert_int_equal(ios_h5_write_run(path, run, &err), 0);
+	ios_synth_free(run);
+
+	/* the payloads that name no directory write to the working one */
+	assert_non_null(getcwd(wd, sizeof(wd)));
+	assert_int_equal(chdir(dir), 0);
+	snprintf(out, sizeof(out),
+		 "--out=%s/o'`touch PWNED`\"$(touch PWNED)\"';!touch PWNED",
+		 dir);
+	for (size_t k = 0; k < 3; k++) {
+		char pat[200];
+		bool pwn;
+		int rc;
+
+		argv[1] = (char *)kinds[k];
+		argv[2] = out;
+		argv[3] = P("a.h5");
+		argv[4] = path;
+		optind = 1;
+		rc = report_plot(5, argv);
+		snprintf(pat, sizeof(pat), "%s/*%s", dir, globs[k]);
+		memset(&g, 0, sizeof(g));
+		glob(pat, 0, NULL, &g);
+		pwn = access(pwned, F_OK) == 0;
+		if (rc != REPORT_EXIT_OK || g.gl_pathc != want[k] || pwn) {
+			size_t l = strlen(bad);
+
+			snprintf(bad + l, sizeof(bad) - l,
+				 "%s: exit %d, %zu PNGs (want %zu)%s; ",
+				 kinds[k], rc, g.gl_pathc, want[k],
+				 pwn ? ", the payload ran" : "");
+		}
+		globfree(&g);
+		unlink(pwned);
+	}
+	assert_int_equal(chdir(wd), 0);
+	if (bad[0])
+		fail_msg("%s", bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -561,6 +662,7 @@ int main(void)
 		cmocka_unit_test(test_trend),
 		cmocka_unit_test(test_no_gnuplot),
 		cmocka_unit_test(test_derive),
+		cmocka_unit_test(test_plot_hostile),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, setup, teardown);
