@@ -34,31 +34,20 @@ TESTS += \
 	tests/unit/test_ceph_dl \
 	tests/unit/test_gnuplot \
 	# End of TESTS (common)
+tests_unit_test_units_CPPFLAGS = $(AM_CPPFLAGS) $(INC_COMMON)
 tests_unit_test_units_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_units_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
+tests_unit_test_jsonw_CPPFLAGS = $(AM_CPPFLAGS) $(INC_COMMON)
 tests_unit_test_jsonw_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_jsonw_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
+tests_unit_test_lathist_CPPFLAGS = $(AM_CPPFLAGS) $(INC_COMMON)
 tests_unit_test_lathist_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_lathist_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
 tests_unit_test_ceph_dl_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_ceph_dl_CPPFLAGS = $(AM_CPPFLAGS) $(RADOS_CPPFLAGS) \
+tests_unit_test_ceph_dl_CPPFLAGS = $(AM_CPPFLAGS) $(INC_COMMON) $(RADOS_CPPFLAGS) \
 	$(CEPHFS_CPPFLAGS)
 tests_unit_test_ceph_dl_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
+tests_unit_test_gnuplot_CPPFLAGS = $(AM_CPPFLAGS) $(INC_COMMON)
 tests_unit_test_gnuplot_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_gnuplot_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
 endif
-
-## common/figures: the derived figures (owned by the mpibench area).
-## A library of its own, so the report (h5schema) links the same code.
-noinst_LTLIBRARIES += common/libiostrata_figures.la
-common_libiostrata_figures_la_SOURCES = \
-	common/figures.c \
-	common/figures.h \
-	# End of common_libiostrata_figures_la_SOURCES
-common_libiostrata_figures_la_LIBADD = common/libiostrata_common.la -lm
-if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_figures
-TESTS += tests/unit/test_figures
-endif
-tests_unit_test_figures_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_figures_LDADD = common/libiostrata_figures.la common/libiostrata_common.la $(CMOCKA_LIBS) -lm

@@ -1726,58 +1726,6 @@ int ios_h5_read_run(const char *path, struct ios_run **out, struct ios_err *err)
 	return 0;
 }
 
-void ios_run_free(struct ios_run *run)
-{
-	if (!run)
-		return;
-	free(run->run_id);
-	free(run->created_utc);
-	free(run->tool);
-	free(run->tool_version);
-	free(run->git_revision);
-	free(run->build_options);
-	free(run->command_line);
-	free(run->status);
-	free(run->verdict);
-	for (size_t i = 0; run->config && i < run->nconfig; i++) {
-		free(run->config[i].key);
-		free(run->config[i].value);
-	}
-	free(run->config);
-	free(run->rank_info);
-	for (int i = 0; run->node_json && i < run->nnodes; i++)
-		free(run->node_json[i]);
-	free(run->node_json);
-	free(run->job_json);
-	free(run->ceph_json);
-	for (size_t i = 0; run->attachments && i < run->nattach; i++) {
-		free(run->attachments[i].key);
-		free(run->attachments[i].value);
-	}
-	free(run->attachments);
-	for (int k = 0; run->phases && k < run->nphases; k++) {
-		struct ios_phase_result *ph = &run->phases[k];
-
-		for (int i = 0; ph->reps && i < ph->nreps; i++) {
-			struct ios_rep_result *rep = &ph->reps[i];
-
-			for (int j = 0; rep->ranks && j < rep->nranks; j++) {
-				free(rep->ranks[j].sample_bytes);
-				free(rep->ranks[j].sample_ops);
-			}
-			free(rep->ranks);
-			free(rep->lat_hist);
-			free(rep->errors);
-			free(rep->node_bw);
-		}
-		free(ph->reps);
-	}
-	free(run->phases);
-	free(run->layers);
-	free(run->net);
-	free(run);
-}
-
 /* ---- validator ------------------------------------------------------- */
 
 static int class_ok(hid_t t, enum ios_h5_type want)

@@ -56,7 +56,6 @@ int ios_h5_read_run(const char *path, struct ios_run **out,
 #define IOS_H5_MAX_STRING (1u << 20)
 
 /* Free a run returned by ios_h5_read_run (NULL is fine). */
-void ios_run_free(struct ios_run *run);
 
 /*
  * Check [path] against the schema: every required group, attribute and

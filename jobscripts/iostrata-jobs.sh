@@ -72,7 +72,7 @@ ios_init() {
 	BENCH=$(ios_tool iostrata-bench mpibench)
 	NODE=$(ios_tool iostrata-node spank)
 	# shellcheck disable=SC2034 # used by the job scripts
-	REPORT=$(ios_tool iostrata-report h5schema)
+	REPORT=$(ios_tool iostrata-report report)
 	IOS_EDIR=${IOSTRATA_ELEMENT_DIR:-$PWD/iostrata-${SLURM_JOB_ID:-$$}}
 	IOS_LABEL=${IOSTRATA_ELEMENT_LABEL:-$IOS_JOB}
 	mkdir -p "$IOS_EDIR" || ios_fail "create $IOS_EDIR: cannot create the element directory"

@@ -23,7 +23,7 @@ jobscripts_iostrata_campaign_SOURCES = \
 	# End of jobscripts_iostrata_campaign_SOURCES
 jobscripts_iostrata_campaign_CPPFLAGS = \
 	$(AM_CPPFLAGS) \
-	-I$(top_srcdir)/site \
+	$(INC_JOBS) \
 	-DJOBSCRIPTS_DATADIR='"$(jobscriptsdir)"' \
 	-DJOBSCRIPTS_SRCDIR='"$(abs_top_srcdir)/jobscripts"' \
 	# End of jobscripts_iostrata_campaign_CPPFLAGS
@@ -35,32 +35,6 @@ jobscripts_iostrata_campaign_LDADD = \
 endif
 endif
 
-# `iostrata-report advise` (h5schema/report_advise.c) is linked into
-# iostrata-report by h5schema/local.mk; its unit test uses the in-memory
-# path only (-DADV_NO_H5), so it needs neither HDF5 nor the results library.
-EXTRA_DIST += \
-	h5schema/report_advise.c \
-	h5schema/report_advise.h \
-	# End of EXTRA_DIST (advise)
-if HAVE_INIH
-if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_advise
-TESTS += tests/unit/test_advise
-tests_unit_test_advise_SOURCES = \
-	tests/unit/test_advise.c \
-	h5schema/report_advise.c \
-	h5schema/report_advise.h \
-	# End of tests_unit_test_advise_SOURCES
-tests_unit_test_advise_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/site -DADV_NO_H5
-tests_unit_test_advise_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_advise_LDADD = \
-	site/libiostrata_site.la \
-	common/libiostrata_common.la \
-	$(CMOCKA_LIBS) \
-	-lm \
-	# End of tests_unit_test_advise_LDADD
-endif
-endif
 
 # The jobs integration tests (run by tests/integration/run).
 dist_noinst_SCRIPTS += \

@@ -1,19 +1,6 @@
 ## mpibench/layers.mk: rados and cephfs backends, network layer, layered run
 ## (owned by the layers area; appends to the iostrata-bench target).
 
-# Pure layer logic (ceilings, verdict, fio parsing, peaks): no MPI, no Ceph,
-# shared by iostrata-bench, the report and the unit tests.
-noinst_LTLIBRARIES += mpibench/libiostrata_layers.la
-mpibench_libiostrata_layers_la_SOURCES = \
-	mpibench/layers.c \
-	mpibench/layers.h \
-	# End of mpibench_libiostrata_layers_la_SOURCES
-mpibench_libiostrata_layers_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
-mpibench_libiostrata_layers_la_LIBADD = \
-	common/libiostrata_common.la \
-	$(JANSSON_LIBS) \
-	-lm
-
 EXTRA_DIST += \
 	mpibench/LAYERS.md \
 	bench/rados-compare \
@@ -25,18 +12,6 @@ EXTRA_DIST += \
 	tests/integration/t44-layers-osd-kill.sh \
 	# End of EXTRA_DIST (layers)
 
-if HAVE_CMOCKA
-check_PROGRAMS += \
-	tests/unit/test_layers \
-	# End of check_PROGRAMS (layers)
-TESTS += \
-	tests/unit/test_layers \
-	# End of TESTS (layers)
-tests_unit_test_layers_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_layers_LDADD = \
-	mpibench/libiostrata_layers.la \
-	$(CMOCKA_LIBS)
-endif
 
 # The layered run and the Ceph backends, linked into iostrata-bench
 # (bench defines the three variables with '=' in mpibench/local.mk).
@@ -60,23 +35,9 @@ mpibench_iostrata_bench_CPPFLAGS += \
 	$(JANSSON_CFLAGS) \
 	# End of mpibench_iostrata_bench_CPPFLAGS (layers)
 mpibench_iostrata_bench_LDADD += \
-	mpibench/libiostrata_layers.la \
 	$(JANSSON_LIBS) \
 	# End of mpibench_iostrata_bench_LDADD (layers)
 
-# `iostrata-report layers` (h5schema/report_layers.c, dispatched from
-# report.c; same conditions as the report tool in h5schema/local.mk).
-if HAVE_HDF5
-if HAVE_JANSSON
-if HAVE_INIH
-h5schema_iostrata_report_SOURCES += \
-	h5schema/report_layers.c \
-	h5schema/report_layers.h \
-	# End of h5schema_iostrata_report_SOURCES (layers)
-h5schema_iostrata_report_LDADD += mpibench/libiostrata_layers.la
-endif
-endif
-endif
 
 # bench/be_harness: the rados/cephfs ops tables driven directly (no MPI, no
 # core), to test the backends against a cluster by hand.
@@ -89,7 +50,7 @@ bench_be_harness_SOURCES = \
 	mpibench/be_rados.c \
 	mpibench/be_cephfs.c \
 	# End of bench_be_harness_SOURCES
-bench_be_harness_CPPFLAGS = $(AM_CPPFLAGS) $(RADOS_CPPFLAGS) $(CEPHFS_CPPFLAGS)
+bench_be_harness_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH) $(RADOS_CPPFLAGS) $(CEPHFS_CPPFLAGS)
 bench_be_harness_LDADD = \
 	common/libiostrata_common.la \
 	$(PTHREAD_LIBS) \

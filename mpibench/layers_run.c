@@ -503,20 +503,7 @@ static void save_invalid(const struct mb_config *cfg, const struct ios_err *e)
 		v = NULL;
 	lr.run.verdict = v;
 	save(&lr);
-	free(lr.run.run_id);
-	free(lr.run.created_utc);
-	free(lr.run.tool);
-	free(lr.run.tool_version);
-	free(lr.run.git_revision);
-	free(lr.run.build_options);
-	free(lr.run.command_line);
-	free(lr.run.status);
-	for (size_t i = 0; i < lr.run.nconfig; i++) {
-		free(lr.run.config[i].key);
-		free(lr.run.config[i].value);
-	}
-	free(lr.run.config);
-	free(v);
+	ios_run_clear(&lr.run); /* frees v, the verdict, too */
 }
 
 /* ---- layers ------------------------------------------------------- */
@@ -644,7 +631,7 @@ static void run_layer(struct lctx *c, int layer, MPI_Comm comm,
 					c->lr->run.nphases++;
 			}
 			if (ph == &tmp)
-				mb_phase_result_free(&tmp);
+				ios_phase_result_clear(&tmp);
 			if (c->lr)
 				save(c->lr);
 		}
@@ -1254,7 +1241,7 @@ int lyr_main(int argc, char **argv)
 	mb_watchdog_stop();
 	if (rank == 0) {
 		for (int i = 0; i < lr.run.nphases; i++)
-			mb_phase_result_free(&lr.run.phases[i]);
+			ios_phase_result_clear(&lr.run.phases[i]);
 	}
 	if (c.leaders != MPI_COMM_NULL)
 		MPI_Comm_free(&c.leaders);

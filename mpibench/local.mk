@@ -25,12 +25,13 @@ mpibench_iostrata_bench_SOURCES = \
 	# End of mpibench_iostrata_bench_SOURCES
 mpibench_iostrata_bench_CPPFLAGS = \
 	$(AM_CPPFLAGS) \
+	$(INC_MPIBENCH) \
 	$(MPI_CFLAGS) \
 	$(LIBURING_CFLAGS) \
 	# End of mpibench_iostrata_bench_CPPFLAGS
 mpibench_iostrata_bench_LDADD = \
 	$(MB_H5_LIBS) \
-	common/libiostrata_figures.la \
+	model/libiostrata_model.la \
 	common/libiostrata_common.la \
 	$(MPI_LIBS) \
 	$(LIBAIO_LIBS) \
@@ -43,11 +44,11 @@ if HAVE_MPI
 bin_PROGRAMS += mpibench/iostrata-bench
 endif
 
-# The results writer and hwinfo (h5schema/libiostrata_h5.la, results area),
-# linked before common/ (it uses the common helpers).
+# The results writer (h5schema/) and the host facts (facts/), linked before
+# model/ and common/ (they use both).
 if HAVE_HDF5
 mpibench_iostrata_bench_CPPFLAGS += -DMB_HAVE_H5RUN
-MB_H5_LIBS = h5schema/libiostrata_h5.la
+MB_H5_LIBS = h5schema/libiostrata_h5.la facts/libiostrata_facts.la
 else
 MB_H5_LIBS =
 endif
@@ -86,11 +87,14 @@ TESTS += \
 	# End of TESTS (mpibench)
 endif
 tests_unit_test_mb_config_SOURCES = tests/unit/test_mb_config.c $(MB_TEST_SOURCES)
+tests_unit_test_mb_config_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH)
 tests_unit_test_mb_config_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
 tests_unit_test_mb_config_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS)
 tests_unit_test_mb_verify_SOURCES = tests/unit/test_mb_verify.c $(MB_TEST_SOURCES)
+tests_unit_test_mb_verify_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH)
 tests_unit_test_mb_verify_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
 tests_unit_test_mb_verify_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS)
 tests_unit_test_mb_backend_SOURCES = tests/unit/test_mb_backend.c $(MB_TEST_SOURCES)
+tests_unit_test_mb_backend_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH)
 tests_unit_test_mb_backend_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
 tests_unit_test_mb_backend_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS)

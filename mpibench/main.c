@@ -863,7 +863,7 @@ int main(int argc, char **argv)
 	mb_watchdog_stop();
 	if (g_rank == 0) {
 		for (p = 0; p < run.nphases; p++)
-			mb_phase_result_free(&run.phases[p]);
+			ios_phase_result_clear(&run.phases[p]);
 		g_run = NULL;
 	}
 	mb_world_free(w);

@@ -767,24 +767,6 @@ out:
 	return rc;
 }
 
-void mb_phase_result_free(struct ios_phase_result *ph)
-{
-	int r;
-
-	for (r = 0; r < ph->nreps; r++) {
-		struct ios_rep_result *rep = &ph->reps[r];
-
-		free_rank_samples(rep->ranks, rep->nranks);
-		free(rep->ranks);
-		free(rep->lat_hist);
-		free(rep->errors);
-		free(rep->node_bw);
-	}
-	free(ph->reps);
-	ph->reps = NULL;
-	ph->nreps = 0;
-}
-
 /* ---- the phase ---------------------------------------------------- */
 
 static void spec_config(const struct mb_phase_spec *s, const struct mb_world *w,

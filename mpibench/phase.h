@@ -53,8 +53,8 @@ struct mb_phase_spec {
 /*
  * Run [spec] on every rank of [comm]: for each repetition, synchronise a
  * common start, run time-based I/O until runtime, sample per interval,
- * gather to rank 0 and compute the figures (common/figures.c).  Rank 0 of
- * comm gets [out] filled (reps allocated; free with mb_phase_result_free);
+ * gather to rank 0 and compute the figures (model/figures.c).  Rank 0 of
+ * comm gets [out] filled (reps allocated; free with ios_phase_result_clear);
  * other ranks get out->nreps == 0.  Files are opened (created for write
  * patterns, laid out for reads when short) and closed, never removed: see
  * mb_phase_cleanup.  I/O errors do not fail the call: they are recorded and
@@ -71,9 +71,6 @@ extern double mb_phase_last_gather_s;
 /* Remove this rank's file of [spec] (unless it is a block device). */
 int mb_phase_cleanup(const struct mb_phase_spec *spec, MPI_Comm comm,
 		     struct ios_err *err);
-
-/* Free what mb_phase_run allocated in [ph]. */
-void mb_phase_result_free(struct ios_phase_result *ph);
 
 /*
  * Ranks, nodes and the common clock of a communicator.  Collective.

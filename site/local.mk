@@ -8,7 +8,7 @@ site_libiostrata_site_la_SOURCES = \
 	site/siteconf.c \
 	site/siteconf.h \
 	# End of site_libiostrata_site_la_SOURCES
-site_libiostrata_site_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/site
+site_libiostrata_site_la_CPPFLAGS = $(AM_CPPFLAGS) $(INC_SITE)
 site_libiostrata_site_la_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
 site_libiostrata_site_la_LIBADD = \
 	common/libiostrata_common.la \
@@ -18,7 +18,7 @@ site_libiostrata_site_la_LIBADD = \
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_siteconf
 TESTS += tests/unit/test_siteconf
-tests_unit_test_siteconf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/site
+tests_unit_test_siteconf_CPPFLAGS = $(AM_CPPFLAGS) $(INC_SITE)
 tests_unit_test_siteconf_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_siteconf_LDADD = \
 	site/libiostrata_site.la \

@@ -28,7 +28,7 @@ spank_core_sources = \
 
 noinst_LTLIBRARIES += spank/libiostrata_node.la
 spank_libiostrata_node_la_SOURCES = $(spank_core_sources)
-spank_libiostrata_node_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/spank \
+spank_libiostrata_node_la_CPPFLAGS = $(AM_CPPFLAGS) $(INC_SPANK) \
 	-DIOSTRATA_SYSCONFDIR='"$(sysconfdir)"'
 spank_libiostrata_node_la_LIBADD = common/libiostrata_common.la
 
@@ -79,7 +79,7 @@ tests_fakes_libfakeroot_la_SOURCES = \
 	# End of tests_fakes_libfakeroot_la_SOURCES
 tests_fakes_libfakeroot_la_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 
-spank_test_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/spank \
+spank_test_cppflags = $(AM_CPPFLAGS) $(INC_SPANK) \
 	-I$(top_srcdir)/tests/fakes
 spank_test_ldadd = spank/libiostrata_node.la tests/fakes/libfakeroot.la \
 	$(CMOCKA_LIBS)

@@ -33,8 +33,8 @@ done
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${IOSTRATA_BUILD_DIR:-$top/build}
-report=$build/h5schema/iostrata-report
-synth=$build/h5schema/iostrata-h5synth
+report=$build/report/iostrata-report
+synth=$build/tests/tools/iostrata-h5synth
 bench=${T30_BENCH:-$build/mpibench/iostrata-bench}
 [[ -x $report ]] || skip "$report not built (needs HDF5, jansson, inih)"
 [[ -x $synth ]] || skip "$synth not built"

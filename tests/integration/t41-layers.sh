@@ -99,7 +99,7 @@ PY
 done
 # Table 4 over the three runs (needs the results files).
 if compgen -G "$work/layers-*.h5" >/dev/null; then
-	report=$build/h5schema/iostrata-report
+	report=$build/report/iostrata-report
 	[[ -x $report ]] || fail "$report not built"
 	"$report" layers --site="$top/site/local" "$work"/layers-*.h5 >"$work/report" 2>&1 ||
 		fail "iostrata-report layers failed: $(tail -3 "$work/report")"

@@ -19,7 +19,7 @@ t5x_init
 # A stub build tree: a benchmark that writes an HDF5 signature, a node tool,
 # a report whose accept fails for the tier "Impossible".
 stub=$WORK/stub
-mkdir -p "$stub/mpibench" "$stub/spank" "$stub/h5schema" "$stub/jobscripts"
+mkdir -p "$stub/mpibench" "$stub/spank" "$stub/report" "$stub/jobscripts"
 ln -s "$CAMPAIGN" "$stub/jobscripts/iostrata-campaign"
 cat >"$stub/mpibench/iostrata-bench" <<'STUB'
 #!/bin/bash
@@ -31,7 +31,7 @@ cat >"$stub/spank/iostrata-node" <<'STUB'
 #!/bin/bash
 echo '{"node":"'"${SLURMD_NODENAME:-?}"'","applied":{"cpus_online":2}}'
 STUB
-cat >"$stub/h5schema/iostrata-report" <<'STUB'
+cat >"$stub/report/iostrata-report" <<'STUB'
 #!/bin/bash
 echo "stub report $*"
 [[ "$*" == *Impossible* ]] && exit 1

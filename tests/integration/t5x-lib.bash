@@ -25,7 +25,7 @@ t5x_init() {
 	export IOSTRATA_JOBSCRIPTS=$TOP/jobscripts
 	CAMPAIGN=$BUILD/jobscripts/iostrata-campaign
 	BENCH=$BUILD/mpibench/iostrata-bench
-	REPORT=$BUILD/h5schema/iostrata-report
+	REPORT=$BUILD/report/iostrata-report
 	NODE=$BUILD/spank/iostrata-node
 	[[ -x $CAMPAIGN ]] || t5x_skip "$CAMPAIGN not built (needs libslurm and inih)"
 	WORK=$(mktemp -d "$IOSTRATA_LOCAL_DIR/$T.XXXXXX")

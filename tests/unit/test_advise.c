@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests for h5schema/report_advise.c on synthetic campaigns: target
+ * Unit tests for report/report_advise.c on synthetic campaigns: target
  * parsing, baseline choice, the cheapest configuration meeting a target,
  * the Pareto frontier, confidence from the spread over repetitions, failed
  * elements, a target nobody meets, loading a campaign index with a fake

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests: derived figures, outliers and validity (common/figures.c). */
+/* Unit tests: derived figures, outliers and validity (model/figures.c). */
 #include "config.h"
 
 #include <errno.h>

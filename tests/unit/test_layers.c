@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests of mpibench/layers.c: ceilings with replication, violations
+ * Unit tests of model/layers.c: ceilings with replication, violations
  * flagged as suspected caching, the verdict's branches in seeds/003's
  * order, the fio JSON parser and the peaks (table-driven).
  */

@@ -117,6 +117,41 @@ static char *P(const char *name)
 
 /* The paper's section 3.2: 12 x 277 MiB/s, ~3100 MiB/s controller
  * (measured through the disks), 12.5 GB/s NIC, 10 nodes -> 32.5 GiB/s. */
+/*
+ * The report and the benchmark's summary compute a figure's statistics with
+ * the same code (model/figures.c): the report once had a one-pass
+ * sum-of-squares stddev, which cancels to nonsense on rates near 1 TB/s.
+ */
+static void test_stats_agree(void **state)
+{
+	struct ios_rep_result reps[3];
+	struct ios_phase_result ph;
+	struct report_stats st;
+	struct ios_stats all;
+	const struct ios_fig_desc *f = ios_fig_find("stonewall_bw");
+
+	(void)state;
+	memset(reps, 0, sizeof(reps));
+	memset(&ph, 0, sizeof(ph));
+	for (int r = 0; r < 3; r++) {
+		reps[r].valid = true;
+		reps[r].fig = (struct ios_figures){0};
+		reps[r].fig.stonewall_bw = 1e12 + r;
+	}
+	ph.reps = reps;
+	ph.nreps = 3;
+	assert_non_null(f);
+	report_phase_stats(&ph, f, &st);
+	ios_figures_over_reps(&ph, &all);
+	assert_int_equal(st.n, 3);
+	assert_true(fabs(st.mean - (1e12 + 1)) <= 1e-3);
+	assert_true(fabs(st.stddev - 1.0) <= 1e-6);
+	assert_true(fabs(st.stddev - all.fig[IOS_FIG_STONEWALL_BW].stddev) <=
+		    1e-9);
+	assert_true(st.min == all.fig[IOS_FIG_STONEWALL_BW].min);
+	assert_true(st.max == all.fig[IOS_FIG_STONEWALL_BW].max);
+}
+
 static void test_peak_paper(void **state)
 {
 	static const struct {
@@ -652,6 +687,7 @@ static void test_plot_hostile(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stats_agree),
 		cmocka_unit_test(test_peak_paper),
 		cmocka_unit_test(test_table4),
 		cmocka_unit_test(test_efficiency_cmd),

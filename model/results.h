@@ -5,7 +5,7 @@
  * it on rank 0 after gathering; h5schema writes it (ios_h5_write_run) and
  * reads it back (report, validator).  Everything is raw: every figure the
  * tools print is derived from the per-rank records below, and the derivation
- * is in common/figures.c, shared by mpibench and the report.
+ * is in model/figures.c, shared by mpibench and the report.
  *
  * Times are int64 nanoseconds on the run's common clock: 0 is rank 0's
  * CLOCK_REALTIME at the run's first synchronising barrier; each rank's offset
@@ -70,7 +70,7 @@ struct ios_rank_result {
 	double cpu_user_s;      /* getrusage delta over the phase */
 	double cpu_sys_s;
 	uint8_t ended_early; /* stopped before the phase's end condition */
-	uint8_t outlier;     /* IOS_OUTLIER_* bits, set by common/figures.c */
+	uint8_t outlier;     /* IOS_OUTLIER_* bits, set by model/figures.c */
 	/* completion latency of every op: the summary here, the bucket
 	 * counts in the repetition's lat_hist row of this rank */
 	struct ios_lat_summary lat;
@@ -188,5 +188,18 @@ struct ios_run {
 	struct ios_net_pair *net;
 	char *verdict; /* layered run: the verdict in words */
 };
+
+/*
+ * Release what a run holds (model/results.c): every string, table, phase,
+ * repetition, rank record and sample array, all allocated with malloc by
+ * whoever filled the run (the reader, the benchmark's rank 0, the layered
+ * run).  ios_phase_result_clear empties one phase (reps = NULL, nreps = 0);
+ * ios_run_clear empties a run in place (zeroed afterwards); ios_run_free
+ * also frees the struct.  NULL members are fine; ios_run_free(NULL) is a
+ * no-op.
+ */
+void ios_phase_result_clear(struct ios_phase_result *ph);
+void ios_run_clear(struct ios_run *run);
+void ios_run_free(struct ios_run *run);
 
 #endif

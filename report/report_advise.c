@@ -21,10 +21,8 @@
 #include "report_advise.h"
 #include "siteconf.h"
 #include "units.h"
-#ifndef ADV_NO_H5
 #include "h5run.h"
 #include "results.h"
-#endif
 
 #define PROG "iostrata-report advise"
 
@@ -543,7 +541,6 @@ int adv_plot(const char *prefix, const struct adv_config *c, size_t n,
 
 /* ---- loading ------------------------------------------------------ */
 
-#ifndef ADV_NO_H5
 static int h5_reader(const char *path, struct adv_config *cfg,
 		     struct ios_err *err)
 {
@@ -579,7 +576,6 @@ static int h5_reader(const char *path, struct adv_config *cfg,
 	ios_run_free(run);
 	return 0;
 }
-#endif
 
 int adv_load_campaign(const char *dir, adv_reader_fn reader,
 		      struct adv_config **out, struct ios_err *err)
@@ -746,12 +742,7 @@ int report_advise(int argc, char **argv)
 		ios_site_get_uint(site, "storage", "cores", &cores, NULL);
 	if (ios_site_get(site, "storage", "memory"))
 		ios_site_get_size(site, "storage", "memory", &memory, NULL);
-#ifndef ADV_NO_H5
 	n = adv_load_campaign(argv[optind], h5_reader, &c, &err);
-#else
-	n = ios_errf(&err, -ENOSYS,
-		     PROG ": built without HDF5 results support");
-#endif
 	if (n < 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		goto out;

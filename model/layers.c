@@ -2,7 +2,7 @@
 /*
  * layers: ceilings, verdict, fio cross-check and peak of the layered run
  * (seeds/003, paper Table 4).  Pure functions over numbers: the run
- * (layers_run.c), the report (h5schema/report_layers.c) and the unit tests
+ * (layers_run.c), the report (report/report_layers.c) and the unit tests
  * share them, so a printed verdict can be recomputed from a results file.
  */
 #include "config.h"

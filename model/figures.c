@@ -11,15 +11,41 @@
 
 #include "figures.h"
 
-static const char *const fig_names[IOS_FIG_COUNT] = {
-	"stonewall_bw", "window_bw",     "sum_rank_bw", "stonewall_iops",
-	"window_iops",  "sum_rank_iops", "lat_p50_ns",  "lat_p90_ns",
-	"lat_p99_ns",   "lat_p999_ns",   "lat_max_ns",  "cpu_s_per_gib",
+#define F(id, name, unit, scale, dunit) [id] = {id, #name, unit, scale, dunit}
+const struct ios_fig_desc ios_figs[IOS_FIG_COUNT] = {
+	F(IOS_FIG_STONEWALL_BW, stonewall_bw, "B/s", 1.0 / 1048576, "MiB/s"),
+	F(IOS_FIG_WINDOW_BW, window_bw, "B/s", 1.0 / 1048576, "MiB/s"),
+	F(IOS_FIG_SUM_RANK_BW, sum_rank_bw, "B/s", 1.0 / 1048576, "MiB/s"),
+	F(IOS_FIG_STONEWALL_IOPS, stonewall_iops, "op/s", 1.0, "IOPS"),
+	F(IOS_FIG_WINDOW_IOPS, window_iops, "op/s", 1.0, "IOPS"),
+	F(IOS_FIG_SUM_RANK_IOPS, sum_rank_iops, "op/s", 1.0, "IOPS"),
+	F(IOS_FIG_LAT_P50, lat_p50_ns, "ns", 1e-3, "us"),
+	F(IOS_FIG_LAT_P90, lat_p90_ns, "ns", 1e-3, "us"),
+	F(IOS_FIG_LAT_P99, lat_p99_ns, "ns", 1e-3, "us"),
+	F(IOS_FIG_LAT_P999, lat_p999_ns, "ns", 1e-3, "us"),
+	F(IOS_FIG_LAT_MAX, lat_max_ns, "ns", 1e-3, "us"),
+	F(IOS_FIG_CPU_S_PER_GIB, cpu_s_per_gib, "s/GiB", 1.0, "s/GiB"),
 };
+#undef F
 
 const char *ios_fig_name(enum ios_fig f)
 {
-	return (unsigned)f < IOS_FIG_COUNT ? fig_names[f] : NULL;
+	return (unsigned)f < IOS_FIG_COUNT ? ios_figs[f].name : NULL;
+}
+
+const struct ios_fig_desc *ios_fig_find(const char *name)
+{
+	for (int f = 0; name && f < IOS_FIG_COUNT; f++)
+		if (!strcmp(ios_figs[f].name, name))
+			return &ios_figs[f];
+	return NULL;
+}
+
+const struct ios_fig_desc *ios_fig_headline(const char *phase)
+{
+	return &ios_figs[phase && !strncmp(phase, "rand", 4)
+				 ? IOS_FIG_STONEWALL_IOPS
+				 : IOS_FIG_STONEWALL_BW];
 }
 
 double ios_fig_value(const struct ios_figures *fig, enum ios_fig f)
@@ -341,52 +367,58 @@ out:
 	free(all);
 }
 
+void ios_fig_stat(const struct ios_phase_result *ph, enum ios_fig f,
+		  struct ios_stat *s)
+{
+	double sum = 0, sq = 0, mean;
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	s->min = INFINITY;
+	s->max = -INFINITY;
+	for (r = 0; r < ph->nreps; r++) {
+		double v;
+
+		if (!ph->reps[r].valid)
+			continue;
+		v = ios_fig_value(&ph->reps[r].fig, f);
+		if (isnan(v))
+			continue;
+		s->n++;
+		sum += v;
+		if (v < s->min)
+			s->min = v;
+		if (v > s->max)
+			s->max = v;
+	}
+	if (s->n == 0) {
+		s->min = s->max = s->mean = s->stddev = NAN;
+		return;
+	}
+	/* Two passes: sum of squares around the mean, not sum(x^2) - n mean^2,
+	 * which cancels catastrophically for rates of 1e9 B/s. */
+	mean = sum / s->n;
+	for (r = 0; r < ph->nreps; r++) {
+		double v;
+
+		if (!ph->reps[r].valid)
+			continue;
+		v = ios_fig_value(&ph->reps[r].fig, f);
+		if (!isnan(v))
+			sq += (v - mean) * (v - mean);
+	}
+	s->mean = mean;
+	s->stddev = s->n > 1 ? sqrt(sq / (s->n - 1)) : 0.0;
+}
+
 void ios_figures_over_reps(const struct ios_phase_result *ph,
 			   struct ios_stats *out)
 {
-	int f, r;
-
 	memset(out, 0, sizeof(*out));
 	out->nreps = ph->nreps;
-	for (r = 0; r < ph->nreps; r++)
+	for (int r = 0; r < ph->nreps; r++)
 		if (ph->reps[r].valid)
 			out->nvalid++;
-	for (f = 0; f < IOS_FIG_COUNT; f++) {
-		struct ios_stat *s = &out->fig[f];
-		double sum = 0, sq = 0, mean;
-
-		s->min = INFINITY;
-		s->max = -INFINITY;
-		for (r = 0; r < ph->nreps; r++) {
-			double v;
-
-			if (!ph->reps[r].valid)
-				continue;
-			v = ios_fig_value(&ph->reps[r].fig, (enum ios_fig)f);
-			if (isnan(v))
-				continue;
-			s->n++;
-			sum += v;
-			if (v < s->min)
-				s->min = v;
-			if (v > s->max)
-				s->max = v;
-		}
-		if (s->n == 0) {
-			s->min = s->max = s->mean = s->stddev = NAN;
-			continue;
-		}
-		mean = sum / s->n;
-		for (r = 0; r < ph->nreps; r++) {
-			double v;
-
-			if (!ph->reps[r].valid)
-				continue;
-			v = ios_fig_value(&ph->reps[r].fig, (enum ios_fig)f);
-			if (!isnan(v))
-				sq += (v - mean) * (v - mean);
-		}
-		s->mean = mean;
-		s->stddev = s->n > 1 ? sqrt(sq / (s->n - 1)) : 0.0;
-	}
+	for (int f = 0; f < IOS_FIG_COUNT; f++)
+		ios_fig_stat(ph, (enum ios_fig)f, &out->fig[f]);
 }

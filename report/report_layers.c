@@ -2,7 +2,7 @@
 /*
  * report_layers: `iostrata-report layers` (layers area): for each layered
  * run (iostrata-bench --layers) the four layer numbers, the ceiling checks
- * and the verdict, recomputed from the file with mpibench/layers.c; then
+ * and the verdict, recomputed from the file with model/layers.c; then
  * the paper's Table 4 over the runs (one row per replication factor of the
  * protocol pool): read and write efficiency of the protocol and full-stack
  * layers against the peak computed from the measured device and network

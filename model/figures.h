@@ -47,8 +47,24 @@ enum ios_fig {
 	IOS_FIG_COUNT,
 };
 
+/* A figure: stable name, unit of the stored value, display scale and unit. */
+struct ios_fig_desc {
+	enum ios_fig id;
+	const char *name;  /* "stonewall_bw", ... */
+	const char *unit;  /* unit of the stored value: B/s, op/s, ns, s/GiB */
+	double scale;      /* stored value x scale = displayed value */
+	const char *dunit; /* displayed unit: MiB/s, IOPS, us, s/GiB */
+};
+
+/* Every figure, indexed by enum ios_fig. */
+extern const struct ios_fig_desc ios_figs[IOS_FIG_COUNT];
+
 /* "stonewall_bw", ... ; NULL for an unknown index. */
 const char *ios_fig_name(enum ios_fig f);
+/* The figure named [name], or NULL. */
+const struct ios_fig_desc *ios_fig_find(const char *name);
+/* The headline figure of a phase: stonewall_iops for rand*, else _bw. */
+const struct ios_fig_desc *ios_fig_headline(const char *phase);
 /* The value of figure [f] in [fig]. */
 double ios_fig_value(const struct ios_figures *fig, enum ios_fig f);
 
@@ -78,7 +94,12 @@ struct ios_stats {
 void ios_figures_compute(struct ios_rep_result *rep,
 			 const struct ios_rank_info *ri, int nnodes);
 
-/* min/mean/max/stddev (sample) of each figure over the valid repetitions. */
+/* min/mean/max/stddev (sample, two-pass) of figure [f] over the valid
+ * repetitions of [ph] that have a value (NAN values are left out). */
+void ios_fig_stat(const struct ios_phase_result *ph, enum ios_fig f,
+		  struct ios_stat *st);
+
+/* The same for every figure, with the repetition counts. */
 void ios_figures_over_reps(const struct ios_phase_result *ph,
 			   struct ios_stats *out);
 

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "figures.h"
 #include "results.h"
 
 /* One loaded results file plus what the report derives from it. */
@@ -34,34 +35,12 @@ struct report_stats {
 	double min, mean, max, stddev;
 };
 
-/* A figure: stable name, unit in the file and display unit. */
-struct report_fig {
-	const char *name;
-	const char *unit;  /* unit of the stored value: B/s, op/s, ns, s/GiB */
-	size_t off;        /* offset in struct ios_figures */
-	double scale;      /* stored value x scale = displayed value */
-	const char *dunit; /* displayed unit: MiB/s, IOPS, us, s/GiB */
-};
-
-extern const struct report_fig report_figs[];
-extern const size_t report_nfigs;
-
-/* The figure named [name], or NULL. */
-const struct report_fig *report_fig_find(const char *name);
-
-/* Headline figure of a phase: stonewall_iops for rand*, else _bw. */
-const struct report_fig *report_fig_headline(const char *phase);
-
-/* Figures of every repetition recomputed from raw data (figures.c). */
+/* Figures of every repetition recomputed from raw data (model/figures.c). */
 void report_recompute(struct ios_run *run);
 
-/* Stats of figure [f] over the valid reps of [ph]. */
+/* Stats of figure [f] over the valid reps of [ph] (ios_fig_stat). */
 void report_phase_stats(const struct ios_phase_result *ph,
-			const struct report_fig *f, struct report_stats *st);
-
-/* Value of figure [f] in [fig]. */
-double report_fig_value(const struct ios_figures *fig,
-			const struct report_fig *f);
+			const struct ios_fig_desc *f, struct report_stats *st);
 
 /* Config option [key] of [run], or NULL. */
 const char *report_config(const struct ios_run *run, const char *key);

@@ -85,7 +85,7 @@ void report_eff_table(FILE *out, const struct report_peak *pk,
 static double best_mean(const struct report_run *rr, const char *name,
 			const char *fig)
 {
-	const struct report_fig *f = report_fig_find(fig);
+	const struct ios_fig_desc *f = ios_fig_find(fig);
 	double best = NAN;
 
 	for (int k = 0; k < rr->run->nphases; k++) {
@@ -549,8 +549,8 @@ int report_trend(int argc, char **argv)
 
 			for (int k = 0; k < cur->run->nphases; k++) {
 				const char *ph = cur->run->phases[k].name;
-				const struct report_fig *f =
-					report_fig_headline(ph);
+				const struct ios_fig_desc *f =
+					ios_fig_headline(ph);
 				double latest = best_mean(cur, ph, f->name);
 				double hist[64], base = NAN, change = NAN;
 				int nh = 0;

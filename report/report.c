@@ -23,100 +23,28 @@
 #include "report_advise.h"
 #include "report_layers.h"
 
-#if defined(__has_include)
-#if __has_include("figures.h")
 #include "figures.h"
-#define REPORT_HAVE_FIGURES 1
-#endif
-#endif
-
-#define F(name, unit, scale, dunit)                                            \
-	{                                                                      \
-#name, unit, offsetof(struct ios_figures, name), scale, dunit  \
-	}
-const struct report_fig report_figs[] = {
-	F(stonewall_bw, "B/s", 1.0 / 1048576, "MiB/s"),
-	F(window_bw, "B/s", 1.0 / 1048576, "MiB/s"),
-	F(sum_rank_bw, "B/s", 1.0 / 1048576, "MiB/s"),
-	F(stonewall_iops, "op/s", 1.0, "IOPS"),
-	F(window_iops, "op/s", 1.0, "IOPS"),
-	F(sum_rank_iops, "op/s", 1.0, "IOPS"),
-	F(lat_p50_ns, "ns", 1e-3, "us"),
-	F(lat_p90_ns, "ns", 1e-3, "us"),
-	F(lat_p99_ns, "ns", 1e-3, "us"),
-	F(lat_p999_ns, "ns", 1e-3, "us"),
-	F(lat_max_ns, "ns", 1e-3, "us"),
-	F(cpu_s_per_gib, "s/GiB", 1.0, "s/GiB"),
-};
-#undef F
-const size_t report_nfigs = sizeof(report_figs) / sizeof(report_figs[0]);
-
-const struct report_fig *report_fig_find(const char *name)
-{
-	for (size_t i = 0; i < report_nfigs; i++)
-		if (!strcmp(report_figs[i].name, name))
-			return &report_figs[i];
-	return NULL;
-}
-
-const struct report_fig *report_fig_headline(const char *phase)
-{
-	return report_fig_find(!strncmp(phase, "rand", 4) ? "stonewall_iops"
-							  : "stonewall_bw");
-}
-
-double report_fig_value(const struct ios_figures *fig,
-			const struct report_fig *f)
-{
-	return *(const double *)((const char *)fig + f->off);
-}
 
 void report_recompute(struct ios_run *run)
 {
-#ifdef REPORT_HAVE_FIGURES
 	for (int k = 0; k < run->nphases; k++)
 		for (int r = 0; r < run->phases[k].nreps; r++)
 			ios_figures_compute(&run->phases[k].reps[r],
 					    run->rank_info, run->nnodes);
-#else
-	(void)run; /* FIXME: figures.h not merged yet: stored figures */
-#endif
 }
 
 void report_phase_stats(const struct ios_phase_result *ph,
-			const struct report_fig *f, struct report_stats *st)
+			const struct ios_fig_desc *f, struct report_stats *st)
 {
-	double sum = 0, sq = 0;
+	struct ios_stat s;
 
-	memset(st, 0, sizeof(*st));
+	ios_fig_stat(ph, f->id, &s);
+	st->n = s.n;
 	st->nreps = ph->nreps;
-	st->min = INFINITY;
-	st->max = -INFINITY;
-	for (int r = 0; r < ph->nreps; r++) {
-		double v;
-
-		if (!ph->reps[r].valid)
-			continue;
-		v = report_fig_value(&ph->reps[r].fig, f);
-		if (isnan(v))
-			continue;
-		st->n++;
-		sum += v;
-		sq += v * v;
-		if (v < st->min)
-			st->min = v;
-		if (v > st->max)
-			st->max = v;
-	}
-	if (!st->n) {
-		st->min = st->mean = st->max = st->stddev = NAN;
-		return;
-	}
-	st->mean = sum / st->n;
-	st->stddev =
-		st->n > 1
-			? sqrt(fmax(0, (sq - sum * sum / st->n) / (st->n - 1)))
-			: 0;
+	st->min = s.min;
+	st->mean = s.mean;
+	st->max = s.max;
+	st->stddev = s.stddev;
 }
 
 const char *report_config(const struct ios_run *run, const char *key)
@@ -432,12 +360,12 @@ int report_show(int argc, char **argv)
 			return REPORT_EXIT_USAGE;
 		}
 	}
-	if (strcmp(fname, "auto") && !report_fig_find(fname)) {
+	if (strcmp(fname, "auto") && !ios_fig_find(fname)) {
 		fprintf(stderr,
 			"iostrata-report show: unknown figure \"%s\" (accepted: auto",
 			fname);
-		for (size_t i = 0; i < report_nfigs; i++)
-			fprintf(stderr, ", %s", report_figs[i].name);
+		for (size_t i = 0; i < (size_t)IOS_FIG_COUNT; i++)
+			fprintf(stderr, ", %s", ios_figs[i].name);
 		fprintf(stderr, ")\n");
 		return REPORT_EXIT_USAGE;
 	}
@@ -492,10 +420,10 @@ int report_show(int argc, char **argv)
 				rows[nrows++].ranks = runs[i].run->nranks;
 			}
 		for (size_t r = 0; r < nrows; r++) {
-			const struct report_fig *f =
+			const struct ios_fig_desc *f =
 				strcmp(fname, "auto")
-					? report_fig_find(fname)
-					: report_fig_headline(rows[r].base);
+					? ios_fig_find(fname)
+					: ios_fig_headline(rows[r].base);
 
 			if (r == 0 || strcmp(rows[r].mode, rows[r - 1].mode)) {
 				printf("%s%s: %s [%s], mean over valid repetitions\n",
@@ -557,14 +485,14 @@ int report_show(int argc, char **argv)
 		for (int k = 0; k < runs[i].run->nphases; k++) {
 			const struct ios_phase_result *ph =
 				&runs[i].run->phases[k];
-			const struct report_fig *figs[2];
+			const struct ios_fig_desc *figs[2];
 			int nf = 0;
 
 			if (strcmp(fname, "auto")) {
-				figs[nf++] = report_fig_find(fname);
+				figs[nf++] = ios_fig_find(fname);
 			} else {
-				figs[nf++] = report_fig_find("stonewall_bw");
-				figs[nf++] = report_fig_find("stonewall_iops");
+				figs[nf++] = ios_fig_find("stonewall_bw");
+				figs[nf++] = ios_fig_find("stonewall_iops");
 			}
 			for (int q = 0; q < nf; q++) {
 				struct report_stats st;
@@ -710,11 +638,12 @@ int report_export(int argc, char **argv)
 			for (int r = 0; r < ph->nreps; r++) {
 				const struct ios_rep_result *rep = &ph->reps[r];
 
-				for (size_t q = 0; q < report_nfigs; q++) {
-					const struct report_fig *f =
-						&report_figs[q];
+				for (size_t q = 0; q < (size_t)IOS_FIG_COUNT;
+				     q++) {
+					const struct ios_fig_desc *f =
+						&ios_figs[q];
 					double v =
-						report_fig_value(&rep->fig, f);
+						ios_fig_value(&rep->fig, f->id);
 
 					if (!strcmp(format, "json")) {
 						jsonw_obj_begin(&w);
@@ -837,71 +766,3 @@ int report_validate(int argc, char **argv)
 			bad, n);
 	return bad ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
 }
-
-/* ---- dispatch -------------------------------------------------------- */
-
-#ifndef REPORT_NO_MAIN
-
-struct report_cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *help;
-};
-
-static const struct report_cmd report_cmds[] = {
-	{"show", report_show,
-	 "tables: mode x ranks per configuration, min/avg/max per run"},
-	{"export", report_export,
-	 "one row per run x phase x repetition x figure (--format=csv|json)"},
-	{"plot", report_plot,
-	 "PNG+SVG via gnuplot: heatmap, throttle curves, per-rank timeline"},
-	{"efficiency", report_efficiency,
-	 "measured / theoretical peak per replication factor (--site=FILE)"},
-	{"accept", report_accept,
-	 "PASS/FAIL against expected tiers (--tiers=FILE [--tier=NAME])"},
-	{"trend", report_trend,
-	 "latest run vs the last N of the same job (--prometheus=FILE)"},
-	{"validate", report_validate, "check files against the results schema"},
-	{"advise", report_advise,
-	 "cheapest storage node meeting a target, from a campaign (jobs area)"},
-	{"layers", report_layers,
-	 "layered runs: four layers, ceilings, verdict, Table 4 (measured and rated peak)"},
-};
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: iostrata-report COMMAND [OPTIONS] FILE...\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(report_cmds) / sizeof(report_cmds[0]);
-	     i++)
-		fprintf(f, "  %-11s %s\n", report_cmds[i].name,
-			report_cmds[i].help);
-	fprintf(f,
-		"\nFILE: results files or globs ('runs/*.h5'). 'iostrata-report COMMAND --help' for options.\n");
-}
-
-int main(int argc, char **argv)
-{
-	if (argc < 2) {
-		usage(stderr);
-		return REPORT_EXIT_USAGE;
-	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
-		usage(stdout);
-		return 0;
-	}
-	if (!strcmp(argv[1], "--version")) {
-		printf("iostrata-report %s (%s)\n", PACKAGE_VERSION,
-		       IOSTRATA_GIT_REVISION);
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof(report_cmds) / sizeof(report_cmds[0]);
-	     i++)
-		if (!strcmp(argv[1], report_cmds[i].name))
-			return report_cmds[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "iostrata-report: unknown command \"%s\"\n", argv[1]);
-	usage(stderr);
-	return REPORT_EXIT_USAGE;
-}
-#endif /* REPORT_NO_MAIN */

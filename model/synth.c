@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "h5run.h"
+#include "results.h"
 #include "synth.h"
 
 void ios_synth_defaults(struct ios_synth *s)

@@ -185,7 +185,7 @@ static size_t phase_names(const struct report_run *runs, size_t n,
 }
 
 static double run_mean(const struct report_run *rr, const char *phase,
-		       const struct report_fig *f)
+		       const struct ios_fig_desc *f)
 {
 	for (int k = 0; k < rr->run->nphases; k++)
 		if (!strcmp(rr->run->phases[k].name, phase)) {
@@ -205,7 +205,7 @@ static int plot_heatmap(const char *gp, const char *prefix,
 	int made = 0;
 
 	for (size_t p = 0; p < np; p++) {
-		const struct report_fig *f = report_fig_headline(names[p]);
+		const struct ios_fig_desc *f = ios_fig_headline(names[p]);
 		double *xs = calloc(n + 1, sizeof(double)),
 		       *ys = calloc(n + 1, sizeof(double));
 		double base = NAN, bx = -1, by = -1;
@@ -323,7 +323,7 @@ static int plot_throttle(const char *gp, const char *prefix,
 	int made = 0;
 
 	for (size_t p = 0; p < np; p++) {
-		const struct report_fig *f = report_fig_headline(names[p]);
+		const struct ios_fig_desc *f = ios_fig_headline(names[p]);
 		double *xs = calloc(n + 1, sizeof(double));
 		size_t nx = 0, blen = 0;
 		char *out, *dat = NULL, *body = NULL;
@@ -365,9 +365,9 @@ static int plot_throttle(const char *gp, const char *prefix,
 
 						if (!ph->reps[r].valid)
 							continue;
-						v = report_fig_value(
+						v = ios_fig_value(
 							    &ph->reps[r].fig,
-							    f) *
+							    f->id) *
 						    f->scale;
 						mn = fmin(mn, v);
 						mx = fmax(mx, v);

@@ -5,12 +5,12 @@
 # files (default 1000) written by iostrata-h5synth: 3 nodes x 2 ranks,
 # write+read, 3 repetitions, 10 samples per rank (like a short campaign).
 # Target: each command < 10 s for 1000 files.  Run by hand:
-#   h5schema/bench_report.sh [BUILD_DIR] [N]
+#   bench/bench_report.sh [BUILD_DIR] [N]
 set -euo pipefail
 build=${1:-$(cd "$(dirname "$0")/.." && pwd)/build}
 n=${2:-1000}
-synth=$build/h5schema/iostrata-h5synth
-report=$build/h5schema/iostrata-report
+synth=$build/tests/tools/iostrata-h5synth
+report=$build/report/iostrata-report
 # BENCH_DIR=DIR keeps (and reuses) the files there
 if [[ -n ${BENCH_DIR:-} ]]; then
 	dir=$BENCH_DIR

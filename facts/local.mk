@@ -1,0 +1,24 @@
+## facts/: what a host is (hardware, Slurm, Ceph facts as JSON: hwinfo.c).
+## Reads /sys, /proc, hwloc and the Ceph cluster; knows nothing of runs.
+
+if HAVE_JANSSON
+noinst_LTLIBRARIES += facts/libiostrata_facts.la
+facts_libiostrata_facts_la_SOURCES = \
+	facts/hwinfo.c \
+	facts/hwinfo.h \
+	facts/hwinfo_internal.h \
+	# End of facts_libiostrata_facts_la_SOURCES
+facts_libiostrata_facts_la_CPPFLAGS = $(AM_CPPFLAGS) $(INC_FACTS) \
+	$(JANSSON_CFLAGS) $(HWLOC_CFLAGS) $(RADOS_CPPFLAGS) $(CEPHFS_CPPFLAGS)
+facts_libiostrata_facts_la_LIBADD = common/libiostrata_common.la \
+	$(JANSSON_LIBS) $(HWLOC_LIBS)
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_hwinfo
+TESTS += tests/unit/test_hwinfo
+endif
+tests_unit_test_hwinfo_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_hwinfo_CPPFLAGS = $(AM_CPPFLAGS) $(INC_FACTS) $(JANSSON_CFLAGS)
+tests_unit_test_hwinfo_LDADD = facts/libiostrata_facts.la \
+	common/libiostrata_common.la $(JANSSON_LIBS) $(CMOCKA_LIBS)
+endif

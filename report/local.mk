@@ -1,0 +1,61 @@
+## report/: iostrata-report, one file per group of commands (main.c holds
+## the command table).  Depends on h5schema/, model/, site/ and common/.
+
+if HAVE_HDF5
+if HAVE_JANSSON
+if HAVE_INIH
+report_sources = \
+	report/report.c \
+	report/report.h \
+	report/report_check.c \
+	report/report_plot.c \
+	report/report_advise.c \
+	report/report_advise.h \
+	report/report_layers.c \
+	report/report_layers.h \
+	# End of report_sources
+report_cppflags = $(AM_CPPFLAGS) $(INC_REPORT) $(JANSSON_CFLAGS)
+report_ldadd = h5schema/libiostrata_h5.la model/libiostrata_model.la \
+	site/libiostrata_site.la common/libiostrata_common.la \
+	$(JANSSON_LIBS) -lm
+
+bin_PROGRAMS += report/iostrata-report
+report_iostrata_report_SOURCES = report/main.c $(report_sources)
+report_iostrata_report_CPPFLAGS = $(report_cppflags)
+report_iostrata_report_LDADD = $(report_ldadd)
+
+if HAVE_CMOCKA
+check_PROGRAMS += \
+	tests/unit/test_report \
+	tests/unit/test_advise \
+	# End of check_PROGRAMS (report)
+TESTS += \
+	tests/unit/test_report \
+	tests/unit/test_advise \
+	# End of TESTS (report)
+endif
+tests_unit_test_report_SOURCES = tests/unit/test_report.c $(report_sources)
+tests_unit_test_report_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_report_CPPFLAGS = $(report_cppflags)
+tests_unit_test_report_LDADD = model/libiostrata_synth.la $(report_ldadd) \
+	$(CMOCKA_LIBS)
+tests_unit_test_advise_SOURCES = tests/unit/test_advise.c $(report_sources)
+tests_unit_test_advise_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_advise_CPPFLAGS = $(report_cppflags)
+tests_unit_test_advise_LDADD = $(report_ldadd) $(CMOCKA_LIBS)
+
+# Synthetic results files through the real writer (tests, bench; not installed).
+noinst_PROGRAMS += tests/tools/iostrata-h5synth
+tests_tools_iostrata_h5synth_SOURCES = tests/tools/h5synth.c
+tests_tools_iostrata_h5synth_CPPFLAGS = $(AM_CPPFLAGS) $(INC_H5) $(INC_FACTS)
+tests_tools_iostrata_h5synth_LDADD = model/libiostrata_synth.la \
+	h5schema/libiostrata_h5.la model/libiostrata_model.la \
+	facts/libiostrata_facts.la common/libiostrata_common.la
+endif
+endif
+endif
+
+EXTRA_DIST += \
+	report/README.md \
+	bench/bench_report.sh \
+	# End of EXTRA_DIST (report)
