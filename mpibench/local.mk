@@ -62,6 +62,7 @@ EXTRA_DIST += \
 dist_noinst_SCRIPTS += \
 	tests/integration/t10-bench.sh \
 	tests/integration/t11-bench-faults.sh \
+	tests/integration/t12-bench-hostile.sh \
 	bench/compare-fio.sh \
 	bench/truth-diskstats.sh \
 	bench/scale.sh \
