@@ -2,9 +2,9 @@
 /*
  * be_posix: files on a local or mounted filesystem (or a block device with
  * --allow-device), O_DIRECT unless --buffered, with three engines: psync
- * (pread/pwrite), libaio (io_submit/io_getevents) and io_uring.  Files it
- * creates carry the user.iostrata mark so that a later run recognises them
- * and never overwrites anything else.
+ * (pread/pwrite), libaio (io_submit/io_getevents) and io_uring.  Files are
+ * opened, created and removed through ownfile.h: relative to the --dir fd,
+ * never through a link, reused only when marked and owned by the caller.
  */
 #include "config.h"
 
@@ -26,6 +26,7 @@
 
 #include "backend.h"
 #include "mb_config.h"
+#include "ownfile.h"
 
 struct mb_file {
 	int fd;
@@ -55,38 +56,16 @@ static int posix_open(struct mb_ctx *ctx, const char *name, int flags,
 		      struct mb_file **out)
 {
 	const struct mb_config *cfg = ctx->cfg;
-	char path[PATH_MAX];
-	struct stat st;
+	const struct mb_dir *d;
 	struct mb_file *f;
-	int oflags = O_CLOEXEC;
-	bool device = false, existed;
+	int oflags = 0;
 	int rc;
 
 	if (!cfg->dir)
 		return ios_errf(ctx->err, -EINVAL, "posix: no --dir");
-	if (!stat(cfg->dir, &st) && S_ISBLK(st.st_mode)) {
-		if (!cfg->allow_device)
-			return ios_errf(
-				ctx->err, -EPERM,
-				"posix: open %s: a block device needs --allow-device",
-				cfg->dir);
-		device = true;
-		snprintf(path, sizeof(path), "%s", cfg->dir);
-	} else {
-		snprintf(path, sizeof(path), "%s/%s", cfg->dir, name);
-	}
-	existed = !lstat(path, &st);
-	if (existed && !device) {
-		rc = mb_file_is_ours(path);
-		if (rc == 0)
-			return ios_errf(
-				ctx->err, -EEXIST,
-				"posix: open %s: exists and was not created by iostrata: refusing to touch it",
-				path);
-	} else if (!existed && !(flags & MB_O_CREATE)) {
-		return ios_errf(ctx->err, -ENOENT, "posix: open %s: %s", path,
-				strerror(ENOENT));
-	}
+	rc = mb_dir_get(cfg->dir, cfg->allow_device, &d, ctx->err);
+	if (rc)
+		return rc;
 	if ((flags & MB_O_READ) && (flags & MB_O_WRITE))
 		oflags |= O_RDWR;
 	else if (flags & MB_O_WRITE)
@@ -95,34 +74,25 @@ static int posix_open(struct mb_ctx *ctx, const char *name, int flags,
 		oflags |= O_RDONLY;
 	if (flags & MB_O_DIRECT)
 		oflags |= O_DIRECT;
-	if ((flags & MB_O_CREATE) && !device)
-		oflags |= O_CREAT;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
-	f->fd = open(path, oflags, 0644);
-	if (f->fd < 0) {
-		rc = -errno;
-		free(f);
-		return ios_errf(ctx->err, rc, "posix: open %s: %s", path,
-				strerror(-rc));
-	}
-	if (!existed && !device) {
+	if (d->device) {
+		f->fd = mb_dir_open_device(d, oflags, ctx->err);
+		f->base = (uint64_t)ctx->rank * cfg->size;
+	} else {
 		char mark[128];
 
 		snprintf(mark, sizeof(mark), "iostrata-bench rank=%d",
 			 ctx->rank);
-		rc = mb_file_mark(path, mark);
-		if (rc) {
-			close(f->fd);
-			unlink(path);
-			free(f);
-			return ios_errf(ctx->err, rc, "posix: mark %s: %s",
-					path, strerror(-rc));
-		}
+		f->fd = mb_own_open(d, name, oflags, flags & MB_O_CREATE, mark,
+				    "posix", ctx->err);
 	}
-	if (device)
-		f->base = (uint64_t)ctx->rank * cfg->size;
+	if (f->fd < 0) {
+		rc = f->fd;
+		free(f);
+		return rc;
+	}
 	f->engine = cfg->ioengine;
 	f->depth = cfg->iodepth;
 	*out = f;
@@ -387,24 +357,17 @@ static int posix_close(struct mb_file *f)
 
 static int posix_unlink(struct mb_ctx *ctx, const char *name)
 {
-	char path[PATH_MAX];
-	struct stat st;
+	const struct mb_dir *d;
 	int rc;
 
 	if (!ctx->cfg->dir)
 		return -EINVAL;
-	if (!stat(ctx->cfg->dir, &st) && S_ISBLK(st.st_mode))
-		return 0;
-	snprintf(path, sizeof(path), "%s/%s", ctx->cfg->dir, name);
-	rc = mb_file_is_ours(path);
-	if (rc < 0)
+	rc = mb_dir_get(ctx->cfg->dir, ctx->cfg->allow_device, &d, ctx->err);
+	if (rc)
 		return rc;
-	if (rc == 0)
-		return ios_errf(
-			ctx->err, -EPERM,
-			"posix: remove %s: not an iostrata file: left alone",
-			path);
-	return mb_file_remove(path);
+	if (d->device)
+		return 0;
+	return mb_own_remove(d, name, "posix: remove", ctx->err);
 }
 
 static void posix_fini(struct mb_ctx *ctx)

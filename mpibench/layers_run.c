@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -40,6 +41,7 @@ static const struct ios_rados_api *librados;
 #include "layers_run.h"
 #include "mb_config.h"
 #include "netbench.h"
+#include "ownfile.h"
 #include "phase.h"
 #include "units.h"
 #include "watchdog.h"
@@ -687,19 +689,19 @@ static void expand(const char *pat, int node, const char *host, char *out,
 static int run_fio(char *const *args, double timeout_s, struct lyr_fio *out,
 		   struct ios_err *err)
 {
-	char tmpl[] = "/tmp/iostrata-fio.XXXXXX", *text = NULL;
+	char *text = NULL;
 	int fd, st = 0, rc;
 	pid_t pid;
 	struct timespec t0, t;
 	FILE *f;
 	long sz;
 
-	fd = mkstemp(tmpl);
+	/* fio's stdout: a memory file, no name in a shared /tmp. */
+	fd = memfd_create("iostrata-fio-out", MFD_CLOEXEC);
 	if (fd < 0)
 		return ios_errf(err, -errno,
 				"layers: create fio output file: %s",
 				strerror(errno));
-	unlink(tmpl);
 	pid = fork();
 	if (pid < 0) {
 		rc = -errno;
@@ -759,24 +761,31 @@ static int run_fio(char *const *args, double timeout_s, struct lyr_fio *out,
 	return rc;
 }
 
-/* fio alongside the device layer: the same job on every device rank. */
+/* fio alongside the device layer: the same job on every device rank, on
+ * a file we create and check ourselves (ownfile.h), handed to fio as an
+ * inherited fd so that fio cannot open, unlink or recreate anything else
+ * (fio follows links and unlinks a file it lays out). */
 static void device_fio(struct lctx *c, const char *dir, int node)
 {
 	static const char *const rw[2] = {"write", "read"};
 	static const int dirs[2] = {LYR_WRITE, LYR_READ};
 	const char *eng = mb_engine_name(c->cfg->ioengine);
-	char a_name[64], a_file[4200], a_rw[32], a_bs[48], a_size[48],
-		a_eng[48], a_qd[48], a_rt[48], a_direct[32];
+	const struct mb_dir *d = NULL;
+	char a_name[64], a_file[64], a_rw[32], a_bs[48], a_size[48], a_eng[48],
+		a_qd[48], a_rt[48], a_direct[32];
 	double mine[2] = {0, 0}, sum[2] = {0, 0};
-	int ok = 1, all_ok = 0, nlead;
+	int ok = 1, all_ok = 0, nlead, fd = -1;
 	struct ios_err err = {0};
 
 	if (c->leaders == MPI_COMM_NULL)
 		return;
 	MPI_Comm_size(c->leaders, &nlead);
+	/* ok: 1, 0 fio failed, -1 the file was refused (fails the run) */
+	if (mb_dir_get(dir, false, &d, &err) ||
+	    (fd = mb_own_fio_prepare(d, node, c->cfg->size, a_file,
+				     sizeof(a_file), &err)) < 0)
+		ok = -1;
 	snprintf(a_name, sizeof(a_name), "--name=iostrata-device-%d", node);
-	snprintf(a_file, sizeof(a_file), "--filename=%s/iostrata-fio.%d", dir,
-		 node);
 	snprintf(a_bs, sizeof(a_bs), "--bs=%" PRIu64, c->cfg->bs);
 	snprintf(a_size, sizeof(a_size), "--size=%" PRIu64, c->cfg->size);
 	snprintf(a_eng, sizeof(a_eng), "--ioengine=%s", eng);
@@ -784,7 +793,7 @@ static void device_fio(struct lctx *c, const char *dir, int node)
 	snprintf(a_rt, sizeof(a_rt), "--runtime=%.0f",
 		 c->cfg->runtime < 1 ? 1 : c->cfg->runtime);
 	snprintf(a_direct, sizeof(a_direct), "--direct=1");
-	for (int k = 0; k < 2 && ok; k++) {
+	for (int k = 0; k < 2; k++) {
 		struct lyr_fio f;
 		char *args[] = {(char *)c->o->fio,
 				a_name,
@@ -802,31 +811,41 @@ static void device_fio(struct lctx *c, const char *dir, int node)
 
 		snprintf(a_rw, sizeof(a_rw), "--rw=%s", rw[k]);
 		MPI_Barrier(c->leaders); /* all device ranks at once */
+		if (ok < 1)
+			continue; /* still meet the others at the barrier */
+		if (dirs[k] == LYR_READ &&
+		    mb_own_fill_holes(fd, c->cfg->size, &err)) {
+			ok = 0;
+			continue;
+		}
 		if (run_fio(args, c->cfg->runtime + 120, &f, &err) < 0 ||
 		    f.error) {
 			if (!err.msg[0])
 				ios_errf(&err, -EIO, "layers: fio job error %d",
 					 f.error);
 			ok = 0;
-			break;
+			continue;
 		}
 		mine[dirs[k]] = f.bw[dirs[k]];
 	}
-	{
-		char path[4300];
+	if (fd >= 0) {
+		struct ios_err e2 = {0};
 
-		snprintf(path, sizeof(path), "%s/iostrata-fio.%d", dir, node);
-		if (!c->cfg->keep)
-			unlink(path);
+		if (mb_own_fio_finish(d, node, fd, c->cfg->keep, &e2)) {
+			err = e2;
+			ok = -1;
+		}
 	}
 	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->leaders);
 	MPI_Reduce(mine, sum, 2, MPI_DOUBLE, MPI_SUM, 0, c->leaders);
-	if (!ok)
+	if (ok < 1)
 		fprintf(stderr, "iostrata-bench: node %d: device fio: %s\n",
 			node, err.msg);
 	if (c->w->rank == 0) {
-		c->fio_bw[LYR_WRITE] = all_ok ? sum[LYR_WRITE] : NAN;
-		c->fio_bw[LYR_READ] = all_ok ? sum[LYR_READ] : NAN;
+		c->fio_bw[LYR_WRITE] = all_ok == 1 ? sum[LYR_WRITE] : NAN;
+		c->fio_bw[LYR_READ] = all_ok == 1 ? sum[LYR_READ] : NAN;
+		if (all_ok < 0)
+			c->failed = true;
 	}
 	(void)nlead;
 }
@@ -904,6 +923,8 @@ int lyr_main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	MPI_Bcast(&cfg.seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+	if (!cfg.keep) /* SIGTERM: remove the files this rank created */
+		mb_own_cleanup_on_signal();
 	c.o = &o;
 	c.cfg = &cfg;
 	c.ceph_cfg = cfg;

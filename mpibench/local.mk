@@ -6,6 +6,8 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/main.c \
 	mpibench/mb_config.c \
 	mpibench/mb_config.h \
+	mpibench/ownfile.c \
+	mpibench/ownfile.h \
 	mpibench/backend.c \
 	mpibench/backend.h \
 	mpibench/be_posix.c \
@@ -61,6 +63,7 @@ EXTRA_DIST += \
 dist_noinst_SCRIPTS += \
 	tests/integration/t10-bench.sh \
 	tests/integration/t11-bench-faults.sh \
+	tests/integration/t12-bench-hostile.sh \
 	bench/compare-fio.sh \
 	bench/truth-diskstats.sh \
 	bench/scale.sh \
@@ -69,6 +72,7 @@ dist_noinst_SCRIPTS += \
 # Unit tests: the MPI-free parts (options, backends, verify stamps).
 MB_TEST_SOURCES = \
 	mpibench/mb_config.c \
+	mpibench/ownfile.c \
 	mpibench/backend.c \
 	mpibench/be_posix.c \
 	mpibench/be_null.c \
@@ -79,11 +83,13 @@ check_PROGRAMS += \
 	tests/unit/test_mb_config \
 	tests/unit/test_mb_verify \
 	tests/unit/test_mb_backend \
+	tests/unit/test_mb_hostile \
 	# End of check_PROGRAMS (mpibench)
 TESTS += \
 	tests/unit/test_mb_config \
 	tests/unit/test_mb_verify \
 	tests/unit/test_mb_backend \
+	tests/unit/test_mb_hostile \
 	# End of TESTS (mpibench)
 endif
 tests_unit_test_mb_config_SOURCES = tests/unit/test_mb_config.c $(MB_TEST_SOURCES)
@@ -98,3 +104,6 @@ tests_unit_test_mb_backend_SOURCES = tests/unit/test_mb_backend.c $(MB_TEST_SOUR
 tests_unit_test_mb_backend_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH)
 tests_unit_test_mb_backend_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
 tests_unit_test_mb_backend_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS)
+tests_unit_test_mb_hostile_SOURCES = tests/unit/test_mb_hostile.c $(MB_TEST_SOURCES)
+tests_unit_test_mb_hostile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
+tests_unit_test_mb_hostile_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS)

@@ -29,6 +29,7 @@
 #include "layers_run.h"
 #include "jsonw.h"
 #include "mb_config.h"
+#include "ownfile.h"
 #include "phase.h"
 #include "units.h"
 #include "watchdog.h"
@@ -45,53 +46,28 @@ static bool g_files_created;
 
 static void remove_own_file(void)
 {
-	char name[64], path[PATH_MAX];
-	struct stat st;
+	const struct mb_dir *d;
+	struct ios_err e = {0};
+	char name[64];
 
 	if (!g_files_created || g_cfg.keep || !g_cfg.dir ||
 	    (g_cfg.backend->flags & (MB_BF_NO_DATA | MB_BF_NO_LOCAL_FS)))
 		return;
-	if (!stat(g_cfg.dir, &st) && S_ISBLK(st.st_mode))
+	if (mb_dir_get(g_cfg.dir, g_cfg.allow_device, &d, &e) || d->device)
 		return;
-	snprintf(path, sizeof(path), "%s/%s", g_cfg.dir,
-		 mb_target_name(g_rank, name, sizeof(name)));
-	if (mb_file_is_ours(path) == 1)
-		mb_file_remove(path);
+	mb_own_remove(d, mb_target_name(g_rank, name, sizeof(name)),
+		      "posix: remove", &e);
 }
 
-/* SIGTERM/SIGINT (scancel, Ctrl-C): remove this rank's file, then die of
- * the signal.  Only async-signal-safe calls; the paths are made before. */
-static char g_sig_path[PATH_MAX], g_sig_side[PATH_MAX + 16];
-
-static void on_signal(int sig)
-{
-	if (g_files_created && g_sig_path[0]) {
-		unlink(g_sig_path);
-		unlink(g_sig_side);
-	}
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
+/* SIGTERM/SIGINT (scancel, Ctrl-C): remove the files this rank created
+ * (ownfile.c keeps their directory fd and names ready, async-signal-safe),
+ * then die of the signal. */
 static void install_signal_cleanup(void)
 {
-	char name[64];
-	struct stat st;
-	struct sigaction sa;
-
 	if (g_cfg.keep || !g_cfg.dir ||
 	    (g_cfg.backend->flags & (MB_BF_NO_DATA | MB_BF_NO_LOCAL_FS)))
 		return;
-	if (!stat(g_cfg.dir, &st) && S_ISBLK(st.st_mode))
-		return;
-	snprintf(g_sig_path, sizeof(g_sig_path), "%s/%s", g_cfg.dir,
-		 mb_target_name(g_rank, name, sizeof(name)));
-	snprintf(g_sig_side, sizeof(g_sig_side), "%s.iostrata", g_sig_path);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
+	mb_own_cleanup_on_signal();
 }
 
 static void on_watchdog(const char *stage, double seconds)

@@ -15,12 +15,12 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/vfs.h>
-#include <sys/xattr.h>
 #include <time.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "mb_config.h"
+#include "ownfile.h"
 #include "units.h"
 
 static const char *const pattern_names[] = {
@@ -804,62 +804,6 @@ const char *mb_target_name(int rank, char *buf, size_t len)
 	return buf;
 }
 
-int mb_file_is_ours(const char *path)
-{
-	char v[256];
-	char side[PATH_MAX];
-	ssize_t n;
-	struct stat st;
-
-	if (lstat(path, &st))
-		return -errno;
-	n = getxattr(path, MB_XATTR_NAME, v, sizeof(v));
-	if (n > 0)
-		return 1;
-	snprintf(side, sizeof(side), "%s.iostrata", path);
-	if (!access(side, F_OK))
-		return 1;
-	return 0;
-}
-
-int mb_file_mark(const char *path, const char *value)
-{
-	char side[PATH_MAX];
-	int fd;
-
-	if (!setxattr(path, MB_XATTR_NAME, value, strlen(value), 0))
-		return 0;
-	if (errno != ENOTSUP && errno != EOPNOTSUPP && errno != EPERM)
-		return -errno;
-	/* No user xattrs here: a sidecar file marks ownership instead. */
-	snprintf(side, sizeof(side), "%s.iostrata", path);
-	fd = open(side, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, value, strlen(value)) < 0) {
-		int e = -errno;
-
-		close(fd);
-		return e;
-	}
-	if (close(fd))
-		return -errno;
-	return 0;
-}
-
-int mb_file_remove(const char *path)
-{
-	char side[PATH_MAX];
-	int rc = 0;
-
-	if (unlink(path) && errno != ENOENT)
-		rc = -errno;
-	snprintf(side, sizeof(side), "%s.iostrata", path);
-	if (unlink(side) && errno != ENOENT && !rc)
-		rc = -errno;
-	return rc;
-}
-
 static unsigned read_uint_file(const char *path)
 {
 	FILE *f = fopen(path, "re");
@@ -873,14 +817,14 @@ static unsigned read_uint_file(const char *path)
 	return v;
 }
 
-unsigned int mb_logical_block_size(const char *path)
+unsigned int mb_logical_block_size(int fd)
 {
 	struct stat st;
 	char p[PATH_MAX];
 	unsigned v;
 	dev_t dev;
 
-	if (stat(path, &st))
+	if (fstat(fd, &st))
 		return 512;
 	dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
 	if (major(dev) == 0) /* tmpfs, fuse, nfs: no block queue */
@@ -897,11 +841,11 @@ unsigned int mb_logical_block_size(const char *path)
 	return v ? v : 512;
 }
 
-static bool fs_is_shared(const char *dir)
+static bool fs_is_shared(int dirfd)
 {
 	struct statfs sf;
 
-	if (statfs(dir, &sf))
+	if (fstatfs(dirfd, &sf))
 		return false;
 	switch ((unsigned long)sf.f_type) {
 	case 0x00c36400: /* ceph */
@@ -920,33 +864,25 @@ static bool fs_is_shared(const char *dir)
 int mb_config_check_target(const struct mb_config *cfg, int rank, int nranks,
 			   int ranks_on_node, struct ios_err *err)
 {
-	char name[64], path[PATH_MAX];
-	struct stat st;
+	const struct mb_dir *d;
+	char name[64];
 	struct statvfs sv;
 	unsigned lbs;
 	uint64_t need, have, existing = 0;
+	bool shared;
 	int rc;
 
 	if (!cfg->dir)
 		return 0;
-	if (stat(cfg->dir, &st))
-		return ios_errf(
-			err, -errno,
-			"--dir: stat \"%s\": %s (accepted: an existing writable directory)",
-			cfg->dir, strerror(errno));
-	if (S_ISBLK(st.st_mode)) {
+	rc = mb_dir_get(cfg->dir, cfg->allow_device, &d, err);
+	if (rc)
+		return rc;
+	if (d->device) {
 		uint64_t devsz = 0;
-		int fd;
+		int fd = mb_dir_open_device(d, O_RDONLY, err);
 
-		if (!cfg->allow_device)
-			return ios_errf(
-				err, -EPERM,
-				"--dir: \"%s\" is a block device: refusing to overwrite it (accepted: a directory, or --allow-device to destroy the device's data)",
-				cfg->dir);
-		fd = open(cfg->dir, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
-			return ios_errf(err, -errno, "--dir: open \"%s\": %s",
-					cfg->dir, strerror(errno));
+			return fd;
 		devsz = (uint64_t)lseek(fd, 0, SEEK_END);
 		close(fd);
 		if (devsz < (uint64_t)nranks * cfg->size)
@@ -955,7 +891,7 @@ int mb_config_check_target(const struct mb_config *cfg, int rank, int nranks,
 				"--dir: device \"%s\" holds %" PRIu64
 				" bytes, less than %d ranks x --size %" PRIu64,
 				cfg->dir, devsz, nranks, cfg->size);
-		lbs = mb_logical_block_size(cfg->dir);
+		lbs = mb_logical_block_size(d->fd);
 		if (cfg->direct && cfg->bs % lbs)
 			return ios_errf(
 				err, -EINVAL,
@@ -964,54 +900,28 @@ int mb_config_check_target(const struct mb_config *cfg, int rank, int nranks,
 				cfg->bs, lbs, cfg->dir, lbs);
 		return 0;
 	}
-	if (!S_ISDIR(st.st_mode))
-		return ios_errf(
-			err, -ENOTDIR,
-			"--dir: \"%s\" is not a directory (accepted: an existing writable directory)",
-			cfg->dir);
-	if (access(cfg->dir, W_OK | X_OK))
+	if (faccessat(d->fd, ".", W_OK | X_OK, 0))
 		return ios_errf(
 			err, -errno,
 			"--dir: \"%s\" is not writable: %s (accepted: an existing writable directory)",
 			cfg->dir, strerror(errno));
-	lbs = mb_logical_block_size(cfg->dir);
+	lbs = mb_logical_block_size(d->fd);
 	if (cfg->direct && cfg->bs % lbs)
 		return ios_errf(
 			err, -EINVAL,
 			"--bs: %" PRIu64
 			" is not a multiple of the logical block size %u under \"%s\" (accepted: a multiple of %u, or --buffered)",
 			cfg->bs, lbs, cfg->dir, lbs);
-	snprintf(path, sizeof(path), "%s/%s", cfg->dir,
-		 mb_target_name(rank, name, sizeof(name)));
-	if (!lstat(path, &st)) {
-		if (S_ISLNK(st.st_mode) && !stat(path, &st) &&
-		    S_ISBLK(st.st_mode) && !cfg->allow_device)
-			return ios_errf(
-				err, -EPERM,
-				"--dir: \"%s\" leads to a block device: refusing to overwrite it (accepted: --allow-device)",
-				path);
-		if (!S_ISREG(st.st_mode))
-			return ios_errf(
-				err, -EEXIST,
-				"--dir: \"%s\" exists and is not a regular file: refusing to touch it (remove it or choose another --dir)",
-				path);
-		rc = mb_file_is_ours(path);
-		if (rc < 0)
-			return ios_errf(err, rc, "--dir: examine \"%s\": %s",
-					path, strerror(-rc));
-		if (rc == 0)
-			return ios_errf(
-				err, -EEXIST,
-				"--dir: \"%s\" exists and was not created by iostrata (no %s mark): refusing to overwrite it (remove it or choose another --dir)",
-				path, MB_XATTR_NAME);
-		existing = (uint64_t)st.st_size;
-	}
-	if (statvfs(cfg->dir, &sv))
+	rc = mb_own_check(d, mb_target_name(rank, name, sizeof(name)), "--dir",
+			  &existing, err);
+	if (rc < 0)
+		return rc;
+	if (fstatvfs(d->fd, &sv))
 		return ios_errf(err, -errno, "--dir: statvfs \"%s\": %s",
 				cfg->dir, strerror(errno));
 	have = (uint64_t)sv.f_bavail * sv.f_frsize;
-	need = (uint64_t)(fs_is_shared(cfg->dir) ? nranks : ranks_on_node) *
-	       cfg->size;
+	shared = fs_is_shared(d->fd);
+	need = (uint64_t)(shared ? nranks : ranks_on_node) * cfg->size;
 	need = need > existing * (uint64_t)ranks_on_node
 		       ? need - existing * (uint64_t)ranks_on_node
 		       : 0;
@@ -1023,8 +933,8 @@ int mb_config_check_target(const struct mb_config *cfg, int rank, int nranks,
 			"--size: %s needed under \"%s\" (%d ranks x %" PRIu64
 			" bytes) but only %s free (accepted: a smaller --size, fewer ranks, or --force)",
 			ios_fmt_size(need, a, sizeof(a)), cfg->dir,
-			fs_is_shared(cfg->dir) ? nranks : ranks_on_node,
-			cfg->size, ios_fmt_size(have, b, sizeof(b)));
+			shared ? nranks : ranks_on_node, cfg->size,
+			ios_fmt_size(have, b, sizeof(b)));
 	}
 	return 0;
 }

@@ -128,7 +128,8 @@ const char *mb_target_name(int rank, char *buf, size_t len);
  * backends, i.e. without MB_BF_NO_LOCAL_FS): --dir exists and is a
  * directory we can write (or a block device with --allow-device, large
  * enough for [nranks] regions), bs a multiple of the logical block size
- * for direct I/O, the rank's target is absent or an iostrata file,
+ * for direct I/O, the rank's target is absent or an iostrata file
+ * (mb_own_check: never a symbolic link, a file of another uid, ...),
  * free space for [ranks_sharing] files of --size unless --force.
  * [ranks_on_node] and [nranks] size the free-space need on local and
  * shared filesystems.  Returns 0 or a negative errno with [err] set.
@@ -136,19 +137,8 @@ const char *mb_target_name(int rank, char *buf, size_t len);
 int mb_config_check_target(const struct mb_config *cfg, int rank, int nranks,
 			   int ranks_on_node, struct ios_err *err);
 
-/*
- * Ownership marks: iostrata files carry the xattr "user.iostrata" (or,
- * where xattrs are unsupported, a sidecar "NAME.iostrata").
- * mb_file_is_ours: 1 ours, 0 not ours, -errno when [path] cannot be
- * examined (-ENOENT when missing).  mb_file_mark: 0 or -errno.
- */
-#define MB_XATTR_NAME "user.iostrata"
-int mb_file_is_ours(const char *path);
-int mb_file_mark(const char *path, const char *value);
-/* Remove [path] and its sidecar mark, if any. 0 or -errno. */
-int mb_file_remove(const char *path);
-
-/* Logical block size for direct I/O under [path]; 512 when unknown. */
-unsigned int mb_logical_block_size(const char *path);
+/* Logical block size for direct I/O under the directory or block device
+ * open as [fd]; 512 when unknown. */
+unsigned int mb_logical_block_size(int fd);
 
 #endif

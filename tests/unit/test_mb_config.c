@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "mb_config.h"
+#include "ownfile.h"
 
 #define MAXARGS 12
 
@@ -296,11 +297,20 @@ static void test_target(void **state)
 	assert_int_equal(check(tmpdir, "1M", false, &err), -EEXIST);
 	assert_non_null(strstr(err.msg, "not created by iostrata"));
 	/* marked as ours: accepted */
-	assert_int_equal(mb_file_mark(path, "iostrata-bench rank=0"), 0);
-	assert_int_equal(mb_file_is_ours(path), 1);
+	assert_int_equal(
+		setxattr(path, MB_XATTR_NAME, "iostrata-bench rank=0", 21, 0),
+		0);
 	assert_int_equal(check(tmpdir, "1M", false, &err), 0);
-	assert_int_equal(mb_file_remove(path), 0);
-	assert_int_equal(mb_file_is_ours(path), -ENOENT);
+	{
+		const struct mb_dir *d;
+
+		assert_int_equal(mb_dir_get(tmpdir, false, &d, &err), 0);
+		assert_int_equal(
+			mb_own_remove(d, "iostrata-bench.0", "test", &err), 0);
+		assert_int_equal(
+			mb_own_check(d, "iostrata-bench.0", "test", NULL, &err),
+			0);
+	}
 }
 
 static void test_block_device(void **state)
