@@ -28,7 +28,7 @@ int ios_h5_write_run(const char *path, const struct ios_run *run,
 /*
  * Read a results file into a newly allocated run (free with ios_run_free).
  * Per-repetition figures (ios_rep_result.fig) are those stored by the
- * writer; recompute them with common/figures.c when they matter.
+ * writer; recompute them with model/figures.c when they matter.
  * Returns 0, or -ENOENT / -EACCES (cannot open), -EBADMSG (not HDF5,
  * truncated or corrupt), -ENOMSG (an HDF5 file, but not an iostrata results
  * file), -EPROTONOSUPPORT (written with a newer schema version), -EFBIG
