@@ -65,12 +65,22 @@ int blkio_check_cgroup(const char *cg, const char **why)
 			r = "empty, \".\" or \"..\" component";
 			goto out;
 		}
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
+			/* systemd's escape of unit names ("\x2d" for a
+			 * '-' in system-ceph\x2d<fsid>.slice): exactly a
+			 * backslash, 'x' and two hex digits */
+			if (p[i] == '\\' && i + 3 < n && p[i + 1] == 'x' &&
+			    isxdigit((unsigned char)p[i + 2]) &&
+			    isxdigit((unsigned char)p[i + 3])) {
+				i += 3;
+				continue;
+			}
 			if (!(isalnum((unsigned char)p[i]) ||
 			      strchr("._-:@+", p[i]))) {
-				r = "characters other than letters, digits and ._-:@+";
+				r = "characters other than letters, digits, ._-:@+ and \\xHH escapes";
 				goto out;
 			}
+		}
 		if (!p[n])
 			break;
 		p += n + 1;

@@ -286,7 +286,7 @@ static int add_cgroups(struct policy *p, char *val, struct ios_err *err,
 		if (rc < 0)
 			return ios_errf(
 				err, rc,
-				"iostrata: %s: invalid cgroup \"%.80s%s\" (%zu characters): %s (accepted: an absolute path below /sys/fs/cgroup/ of at most %d characters, names of letters, digits and ._-:@+, no \"..\")",
+				"iostrata: %s: invalid cgroup \"%.80s%s\" (%zu characters): %s (accepted: an absolute path below /sys/fs/cgroup/ of at most %d characters, names of letters, digits, ._-:@+ and systemd's \\xHH escapes, no \"..\")",
 				where, cg, strlen(cg) > 80 ? "..." : "",
 				strlen(cg), why, BLKIO_CG_MAX - 1);
 		for (size_t j = 0; j < i; j++)
