@@ -44,7 +44,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
+	char cmd[256];
 
 	(void)state;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", dir, sticky);
