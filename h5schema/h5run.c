@@ -1730,6 +1730,7 @@ int ios_h5_read_run(const char *path, struct ios_run **out, struct ios_err *err)
 		ios_run_free(run);
 		return rc;
 	}
+	ios_run_sanitize_text(run); /* another user's text, printed by root */
 	*out = run;
 	return 0;
 }

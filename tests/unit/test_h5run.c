@@ -707,6 +707,33 @@ static void test_one_row_kv(void **state)
 	ios_run_free(b);
 }
 
+/* Text from a file reaches a terminal without its control sequences. */
+static void test_read_sanitizes_text(void **state)
+{
+	struct fx *fx = *state;
+	struct ios_err err = {0};
+	struct ios_run *b = NULL;
+	static const char esc[] = "a\033]0;owned\007\033[2Jb\nc\302\233d";
+
+	free(fx->run->config[0].value);
+	fx->run->config[0].value = strdup(esc);
+	free(fx->run->verdict);
+	fx->run->verdict = strdup("line 1\n\033[31mline 2\t.");
+	snprintf(fx->run->rank_info[0].host, sizeof(fx->run->rank_info[0].host),
+		 "n\0331");
+	snprintf(fx->run->phases[0].reps[0].invalid_reason,
+		 sizeof(fx->run->phases[0].reps[0].invalid_reason),
+		 "x\ry\033z");
+	write_ok(fx);
+	if (ios_h5_read_run(fx->path, &b, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_string_equal(b->config[0].value, "a?]0;owned??[2Jb?c??d");
+	assert_string_equal(b->verdict, "line 1\n?[31mline 2\t.");
+	assert_string_equal(b->rank_info[0].host, "n?1");
+	assert_string_equal(b->phases[0].reps[0].invalid_reason, "x?y?z");
+	ios_run_free(b);
+}
+
 /* Write a variable-length string attribute [name] of [obj] ([n] bytes). */
 static void set_attr_long_str(const char *path, const char *obj,
 			      const char *name, size_t n)
@@ -798,6 +825,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_tmp_link_not_followed,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_sanitizes_text, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_atomic_on_failure, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_validate_rejects, setup,
