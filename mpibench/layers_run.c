@@ -1017,12 +1017,20 @@ int lyr_main(int argc, char **argv)
 	}
 	g_lc = &c;
 
-	/* one host? (hostnames, not Slurm node names) */
+	/* one host?  The kernel's boot id, not hostnames or Slurm node
+	 * names: nodes in network/UTS namespaces of one machine (the local
+	 * site's hosts) have their own names but share one kernel, its
+	 * disks and no real network.  The hostname where there is no boot
+	 * id. */
 	{
 		char *all = NULL;
 		int same = 1;
+		FILE *bf = fopen("/proc/sys/kernel/random/boot_id", "r");
 
-		gethostname(host, sizeof(host) - 1);
+		if (!bf || !fgets(host, sizeof(host), bf))
+			gethostname(host, sizeof(host) - 1);
+		if (bf)
+			fclose(bf);
 		if (rank == 0)
 			all = calloc((size_t)nranks, sizeof(host));
 		MPI_Gather(host, sizeof(host), MPI_CHAR, all, sizeof(host),
