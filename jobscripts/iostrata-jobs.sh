@@ -149,13 +149,33 @@ ios_check_states() {
 	done
 }
 
+# ios_on_compute CMD...: CMD once, on a node of the compute component (het
+# group 1) in a heterogeneous job, else here.  The benchmark directory is
+# on the compute nodes' filesystem, which the batch host of a heterogeneous
+# job (a storage node) need not mount.
+ios_on_compute() {
+	if [[ -n ${SLURM_HET_SIZE:-} ]]; then
+		srun --het-group=1 --nodes=1 --ntasks=1 --overcommit "$@"
+	else
+		"$@"
+	fi
+}
+
+ios_make_wdir() {
+	ios_on_compute mkdir -p "$IOS_WDIR" || ios_fail "create $IOS_WDIR: cannot create the benchmark directory"
+}
+
+ios_remove_wdir() {
+	ios_on_compute rm -rf "$IOS_WDIR" || ios_warn "remove $IOS_WDIR failed"
+}
+
 # ios_bench OUTPUT ARGS...: iostrata-bench on the compute component (het
 # group 1, or the whole allocation for single-component jobs).
 ios_bench() {
 	local out=$1 group=()
 	shift
 	[[ -n ${SLURM_HET_SIZE:-} ]] && group=(--het-group=1)
-	mkdir -p "$IOS_WDIR" || ios_fail "create $IOS_WDIR: cannot create the benchmark directory"
+	ios_make_wdir
 	ios_msg "bench: $*"
 	srun "${group[@]}" --mpi="$IOS_MPI" --kill-on-bad-exit=1 "$BENCH" --dir="$IOS_WDIR" \
 		--output="$out" --quiet "$@"
@@ -190,6 +210,6 @@ ios_sweep_element() {
 		--reorder "${work[@]}" "${attach[@]}" || { rc=$?; ios_soft_fail "random run failed (exit $rc)"; }
 	ios_node_state after >/dev/null
 	ios_check_states before after
-	rm -rf "$IOS_WDIR"
+	ios_remove_wdir
 	ios_msg "element done"
 }
