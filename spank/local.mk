@@ -42,7 +42,6 @@ EXTRA_DIST += \
 	spank/README.md \
 	site/local/policy.conf \
 	site/example/policy.conf \
-	tests/integration/plugstack.sh \
 	# End of EXTRA_DIST (spank)
 
 if HAVE_SLURM

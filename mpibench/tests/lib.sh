@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for the t1x-bench integration tests (sourced; needs $T set).
-# Jobs: run_job NAME NTASKS SCRIPT_BODY -> runs an sbatch job on 3 nodes,
-# waits, leaves its output in $work/NAME.out and srun's exit code in
-# $work/NAME.rc.
+# Jobs: run_job NAME NTASKS SCRIPT_BODY -> runs an sbatch job on every node
+# of the site's compute partition ($NNODES), waits, leaves its output in
+# $work/NAME.out and srun's exit code in $work/NAME.rc.
 
 log() { printf '%s: %s\n' "$T" "$*"; }
 fail() {
@@ -22,6 +22,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${IOSTRATA_BUILD_DIR:-$top/build}
 bench=$build/mpibench/iostrata-bench
 [[ -x $bench ]] || skip "$bench not built (configure found no MPI?)"
+# the nodes of the (compute) partition the jobs run on
+NNODES=$(sinfo -h -p "$IOSTRATA_SLURM_PARTITION" -o %D 2>/dev/null) || NNODES=
+[[ $NNODES =~ ^[0-9]+$ ]] || skip "no nodes in partition $IOSTRATA_SLURM_PARTITION (sinfo: \"$NNODES\")"
 H5=no
 "$bench" --version | grep -q 'results writer: yes' && H5=yes
 work=$(mktemp -d "$IOSTRATA_LOCAL_DIR/$T.XXXXXX")
@@ -43,7 +46,7 @@ run_job() {
 	local name=$1 ntasks=$2 timeout=$3 jobid deadline
 	shift 3
 	{
-		printf '#!/bin/bash\n#SBATCH --job-name=%s\n#SBATCH --nodes=3\n#SBATCH --ntasks=%s\n#SBATCH --overcommit\n#SBATCH --time=5\n' "$T-$name" "$ntasks"
+		printf '#!/bin/bash\n#SBATCH --job-name=%s\n#SBATCH --nodes=%s\n#SBATCH --ntasks=%s\n#SBATCH --overcommit\n#SBATCH --time=5\n' "$T-$name" "$NNODES" "$ntasks"
 		printf 'srun --mpi=pmix --overcommit'
 		printf ' %q' "$@"
 		printf '\necho $? > %q\n' "$work/$name.rc"

@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# t10-bench: iostrata-bench on the local site, sbatch on 3 nodes with
+# t10-bench: iostrata-bench on the local site, sbatch on the compute nodes with
 # srun --mpi=pmix: (1) write,read with --reorder --verify on the CephFS
 # mount, (2) randrw with libaio at iodepth 4 and a psync random read on the
-# local disk.  Asserts exit 0, valid repetitions, 3 nodes seen, per-node
+# local disk.  Asserts exit 0, valid repetitions, every node seen, per-node
 # figures, rank files removed, and (when the results writer is built) the
 # HDF5 file read back by h5dump and /usr/bin/python3 h5py, every repetition
 # with its latency histograms; (3) the progress line counts every rank.
@@ -31,17 +31,18 @@ run_job ceph 6 150 "$bench" --rw=write,read --reorder --verify --bs=1M \
 	--attach=note="$work/attach.json"
 [[ $(job_rc ceph) == 0 ]] || fail "CephFS run exited $(job_rc ceph): $(tail -20 "$work/ceph.out")"
 json_of ceph >"$work/ceph.json"
-/usr/bin/python3 - "$work/ceph.json" <<'PY' || fail "CephFS summary: $(cat "$work/ceph.json")"
+/usr/bin/python3 - "$work/ceph.json" "$NNODES" <<'PY' || fail "CephFS summary: $(cat "$work/ceph.json")"
 import json, sys
 d = json.load(open(sys.argv[1]))
+nn = int(sys.argv[2])
 assert d["valid"] is True, d["reasons"]
-assert d["ranks"] == 6 and d["nodes"] == 3, (d["ranks"], d["nodes"])
+assert d["ranks"] == 6 and d["nodes"] == nn, (d["ranks"], d["nodes"])
 assert [p["name"] for p in d["phases"]] == ["write", "read"]
 for p in d["phases"]:
     assert p["nvalid"] == 2, p
     for r in p["reps"]:
         assert r["stonewall_bw"] > 0 and r["window_bw"] > 0
-        assert len(r["node_bw"]) == 3 and all(x > 0 for x in r["node_bw"])
+        assert len(r["node_bw"]) == nn and all(x > 0 for x in r["node_bw"])
         assert r["lat_p50_ns"] <= r["lat_p99_ns"] <= r["lat_max_ns"]
     for f in ("stonewall_bw", "window_bw", "sum_rank_bw", "lat_p99_ns"):
         s = p["stats"][f]
@@ -77,14 +78,15 @@ else
 			fail "h5dump cannot read $work/$f.h5"
 		grep -q 'phases' "$work/$f.h5dump" || fail "h5dump shows no /phases"
 	done
-	/usr/bin/python3 - "$work/ceph.h5" <<'PY' || fail "h5py read-back of ceph.h5"
+	/usr/bin/python3 - "$work/ceph.h5" "$NNODES" <<'PY' || fail "h5py read-back of ceph.h5"
 import sys, h5py
 f = h5py.File(sys.argv[1], "r")
+nn = int(sys.argv[2])
 a = f.attrs
 s = lambda v: v.decode() if isinstance(v, bytes) else str(v)
 assert s(a["format"]) == "iostrata-results", a["format"]
 assert s(a["status"]) == "complete", a["status"]
-assert int(a["nranks"]) == 6 and int(a["nnodes"]) == 3
+assert int(a["nranks"]) == 6 and int(a["nnodes"]) == nn
 assert int(a["nphases"]) == 2
 assert "--reorder" in s(a["command_line"])
 for k in range(2):

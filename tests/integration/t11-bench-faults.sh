@@ -4,8 +4,9 @@
 # t11-bench-faults: iostrata-bench under faults, on the local site.
 #  1. bad input: exit 2, a message naming the option, nothing created;
 #     a foreign file where a rank file would go is left untouched.
-#  2. injected I/O error: --dir on a small full tmpfs (ENOSPC), sbatch on 3
-#     nodes: invalid run, the error recorded (also in the HDF5 file when the
+#  2. injected I/O error: --dir on a small full tmpfs (ENOSPC; one per
+#     compute host, mounted in that host's own mount namespace), sbatch on
+#     the compute nodes: invalid run, the error recorded (also in the HDF5 file when the
 #     writer is built), exit 1, rank files removed; again through libaio
 #     (4 in flight): a short transfer is retried to its errno.
 #  3. --verify: a clean write,read passes; a deliberately corrupted block
@@ -19,12 +20,37 @@ T=t11-bench-faults
 
 full=$work/full
 stopped=
+localsite=$top/site/local/localsite
+read -r -a chosts <<<"${IOSTRATA_SLURM_NODES//,/ }"
+# on_hosts CMD...: run CMD on every compute host (the jobs' view of $full)
+on_hosts() {
+	local h rc=0
+	for h in "${chosts[@]}"; do
+		"$localsite" exec "$h" -- "$@" || rc=1
+	done
+	return "$rc"
+}
+umount_full() {
+	local h rc=0
+	for h in "${chosts[@]}"; do
+		if "$localsite" exec "$h" -- mountpoint -q "$full" 2>/dev/null; then
+			"$localsite" exec "$h" -- umount "$full" || rc=1
+		fi
+	done
+	return "$rc"
+}
+full_left() { # rank files on the full filesystems, all hosts together
+	local h n=0 k
+	for h in "${chosts[@]}"; do
+		k=$("$localsite" exec "$h" -- find "$full" -name 'iostrata-bench.*' | wc -l)
+		n=$((n + k))
+	done
+	echo "$n"
+}
 cleanup() {
 	local rc=$?
 	[[ -n $stopped ]] && kill -CONT "$stopped" 2>/dev/null
-	if mountpoint -q "$full" 2>/dev/null; then
-		umount "$full" || rc=1
-	fi
+	umount_full || rc=1
 	lib_cleanup
 	exit "$rc"
 }
@@ -60,9 +86,10 @@ n=$(find "$work/bad" -mindepth 1 | wc -l)
 [[ $n == 1 ]] || fail "bad input created files: $(ls "$work/bad")"
 log "bad input rejected with exit 2, nothing created"
 
-# 2. ENOSPC on a small tmpfs: 6 ranks x 4 MiB do not fit in 10 MiB.
+# 2. ENOSPC on a small tmpfs per compute host: its 3 ranks x 4 MiB do not
+# fit in 10 MiB.
 mkdir -p "$full"
-mount -t tmpfs -o size=10M,mode=1777 tmpfs "$full" || skip "cannot mount a tmpfs"
+on_hosts mount -t tmpfs -o size=10M,mode=1777 tmpfs "$full" || skip "cannot mount a tmpfs on the compute hosts"
 run_job full 6 120 "$bench" --rw=write --bs=1M --size=4M --dir="$full" \
 	--runtime=2 --reps=1 --force --output="$(h5out full)" \
 	--summary=json --quiet
@@ -75,7 +102,7 @@ assert d["valid"] is False
 assert any("No space left on device" in r for r in d["reasons"]), d["reasons"]
 assert d["phases"][0]["reps"][0]["errors"] >= 1
 PY
-left=$(find "$full" -name 'iostrata-bench.*' | wc -l)
+left=$(full_left)
 [[ $left == 0 ]] || fail "$left rank files left on the full filesystem"
 if [[ $H5 == yes ]]; then
 	/usr/bin/python3 - "$work/full.h5" <<'PY' || fail "ENOSPC not recorded in the HDF5 file"
@@ -96,7 +123,7 @@ run_job fullaio 6 120 "$bench" --rw=write --bs=1M --size=4M --dir="$full" \
 	--ioengine=libaio --iodepth=4 --runtime=2 --reps=1 --force \
 	--output="$(h5out fullaio)" --summary=json --quiet
 [[ $(job_rc fullaio) == 1 ]] || fail "full filesystem, libaio: exit $(job_rc fullaio), expected 1: $(tail "$work/fullaio.out")"
-left=$(find "$full" -name 'iostrata-bench.*' | wc -l)
+left=$(full_left)
 [[ $left == 0 ]] || fail "libaio: $left rank files left on the full filesystem"
 if [[ $H5 == yes ]]; then
 	/usr/bin/python3 - "$work/fullaio.h5" <<'PY' || fail "libaio ENOSPC: short transfers not retried to their errno"
@@ -110,7 +137,7 @@ assert any(int(e["result"]) == -errno.ENOSPC for e in errs), errs
 assert all(int(e["result"]) < 0 for e in errs), errs
 PY
 fi
-umount "$full"
+umount_full || fail "cannot unmount the tmpfs of the compute hosts"
 log "ENOSPC through libaio: short transfers retried, errno recorded"
 
 # 3. --verify: clean, then one corrupted block.
@@ -125,16 +152,20 @@ run_job vbad 6 120 "$bench" --rw=read --verify --reorder --bs=64k \
 	--size=1M --dir="$vdir" --runtime=1 --reps=1 --seed=5 \
 	--output=none --summary=json --quiet
 [[ $(job_rc vbad) == 1 ]] || fail "corrupted --verify run: exit $(job_rc vbad), expected 1"
-# rank 1 reads rank 3's file (2 ranks per node, IOR -C shift)
-json_of vbad | grep -q 'rank 1 (n1) failed --verify' ||
-	fail "corruption not reported for rank 1: $(json_of vbad)"
+# rank 3's file is read by rank 3 - ranks per node (IOR -C shift), which
+# runs on node (that rank / ranks per node) of the partition
+rpn=$((6 / NNODES))
+reader=$(((3 - rpn + 6) % 6))
+rnode=${chosts[$((reader / rpn))]}
+json_of vbad | grep -q "rank $reader ($rnode) failed --verify" ||
+	fail "corruption not reported for rank $reader ($rnode): $(json_of vbad)"
 left=$(find "$vdir" -name 'iostrata-bench.*' | wc -l)
 [[ $left == 0 ]] || fail "$left rank files left after the verify run (no --keep)"
 log "--verify: clean data passes, a corrupted block is caught"
 
 # 4. A stopped rank: the watchdog ends the job (bound: runtime + 30 s).
 {
-	printf '#!/bin/bash\n#SBATCH --nodes=3\n#SBATCH --ntasks=3\n#SBATCH --overcommit\n#SBATCH --time=5\n'
+	printf '#!/bin/bash\n#SBATCH --nodes=%s\n#SBATCH --ntasks=%s\n#SBATCH --overcommit\n#SBATCH --time=5\n' "$NNODES" "$NNODES"
 	printf 'srun --mpi=pmix --overcommit %q --backend=null --bs=4k --size=1M --runtime=2 --reps=3 --output=none --quiet --summary=none &\nspid=$!\n' "$bench"
 	printf 'sleep 3\n'
 	printf 'pid=$(scontrol listpids "$SLURM_JOB_ID" 2>/dev/null | awk '"'"'$3 == 0 && $5 == 0 {print $1; exit}'"'"')\n'

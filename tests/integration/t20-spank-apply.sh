@@ -1,9 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t20-spank-apply: a job with --iostrata-cpus=1 --iostrata-mem=12G
-# --iostrata-disk-bw=50M on n1 sees 1 CPU online (nproc, /sys), MemTotal
-# reduced, IOSTRATA_* set, the Ceph OSDs throttled (rados bench inside the
-# job); afterwards the node equals the snapshot and is not drained.
+# --iostrata-disk-bw=50M on s1 sees 1 CPU online (nproc, /sys), MemTotal
+# reduced, IOSTRATA_* set, s1's own OSD throttled -- exactly the cgroup
+# that OSD runs in, found by its cephadm name (ceph-<fsid>@osd.N.service/
+# libpod-payload-<id> in system-ceph\x2d<fsid>.slice), the other storage
+# hosts' OSDs not -- and rados writes (3 replicas, one on s1) held to the
+# limit (rados bench inside the job); afterwards the node equals the
+# snapshot and is not drained.
 . "$(dirname "$0")/t2x-lib.bash"
 
 ensure_plugin
@@ -27,7 +31,7 @@ JOB
 # run_job MEM: submit, wait, leave the output in $out.
 run_job() {
 	local t0=$(date +%s)
-	id=$(submit -p "$IOSTRATA_SLURM_PARTITION" -w n1 --exclusive -t 5 \
+	id=$(submit -p "$IOSTRATA_STORAGE_PARTITION" -w s1 --exclusive -t 5 \
 		--iostrata-cpus=1 --iostrata-mem="$1" --iostrata-disk-bw=50M \
 		-o "$T2X_TMP/out" "$T2X_TMP/job.sh") || fail "sbatch failed"
 	wait_job "$id" 170 || fail "job $id did not finish"
@@ -69,11 +73,44 @@ file=$(sed -n 's/^IOSTRATA_APPLIED_FILE=//p' <<<"$out")
 	fail "applied file $file wrong"
 n=$(grep -c "^throttle .* 52428800" <<<"$out")
 [ "$n" -ge 1 ] || fail "OSD cgroups not throttled in the job"
+# The OSD of this host (IOSTRATA_OSD_HOSTS: the host of osd.0, osd.1, ...)
+# and the io cgroup it runs in, from /proc (v1 blkio, else cgroup2).
+osd_cgroup() {
+	local rel
+	rel=$(sed -n 's/^[0-9]*:blkio://p' "/proc/$1/cgroup")
+	if [ -n "$rel" ]; then
+		echo "$(awk '$3 == "cgroup" && $4 ~ /(^|,)blkio(,|$)/ { print $2; exit }' /proc/mounts)$rel"
+	else
+		echo "$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)$(sed -n 's/^0:://p' "/proc/$1/cgroup")"
+	fi
+}
+i=0
+mine=
+for h in $IOSTRATA_OSD_HOSTS; do
+	read -r opid _ <"$IOSTRATA_SITE_BASE/run/pids/osd.$i"
+	cg=$(osd_cgroup "$opid")
+	esc='\x2d'
+	case $cg in
+	*"/system.slice/system-ceph$esc${IOSTRATA_CEPH_FSID//-/$esc}.slice/ceph-$IOSTRATA_CEPH_FSID@osd.$i.service/libpod-payload-"*) ;;
+	*) fail "osd.$i (pid $opid) runs in \"$cg\", not in a cephadm-style cgroup" ;;
+	esac
+	line=$(grep -F "throttle $cg " <<<"$out") || fail "osd.$i's cgroup $cg not in the job's list"
+	if [ "$h" = "$T2X_HOST" ]; then
+		grep -q 52428800 <<<"$line" || fail "osd.$i on $h (this host): its cgroup is not throttled: $line"
+		mine=$cg
+	else
+		grep -q 52428800 <<<"$line" && fail "osd.$i on $h (another host) throttled by a job on $T2X_HOST: $line"
+	fi
+	i=$((i + 1))
+done
+[ -n "$mine" ] || fail "no OSD on $T2X_HOST (IOSTRATA_OSD_HOSTS=$IOSTRATA_OSD_HOSTS)"
+say "throttled exactly $T2X_HOST's OSD cgroup $mine"
 bw=$(sed -n 's/^rados_write_MBps=//p' <<<"$out")
 [ -n "$bw" ] || fail "rados bench gave no bandwidth"
-# 3 replicas on 3 OSDs, each limited to 50 MiB/s of disk writes.
+# 3 replicas on 3 hosts: every write waits for this host's OSD, limited to
+# 50 MiB/s of disk writes.
 awk -v b="$bw" 'BEGIN { exit !(b > 0 && b <= 60) }' || fail "rados write $bw MB/s not throttled to <= 60"
-say "throttled rados write: $bw MB/s (limit 50 MiB/s per OSD)"
+say "throttled rados write: $bw MB/s (limit 50 MiB/s on $T2X_HOST's OSD)"
 expect_restored "after the job"
 expect_not_drained "after the job"
 "$T2X_NODE" check --state-dir "$T2X_STATE" --policy "$T2X_POLICY" || fail "iostrata-node check says not whole"

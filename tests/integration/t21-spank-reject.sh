@@ -9,17 +9,17 @@
 
 ensure_plugin
 snapshot
-P=$IOSTRATA_SLURM_PARTITION
+P=$IOSTRATA_STORAGE_PARTITION
 
 # Submit time: table of option, value, expected text in the error.
 while IFS='|' read -r opt val want; do
 	[ -n "$opt" ] || continue
-	if out=$(sbatch -p "$P" -w n1 --exclusive "--$opt=$val" --wrap=true 2>&1); then
+	if out=$(sbatch -p "$P" -w s1 --exclusive "--$opt=$val" --wrap=true 2>&1); then
 		echo "$out" | grep -Eo '[0-9]+$' >>"$T2X_TMP/jobs"
 		fail "sbatch --$opt=\"$val\" accepted"
 	fi
 	grep -q -- "$want" <<<"$out" || fail "sbatch --$opt=\"$val\": message lacks \"$want\": $out"
-	if out=$(srun -p "$P" -w n1 --exclusive "--$opt=$val" true 2>&1); then
+	if out=$(srun -p "$P" -w s1 --exclusive "--$opt=$val" true 2>&1); then
 		fail "srun --$opt=\"$val\" accepted"
 	fi
 	grep -q -- "--$opt" <<<"$out" || fail "srun --$opt=\"$val\": message does not name the option: $out"
@@ -50,7 +50,7 @@ say "submit-time rejections: ok"
 refused() {
 	local what=$1 want=$2 id
 	shift 2
-	id=$(submit -p "$P" -w n1 -t 2 -o "$T2X_TMP/$what.out" "$@" --wrap='echo SCRIPT-RAN') ||
+	id=$(submit -p "$P" -w s1 -t 2 -o "$T2X_TMP/$what.out" "$@" --wrap='echo SCRIPT-RAN') ||
 		fail "$what: sbatch failed"
 	wait_job "$id" 60 || fail "$what: job $id did not end"
 	[ "$(job_state "$id")" = FAILED ] || fail "$what: job $id is $(job_state "$id"), want FAILED"
@@ -64,7 +64,7 @@ refused non-exclusive "need an exclusive allocation" --iostrata-cpus=1
 refused more-cpus-than-online "more than the" --exclusive --iostrata-cpus=64
 if id nobody >/dev/null 2>&1; then
 	chmod 1777 "$T2X_TMP"
-	id=$(cd "$T2X_TMP" && runuser -u nobody -- sbatch --parsable -p "$P" -w n1 --exclusive -t 2 \
+	id=$(cd "$T2X_TMP" && runuser -u nobody -- sbatch --parsable -p "$P" -w s1 --exclusive -t 2 \
 		--iostrata-cpus=1 -o "$T2X_TMP/user.out" --wrap='echo SCRIPT-RAN') || fail "sbatch as nobody failed"
 	echo "$id" >>"$T2X_TMP/jobs"
 	wait_job "$id" 60 || fail "user: job $id did not end"
@@ -76,12 +76,12 @@ fi
 
 # Unknown plugstack argument: plugin init fails (srun refuses to run).
 bad=$T2X_TMP/bad-plugstack.conf
-echo "required $T2X_SO nodes=n1 bogus=1" >"$bad"
+echo "required $T2X_SO nodes=s1 bogus=1" >"$bad"
 out=$(SLURM_CONF=$SLURM_CONF srun --help 2>&1 >/dev/null) || true
 cp "$(dirname "$SLURM_CONF")/slurm.conf" "$T2X_TMP/slurm.conf"
 sed -i '/^PlugStackConfig=/d' "$T2X_TMP/slurm.conf"
 echo "PlugStackConfig=$bad" >>"$T2X_TMP/slurm.conf"
-if out=$(SLURM_CONF=$T2X_TMP/slurm.conf srun -p "$P" -w n1 true 2>&1); then
+if out=$(SLURM_CONF=$T2X_TMP/slurm.conf srun -p "$P" -w s1 true 2>&1); then
 	fail "srun with an unknown plugstack argument ran"
 fi
 grep -q 'unknown argument "bogus=1"' <<<"$out" || fail "unknown plugstack argument: message: $out"

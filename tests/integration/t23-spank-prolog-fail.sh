@@ -11,7 +11,7 @@
 
 ensure_plugin
 snapshot
-P=$IOSTRATA_SLURM_PARTITION
+P=$IOSTRATA_STORAGE_PARTITION
 cp -p "$T2X_POLICY" "$T2X_TMP/policy.orig"
 t2x_cleanup() {
 	cp -p "$T2X_TMP/policy.orig" "$T2X_POLICY"
@@ -20,7 +20,7 @@ t2x_cleanup() {
 
 # a) a deadline of 1 ms: at most one block goes offline
 sed -i 's/^mem_total_timeout.*/mem_total_timeout = 1ms/' "$T2X_POLICY"
-id=$(submit -p "$P" -w n1 --exclusive -t 2 --iostrata-cpus=1 --iostrata-mem=8G \
+id=$(submit -p "$P" -w s1 --exclusive -t 2 --iostrata-cpus=1 --iostrata-mem=8G \
 	-o "$T2X_TMP/a.out" --wrap='echo SCRIPT-RAN') || fail "sbatch failed"
 wait_job "$id" 90 || fail "job $id did not end"
 cat "$T2X_TMP/a.out"
@@ -35,31 +35,31 @@ say "beyond tolerance: restored, job failed with the reason, node up"
 # b) unsafe state directory: prolog error, node drained, nothing changed
 T2X_EXPECT_DRAIN=1
 chmod 0777 "$T2X_STATE"
-id=$(submit -p "$P" -w n1 --exclusive -t 2 --iostrata-cpus=1 \
+id=$(submit -p "$P" -w s1 --exclusive -t 2 --iostrata-cpus=1 \
 	-o /dev/null --wrap='echo SCRIPT-RAN') || fail "sbatch failed"
 for _ in $(seq 1 60); do
 	[ -n "$(drained)" ] && break
 	sleep 1
 done
-[ "$(drained)" = n1 ] || fail "n1 not drained after the prolog error (drained: \"$(drained)\")"
-say "n1 drained as expected: $(sinfo -h -n n1 -o %E)"
+[ "$(drained)" = s1 ] || fail "s1 not drained after the prolog error (drained: \"$(drained)\")"
+say "s1 drained as expected: $(sinfo -h -n s1 -o %E)"
 [ "$(machine_state)" = "$T2X_BEFORE" ] || fail "state changed although the prolog could not journal"
 chmod 0755 "$T2X_STATE"
 scancel "$id"
 wait_job "$id" 30
-scontrol update nodename=n1 state=resume || fail "cannot resume n1"
+scontrol update nodename=s1 state=resume || fail "cannot resume s1"
 T2X_EXPECT_DRAIN=
 expect_restored "prolog error"
 expect_not_drained "after resume"
-# After a prolog error slurmctld may list n1 as not responding ("idle*")
-# until its next registration: leave the site only once n1 answers again.
+# After a prolog error slurmctld may list s1 as not responding ("idle*")
+# until its next registration: leave the site only once s1 answers again.
 for _ in $(seq 1 60); do
-	case "$(sinfo -h -n n1 -o %t)" in
+	case "$(sinfo -h -n s1 -o %t)" in
 	*'*'*) sleep 1 ;;
 	*) break ;;
 	esac
 done
-case "$(sinfo -h -n n1 -o %t)" in
-*'*'*) fail "n1 not responding after resume: $(sinfo -h -n n1 -o '%t %E')" ;;
+case "$(sinfo -h -n s1 -o %t)" in
+*'*'*) fail "s1 not responding after resume: $(sinfo -h -n s1 -o '%t %E')" ;;
 esac
 say "pass"

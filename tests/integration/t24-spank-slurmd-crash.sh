@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# t24-spank-slurmd-crash: slurmd of n1 is killed (SIGKILL, only our own
+# t24-spank-slurmd-crash: slurmd of s1 is killed (SIGKILL, only our own
 # site's PID) and restarted while a shaped job runs.
 #  a) the job's slurmstepd survives: the restarted slurmd keeps the
 #     journal and the job keeps its shape (CPUs offline, throttle set)
@@ -11,31 +11,22 @@
 
 ensure_plugin
 snapshot
-P=$IOSTRATA_SLURM_PARTITION
-pidfile=$IOSTRATA_SITE_BASE/run/slurmd-n1.pid
+P=$IOSTRATA_STORAGE_PARTITION
+pidfile=$IOSTRATA_SITE_BASE/run/slurmd-s1.pid
 [ -f "$pidfile" ] || skip "no $pidfile"
 bwopt=
 [ -n "${IOSTRATA_OSD_CGROUPS:-}" ] && bwopt=--iostrata-disk-bw=50M
 
 pid=$(cat "$pidfile")
 mapfile -d '' argv <"/proc/$pid/cmdline"
-[[ " ${argv[*]} " == *" -N n1 "* ]] || skip "pid $pid is not slurmd -N n1"
+[[ " ${argv[*]} " == *" -N s1 "* ]] || skip "pid $pid is not slurmd -N s1"
 grep -qz "^SLURM_CONF=$SLURM_CONF\$" "/proc/$pid/environ" ||
 	[[ " ${argv[*]} " == *" $SLURM_CONF "* ]] || skip "pid $pid is not our site's slurmd"
-marker=$(tr '\0' '\n' <"/proc/$pid/environ" | sed -n 's/^IOSTRATA_SITE_DAEMON=//p')
-rec=$IOSTRATA_SITE_BASE/run/pids/slurmd-n1
+# Restarted with localsite respawn: same argv, SLURM_CONF, site marker and
+# host (s1's namespaces), and recorded where localsite looks, so "localsite
+# down" stops it.
 restart_slurmd() {
-	# Same argv, SLURM_CONF and site marker as localsite gave it, and
-	# recorded where localsite looks, so "localsite down" stops it.
-	local np st
-	cd / || return
-	IOSTRATA_SITE_DAEMON=$marker SLURM_CONF=$SLURM_CONF setsid "${argv[@]}" \
-		>>"$IOSTRATA_SITE_BASE/log/slurmd-n1.out" 2>&1 </dev/null &
-	np=$!
-	disown "$np"
-	cd - >/dev/null || true
-	st=$(awk '{ sub(/.*\) /, ""); print $20 }' "/proc/$np/stat" 2>/dev/null)
-	[ -f "$rec" ] && [ -n "$st" ] && echo "$np $st" >"$rec"
+	"$LOCALSITE" respawn slurmd-s1 "$IOSTRATA_SITE_BASE" || say "localsite respawn slurmd-s1 failed"
 }
 t2x_cleanup() {
 	if ! kill -0 "$(cat "$pidfile" 2>/dev/null)" 2>/dev/null; then
@@ -44,12 +35,12 @@ t2x_cleanup() {
 	fi
 }
 
-# kill_slurmd WHY: SIGKILL our slurmd n1; wait_slurmd_up PATTERN: until the
+# kill_slurmd WHY: SIGKILL our slurmd s1; wait_slurmd_up PATTERN: until the
 # restarted slurmd logged PATTERN (only lines written since the kill).
 log_lines=0
 kill_slurmd() {
-	log_lines=$(wc -l <"$IOSTRATA_SITE_BASE/log/slurmd-n1.log")
-	say "killing slurmd n1 (pid $pid)$1"
+	log_lines=$(wc -l <"$IOSTRATA_SITE_BASE/log/slurmd-s1.log")
+	say "killing slurmd s1 (pid $pid)$1"
 	kill -KILL "$pid"
 	for _ in $(seq 1 50); do
 		kill -0 "$pid" 2>/dev/null || break
@@ -61,7 +52,7 @@ wait_slurmd_up() {
 	local t=0
 	while [ $t -lt 60 ]; do
 		pid=$(cat "$pidfile" 2>/dev/null)
-		tail -n +$((log_lines + 1)) "$IOSTRATA_SITE_BASE/log/slurmd-n1.log" | grep -q "$1" && return 0
+		tail -n +$((log_lines + 1)) "$IOSTRATA_SITE_BASE/log/slurmd-s1.log" | grep -q "$1" && return 0
 		sleep 0.5
 		t=$((t + 1))
 	done
@@ -75,7 +66,7 @@ throttle_now() {
 }
 
 # a) restart under a running shaped job
-id=$(submit -p "$P" -w n1 --exclusive -t 3 --iostrata-cpus=1 $bwopt \
+id=$(submit -p "$P" -w s1 --exclusive -t 3 --iostrata-cpus=1 $bwopt \
 	-o "$T2X_TMP/out" --wrap="touch $T2X_TMP/started.1; sleep 300") || fail "sbatch failed"
 wait_running "$id" "$T2X_TMP/started.1" || fail "job $id not running"
 [ "$(cat /sys/devices/system/cpu/online)" = 0 ] || fail "job $id running but cpu1 online"
@@ -89,8 +80,8 @@ kill_slurmd " while job $id runs"
 pgrep -f "^slurmstepd: \[$id\." >/dev/null || fail "slurmstepd of job $id died with slurmd"
 restart_slurmd
 wait_slurmd_up "journal of job $id kept" ||
-	fail "restarted slurmd did not keep the journal of running job $id: $(grep "job $id" "$IOSTRATA_SITE_BASE/log/slurmd-n1.log" | tail -3)"
-say "restarted slurmd kept the journal: $(grep "journal of job $id kept" "$IOSTRATA_SITE_BASE/log/slurmd-n1.log" | tail -1 | sed 's/.*iostrata: //')"
+	fail "restarted slurmd did not keep the journal of running job $id: $(grep "job $id" "$IOSTRATA_SITE_BASE/log/slurmd-s1.log" | tail -3)"
+say "restarted slurmd kept the journal: $(grep "journal of job $id kept" "$IOSTRATA_SITE_BASE/log/slurmd-s1.log" | tail -1 | sed 's/.*iostrata: //')"
 # the shape holds while the job runs
 for _ in 1 2 3 4 5; do
 	[ "$(job_state "$id")" = RUNNING ] || fail "job $id no longer running: $(job_state "$id")"
@@ -104,20 +95,20 @@ expect_not_drained "after the restart"
 scancel "$id"
 wait_job "$id" 60 || fail "job $id did not end"
 expect_restored "after the epilog"
-grep -q "restored after job $id" "$IOSTRATA_SITE_BASE/log/slurmd-n1.log" || fail "no restore line in slurmd-n1.log"
+grep -q "restored after job $id" "$IOSTRATA_SITE_BASE/log/slurmd-s1.log" || fail "no restore line in slurmd-s1.log"
 expect_not_drained "after the epilog"
 say "the epilog of job $id restored the node"
 
 # b) a journal of a job that does not run: restored at slurmd start
 ghost=999999
-"$T2X_NODE" apply --cpus 1 --job "$ghost" --node n1 --state-dir "$T2X_STATE" \
+"$T2X_NODE" apply --cpus 1 --job "$ghost" --node s1 --state-dir "$T2X_STATE" \
 	--policy "$T2X_POLICY" >"$T2X_TMP/apply.out" 2>&1 || { cat "$T2X_TMP/apply.out"; fail "iostrata-node apply failed"; }
 [ "$(cat /sys/devices/system/cpu/online)" = 0 ] || fail "admin apply did not offline cpu1"
 squeue -h -j "$ghost" 2>/dev/null | grep -q . && fail "job $ghost exists"
 kill_slurmd " with the journal of job $ghost (not running)"
 restart_slurmd
 wait_slurmd_up "restored after job $ghost" ||
-	fail "restarted slurmd did not restore the journal of job $ghost: $(grep "job $ghost" "$IOSTRATA_SITE_BASE/log/slurmd-n1.log" | tail -3)"
+	fail "restarted slurmd did not restore the journal of job $ghost: $(grep "job $ghost" "$IOSTRATA_SITE_BASE/log/slurmd-s1.log" | tail -3)"
 [ ! -f "$T2X_STATE/journal/$ghost.state" ] || fail "journal of job $ghost left"
 expect_restored "slurmd start with a stale journal"
 expect_not_drained "slurmd start with a stale journal"

@@ -28,7 +28,11 @@ skip() {
 [ -x "$T2X_NODE" ] && [ -f "$T2X_SO" ] || skip "spank plugin not built in $T2X_BUILD"
 [ -w /sys/devices/system/cpu/cpu1/online ] || skip "no CPU hotplug for cpu1"
 
-T2X_DIR=$IOSTRATA_SITE_BASE/iostrata
+# The storage host the tests shape, and its plugin files (the site gives
+# every storage host its own policy and state dir below IOSTRATA_HOSTS_DIR).
+T2X_HOST=${IOSTRATA_STORAGE_NODES%%,*}
+[ -n "$T2X_HOST" ] && [ -n "${IOSTRATA_HOSTS_DIR:-}" ] || skip "no storage hosts in this site (IOSTRATA_STORAGE_NODES, IOSTRATA_HOSTS_DIR)"
+T2X_DIR=$IOSTRATA_HOSTS_DIR/$T2X_HOST/iostrata
 T2X_STATE=$T2X_DIR/state
 T2X_POLICY=$T2X_DIR/policy.conf
 T2X_TMP=$(mktemp -d "/tmp/$T2X_NAME.XXXXXX")
@@ -54,22 +58,18 @@ machine_whole() {
 
 drained() { sinfo -h -t drain,drng,down,fail -o %N 2>/dev/null; }
 
-# Load the plugin if the runner did not (plugstack.sh + slurm-restart).
+# The site loads the plugin on its storage hosts (localsite up); a site
+# brought up with LOCALSITE_PLUGIN=off gets it now (slurm-restart).
 ensure_plugin() {
-	local conf
-	local site_ps
-	site_ps=$(sed -n 's/^PlugStackConfig=//p' "$SLURM_CONF")
-	site_ps=${site_ps:-$(dirname "$SLURM_CONF")/plugstack.conf}
-	if grep -qs "$T2X_DIR/plugstack.conf" "$site_ps" &&
-		grep -qs "$T2X_SO" "$T2X_DIR/plugstack.conf" && [ -f "$T2X_POLICY" ]; then
+	local ps=$IOSTRATA_HOSTS_DIR/$T2X_HOST/etc/plugstack.conf
+	if grep -qs "^required $(realpath "$T2X_SO") " "$ps" && [ -f "$T2X_POLICY" ]; then
 		return 0
 	fi
 	[ -x "$LOCALSITE" ] || skip "plugin not loaded and no localsite to load it ($LOCALSITE)"
-	conf=$("$T2X_TOP/tests/integration/plugstack.sh" "$IOSTRATA_SITE_BASE" "$T2X_BUILD") ||
-		fail "plugstack.sh failed"
-	say "loading the plugin: localsite slurm-restart with $conf"
-	IOSTRATA_PLUGSTACK=$conf "$LOCALSITE" slurm-restart "$IOSTRATA_SITE_BASE" >"$T2X_TMP/restart.log" 2>&1 ||
+	say "loading the plugin: localsite slurm-restart with LOCALSITE_PLUGIN=$T2X_SO"
+	LOCALSITE_PLUGIN=$(realpath "$T2X_SO") "$LOCALSITE" slurm-restart "$IOSTRATA_SITE_BASE" >"$T2X_TMP/restart.log" 2>&1 ||
 		{ cat "$T2X_TMP/restart.log"; fail "slurm-restart failed"; }
+	grep -qs "^required $(realpath "$T2X_SO") " "$ps" || fail "plugin not in $ps after slurm-restart"
 }
 
 # Another site on this machine (another helper's local site, same kernel)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# t30-results: a 3-node run on the local site lands in ONE self-describing
+# t30-results: a run on the local site's compute nodes lands in ONE self-describing
 # HDF5 file: it validates against the schema, a real client (h5py) finds
 # the documented fields incl. per-node hardware and the Ceph pool sizes
 # (checked against `ceph osd pool get`), and every iostrata-report command
@@ -61,6 +61,14 @@ mkdir -p "$datadir"
 chmod 1777 "$datadir"
 run=$work/run.h5
 
+# every node of the compute partition
+NNODES=$(sinfo -h -p "$IOSTRATA_SLURM_PARTITION" -o %D)
+[[ $NNODES =~ ^[0-9]+$ ]] || fail "partition $IOSTRATA_SLURM_PARTITION: no node count (\"$NNODES\")"
+nodejson=
+for ((i = 0; i < NNODES; i++)); do
+	nodejson+=" --node-json=\"$work\"/node.$i.json"
+done
+
 # the benchmark, once it links the results writer (else the synthetic run)
 if [[ -x $bench && -z ${T30_FORCE_SYNTH:-} ]] &&
 	[[ $(nm "$bench" 2>/dev/null) == *" T ios_h5_write_run"* ]]; then
@@ -73,14 +81,14 @@ else
 	# each node reports its own hardware; the writer runs inside the job
 	# so the Slurm facts and Ceph facts are real
 	body="srun --ntasks-per-node=1 bash -c '\"$synth\" --print-node-json \"$datadir\" > \"$work\"/node.\$SLURM_NODEID.json'
-\"$synth\" --nodes=3 --ranks-per-node=2 --phases=write,read --reps=3 --straggler=4 --job-name=$T --node-json=\"$work\"/node.0.json --node-json=\"$work\"/node.1.json --node-json=\"$work\"/node.2.json --hw-dir=\"$datadir\" \"$run\""
+\"$synth\" --nodes=$NNODES --ranks-per-node=$((6 / NNODES)) --phases=write,read --reps=3 --straggler=4 --job-name=$T$nodejson --hw-dir=\"$datadir\" \"$run\""
 fi
 log "producing the run with $mode"
 
 cat >"$work/job.sbatch" <<EOF
 #!/bin/bash
 #SBATCH --job-name=$T
-#SBATCH --nodes=3
+#SBATCH --nodes=$NNODES
 #SBATCH --ntasks=6
 #SBATCH --overcommit
 #SBATCH --time=5
@@ -114,7 +122,8 @@ ls "$work" | grep -q '\.tmp\.' && fail "temporary files left next to $run: $(ls 
 ceph_sizes=$(ceph --conf "$CEPH_CONF" osd pool ls detail -f json 2>/dev/null |
 	$PY -c 'import json,sys; print(json.dumps({p["pool_name"]: p["size"] for p in json.load(sys.stdin)}))') ||
 	fail "ceph osd pool ls detail failed"
-RUN=$run JOBID=$jobid_done CEPH_SIZES=$ceph_sizes $PY - <<'EOF' || fail "h5py checks failed"
+RUN=$run JOBID=$jobid_done CEPH_SIZES=$ceph_sizes NNODES=$NNODES NODES=$IOSTRATA_SLURM_NODES \
+	$PY - <<'EOF' || fail "h5py checks failed"
 import json, os, sys
 import h5py
 
@@ -130,17 +139,20 @@ check(int(a["schema_version"]) == 1, "schema_version")
 for k in ("run_id", "created_utc", "tool", "tool_version", "git_revision",
           "build_options", "command_line", "status"):
     check(isinstance(a[k], str) and k in a, "root attribute " + k)
-check(int(a["nnodes"]) == 3, "3 nodes")
+nn = int(os.environ["NNODES"])
+check(int(a["nnodes"]) == nn, "%d nodes" % nn)
 nranks = int(a["nranks"])
 check(f["ranks"].shape == (nranks,), "ranks dataset")
 check(set(f["ranks"].dtype.names) >= {"rank", "node", "host", "clock_skew_ns"}, "ranks members")
 check(len(f["config/options"]) > 0, "config options")
 # per-node hardware, as attributes/groups and raw
 hosts = set()
-for i in range(3):
+for i in range(nn):
     n = f["nodes/%d" % i]
     raw = json.loads(n["raw_json"][()])
     check(n.attrs["hostname"] == raw["hostname"], "node %d hostname" % i)
+    # every host has its own UTS namespace: its hostname is its node name
+    check(n.attrs["hostname"] == n.attrs["slurm_node"], "node %d hostname %s vs Slurm node %s" % (i, n.attrs["hostname"], n.attrs["slurm_node"]))
     hosts.add(n.attrs["slurm_node"])
     check(int(n["cpu"].attrs["online_count"]) >= 1, "node %d cpus online" % i)
     check(int(n["memory"].attrs["online_bytes"]) > 0, "node %d memory online" % i)
@@ -150,7 +162,7 @@ for i in range(3):
     check("rotational" in bd and "scheduler" in bd and "logical_block_size" in bd, "block device fields")
     check("nics" in n or "nics" in n.attrs, "node %d nics" % i)
     check("ceph" in n["filesystem"].attrs["type"], "node %d filesystem under the target is ceph: %s" % (i, n["filesystem"].attrs["type"]))
-check(hosts == {"n1", "n2", "n3"}, "Slurm node names %s" % hosts)
+check(hosts == set(os.environ["NODES"].split(",")), "Slurm node names %s" % hosts)
 # Slurm job facts
 check(f["job"].attrs["job_id"] == os.environ["JOBID"], "job id")
 check("nodelist" in f["job"].attrs, "job nodelist")
@@ -173,7 +185,7 @@ for k in range(nph):
         check(rep["sample_bytes"].shape[0] == nranks, "samples")
         check(rep.attrs["stonewall_bw"] > 0, "stonewall_bw")
         check(int(rep["ranks"]["bytes_write"].sum() + rep["ranks"]["bytes_read"].sum()) == int(rep.attrs["bytes"]), "bytes add up")
-print("h5py: %d ranks, %d nodes, pools %s" % (nranks, 3, pools))
+print("h5py: %d ranks, %d nodes, pools %s" % (nranks, nn, pools))
 EOF
 
 # 3. every report command

@@ -75,7 +75,7 @@ for size in 1 2 3; do
 		log "size $size: a ceiling violation was flagged as suspected caching (noise on this box)"
 	fi
 	if [[ -s $h5 ]]; then
-		/usr/bin/python3 - "$h5" "$size" "${want[*]}" <<'PY' || fail "size $size: results file lacks the layers"
+		/usr/bin/python3 - "$h5" "$size" "${want[*]}" "$NNODES" <<'PY' || fail "size $size: results file lacks the layers"
 import sys, h5py
 f = h5py.File(sys.argv[1], "r")
 names = [r["name"].decode() for r in f["layers"][:]]
@@ -86,8 +86,9 @@ rep = f["config"].attrs["layers.replicas"]
 rep = rep.decode() if isinstance(rep, bytes) else str(rep)
 if rep != sys.argv[2]:
     sys.exit("layers.replicas %s, want %s" % (rep, sys.argv[2]))
-if f["network"].shape[0] != 6:
-    sys.exit("%d network pairs, want 6" % f["network"].shape[0])
+nn = int(sys.argv[4])
+if f["network"].shape[0] != nn * (nn - 1):
+    sys.exit("%d network pairs, want %d" % (f["network"].shape[0], nn * (nn - 1)))
 v = f.attrs["verdict"]
 v = v.decode() if isinstance(v, bytes) else str(v)
 if "Write:" not in v or "cannot prove" not in v:

@@ -23,25 +23,18 @@ read -r opid ostart <"$pidfile"
 [[ -r /proc/$opid/cmdline ]] || skip "osd.$OSD (PID $opid) is not running"
 starttime() { local s; s=$(cat "/proc/$1/stat" 2>/dev/null) || return 1; s=${s##*) }; set -- $s; echo "${20}"; }
 [[ $(starttime "$opid") == "$ostart" ]] || skip "PID $opid is no longer osd.$OSD"
-# how to start it again: its command line, blkio cgroup and site tag
-mapfile -d '' ocmd </proc/$opid/cmdline
-ocg=$(sed -n 's/^[0-9]*:blkio:\(.*\)$/\/sys\/fs\/cgroup\/blkio\1/p' /proc/"$opid"/cgroup)
-otag=$(tr '\0' '\n' </proc/"$opid"/environ | sed -n 's/^IOSTRATA_SITE_DAEMON=//p')
+# started again with `localsite respawn osd.$OSD`: same command line,
+# cgroup, site tag and host (its storage host's namespaces)
+localsite=$top/site/local/localsite
+[[ -x $localsite ]] || skip "no $localsite to restart the OSD with"
 
 work=$(mktemp -d "$IOSTRATA_LOCAL_DIR/$T.XXXXXX")
 pool=${IOSTRATA_RADOS_POOL:-bench}
 killed=0
 
 restart_osd() {
-	local npid
 	((killed)) || return 0
-	env -u CEPH_KEYRING -u CEPH_ARGS IOSTRATA_SITE_DAEMON="$otag" \
-		setsid bash -c 'if [[ -d $0 ]]; then echo $$ >"$0/cgroup.procs" || exit 1; fi; exec "$@"' \
-		"${ocg:-/nonexistent}" "${ocmd[@]}" </dev/null \
-		>>"$IOSTRATA_SITE_BASE/log/ceph-osd.$OSD.out" 2>&1 &
-	npid=$!
-	sleep 0.3
-	echo "$npid $(starttime "$npid")" >"$pidfile"
+	"$localsite" respawn "osd.$OSD" "$IOSTRATA_SITE_BASE" || return 1
 	killed=0
 }
 

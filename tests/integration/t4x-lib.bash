@@ -28,13 +28,17 @@ t4x_require() {
 		skip "$bench has no rados backend (configure found no librados)"
 	command -v ceph >/dev/null || skip "no ceph CLI"
 	PART=$IOSTRATA_SLURM_PARTITION
+	# every node of the (compute) partition
+	NNODES=$(sinfo -h -p "$PART" -o %D 2>/dev/null) || NNODES=
+	[[ $NNODES =~ ^[0-9]+$ ]] || skip "no nodes in partition $PART (sinfo: \"$NNODES\")"
 }
 
-# srun on 3 nodes, one rank each (MPI over pmix), bounded in time.
+# srun on every node of the partition, one rank each (MPI over pmix),
+# bounded in time.
 t4x_srun() { # timeout_s args...
 	local t=$1
 	shift
-	timeout -k 10 "$t" srun -p "$PART" -N 3 -n 3 --mpi=pmix --overcommit "$@"
+	timeout -k 10 "$t" srun -p "$PART" -N "$NNODES" -n "$NNODES" --mpi=pmix --overcommit "$@"
 }
 
 # Create a replicated pool of [size]; remember it for t4x_cleanup_pools.

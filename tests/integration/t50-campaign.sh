@@ -89,9 +89,9 @@ IOSTRATA_TIER=Impossible "$CAMPAIGN" submit "$site" acceptance ||
 t5x_wait "$site" layered 120
 rc=$?
 [[ $rc -eq 0 ]] || t5x_fail "layered: status exit $rc, want 0"
-grep -q "storage n1 compute n\[2-3\]" "$WORK"/campaigns/local-layered/elements/0/slurm-*.out ||
-	t5x_fail "layered did not run as storage n1 + compute n2,n3: $(cat "$WORK"/campaigns/local-layered/elements/0/slurm-*.out)"
-[[ -s $WORK/campaigns/local-layered/elements/0/storage-before-n1.json ]] ||
+grep -q "storage s1 compute c\[1-2\]" "$WORK"/campaigns/local-layered/elements/0/slurm-*.out ||
+	t5x_fail "layered did not run as storage s1 + compute c1,c2: $(cat "$WORK"/campaigns/local-layered/elements/0/slurm-*.out)"
+[[ -s $WORK/campaigns/local-layered/elements/0/storage-before-s1.json ]] ||
 	t5x_fail "no storage-node state recorded before the run"
 "$CAMPAIGN" collect "$site" layered || t5x_fail "collect layered: exit $?"
 [[ -L $WORK/campaigns/local-layered/results/000-layered-layered.h5 ]] ||

@@ -4,7 +4,7 @@
 # t51-sweep-disk-bw: a scaled-down disk throttle sweep (three rates, one
 # repetition, 2 s phases) submitted with iostrata-campaign to the real local
 # Slurm with the real SPANK plugin: every element is a heterogeneous job
-# (n1 throttled and exclusive, n2 n3 running iostrata-bench on CephFS).
+# (s1 throttled and exclusive, c1 c2 running iostrata-bench on CephFS).
 # Asserts: all elements DONE, the throttle the plugin applied is recorded
 # before the run and equals the request, collect indexes two valid results
 # files per element, `iostrata-report plot` draws the throttle curves, and
@@ -34,7 +34,7 @@ n=$(awk -F'\t' '!/^#/ && $7 == "DONE" && $8 ~ /\.h5$/' "$dir/index.tsv" | wc -l)
 # the throttle the plugin applied (its per-job file, copied before the run)
 for k in 0 1 2; do
 	want=$(((k + 1) * 20000000))
-	f=$dir/elements/$k/storage-applied-n1.json
+	f=$dir/elements/$k/storage-applied-s1.json
 	[[ -s $f ]] || t5x_fail "element $k: no storage-node state recorded"
 	/usr/bin/python3 - "$f" "$want" <<'PY' || t5x_fail "element $k: applied throttle is not $want B/s: $(cat "$f")"
 import json, sys

@@ -3,7 +3,7 @@
 #
 # t52-sweep-cores-mem: a 2x2 CPU x memory sweep (cpus 1/2 x two memory
 # sizes, 2 repetitions, 2 s phases) submitted with iostrata-campaign to the
-# real local Slurm with the real SPANK plugin (CPU and memory hotplug on n1).
+# real local Slurm with the real SPANK plugin (CPU and memory hotplug on s1).
 # Asserts: all elements DONE with the CPUs the plugin applied recorded,
 # collect indexes them, `iostrata-report plot` draws the heatmaps, and
 # `iostrata-report advise` picks the configuration an independent
@@ -44,7 +44,7 @@ while IFS=$'\t' read -r idx label _; do
 	[[ $idx == \#* ]] && continue
 	want=${label#cpus}
 	want=${want%%-*}
-	f=$dir/elements/$idx/storage-applied-n1.json
+	f=$dir/elements/$idx/storage-applied-s1.json
 	/usr/bin/python3 - "$f" "$want" <<'PY' || t5x_fail "element $idx ($label): applied CPUs differ from the request: $(cat "$f" 2>&1)"
 import json, sys
 s = json.load(open(sys.argv[1]))

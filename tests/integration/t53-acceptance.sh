@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # t53-acceptance: the acceptance job on the real local site (iostrata-bench
-# on CephFS from n2 n3, seeds/002's method: 4 MiB throughput, 4 KiB IOPS)
+# on CephFS from c1 c2, seeds/002's method: 4 MiB throughput, 4 KiB IOPS)
 # against two tiers: a floor the site meets (the job exits 0, the element is
 # DONE) and a tier it cannot meet (the job fails, the element is FAILED
 # with the reason, the PASS/FAIL table is kept).  Also the nightly-health

@@ -74,15 +74,21 @@ t5x_cleanup() {
 		done
 	done
 	if [[ -x $NODE ]]; then
-		# the site's policy and state dir (tests/integration/plugstack.sh)
-		local nargs=() base=${IOSTRATA_SITE_BASE:-} ok=
-		[[ -r $base/iostrata/policy.conf ]] && nargs+=(--policy="$base/iostrata/policy.conf")
-		[[ -d $base/iostrata/state ]] && nargs+=(--state-dir="$base/iostrata/state")
+		# every storage host's policy and state dir (the site gives each
+		# its own below IOSTRATA_HOSTS_DIR)
+		local base=${IOSTRATA_SITE_BASE:-} ok= h hdir bad
 		# The kernel is shared with anything else on the machine that
 		# hotplugs (other sites' tests): allow a few seconds for a
 		# transient outside change before calling the node not whole.
 		for _ in 1 2 3 4 5; do
-			if "$NODE" check "${nargs[@]}" >"$WORK/node-check.txt" 2>&1; then
+			bad=
+			: >"$WORK/node-check.txt"
+			for h in ${IOSTRATA_STORAGE_NODES//,/ }; do
+				hdir=${IOSTRATA_HOSTS_DIR:-$base/hosts}/$h/iostrata
+				"$NODE" check --policy="$hdir/policy.conf" --state-dir="$hdir/state" \
+					>>"$WORK/node-check.txt" 2>&1 || bad=1
+			done
+			if [[ -z $bad ]]; then
 				ok=1
 				break
 			fi
@@ -92,7 +98,7 @@ t5x_cleanup() {
 		# names the shaping site's state dir and job): not ours to judge.
 		local active=
 		[[ -r /run/iostrata-host/active ]] && active=$(cat /run/iostrata-host/active)
-		if [[ -z $ok && -n $active && $active != "$base/iostrata/state "* ]]; then
+		if [[ -z $ok && -n $active && $active != "$base/"* ]]; then
 			t5x_log "node not whole, but shaped by another site ($active): not checked"
 			ok=1
 		fi
