@@ -237,8 +237,8 @@ static int parse_pct(const char *v, double *out)
 
 	errno = 0;
 	*out = strtod(v, &end);
-	if (errno || end == v || strcmp(end, "%") != 0 || *out < 0 ||
-	    *out > 100)
+	if (errno || end == v || strcmp(end, "%") != 0 ||
+	    !(*out >= 0 && *out <= 100)) /* also refuses "nan%" */
 		return -EINVAL;
 	return 0;
 }

@@ -37,6 +37,9 @@ static void use_policy(const struct policy *p)
 		policy_check_req(p, &req, 8, &err);
 		policy_mem_slack(p, req.mem);
 	}
+	/* policy.h: a percentage of the target, so within 0..100 */
+	if (!(p->mem_tolerance_pct >= 0 && p->mem_tolerance_pct <= 100))
+		abort();
 	policy_check_user(p, 1000, "alice", "physics", &err);
 	policy_check_user(p, 1000, NULL, NULL, &err);
 }
