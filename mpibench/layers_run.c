@@ -36,9 +36,11 @@ static const struct ios_rados_api *librados;
 #endif
 
 #include "h5out.h"
-#include "runrec.h"
 #include "layers.h"
+#include "layers_opts.h"
 #include "layers_run.h"
+#include "mb_runrec.h"
+#include "runrec.h"
 #include "mb_config.h"
 #include "netbench.h"
 #include "ownfile.h"
@@ -49,193 +51,6 @@ static const struct ios_rados_api *librados;
 #define EXIT_OK 0
 #define EXIT_SUSPECT 1
 #define EXIT_USAGE 2
-#define MAX_ARGS 256
-
-/* What the layered run is told besides iostrata-bench's own options. */
-struct lyr_opts {
-	bool skip[LYR_NLAYERS];
-	const char *device_dir; /* pattern: %n node index, %h node name */
-	const char *fio;        /* fio binary, or "none" */
-	struct nb_opts net;
-	const char *cephfs_dir; /* libcephfs layer: path inside CephFS */
-	int osds;               /* 0: ask the cluster */
-	double tolerance;
-	/* Ceph options handed to the rados and cephfs backends */
-	int nceph;
-	struct mb_bopt ceph[8];
-};
-
-static const char *const ceph_opt_names[] = {
-	"rados-pool",   "ceph-conf",    "ceph-id",
-	"ceph-keyring", "ceph-timeout", "cephfs-root",
-};
-
-void lyr_usage(FILE *f)
-{
-	fputs("Layered run (seeds/003): iostrata-bench --layers [options]\n"
-	      "  --layers                    device, network, protocol, full stack into one results file\n"
-	      "  --layers-device-dir=PATTERN directory on the OSDs' filesystem per node (%n node index,\n"
-	      "                              %h node name); default: no device layer\n"
-	      "  --layers-skip=LIST          skip layers: device,network,protocol,fullstack,fullstack-lib\n"
-	      "  --layers-fio=PATH|none      fio for the device cross-check (default: fio)\n"
-	      "  --layers-net-msg=SIZE       network message size (default 8M)\n"
-	      "  --layers-net-streams=N      concurrent messages per pair (default 4)\n"
-	      "  --layers-net-time=SECONDS   bandwidth time per node pair (default 1)\n"
-	      "  --layers-osds=N             OSDs behind the pool (default: asked from the cluster)\n"
-	      "  --layers-tolerance=FRACTION ceiling slack for noise (default 0.10)\n"
-	      "  --cephfs-dir=PATH           directory inside CephFS for the libcephfs layer\n"
-	      "                              (default: no libcephfs layer)\n"
-	      "  --rados-pool=POOL --ceph-conf=FILE --ceph-id=ID --ceph-keyring=FILE\n"
-	      "  --ceph-timeout=SECONDS --cephfs-root=PATH   as for the rados/cephfs backends\n"
-	      "  --dir=PATH                  the CephFS mount (posix full stack); --buffered applies to\n"
-	      "                              the full-stack layers only (device and protocol stay direct)\n",
-	      f);
-}
-
-bool lyr_requested(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--layers"))
-			return true;
-	return false;
-}
-
-static int layer_index(const char *s, size_t len)
-{
-	for (int l = 0; l < LYR_NLAYERS; l++)
-		if (strlen(lyr_layer_names[l]) == len &&
-		    !strncmp(lyr_layer_names[l], s, len))
-			return l;
-	return -1;
-}
-
-/* Split argv: the layered options into [o], the rest into [rest]. */
-static int parse_layer_opts(int argc, char **argv, struct lyr_opts *o,
-			    char **rest, int *nrest, bool *have_dir,
-			    struct ios_err *err)
-{
-	int i;
-
-	memset(o, 0, sizeof(*o));
-	nb_opts_default(&o->net);
-	o->fio = "fio";
-	o->tolerance = lyr_default_thresholds.tolerance;
-	*nrest = 0;
-	*have_dir = false;
-	rest[(*nrest)++] = argv[0];
-	for (i = 1; i < argc; i++) {
-		char *a = argv[i], *v = strchr(a, '=');
-		size_t nl = v ? (size_t)(v - a) : strlen(a);
-		bool ceph = false;
-		uint64_t u;
-		int rc = 0;
-
-		if (v)
-			v++;
-		if (!strcmp(a, "--layers"))
-			continue;
-		for (size_t k = 0;
-		     k < sizeof(ceph_opt_names) / sizeof(ceph_opt_names[0]);
-		     k++) {
-			if (nl == strlen(ceph_opt_names[k]) + 2 &&
-			    !strncmp(a + 2, ceph_opt_names[k], nl - 2)) {
-				if (!v || !*v)
-					return ios_errf(
-						err, -EINVAL,
-						"--%s: needs a value (--%s=VALUE)",
-						ceph_opt_names[k],
-						ceph_opt_names[k]);
-				o->ceph[o->nceph].name = ceph_opt_names[k];
-				o->ceph[o->nceph].value = v;
-				o->nceph++;
-				ceph = true;
-				break;
-			}
-		}
-		if (ceph)
-			continue;
-		if (!strncmp(a, "--layers-", 9) ||
-		    !strncmp(a, "--cephfs-dir", nl)) {
-			if (!v || !*v)
-				return ios_errf(
-					err, -EINVAL,
-					"%.*s: needs a value (see --help)",
-					(int)nl, a);
-		}
-		if (!strncmp(a, "--layers-device-dir=", 20)) {
-			o->device_dir = v;
-		} else if (!strncmp(a, "--layers-fio=", 13)) {
-			o->fio = v;
-		} else if (!strncmp(a, "--cephfs-dir=", 13)) {
-			o->cephfs_dir = v;
-		} else if (!strncmp(a, "--layers-skip=", 14)) {
-			const char *p = v;
-
-			while (*p) {
-				size_t l = strcspn(p, ",");
-				int li = layer_index(p, l);
-
-				if (li < 0)
-					return ios_errf(
-						err, -EINVAL,
-						"--layers-skip: unknown layer \"%.*s\" (accepted: device, network, protocol, fullstack, fullstack-lib)",
-						(int)l, p);
-				o->skip[li] = true;
-				p += l + (p[l] == ',');
-			}
-		} else if (!strncmp(a, "--layers-net-msg=", 17)) {
-			rc = ios_parse_size(v, "--layers-net-msg",
-					    &o->net.msg_bytes, err);
-		} else if (!strncmp(a, "--layers-net-streams=", 21)) {
-			rc = ios_parse_uint(v, "--layers-net-streams", 1, 64,
-					    &u, err);
-			o->net.streams = (int)u;
-		} else if (!strncmp(a, "--layers-net-time=", 18)) {
-			rc = ios_parse_duration(v, "--layers-net-time",
-						&o->net.seconds, err);
-		} else if (!strncmp(a, "--layers-osds=", 14)) {
-			rc = ios_parse_uint(v, "--layers-osds", 1, 100000, &u,
-					    err);
-			o->osds = (int)u;
-		} else if (!strncmp(a, "--layers-tolerance=", 19)) {
-			char *end;
-
-			o->tolerance = strtod(v, &end);
-			if (*end || o->tolerance < 0 || o->tolerance > 1)
-				return ios_errf(
-					err, -EINVAL,
-					"--layers-tolerance: \"%s\" is not a fraction (accepted: 0 to 1, e.g. 0.10)",
-					v);
-		} else if (!strncmp(a, "--layers", 8)) {
-			return ios_errf(
-				err, -EINVAL,
-				"unknown option \"%.*s\" (see --help for the layered options)",
-				(int)nl, a);
-		} else {
-			if (!strncmp(a, "--backend", 9) ||
-			    !strncmp(a, "--rw", 4))
-				return ios_errf(
-					err, -EINVAL,
-					"%.*s: not with --layers (each layer picks its backend; the layers run write then read)",
-					(int)nl, a);
-			if (!strncmp(a, "--dir=", 6))
-				*have_dir = true;
-			if (*nrest >= MAX_ARGS - 4)
-				return ios_errf(err, -EINVAL,
-						"too many arguments");
-			rest[(*nrest)++] = a;
-		}
-		if (rc < 0)
-			return rc;
-	}
-	if (!o->device_dir)
-		o->skip[LYR_DEVICE] = true;
-	if (!o->cephfs_dir)
-		o->skip[LYR_FULLLIB] = true;
-	if (!*have_dir)
-		o->skip[LYR_FULLSTACK] = true;
-	return 0;
-}
 
 static const char *ceph_opt(const struct lyr_opts *o, const char *name)
 {
@@ -422,36 +237,6 @@ struct lrun {
 	int cap_phases;
 };
 
-static char *xstrdup(const char *s)
-{
-	return strdup(s ? s : "");
-}
-
-__attribute__((format(printf, 3, 4))) static void
-add_kv(struct ios_run *run, const char *k, const char *fmt, ...)
-{
-	struct ios_kv *kv;
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	kv = realloc(run->config, (run->nconfig + 1) * sizeof(*kv));
-	if (!kv)
-		return;
-	run->config = kv;
-	kv[run->nconfig].key = strdup(k);
-	kv[run->nconfig].value = strdup(buf);
-	run->nconfig++;
-}
-
-static void set_status(struct ios_run *run, const char *s)
-{
-	free(run->status);
-	run->status = strdup(s);
-}
-
 static void save(struct lrun *lr)
 {
 	struct ios_err e = {0};
@@ -482,7 +267,8 @@ static struct ios_phase_result *new_phase(struct lrun *lr)
 
 /* A run that could not start: a results file that says why (status
  * failed, the reason as verdict), so a campaign sees an invalid run. */
-static void save_invalid(const struct mb_config *cfg, const struct ios_err *e)
+static void save_invalid(const struct mb_config *cfg, const struct lyr_opts *o,
+			 const struct ios_err *e)
 {
 	struct lrun lr;
 	char *v = NULL;
@@ -491,20 +277,13 @@ static void save_invalid(const struct mb_config *cfg, const struct ios_err *e)
 		return;
 	memset(&lr, 0, sizeof(lr));
 	lr.output = cfg->output;
-	lr.run.run_id = mb_run_id();
-	lr.run.created_utc = mb_now_utc();
-	lr.run.tool = strdup("iostrata-bench");
-	lr.run.tool_version = strdup(PACKAGE_VERSION);
-	lr.run.git_revision = strdup(IOSTRATA_GIT_REVISION);
-	lr.run.build_options = strdup("");
-	lr.run.command_line = xstrdup(cfg->command_line);
-	lr.run.status = strdup("failed");
-	add_kv(&lr.run, "layers", "1");
-	if (asprintf(&v, "invalid: the layered run did not start: %s", e->msg) <
-	    0)
-		v = NULL;
-	lr.run.verdict = v;
-	save(&lr);
+	if (lyr_runrec_start(&lr.run, cfg, o, NULL) == 0 &&
+	    ios_runrec_status(&lr.run, "failed") == 0 &&
+	    asprintf(&v, "invalid: the layered run did not start: %s",
+		     e->msg) >= 0) {
+		lr.run.verdict = v;
+		save(&lr);
+	}
 	ios_run_clear(&lr.run); /* frees v, the verdict, too */
 }
 
@@ -513,7 +292,9 @@ static void save_invalid(const struct mb_config *cfg, const struct ios_err *e)
 struct lctx {
 	struct lyr_opts *o;
 	const struct mb_config *cfg; /* parsed common options */
-	struct mb_config ceph_cfg;   /* cfg + Ceph options */
+	/* what each layer runs (lyr_layer_config); device: this node's dir */
+	struct mb_config lcfg[LYR_NLAYERS];
+	char devdir[4096];
 	struct mb_world *w;
 	MPI_Comm leaders; /* one rank per node; MPI_COMM_NULL elsewhere */
 	struct lrun *lr;  /* rank 0 only */
@@ -561,18 +342,16 @@ static double phase_bw(const struct ios_phase_result *ph, char *why, size_t len)
  * Run write then read for [layer] on [comm] (ranks outside it skip).
  * Fills c->n.bw[layer][*] on rank 0 and appends the phases to the run.
  */
-static void run_layer(struct lctx *c, int layer, MPI_Comm comm,
-		      const char *backend, const char *dir,
-		      const struct mb_config *cfg, bool direct,
-		      unsigned int iodepth, bool reorder)
+static void run_layer(struct lctx *c, int layer, MPI_Comm comm)
 {
 	static const enum mb_pattern pats[2] = {MB_PAT_WRITE, MB_PAT_READ};
 	static const int dirs[2] = {LYR_WRITE, LYR_READ};
+	const struct mb_config *lc = &c->lcfg[layer];
 	int rank = -1, rc = 0;
 
-	c->n.direct[layer] = direct;
+	c->n.direct[layer] = lc->direct;
 	snprintf(c->source[layer], sizeof(c->source[layer]), "iostrata %s",
-		 backend);
+		 lc->backend ? lc->backend->name : "?");
 	if (comm == MPI_COMM_NULL)
 		goto out;
 	MPI_Comm_rank(comm, &rank);
@@ -582,25 +361,9 @@ static void run_layer(struct lctx *c, int layer, MPI_Comm comm,
 		struct ios_err err = {0};
 		char why[200] = "";
 
+		s.cfg = lc;
 		s.pattern = pats[k];
-		s.backend = backend;
-		s.dir = dir;
-		s.bs = c->cfg->bs;
-		s.size = c->cfg->size;
-		s.iodepth = iodepth;
-		s.iodepth_batch = c->cfg->iodepth_batch < iodepth
-					  ? c->cfg->iodepth_batch
-					  : iodepth;
-		s.ioengine = c->cfg->ioengine;
-		s.runtime = c->cfg->runtime;
-		s.reps = c->cfg->reps;
-		s.interval = c->cfg->interval;
-		s.direct = direct;
-		s.fsync = c->cfg->fsync;
-		s.verify = c->cfg->verify;
-		s.reorder = reorder && pats[k] == MB_PAT_READ;
 		s.layer = lyr_layer_names[layer];
-		s.cfg = cfg;
 		s.phase_index = c->lr ? c->lr->run.nphases : 0;
 		if (rank == 0 && c->lr) {
 			ph = new_phase(c->lr);
@@ -641,15 +404,9 @@ static void run_layer(struct lctx *c, int layer, MPI_Comm comm,
 			break; /* same rc on every rank of comm */
 	}
 	if (!c->cfg->keep) {
-		struct mb_phase_spec s = {0};
+		struct mb_phase_spec s = {.cfg = lc};
 		struct ios_err err = {0};
 
-		s.pattern = MB_PAT_WRITE;
-		s.backend = backend;
-		s.dir = dir;
-		s.bs = c->cfg->bs;
-		s.size = c->cfg->size;
-		s.cfg = cfg;
 		if (mb_phase_cleanup(&s, comm, &err) < 0)
 			fprintf(stderr,
 				"iostrata-bench: layer %s: cleanup: %s\n",
@@ -879,7 +636,7 @@ static void on_watchdog(const char *stage, double seconds)
 		"iostrata-bench: watchdog: layered run stage \"%s\" took longer than %.0f s (a rank hung or died); aborting\n",
 		stage, seconds);
 	if (g_lc && g_lc->lr) {
-		set_status(&g_lc->lr->run, "failed");
+		ios_runrec_status(&g_lc->lr->run, "failed");
 		save(g_lc->lr);
 	}
 	MPI_Abort(MPI_COMM_WORLD, 3);
@@ -894,21 +651,14 @@ int lyr_main(int argc, char **argv)
 	struct lctx c;
 	struct lrun lr;
 	struct ceph_facts facts = {0};
-	char *rest[MAX_ARGS];
-	int nrest, rank, nranks, rc, exit_code = EXIT_OK;
-	bool have_dir;
-	char host[64] = "", devdir[4096] = "";
+	int rank, nranks, rc, exit_code = EXIT_OK;
+	char host[64] = "";
 
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 	memset(&c, 0, sizeof(c));
 	memset(&lr, 0, sizeof(lr));
-	rc = parse_layer_opts(argc, argv, &o, rest, &nrest, &have_dir, &err);
-	if (rc == 0) {
-		rest[nrest++] = have_dir ? "--backend=posix" : "--backend=null";
-		rest[nrest] = NULL;
-		rc = mb_config_parse(&cfg, nrest, rest, &err);
-	}
+	rc = lyr_parse(argc, argv, &o, &cfg, &err);
 	if (rc < 0) {
 		if (rank == 0)
 			fprintf(stderr, "iostrata-bench: %s\n", err.msg);
@@ -927,10 +677,6 @@ int lyr_main(int argc, char **argv)
 		mb_own_cleanup_on_signal();
 	c.o = &o;
 	c.cfg = &cfg;
-	c.ceph_cfg = cfg;
-	c.ceph_cfg.nbopts = o.nceph;
-	for (int i = 0; i < o.nceph; i++)
-		c.ceph_cfg.bopts[i] = o.ceph[i];
 	for (int l = 0; l < LYR_NLAYERS; l++) {
 		c.n.bw[l][0] = c.n.bw[l][1] = NAN;
 		c.n.direct[l] = true;
@@ -957,7 +703,7 @@ int lyr_main(int argc, char **argv)
 			fprintf(stderr,
 				"iostrata-bench: layered run invalid: nothing was written to the cluster or the disks\n");
 			if (rc != -EEXIST)
-				save_invalid(&cfg, &err);
+				save_invalid(&cfg, &o, &err);
 		}
 		mb_config_free(&cfg);
 		return EXIT_USAGE;
@@ -972,28 +718,30 @@ int lyr_main(int argc, char **argv)
 	mb_watchdog_disarm();
 	MPI_Comm_split(MPI_COMM_WORLD, c.w->node_rank == 0 ? 0 : MPI_UNDEFINED,
 		       c.w->node, &c.leaders);
+	if (!o.skip[LYR_DEVICE])
+		expand(o.device_dir, c.w->node, c.w->host, c.devdir,
+		       sizeof(c.devdir));
+	for (int l = 0; l < LYR_NLAYERS; l++)
+		lyr_layer_config(&cfg, &o, l, c.devdir, c.w->nnodes,
+				 &c.lcfg[l]);
 
 	/* The posix targets (device dirs, the CephFS mount) exist and take
 	 * our files, on every rank, before anything is written. */
 	rc = 0;
 	if (!o.skip[LYR_DEVICE] && c.leaders != MPI_COMM_NULL) {
-		struct mb_config dc = cfg;
 		int lr_rank;
 
-		expand(o.device_dir, c.w->node, c.w->host, devdir,
-		       sizeof(devdir));
-		dc.dir = devdir;
-		dc.direct = true;
 		MPI_Comm_rank(c.leaders, &lr_rank);
-		rc = mb_config_check_target(&dc, lr_rank, c.w->nnodes, 1, &err);
+		rc = mb_config_check_target(&c.lcfg[LYR_DEVICE], lr_rank,
+					    c.w->nnodes, 1, &err);
 		if (rc < 0)
 			fprintf(stderr,
 				"iostrata-bench: rank %d: device layer: --layers-device-dir: %s\n",
 				rank, err.msg);
 	}
 	if (rc == 0 && !o.skip[LYR_FULLSTACK]) {
-		rc = mb_config_check_target(&cfg, rank, nranks,
-					    c.w->ranks_on_node, &err);
+		rc = mb_config_check_target(&c.lcfg[LYR_FULLSTACK], rank,
+					    nranks, c.w->ranks_on_node, &err);
 		if (rc < 0)
 			fprintf(stderr,
 				"iostrata-bench: rank %d: full stack: %s\n",
@@ -1047,14 +795,11 @@ int lyr_main(int argc, char **argv)
 
 		lr.output = cfg.output;
 		c.lr = &lr;
-		r->run_id = mb_run_id();
-		r->created_utc = mb_now_utc();
-		r->tool = strdup("iostrata-bench");
-		r->tool_version = strdup(PACKAGE_VERSION);
-		r->git_revision = strdup(IOSTRATA_GIT_REVISION);
-		r->build_options = strdup("");
-		r->command_line = xstrdup(cfg.command_line);
-		r->status = strdup("running");
+		if (lyr_runrec_start(r, &cfg, &o, &c.n)) {
+			fprintf(stderr, "iostrata-bench: run record: %s\n",
+				strerror(ENOMEM));
+			MPI_Abort(MPI_COMM_WORLD, 3);
+		}
 		r->nranks = nranks;
 		r->rank_info = c.w->ri;
 		r->job_json = mb_hw_job_json();
@@ -1062,30 +807,6 @@ int lyr_main(int argc, char **argv)
 			ceph_opt(&o, "ceph-conf") ? ceph_opt(&o, "ceph-conf")
 						  : getenv("CEPH_CONF"),
 			cfg.dir);
-		add_kv(r, "layers", "1");
-		add_kv(r, "bs", "%" PRIu64, cfg.bs);
-		add_kv(r, "size", "%" PRIu64, cfg.size);
-		add_kv(r, "iodepth", "%u", cfg.iodepth);
-		add_kv(r, "iodepth_batch", "%u", cfg.iodepth_batch);
-		add_kv(r, "ioengine", "%s", mb_engine_name(cfg.ioengine));
-		add_kv(r, "runtime", "%g", cfg.runtime);
-		add_kv(r, "reps", "%u", cfg.reps);
-		add_kv(r, "direct", "%d", cfg.direct);
-		add_kv(r, "dir", "%s", cfg.dir ? cfg.dir : "");
-		add_kv(r, "seed", "%" PRIu64, cfg.seed);
-		for (int i = 0; i < o.nceph; i++)
-			add_kv(r, o.ceph[i].name, "%s", o.ceph[i].value);
-		add_kv(r, "layers.device_dir", "%s",
-		       o.device_dir ? o.device_dir : "");
-		add_kv(r, "layers.cephfs_dir", "%s",
-		       o.cephfs_dir ? o.cephfs_dir : "");
-		add_kv(r, "layers.replicas", "%d", c.n.replicas);
-		add_kv(r, "layers.fs_replicas", "%d", c.n.fs_replicas);
-		add_kv(r, "layers.osds", "%d", c.n.osds);
-		add_kv(r, "layers.device_ranks", "%d", c.n.device_ranks);
-		add_kv(r, "layers.storage_nodes", "%d", c.n.storage_nodes);
-		add_kv(r, "layers.one_host", "%d", c.n.one_host);
-		add_kv(r, "layers.tolerance", "%g", o.tolerance);
 	}
 	mb_gather_node_json(c.w, cfg.dir, &lr.run);
 	if (rank == 0)
@@ -1093,12 +814,9 @@ int lyr_main(int argc, char **argv)
 
 	/* 1. device: one rank per node, direct I/O, fio alongside */
 	if (!o.skip[LYR_DEVICE]) {
-		expand(o.device_dir, c.w->node, c.w->host, devdir,
-		       sizeof(devdir));
-		run_layer(&c, LYR_DEVICE, c.leaders, "posix", devdir, &cfg,
-			  true, cfg.iodepth, false);
+		run_layer(&c, LYR_DEVICE, c.leaders);
 		if (strcmp(o.fio, "none"))
-			device_fio(&c, devdir, c.w->node);
+			device_fio(&c, c.devdir, c.w->node);
 		nb_quiet_barrier(MPI_COMM_WORLD);
 	}
 	/* 2. network: every ordered node pair */
@@ -1147,18 +865,14 @@ int lyr_main(int argc, char **argv)
 	}
 	/* 3. protocol: rados */
 	if (!o.skip[LYR_PROTOCOL]) {
-		run_layer(&c, LYR_PROTOCOL, MPI_COMM_WORLD, "rados", NULL,
-			  &c.ceph_cfg, true, cfg.iodepth, false);
+		run_layer(&c, LYR_PROTOCOL, MPI_COMM_WORLD);
 	}
 	/* 4. full stack: posix on the mount, then libcephfs */
 	if (!o.skip[LYR_FULLSTACK]) {
-		run_layer(&c, LYR_FULLSTACK, MPI_COMM_WORLD, "posix", cfg.dir,
-			  &cfg, cfg.direct, cfg.iodepth, c.w->nnodes > 1);
+		run_layer(&c, LYR_FULLSTACK, MPI_COMM_WORLD);
 	}
 	if (!o.skip[LYR_FULLLIB]) {
-		run_layer(&c, LYR_FULLLIB, MPI_COMM_WORLD, "cephfs",
-			  o.cephfs_dir, &c.ceph_cfg, cfg.direct, 1,
-			  c.w->nnodes > 1);
+		run_layer(&c, LYR_FULLLIB, MPI_COMM_WORLD);
 	}
 
 	/* ceilings and verdict */
@@ -1221,7 +935,7 @@ int lyr_main(int argc, char **argv)
 			if (ck[i].suspect)
 				nsus++;
 		lr.run.verdict = v;
-		set_status(&lr.run, c.failed ? "failed" : "complete");
+		ios_runrec_status(&lr.run, c.failed ? "failed" : "complete");
 		save(&lr);
 		if (!cfg.quiet) {
 			printf("iostrata-bench --layers: stonewalled aggregate bandwidth per layer\n");

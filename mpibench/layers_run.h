@@ -10,11 +10,7 @@
 #ifndef IOSTRATA_LAYERS_RUN_H
 #define IOSTRATA_LAYERS_RUN_H
 
-#include <stdbool.h>
-#include <stdio.h>
-
-/* True when argv asks for a layered run (--layers). */
-bool lyr_requested(int argc, char **argv);
+#include "layers_opts.h"
 
 /*
  * Run the layered benchmark: parses argv (the layered options below plus
@@ -26,8 +22,5 @@ bool lyr_requested(int argc, char **argv);
  * unreachable before anything was touched.
  */
 int lyr_main(int argc, char **argv);
-
-/* Print the layered options to [f] (part of --help). */
-void lyr_usage(FILE *f);
 
 #endif

@@ -23,7 +23,8 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/h5out.c \
 	mpibench/h5out.h \
 	mpibench/runrec.c \
-	mpibench/runrec.h \
+	mpibench/mb_runrec.h \
+	mpibench/config_record.c \
 	# End of mpibench_iostrata_bench_SOURCES
 mpibench_iostrata_bench_CPPFLAGS = \
 	$(AM_CPPFLAGS) \
@@ -84,12 +85,14 @@ check_PROGRAMS += \
 	tests/unit/test_mb_verify \
 	tests/unit/test_mb_backend \
 	tests/unit/test_mb_hostile \
+	tests/unit/test_mb_runrec \
 	# End of check_PROGRAMS (mpibench)
 TESTS += \
 	tests/unit/test_mb_config \
 	tests/unit/test_mb_verify \
 	tests/unit/test_mb_backend \
 	tests/unit/test_mb_hostile \
+	tests/unit/test_mb_runrec \
 	# End of TESTS (mpibench)
 endif
 tests_unit_test_mb_config_SOURCES = tests/unit/test_mb_config.c $(MB_TEST_SOURCES)
@@ -108,3 +111,10 @@ tests_unit_test_mb_hostile_SOURCES = tests/unit/test_mb_hostile.c $(MB_TEST_SOUR
 tests_unit_test_mb_hostile_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH)
 tests_unit_test_mb_hostile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
 tests_unit_test_mb_hostile_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS)
+# The run record of the plain and the layered run (no MPI).
+tests_unit_test_mb_runrec_SOURCES = tests/unit/test_mb_runrec.c \
+	mpibench/config_record.c mpibench/layers_opts.c $(MB_TEST_SOURCES)
+tests_unit_test_mb_runrec_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH)
+tests_unit_test_mb_runrec_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
+tests_unit_test_mb_runrec_LDADD = model/libiostrata_model.la \
+	common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS)

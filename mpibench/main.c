@@ -14,7 +14,6 @@
 #include <malloc.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +24,7 @@
 
 #include "figures.h"
 #include "h5out.h"
+#include "mb_runrec.h"
 #include "runrec.h"
 #include "layers_run.h"
 #include "jsonw.h"
@@ -78,8 +78,7 @@ static void on_watchdog(const char *stage, double seconds)
 	if (g_rank == 0 && g_run && g_cfg.output) {
 		struct ios_err e = {0};
 
-		free(g_run->status);
-		g_run->status = strdup("failed");
+		ios_runrec_status(g_run, "failed");
 		if (mb_h5_write(g_cfg.output, g_run, &e))
 			fprintf(stderr, "%s\n", e.msg);
 		else
@@ -90,11 +89,6 @@ static void on_watchdog(const char *stage, double seconds)
 	remove_own_file();
 	MPI_Abort(MPI_COMM_WORLD, EXIT_WATCHDOG);
 	_exit(EXIT_WATCHDOG);
-}
-
-static char *xstrdup(const char *s)
-{
-	return s ? strdup(s) : NULL;
 }
 
 static char *read_text(const char *path, struct ios_err *err)
@@ -144,75 +138,6 @@ static char *read_text(const char *path, struct ios_err *err)
 	fclose(f);
 	buf[len] = '\0';
 	return buf;
-}
-
-static void add_kv(struct ios_run *run, const char *k, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void add_kv(struct ios_run *run, const char *k, const char *fmt, ...)
-{
-	struct ios_kv *p =
-		realloc(run->config, (run->nconfig + 1) * sizeof(*p));
-	va_list ap;
-	char *v = NULL;
-
-	if (!p)
-		return;
-	run->config = p;
-	va_start(ap, fmt);
-	if (vasprintf(&v, fmt, ap) < 0)
-		v = NULL;
-	va_end(ap);
-	p[run->nconfig].key = strdup(k);
-	p[run->nconfig].value = v;
-	run->nconfig++;
-}
-
-static void fill_config(struct ios_run *run, const struct mb_config *c)
-{
-	char rw[128] = "";
-	int i;
-
-	for (i = 0; i < c->npatterns; i++) {
-		if (i)
-			strcat(rw, ",");
-		strcat(rw, mb_pattern_name(c->patterns[i]));
-	}
-	add_kv(run, "rw", "%s", rw);
-	add_kv(run, "rwmixread", "%d", c->rwmixread);
-	add_kv(run, "bs", "%" PRIu64, c->bs);
-	add_kv(run, "size", "%" PRIu64, c->size);
-	add_kv(run, "dir", "%s", c->dir ? c->dir : "");
-	add_kv(run, "iodepth", "%u", c->iodepth);
-	add_kv(run, "iodepth_batch", "%u", c->iodepth_batch);
-	add_kv(run, "ioengine", "%s", mb_engine_name(c->ioengine));
-	add_kv(run, "backend", "%s", c->backend->name);
-	add_kv(run, "runtime", "%g", c->runtime);
-	add_kv(run, "reps", "%u", c->reps);
-	add_kv(run, "interval", "%g", c->interval);
-	add_kv(run, "output", "%s", c->output ? c->output : "none");
-	add_kv(run, "reorder", "%d", c->reorder);
-	add_kv(run, "fsync", "%d", c->fsync);
-	add_kv(run, "verify", "%d", c->verify);
-	add_kv(run, "keep", "%d", c->keep);
-	add_kv(run, "seed", "%" PRIu64, c->seed);
-	add_kv(run, "direct", "%d", c->direct);
-	add_kv(run, "allow_device", "%d", c->allow_device);
-	add_kv(run, "force", "%d", c->force);
-	for (i = 0; i < c->nbopts; i++)
-		add_kv(run, c->bopts[i].name, "%s", c->bopts[i].value);
-	if (c->backend->options) {
-		const struct mb_option *o;
-
-		for (o = c->backend->options; o->name; o++) {
-			bool given = false;
-
-			for (i = 0; i < c->nbopts; i++)
-				if (!strcmp(c->bopts[i].name, o->name))
-					given = true;
-			if (!given && o->def)
-				add_kv(run, o->name, "%s", o->def);
-		}
-	}
 }
 
 static void write_results(const struct ios_phase_result *ph)
@@ -699,15 +624,11 @@ int main(int argc, char **argv)
 
 	/* The run record (rank 0). */
 	if (g_rank == 0) {
-		run.run_id = mb_run_id();
-		run.created_utc = mb_now_utc();
-		run.tool = strdup("iostrata-bench");
-		run.tool_version = strdup(PACKAGE_VERSION);
-		run.git_revision = strdup(IOSTRATA_GIT_REVISION);
-		run.build_options = strdup(IOSTRATA_CONFIGURE_ARGS);
-		run.command_line = xstrdup(g_cfg.command_line);
-		run.status = strdup("running");
-		fill_config(&run, &g_cfg);
+		if (mb_runrec_start(&run, &g_cfg)) {
+			fprintf(stderr, "iostrata-bench: run record: %s\n",
+				strerror(ENOMEM));
+			MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE_RUN);
+		}
 		run.nranks = nranks;
 		run.rank_info = w->ri;
 		run.phases =
@@ -725,24 +646,9 @@ int main(int argc, char **argv)
 	g_files_created = true;
 	for (p = 0; p < g_cfg.npatterns; p++) {
 		struct mb_phase_spec spec = {
-			.pattern = g_cfg.patterns[p],
-			.rwmixread = g_cfg.rwmixread,
-			.backend = g_cfg.backend->name,
-			.dir = g_cfg.dir,
-			.bs = g_cfg.bs,
-			.size = g_cfg.size,
-			.iodepth = g_cfg.iodepth,
-			.iodepth_batch = g_cfg.iodepth_batch,
-			.ioengine = g_cfg.ioengine,
-			.runtime = g_cfg.runtime,
-			.reps = g_cfg.reps,
-			.interval = g_cfg.interval,
-			.direct = g_cfg.direct,
-			.fsync = g_cfg.fsync,
-			.verify = g_cfg.verify,
-			.reorder = g_cfg.reorder,
-			.layer = "",
 			.cfg = &g_cfg,
+			.pattern = g_cfg.patterns[p],
+			.layer = "",
 			.phase_index = p,
 			.rep_done = rep_done,
 			.world = w,
@@ -793,8 +699,7 @@ int main(int argc, char **argv)
 			for (r = 0; r < run.phases[p].nreps; r++)
 				if (!run.phases[p].reps[r].valid)
 					any_invalid = true;
-		free(run.status);
-		run.status = strdup(failed ? "failed" : "complete");
+		ios_runrec_status(&run, failed ? "failed" : "complete");
 		if (g_cfg.output) {
 			struct ios_err e = {0};
 
@@ -814,13 +719,7 @@ int main(int argc, char **argv)
 	/* Remove the files unless --keep, also after a failure. */
 	mb_watchdog_arm(120.0, "cleanup");
 	if (!g_cfg.keep && !(g_cfg.backend->flags & MB_BF_NO_DATA)) {
-		struct mb_phase_spec spec = {
-			.backend = g_cfg.backend->name,
-			.dir = g_cfg.dir,
-			.bs = g_cfg.bs,
-			.size = g_cfg.size,
-			.cfg = &g_cfg,
-		};
+		struct mb_phase_spec spec = {.cfg = &g_cfg};
 		struct ios_err e = {0};
 
 		if (mb_phase_cleanup(&spec, MPI_COMM_WORLD, &e) && e.msg[0])

@@ -262,7 +262,7 @@ static int set_str(char **dst, const char *v)
 	return 0;
 }
 
-static char *join_argv(int argc, char **argv)
+char *mb_command_line(int argc, char **argv)
 {
 	size_t len = 1;
 	char *s, *p;
@@ -584,7 +584,7 @@ int mb_config_parse(struct mb_config *cfg, int argc, char **argv,
 	unsigned p;
 
 	mb_config_defaults(cfg);
-	cfg->command_line = join_argv(argc, argv);
+	cfg->command_line = mb_command_line(argc, argv);
 	if (!cfg->command_line)
 		return ios_errf(err, -ENOMEM, "iostrata-bench: out of memory");
 	for (i = 1; i < argc; i++) {
