@@ -32,7 +32,6 @@ if HAVE_CEPHFS
 mpibench_iostrata_bench_SOURCES += mpibench/be_cephfs.c
 endif
 mpibench_iostrata_bench_CPPFLAGS += \
-	-DMB_LAYER_BACKENDS \
 	$(RADOS_CPPFLAGS) \
 	$(CEPHFS_CPPFLAGS) \
 	$(JANSSON_CFLAGS) \

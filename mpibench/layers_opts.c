@@ -328,6 +328,14 @@ int lyr_runrec_start(struct ios_run *run, const struct mb_config *cfg,
 		rc |= LKV("iodepth_batch", "%u", lc.iodepth_batch);
 		rc |= LKV("reorder", "%d", lc.reorder);
 #undef LKV
+		/* the defaults of the layer's backend options, as the plain
+		 * run records them (the given ones are in cfg's) */
+		for (const struct mb_option *bo =
+			     lc.backend ? lc.backend->options : NULL;
+		     bo && bo->name; bo++)
+			if (bo->def && !ios_runrec_get(run, bo->name))
+				rc |= ios_runrec_kv(run, bo->name, "%s",
+						    bo->def);
 	}
 	return rc ? -ENOMEM : 0;
 }

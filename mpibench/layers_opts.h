@@ -71,7 +71,9 @@ void lyr_layer_config(const struct mb_config *cfg, const struct lyr_opts *o,
  * layers.device_ranks, layers.storage_nodes, layers.one_host; omitted when
  * [n] is NULL: a run that did not start), layers.tolerance, and for every
  * layer that runs a phase, what differs per layer: layers.<layer>.backend,
- * .dir, .direct, .iodepth, .iodepth_batch, .reorder.  0 or -ENOMEM.
+ * .dir, .direct, .iodepth, .iodepth_batch, .reorder, and the defaults of
+ * its backend's options not given (ceph-id, ceph-timeout, ... under their
+ * own names, as the plain run records them).  0 or -ENOMEM.
  */
 int lyr_runrec_start(struct ios_run *run, const struct mb_config *cfg,
 		     const struct lyr_opts *o, const struct lyr_numbers *n);

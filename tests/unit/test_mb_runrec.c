@@ -93,6 +93,17 @@ static void assert_same_str(const char *what, const char *a, const char *b)
 			 a ? a : "(null)", b ? b : "(null)");
 }
 
+/* An option of some backend (a layer's backend records its defaults). */
+static bool backend_option(const char *k)
+{
+	for (const struct mb_backend *const *b = mb_backends; *b; b++)
+		for (const struct mb_option *o = (*b)->options; o && o->name;
+		     o++)
+			if (!strcmp(o->name, k))
+				return true;
+	return false;
+}
+
 static void check_same(bool started)
 {
 	struct ios_run p, l;
@@ -124,12 +135,13 @@ static void check_same(bool started)
 
 		assert_same_str(k, p.config[i].value, ios_runrec_get(&l, k));
 	}
-	/* the layered run adds only its own keys */
+	/* the layered run adds only its own keys and its layers' backend
+	 * options */
 	for (size_t i = 0; i < l.nconfig; i++) {
 		const char *k = l.config[i].key;
 
 		if (!ios_runrec_get(&p, k) && strcmp(k, "layers") &&
-		    strncmp(k, "layers.", 7))
+		    strncmp(k, "layers.", 7) && !backend_option(k))
 			fail_msg("layered key \"%s\" is not the plain run's",
 				 k);
 	}
@@ -210,6 +222,48 @@ static void test_layer_config(void **state)
 	mb_config_free(&cfg);
 }
 
+/* The Ceph options: given and default values as a plain rados run has them. */
+static void test_ceph_keys(void **state)
+{
+	char *pargv[] = {"iostrata-bench", "--backend=rados",
+			 "--rados-pool=bench", "--ceph-timeout=9", NULL};
+	char *largv[] = {"iostrata-bench",
+			 "--layers",
+			 "--layers-skip=network,fullstack",
+			 "--rados-pool=bench",
+			 "--ceph-timeout=9",
+			 NULL};
+	const struct mb_backend *be = mb_backend_find("rados");
+	struct lyr_opts o;
+	struct mb_config pc, lc;
+	struct ios_err err = {0};
+	struct ios_run p = {0}, l = {0};
+	int n = 0;
+
+	(void)state;
+	if (!be)
+		skip(); /* built without Ceph's headers */
+	assert_int_equal(mb_config_parse(&pc, ARGC(pargv), pargv, &err), 0);
+	assert_int_equal(lyr_parse(ARGC(largv), largv, &o, &lc, &err), 0);
+	assert_int_equal(mb_runrec_start(&p, &pc), 0);
+	assert_int_equal(lyr_runrec_start(&l, &lc, &o, NULL), 0);
+	for (const struct mb_option *bo = be->options; bo->name; bo++) {
+		const char *v = ios_runrec_get(&p, bo->name);
+
+		if (!v)
+			continue;
+		assert_same_str(bo->name, v, ios_runrec_get(&l, bo->name));
+		n++;
+	}
+	assert_true(n >= 3); /* rados-pool, ceph-timeout, ceph-id */
+	assert_string_equal(ios_runrec_get(&l, "layers.protocol.backend"),
+			    "rados");
+	ios_run_clear(&p);
+	ios_run_clear(&l);
+	mb_config_free(&pc);
+	mb_config_free(&lc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_same_record_not_started),
 		cmocka_unit_test(test_layer_keys),
 		cmocka_unit_test(test_layer_config),
+		cmocka_unit_test(test_ceph_keys),
 	};
 
 	make_argv(plain_argv, plain_opts, NOPTS(plain_opts));
