@@ -42,15 +42,12 @@ static const struct ios_rados_api *librados;
 #include "mb_runrec.h"
 #include "runrec.h"
 #include "mb_config.h"
+#include "mb_exit.h"
 #include "netbench.h"
 #include "ownfile.h"
 #include "phase.h"
 #include "units.h"
 #include "watchdog.h"
-
-#define EXIT_OK 0
-#define EXIT_SUSPECT 1
-#define EXIT_USAGE 2
 
 static const char *ceph_opt(const struct lyr_opts *o, const char *name)
 {
@@ -237,14 +234,18 @@ struct lrun {
 	int cap_phases;
 };
 
-static void save(struct lrun *lr)
+/* Write the results file (if any); 0 or -errno, said on stderr. */
+static int save(struct lrun *lr)
 {
 	struct ios_err e = {0};
+	int rc;
 
 	if (!lr->output)
-		return;
-	if (mb_h5_write(lr->output, &lr->run, &e) < 0)
+		return 0;
+	rc = mb_h5_write(lr->output, &lr->run, &e);
+	if (rc < 0)
 		fprintf(stderr, "iostrata-bench: %s\n", e.msg);
+	return rc;
 }
 
 static struct ios_phase_result *new_phase(struct lrun *lr)
@@ -301,7 +302,8 @@ struct lctx {
 	struct lyr_numbers n;
 	char note[LYR_NLAYERS][256];
 	char source[LYR_NLAYERS][32];
-	bool failed;
+	bool failed;  /* a layer could not run (MB_EXIT_FAILED) */
+	bool invalid; /* a layer's repetition is invalid (MB_EXIT_INVALID) */
 	double fio_bw[2];
 };
 
@@ -390,7 +392,7 @@ static void run_layer(struct lctx *c, int layer, MPI_Comm comm)
 						 sizeof(c->note[layer]),
 						 "%s: %s",
 						 mb_pattern_name(pats[k]), why);
-					c->failed = true;
+					c->invalid = true;
 				}
 				if (ph != &tmp)
 					c->lr->run.nphases++;
@@ -639,8 +641,8 @@ static void on_watchdog(const char *stage, double seconds)
 		ios_runrec_status(&g_lc->lr->run, "failed");
 		save(g_lc->lr);
 	}
-	MPI_Abort(MPI_COMM_WORLD, 3);
-	_exit(3);
+	MPI_Abort(MPI_COMM_WORLD, MB_EXIT_WATCHDOG);
+	_exit(MB_EXIT_WATCHDOG);
 }
 
 int lyr_main(int argc, char **argv)
@@ -651,7 +653,7 @@ int lyr_main(int argc, char **argv)
 	struct lctx c;
 	struct lrun lr;
 	struct ceph_facts facts = {0};
-	int rank, nranks, rc, exit_code = EXIT_OK;
+	int rank, nranks, rc, exit_code = MB_EXIT_OK;
 	char host[64] = "";
 
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -662,7 +664,7 @@ int lyr_main(int argc, char **argv)
 	if (rc < 0) {
 		if (rank == 0)
 			fprintf(stderr, "iostrata-bench: %s\n", err.msg);
-		return EXIT_USAGE;
+		return MB_EXIT_USAGE;
 	}
 	if (cfg.help) {
 		if (rank == 0) {
@@ -670,7 +672,7 @@ int lyr_main(int argc, char **argv)
 			lyr_usage(stdout);
 		}
 		mb_config_free(&cfg);
-		return EXIT_OK;
+		return MB_EXIT_OK;
 	}
 	MPI_Bcast(&cfg.seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
 	if (!cfg.keep) /* SIGTERM: remove the files this rank created */
@@ -706,14 +708,14 @@ int lyr_main(int argc, char **argv)
 				save_invalid(&cfg, &o, &err);
 		}
 		mb_config_free(&cfg);
-		return EXIT_USAGE;
+		return MB_EXIT_USAGE;
 	}
 	mb_watchdog_start(on_watchdog);
 	mb_watchdog_arm(120.0, "start-up");
 	rc = mb_world_create(MPI_COMM_WORLD, &c.w, &err);
 	if (rc < 0) {
 		fprintf(stderr, "iostrata-bench: rank %d: %s\n", rank, err.msg);
-		MPI_Abort(MPI_COMM_WORLD, 3);
+		MPI_Abort(MPI_COMM_WORLD, MB_EXIT_FAILED);
 	}
 	mb_watchdog_disarm();
 	MPI_Comm_split(MPI_COMM_WORLD, c.w->node_rank == 0 ? 0 : MPI_UNDEFINED,
@@ -760,7 +762,7 @@ int lyr_main(int argc, char **argv)
 				MPI_Comm_free(&c.leaders);
 			mb_world_free(c.w);
 			mb_config_free(&cfg);
-			return EXIT_USAGE;
+			return MB_EXIT_USAGE;
 		}
 	}
 	g_lc = &c;
@@ -798,7 +800,7 @@ int lyr_main(int argc, char **argv)
 		if (lyr_runrec_start(r, &cfg, &o, &c.n)) {
 			fprintf(stderr, "iostrata-bench: run record: %s\n",
 				strerror(ENOMEM));
-			MPI_Abort(MPI_COMM_WORLD, 3);
+			MPI_Abort(MPI_COMM_WORLD, MB_EXIT_FAILED);
 		}
 		r->nranks = nranks;
 		r->rank_info = c.w->ri;
@@ -935,8 +937,10 @@ int lyr_main(int argc, char **argv)
 			if (ck[i].suspect)
 				nsus++;
 		lr.run.verdict = v;
-		ios_runrec_status(&lr.run, c.failed ? "failed" : "complete");
-		save(&lr);
+		ios_runrec_status(&lr.run, c.failed || c.invalid ? "failed"
+								 : "complete");
+		if (save(&lr) < 0)
+			c.failed = true; /* as the plain run */
 		if (!cfg.quiet) {
 			printf("iostrata-bench --layers: stonewalled aggregate bandwidth per layer\n");
 			for (int l = 0; l < LYR_NLAYERS; l++) {
@@ -969,7 +973,10 @@ int lyr_main(int argc, char **argv)
 				printf("results: %s\n", cfg.output);
 			fflush(stdout);
 		}
-		exit_code = c.failed || nsus ? EXIT_SUSPECT : EXIT_OK;
+		exit_code = c.failed    ? MB_EXIT_FAILED
+			    : c.invalid ? MB_EXIT_INVALID
+			    : nsus      ? MB_EXIT_SUSPECT
+					: MB_EXIT_OK;
 	}
 	MPI_Bcast(&exit_code, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	g_lc = NULL;

@@ -29,15 +29,11 @@
 #include "layers_run.h"
 #include "jsonw.h"
 #include "mb_config.h"
+#include "mb_exit.h"
 #include "ownfile.h"
 #include "phase.h"
 #include "units.h"
 #include "watchdog.h"
-
-#define EXIT_INVALID 1
-#define EXIT_USAGE 2
-#define EXIT_FAILURE_RUN 3
-#define EXIT_WATCHDOG 4
 
 static struct mb_config g_cfg;
 static struct ios_run *g_run; /* rank 0 */
@@ -87,8 +83,8 @@ static void on_watchdog(const char *stage, double seconds)
 				g_cfg.output);
 	}
 	remove_own_file();
-	MPI_Abort(MPI_COMM_WORLD, EXIT_WATCHDOG);
-	_exit(EXIT_WATCHDOG);
+	MPI_Abort(MPI_COMM_WORLD, MB_EXIT_WATCHDOG);
+	_exit(MB_EXIT_WATCHDOG);
 }
 
 static char *read_text(const char *path, struct ios_err *err)
@@ -485,18 +481,15 @@ static void summary_json(const struct ios_run *run, bool valid)
 
 /* ---- main --------------------------------------------------------- */
 
-/* Every rank reports; the lowest failing rank's message is printed. */
-static int agree_fail(int rank, int rc, const struct ios_err *e)
+/* Every rank reports; rank 0 prints the lowest failing rank's message. */
+static int agree_fail(int rc, struct ios_err *e)
 {
-	int in[2] = {rc ? rank : INT_MAX, 0}, out[2];
+	int who;
 
-	MPI_Allreduce(in, out, 1, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD);
-	if (out[0] == INT_MAX)
-		return 0;
-	if (rank == out[0])
-		fprintf(stderr, "iostrata-bench: rank %d: %s\n", rank,
-			e->msg[0] ? e->msg : strerror(-rc));
-	return -1;
+	rc = mb_agree(MPI_COMM_WORLD, g_rank, rc, e, &who);
+	if (rc && g_rank == 0)
+		fprintf(stderr, "iostrata-bench: rank %d: %s\n", who, e->msg);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -526,7 +519,7 @@ int main(int argc, char **argv)
 		if (g_rank == 0)
 			fprintf(stderr, "iostrata-bench: %s\n", err.msg);
 		MPI_Finalize();
-		return EXIT_USAGE;
+		return MB_EXIT_USAGE;
 	}
 	if (g_cfg.help || g_cfg.version) {
 		if (g_rank == 0) {
@@ -540,7 +533,7 @@ int main(int argc, char **argv)
 		}
 		mb_config_free(&g_cfg);
 		MPI_Finalize();
-		return 0;
+		return MB_EXIT_OK;
 	}
 	/* From the first collective on, a rank that died (or hangs) must not
 	 * leave the others waiting forever: the watchdog bounds start-up. */
@@ -549,7 +542,7 @@ int main(int argc, char **argv)
 	/* Same seed on every rank: rank 0's. */
 	MPI_Bcast(&g_cfg.seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
 	rc = mb_backend_validate(g_cfg.backend, &err);
-	if (agree_fail(g_rank, rc, &err))
+	if (agree_fail(rc, &err))
 		goto out_usage;
 	if (g_cfg.backend->check) {
 		struct mb_ctx ctx = {.cfg = &g_cfg,
@@ -558,14 +551,14 @@ int main(int argc, char **argv)
 				     .err = &err};
 
 		rc = g_cfg.backend->check(&ctx);
-		if (agree_fail(g_rank, rc, &err))
+		if (agree_fail(rc, &err))
 			goto out_usage;
 	}
 	rc = mb_world_create(MPI_COMM_WORLD, &w, &err);
 	if (rc) {
 		fprintf(stderr, "iostrata-bench: rank %d: %s\n", g_rank,
 			err.msg);
-		MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE_RUN);
+		MPI_Abort(MPI_COMM_WORLD, MB_EXIT_FAILED);
 	}
 
 	/* Validate the target and the output before creating anything. */
@@ -573,7 +566,7 @@ int main(int argc, char **argv)
 	if (!(g_cfg.backend->flags & (MB_BF_NO_LOCAL_FS | MB_BF_NO_DATA)))
 		rc = mb_config_check_target(&g_cfg, g_rank, nranks,
 					    w->ranks_on_node, &err);
-	if (agree_fail(g_rank, rc, &err))
+	if (agree_fail(rc, &err))
 		goto out_usage;
 	memset(&run, 0, sizeof(run));
 	rc = 0;
@@ -615,7 +608,7 @@ int main(int argc, char **argv)
 			run.nattach++;
 		}
 	}
-	if (agree_fail(g_rank, rc, &err))
+	if (agree_fail(rc, &err))
 		goto out_usage;
 
 	/* The run record (rank 0). */
@@ -623,7 +616,7 @@ int main(int argc, char **argv)
 		if (mb_runrec_start(&run, &g_cfg)) {
 			fprintf(stderr, "iostrata-bench: run record: %s\n",
 				strerror(ENOMEM));
-			MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE_RUN);
+			MPI_Abort(MPI_COMM_WORLD, MB_EXIT_FAILED);
 		}
 		run.nranks = nranks;
 		run.rank_info = w->ri;
@@ -726,9 +719,9 @@ int main(int argc, char **argv)
 		int flags[2] = {any_invalid, failed}, all[2];
 
 		MPI_Allreduce(flags, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-		exit_code = all[1]   ? EXIT_FAILURE_RUN
-			    : all[0] ? EXIT_INVALID
-				     : 0;
+		exit_code = all[1]   ? MB_EXIT_FAILED
+			    : all[0] ? MB_EXIT_INVALID
+				     : MB_EXIT_OK;
 	}
 	mb_watchdog_disarm();
 	mb_watchdog_stop();
@@ -747,5 +740,5 @@ out_usage:
 	mb_world_free(w);
 	mb_config_free(&g_cfg);
 	MPI_Finalize();
-	return EXIT_USAGE;
+	return MB_EXIT_USAGE;
 }

@@ -588,8 +588,6 @@ out:
 
 /* ---- gather and results ------------------------------------------- */
 
-static int agree(MPI_Comm comm, int rank, int rc, struct ios_err *err);
-
 #define GATHER_OOM                                                             \
 	"iostrata-bench: rank %d: out of memory gathering repetition %u of "   \
 	"%d ranks"
@@ -667,7 +665,7 @@ static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 			rc = ios_errf(err, -ENOMEM, GATHER_OOM, w->rank,
 				      rr->rep + 1, w->nranks);
 	}
-	rc = agree(w->comm, w->rank, rc, err);
+	rc = mb_agree(w->comm, w->rank, rc, err, NULL);
 	if (rc)
 		goto out;
 	{
@@ -715,7 +713,7 @@ static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 			ios_errf(err, rc, GATHER_OOM, w->rank, rr->rep + 1,
 				 w->nranks);
 	}
-	rc = agree(w->comm, w->rank, rc, err);
+	rc = mb_agree(w->comm, w->rank, rc, err, NULL);
 	if (rc)
 		goto out;
 	MPI_Gatherv(samples, (int)ns * 2, MPI_UINT64_T, allsamples, cnt, disp,
@@ -868,31 +866,29 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 	return 0;
 }
 
-/* Agree on success: every rank returns the first failing rank's code. */
-static int agree(MPI_Comm comm, int rank, int rc, struct ios_err *err)
+int mb_agree(MPI_Comm comm, int rank, int rc, struct ios_err *err, int *who)
 {
 	int in[2] = {rc ? rank : INT_MAX, 0}, out[2];
 	int first;
+	struct {
+		int code;
+		char msg[IOS_ERR_MSGLEN];
+	} m = {0};
 
 	MPI_Allreduce(in, out, 1, MPI_2INT, MPI_MINLOC, comm);
 	first = out[0];
+	if (who)
+		*who = first == INT_MAX ? -1 : first;
 	if (first == INT_MAX)
 		return 0;
-	{
-		struct {
-			int code;
-			char msg[IOS_ERR_MSGLEN];
-		} m = {0};
-
-		if (rank == first) {
-			m.code = rc;
-			snprintf(m.msg, sizeof(m.msg), "%s",
-				 err && err->msg[0] ? err->msg : strerror(-rc));
-		}
-		MPI_Bcast(&m, sizeof(m), MPI_BYTE, first, comm);
-		ios_errf(err, m.code, "%s", m.msg);
-		return m.code;
+	if (rank == first) {
+		m.code = rc;
+		snprintf(m.msg, sizeof(m.msg), "%s",
+			 err && err->msg[0] ? err->msg : strerror(-rc));
 	}
+	MPI_Bcast(&m, sizeof(m), MPI_BYTE, first, comm);
+	ios_errf(err, m.code, "%s", m.msg);
+	return m.code;
 }
 
 int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
@@ -942,7 +938,7 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 			rc = ios_errf(err, -ENOMEM,
 				      "iostrata-bench: out of memory");
 	}
-	rc = agree(comm, w->rank, rc, err);
+	rc = mb_agree(comm, w->rank, rc, err, NULL);
 	if (rc)
 		goto out_world;
 
@@ -965,7 +961,7 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 	}
 	if (!rc)
 		rc = be->init(&ctx);
-	rc = agree(comm, w->rank, rc, err);
+	rc = mb_agree(comm, w->rank, rc, err, NULL);
 	if (rc)
 		goto out_bufs;
 
@@ -973,7 +969,7 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 	if (spec->pattern != MB_PAT_WRITE) {
 		mb_watchdog_arm(mb_watchdog_bound(3600.0), "lay out");
 		rc = layout(&ctx, be, spec, cfg->seed, bufs[0], err);
-		rc = agree(comm, w->rank, rc, err);
+		rc = mb_agree(comm, w->rank, rc, err, NULL);
 		if (rc)
 			goto out_fini;
 	}
@@ -1028,7 +1024,7 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 				rc = ios_errf(err, -ENOMEM,
 					      "iostrata-bench: out of memory");
 		}
-		rc = agree(comm, w->rank, rc, err);
+		rc = mb_agree(comm, w->rank, rc, err, NULL);
 		if (rc) {
 			if (f)
 				be->close(f);

@@ -51,6 +51,14 @@ struct mb_phase_spec {
 int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 		 struct ios_phase_result *out, struct ios_err *err);
 
+/*
+ * Agree on success over [comm] (collective): [rc] is this rank's result.
+ * Every rank returns the lowest failing rank's code, with that rank's
+ * message in [err] (its strerror when it gave none); [who] (optional) gets
+ * that rank, -1 when every rank succeeded (return 0).
+ */
+int mb_agree(MPI_Comm comm, int rank, int rc, struct ios_err *err, int *who);
+
 /* Seconds the last repetition's gather (and figures) took, on rank 0. */
 extern double mb_phase_last_gather_s;
 
