@@ -293,6 +293,7 @@ static void save_invalid(const struct mb_config *cfg, const struct lyr_opts *o,
 struct lctx {
 	struct lyr_opts *o;
 	const struct mb_config *cfg; /* parsed common options */
+	int rank;                    /* in MPI_COMM_WORLD */
 	/* what each layer runs (lyr_layer_config); device: this node's dir */
 	struct mb_config lcfg[LYR_NLAYERS];
 	char devdir[4096];
@@ -645,6 +646,302 @@ static void on_watchdog(const char *stage, double seconds)
 	_exit(MB_EXIT_WATCHDOG);
 }
 
+/*
+ * The output is new; Ceph is reachable and the pool is there: checked on
+ * rank 0 before anything is touched (a run that cannot start still leaves
+ * a results file saying why).  0, or MB_EXIT_USAGE on every rank.
+ */
+static int check_before_start(struct lctx *c, struct ceph_facts *facts)
+{
+	const struct lyr_opts *o = c->o;
+	const struct mb_config *cfg = c->cfg;
+	struct ios_err err = {0};
+	int rc = 0;
+
+	if (c->rank == 0 && cfg->output && !cfg->force &&
+	    access(cfg->output, F_OK) == 0)
+		rc = ios_errf(
+			&err, -EEXIST,
+			"--output: \"%s\" exists: refusing to overwrite it (accepted: a new file name, or --force)",
+			cfg->output);
+	if (c->rank == 0 && rc == 0 &&
+	    (!o->skip[LYR_PROTOCOL] || !o->skip[LYR_FULLLIB] ||
+	     !o->skip[LYR_FULLSTACK]))
+		rc = ceph_preflight(o, !o->skip[LYR_PROTOCOL], facts, &err);
+	MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (rc == 0)
+		return 0;
+	if (c->rank == 0) {
+		fprintf(stderr, "iostrata-bench: %s\n", err.msg);
+		fprintf(stderr,
+			"iostrata-bench: layered run invalid: nothing was written to the cluster or the disks\n");
+		if (rc != -EEXIST)
+			save_invalid(cfg, o, &err);
+	}
+	return MB_EXIT_USAGE;
+}
+
+/*
+ * Ranks, nodes, the node leaders' communicator and each layer's
+ * configuration; then the posix targets (device dirs, the CephFS mount)
+ * exist and take our files, on every rank, before anything is written.
+ * 0, or MB_EXIT_USAGE on every rank (c->w and c->leaders released).
+ */
+static int open_world(struct lctx *c)
+{
+	const struct lyr_opts *o = c->o;
+	struct ios_err err = {0};
+	int rc, bad, anybad = 0;
+
+	mb_watchdog_arm(120.0, "start-up");
+	rc = mb_world_create(MPI_COMM_WORLD, &c->w, &err);
+	if (rc < 0) {
+		fprintf(stderr, "iostrata-bench: rank %d: %s\n", c->rank,
+			err.msg);
+		MPI_Abort(MPI_COMM_WORLD, MB_EXIT_FAILED);
+	}
+	mb_watchdog_disarm();
+	MPI_Comm_split(MPI_COMM_WORLD, c->w->node_rank == 0 ? 0 : MPI_UNDEFINED,
+		       c->w->node, &c->leaders);
+	if (!o->skip[LYR_DEVICE])
+		expand(o->device_dir, c->w->node, c->w->host, c->devdir,
+		       sizeof(c->devdir));
+	for (int l = 0; l < LYR_NLAYERS; l++)
+		lyr_layer_config(c->cfg, o, l, c->devdir, c->w->nnodes,
+				 &c->lcfg[l]);
+
+	if (!o->skip[LYR_DEVICE] && c->leaders != MPI_COMM_NULL) {
+		int lr_rank;
+
+		MPI_Comm_rank(c->leaders, &lr_rank);
+		rc = mb_config_check_target(&c->lcfg[LYR_DEVICE], lr_rank,
+					    c->w->nnodes, 1, &err);
+		if (rc < 0)
+			fprintf(stderr,
+				"iostrata-bench: rank %d: device layer: --layers-device-dir: %s\n",
+				c->rank, err.msg);
+	}
+	if (rc == 0 && !o->skip[LYR_FULLSTACK]) {
+		rc = mb_config_check_target(&c->lcfg[LYR_FULLSTACK], c->rank,
+					    c->w->nranks, c->w->ranks_on_node,
+					    &err);
+		if (rc < 0)
+			fprintf(stderr,
+				"iostrata-bench: rank %d: full stack: %s\n",
+				c->rank, err.msg);
+	}
+	bad = rc < 0;
+	MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+	if (!anybad)
+		return 0;
+	if (c->rank == 0)
+		fprintf(stderr,
+			"iostrata-bench: layered run invalid: nothing was written\n");
+	if (c->leaders != MPI_COMM_NULL)
+		MPI_Comm_free(&c->leaders);
+	mb_world_free(c->w);
+	c->w = NULL;
+	return MB_EXIT_USAGE;
+}
+
+/* The numbers the ceilings need: nodes, one host or not, pool sizes, OSDs
+ * (rank 0 has them). */
+static void count_nodes(struct lctx *c, const struct ceph_facts *facts)
+{
+	char host[64] = "", *all = NULL;
+	int same = 1, nranks = c->w->nranks;
+
+	/* one host? (hostnames, not Slurm node names) */
+	gethostname(host, sizeof(host) - 1);
+	if (c->rank == 0)
+		all = calloc((size_t)nranks, sizeof(host));
+	MPI_Gather(host, sizeof(host), MPI_CHAR, all, sizeof(host), MPI_CHAR, 0,
+		   MPI_COMM_WORLD);
+	if (c->rank == 0) {
+		for (int i = 1; i < nranks && all; i++)
+			if (strcmp(all, all + (size_t)i * sizeof(host)))
+				same = 0;
+		c->n.one_host = same;
+	}
+	free(all);
+	c->n.device_ranks = c->w->nnodes;
+	c->n.storage_nodes = c->w->nnodes;
+	c->n.replicas = facts->pool_size > 0 ? facts->pool_size : 0;
+	c->n.fs_replicas = facts->fs_size > 0 ? facts->fs_size : 0;
+	c->n.osds = c->o->osds ? c->o->osds : facts->osds_up;
+}
+
+/* The run record (rank 0), the nodes' hardware, the first write. */
+static void start_record(struct lctx *c, struct lrun *lr)
+{
+	const struct mb_config *cfg = c->cfg;
+
+	if (c->rank == 0) {
+		struct ios_run *r = &lr->run;
+		const char *conf = ceph_opt(c->o, "ceph-conf");
+
+		lr->output = cfg->output;
+		c->lr = lr;
+		if (lyr_runrec_start(r, cfg, c->o, &c->n)) {
+			fprintf(stderr, "iostrata-bench: run record: %s\n",
+				strerror(ENOMEM));
+			MPI_Abort(MPI_COMM_WORLD, MB_EXIT_FAILED);
+		}
+		r->nranks = c->w->nranks;
+		r->rank_info = c->w->ri;
+		r->job_json = mb_hw_job_json();
+		r->ceph_json = mb_hw_ceph_json(
+			conf ? conf : getenv("CEPH_CONF"), cfg->dir);
+	}
+	mb_gather_node_json(c->w, cfg->dir, &lr->run);
+	if (c->rank == 0)
+		save(lr);
+}
+
+/* The network layer: every ordered node pair, on the node leaders. */
+static void run_network(struct lctx *c)
+{
+	const struct nb_opts *net = &c->o->net;
+	struct ios_net_pair *pairs = NULL;
+	struct ios_err err = {0};
+	double mn, med, lat;
+	size_t np = 0;
+
+	if (c->leaders != MPI_COMM_NULL &&
+	    nb_run(c->leaders, net, &pairs, &np, &err) < 0 && c->rank == 0) {
+		snprintf(c->note[LYR_NETWORK], 256, "%.250s", err.msg);
+		c->failed = true;
+	}
+	if (c->rank == 0) {
+		nb_summary(pairs, np, &mn, &med, &lat);
+		c->lr->run.net = pairs;
+		c->lr->run.nnet = np;
+		c->n.net_link_min = mn;
+		if (np) {
+			c->n.bw[LYR_NETWORK][LYR_READ] =
+				mn * c->n.storage_nodes;
+			c->n.bw[LYR_NETWORK][LYR_WRITE] =
+				mn * c->n.storage_nodes;
+			snprintf(
+				c->note[LYR_NETWORK], 256,
+				"%zu node pairs, %d x %" PRIu64
+				" B streams: slowest link %.3g GB/s, median %.3g GB/s, latency %.1f us; aggregate = slowest x %d nodes%s",
+				np, net->streams, net->msg_bytes, mn / 1e9,
+				med / 1e9, lat / 1e3, c->n.storage_nodes,
+				c->n.one_host ? "; loopback: not a real network"
+					      : "");
+		} else if (!c->note[LYR_NETWORK][0]) {
+			snprintf(c->note[LYR_NETWORK], 256,
+				 "one node: no pair to measure");
+		}
+		snprintf(c->source[LYR_NETWORK], 32, "MPI point-to-point");
+	}
+	nb_quiet_barrier(MPI_COMM_WORLD);
+}
+
+/* One /layers row per layer that ran (or left a note). */
+static void add_layer_rows(struct lctx *c)
+{
+	for (int l = 0; l < LYR_NLAYERS; l++) {
+		char note[256];
+
+		if (c->o->skip[l] && !c->note[l][0])
+			continue;
+		snprintf(note, sizeof(note), "%s", c->note[l]);
+		if (l == LYR_PROTOCOL)
+			snprintf(note + strlen(note),
+				 sizeof(note) - strlen(note),
+				 "%spool %s size %d", note[0] ? "; " : "",
+				 ceph_opt(c->o, "rados-pool"), c->n.replicas);
+		if (!c->n.direct[l])
+			snprintf(note + strlen(note),
+				 sizeof(note) - strlen(note),
+				 "%sbuffered (no direct I/O)",
+				 note[0] ? "; " : "");
+		add_layer(c, lyr_layer_names[l], c->source[l],
+			  c->n.bw[l][LYR_READ], c->n.bw[l][LYR_WRITE], note);
+	}
+}
+
+/* The fio cross-check of the device layer: its row and a verdict line. */
+static void add_fio_check(struct lctx *c, const struct lyr_thresholds *t,
+			  char **verdict)
+{
+	double dw = lyr_disagreement(c->n.bw[LYR_DEVICE][LYR_WRITE],
+				     c->fio_bw[LYR_WRITE]);
+	double dr = lyr_disagreement(c->n.bw[LYR_DEVICE][LYR_READ],
+				     c->fio_bw[LYR_READ]);
+	char note[256], *v2 = NULL;
+	bool bad = (!isnan(dw) && dw > t->fio_disagree) ||
+		   (!isnan(dr) && dr > t->fio_disagree);
+
+	if (isnan(c->fio_bw[LYR_WRITE]) && isnan(c->fio_bw[LYR_READ]))
+		return;
+	snprintf(
+		note, sizeof(note),
+		"fio cross-check of the device layer: write %.0f%% apart, read %.0f%% apart%s",
+		dw * 100, dr * 100,
+		bad ? " (more than 5%: the device ceiling is uncertain)" : "");
+	add_layer(c, "device-fio", "fio", c->fio_bw[LYR_READ],
+		  c->fio_bw[LYR_WRITE], note);
+	if (*verdict && asprintf(&v2, "%s%s.\n", *verdict, note) > 0) {
+		free(*verdict);
+		*verdict = v2;
+	}
+}
+
+/* The table on stdout: one line per layer, the verdict, the file. */
+static void print_layers(const struct lctx *c, const char *verdict)
+{
+	printf("iostrata-bench --layers: stonewalled aggregate bandwidth per layer\n");
+	for (int l = 0; l < LYR_NLAYERS; l++) {
+		char a[32] = "-", b[32] = "-";
+
+		if (c->o->skip[l])
+			continue;
+		if (!isnan(c->n.bw[l][LYR_WRITE]))
+			ios_fmt_rate(c->n.bw[l][LYR_WRITE], a, sizeof(a));
+		if (!isnan(c->n.bw[l][LYR_READ]))
+			ios_fmt_rate(c->n.bw[l][LYR_READ], b, sizeof(b));
+		printf("  %-14s write %-14s read %-14s %s%s%s\n",
+		       lyr_layer_names[l], a, b, c->note[l],
+		       !c->n.direct[l] && c->note[l][0] ? "; " : "",
+		       c->n.direct[l] ? "" : "buffered (no direct I/O)");
+	}
+	if (verdict)
+		fputs(verdict, stdout);
+	if (c->cfg->output)
+		printf("results: %s\n", c->cfg->output);
+	fflush(stdout);
+}
+
+/* Rank 0: ceilings, verdict, the last write, the table.  The exit code. */
+static int conclude(struct lctx *c)
+{
+	struct lyr_thresholds t = lyr_default_thresholds;
+	struct ios_run *run = &c->lr->run;
+	struct lyr_check ck[64];
+	int nc, nsus = 0;
+
+	t.tolerance = c->o->tolerance;
+	nc = lyr_check_ceilings(&c->n, &t, ck, 64);
+	add_layer_rows(c);
+	run->verdict = lyr_verdict(&c->n, ck, nc, &t);
+	add_fio_check(c, &t, &run->verdict);
+	for (int i = 0; i < nc; i++)
+		if (ck[i].suspect)
+			nsus++;
+	ios_runrec_status(run, c->failed || c->invalid ? "failed" : "complete");
+	if (save(c->lr) < 0)
+		c->failed = true; /* as the plain run */
+	if (!c->cfg->quiet)
+		print_layers(c, run->verdict);
+	return c->failed    ? MB_EXIT_FAILED
+	       : c->invalid ? MB_EXIT_INVALID
+	       : nsus       ? MB_EXIT_SUSPECT
+			    : MB_EXIT_OK;
+}
+
 int lyr_main(int argc, char **argv)
 {
 	struct lyr_opts o;
@@ -653,21 +950,19 @@ int lyr_main(int argc, char **argv)
 	struct lctx c;
 	struct lrun lr;
 	struct ceph_facts facts = {0};
-	int rank, nranks, rc, exit_code = MB_EXIT_OK;
-	char host[64] = "";
+	int rc, exit_code = MB_EXIT_OK;
 
-	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 	memset(&c, 0, sizeof(c));
 	memset(&lr, 0, sizeof(lr));
+	MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
 	rc = lyr_parse(argc, argv, &o, &cfg, &err);
 	if (rc < 0) {
-		if (rank == 0)
+		if (c.rank == 0)
 			fprintf(stderr, "iostrata-bench: %s\n", err.msg);
 		return MB_EXIT_USAGE;
 	}
 	if (cfg.help) {
-		if (rank == 0) {
+		if (c.rank == 0) {
 			mb_config_usage(stdout);
 			lyr_usage(stdout);
 		}
@@ -685,134 +980,20 @@ int lyr_main(int argc, char **argv)
 	}
 	c.fio_bw[0] = c.fio_bw[1] = NAN;
 
-	/* The output is new; Ceph is reachable and the pool is there:
-	 * checked before anything is touched. */
-	rc = 0;
-	if (rank == 0 && cfg.output && !cfg.force &&
-	    access(cfg.output, F_OK) == 0)
-		rc = ios_errf(
-			&err, -EEXIST,
-			"--output: \"%s\" exists: refusing to overwrite it (accepted: a new file name, or --force)",
-			cfg.output);
-	if (rank == 0 && rc == 0 &&
-	    (!o.skip[LYR_PROTOCOL] || !o.skip[LYR_FULLLIB] ||
-	     !o.skip[LYR_FULLSTACK]))
-		rc = ceph_preflight(&o, !o.skip[LYR_PROTOCOL], &facts, &err);
-	MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	if (rc < 0) {
-		if (rank == 0) {
-			fprintf(stderr, "iostrata-bench: %s\n", err.msg);
-			fprintf(stderr,
-				"iostrata-bench: layered run invalid: nothing was written to the cluster or the disks\n");
-			if (rc != -EEXIST)
-				save_invalid(&cfg, &o, &err);
-		}
+	rc = check_before_start(&c, &facts);
+	if (rc == 0) {
+		mb_watchdog_start(on_watchdog);
+		rc = open_world(&c);
+		if (rc)
+			mb_watchdog_stop();
+	}
+	if (rc) {
 		mb_config_free(&cfg);
-		return MB_EXIT_USAGE;
-	}
-	mb_watchdog_start(on_watchdog);
-	mb_watchdog_arm(120.0, "start-up");
-	rc = mb_world_create(MPI_COMM_WORLD, &c.w, &err);
-	if (rc < 0) {
-		fprintf(stderr, "iostrata-bench: rank %d: %s\n", rank, err.msg);
-		MPI_Abort(MPI_COMM_WORLD, MB_EXIT_FAILED);
-	}
-	mb_watchdog_disarm();
-	MPI_Comm_split(MPI_COMM_WORLD, c.w->node_rank == 0 ? 0 : MPI_UNDEFINED,
-		       c.w->node, &c.leaders);
-	if (!o.skip[LYR_DEVICE])
-		expand(o.device_dir, c.w->node, c.w->host, c.devdir,
-		       sizeof(c.devdir));
-	for (int l = 0; l < LYR_NLAYERS; l++)
-		lyr_layer_config(&cfg, &o, l, c.devdir, c.w->nnodes,
-				 &c.lcfg[l]);
-
-	/* The posix targets (device dirs, the CephFS mount) exist and take
-	 * our files, on every rank, before anything is written. */
-	rc = 0;
-	if (!o.skip[LYR_DEVICE] && c.leaders != MPI_COMM_NULL) {
-		int lr_rank;
-
-		MPI_Comm_rank(c.leaders, &lr_rank);
-		rc = mb_config_check_target(&c.lcfg[LYR_DEVICE], lr_rank,
-					    c.w->nnodes, 1, &err);
-		if (rc < 0)
-			fprintf(stderr,
-				"iostrata-bench: rank %d: device layer: --layers-device-dir: %s\n",
-				rank, err.msg);
-	}
-	if (rc == 0 && !o.skip[LYR_FULLSTACK]) {
-		rc = mb_config_check_target(&c.lcfg[LYR_FULLSTACK], rank,
-					    nranks, c.w->ranks_on_node, &err);
-		if (rc < 0)
-			fprintf(stderr,
-				"iostrata-bench: rank %d: full stack: %s\n",
-				rank, err.msg);
-	}
-	{
-		int bad = rc < 0, anybad = 0;
-
-		MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX,
-			      MPI_COMM_WORLD);
-		if (anybad) {
-			if (rank == 0)
-				fprintf(stderr,
-					"iostrata-bench: layered run invalid: nothing was written\n");
-			if (c.leaders != MPI_COMM_NULL)
-				MPI_Comm_free(&c.leaders);
-			mb_world_free(c.w);
-			mb_config_free(&cfg);
-			return MB_EXIT_USAGE;
-		}
+		return rc;
 	}
 	g_lc = &c;
-
-	/* one host? (hostnames, not Slurm node names) */
-	{
-		char *all = NULL;
-		int same = 1;
-
-		gethostname(host, sizeof(host) - 1);
-		if (rank == 0)
-			all = calloc((size_t)nranks, sizeof(host));
-		MPI_Gather(host, sizeof(host), MPI_CHAR, all, sizeof(host),
-			   MPI_CHAR, 0, MPI_COMM_WORLD);
-		if (rank == 0) {
-			for (int i = 1; i < nranks && all; i++)
-				if (strcmp(all, all + (size_t)i * sizeof(host)))
-					same = 0;
-			c.n.one_host = same;
-		}
-		free(all);
-	}
-	c.n.device_ranks = c.w->nnodes;
-	c.n.storage_nodes = c.w->nnodes;
-	c.n.replicas = facts.pool_size > 0 ? facts.pool_size : 0;
-	c.n.fs_replicas = facts.fs_size > 0 ? facts.fs_size : 0;
-	c.n.osds = o.osds ? o.osds : facts.osds_up;
-
-	/* The run record. */
-	if (rank == 0) {
-		struct ios_run *r = &lr.run;
-
-		lr.output = cfg.output;
-		c.lr = &lr;
-		if (lyr_runrec_start(r, &cfg, &o, &c.n)) {
-			fprintf(stderr, "iostrata-bench: run record: %s\n",
-				strerror(ENOMEM));
-			MPI_Abort(MPI_COMM_WORLD, MB_EXIT_FAILED);
-		}
-		r->nranks = nranks;
-		r->rank_info = c.w->ri;
-		r->job_json = mb_hw_job_json();
-		r->ceph_json = mb_hw_ceph_json(
-			ceph_opt(&o, "ceph-conf") ? ceph_opt(&o, "ceph-conf")
-						  : getenv("CEPH_CONF"),
-			cfg.dir);
-	}
-	mb_gather_node_json(c.w, cfg.dir, &lr.run);
-	if (rank == 0)
-		save(&lr);
+	count_nodes(&c, &facts);
+	start_record(&c, &lr);
 
 	/* 1. device: one rank per node, direct I/O, fio alongside */
 	if (!o.skip[LYR_DEVICE]) {
@@ -822,166 +1003,23 @@ int lyr_main(int argc, char **argv)
 		nb_quiet_barrier(MPI_COMM_WORLD);
 	}
 	/* 2. network: every ordered node pair */
-	if (!o.skip[LYR_NETWORK]) {
-		struct ios_net_pair *pairs = NULL;
-		size_t np = 0;
-
-		if (c.leaders != MPI_COMM_NULL) {
-			rc = nb_run(c.leaders, &o.net, &pairs, &np, &err);
-			if (rc < 0 && rank == 0) {
-				snprintf(c.note[LYR_NETWORK], 256, "%.250s",
-					 err.msg);
-				c.failed = true;
-			}
-		}
-		if (rank == 0) {
-			double mn, med, lat;
-
-			nb_summary(pairs, np, &mn, &med, &lat);
-			lr.run.net = pairs;
-			lr.run.nnet = np;
-			c.n.net_link_min = mn;
-			if (np) {
-				c.n.bw[LYR_NETWORK][LYR_READ] =
-					mn * c.n.storage_nodes;
-				c.n.bw[LYR_NETWORK][LYR_WRITE] =
-					mn * c.n.storage_nodes;
-				snprintf(
-					c.note[LYR_NETWORK], 256,
-					"%zu node pairs, %d x %" PRIu64
-					" B streams: slowest link %.3g GB/s, median %.3g GB/s, latency %.1f us; aggregate = slowest x %d nodes%s",
-					np, o.net.streams, o.net.msg_bytes,
-					mn / 1e9, med / 1e9, lat / 1e3,
-					c.n.storage_nodes,
-					c.n.one_host
-						? "; loopback: not a real network"
-						: "");
-			} else if (!c.note[LYR_NETWORK][0]) {
-				snprintf(c.note[LYR_NETWORK], 256,
-					 "one node: no pair to measure");
-			}
-			snprintf(c.source[LYR_NETWORK], 32,
-				 "MPI point-to-point");
-		}
-		nb_quiet_barrier(MPI_COMM_WORLD);
-	}
+	if (!o.skip[LYR_NETWORK])
+		run_network(&c);
 	/* 3. protocol: rados */
-	if (!o.skip[LYR_PROTOCOL]) {
+	if (!o.skip[LYR_PROTOCOL])
 		run_layer(&c, LYR_PROTOCOL, MPI_COMM_WORLD);
-	}
 	/* 4. full stack: posix on the mount, then libcephfs */
-	if (!o.skip[LYR_FULLSTACK]) {
+	if (!o.skip[LYR_FULLSTACK])
 		run_layer(&c, LYR_FULLSTACK, MPI_COMM_WORLD);
-	}
-	if (!o.skip[LYR_FULLLIB]) {
+	if (!o.skip[LYR_FULLLIB])
 		run_layer(&c, LYR_FULLLIB, MPI_COMM_WORLD);
-	}
 
-	/* ceilings and verdict */
-	if (rank == 0) {
-		struct lyr_thresholds t = lyr_default_thresholds;
-		struct lyr_check ck[64];
-		int nc, nsus = 0;
-		char *v;
-
-		t.tolerance = o.tolerance;
-		nc = lyr_check_ceilings(&c.n, &t, ck, 64);
-		for (int l = 0; l < LYR_NLAYERS; l++) {
-			char note[256];
-
-			if (o.skip[l] && !c.note[l][0])
-				continue;
-			snprintf(note, sizeof(note), "%s", c.note[l]);
-			if (l == LYR_PROTOCOL)
-				snprintf(note + strlen(note),
-					 sizeof(note) - strlen(note),
-					 "%spool %s size %d",
-					 note[0] ? "; " : "",
-					 ceph_opt(&o, "rados-pool"),
-					 c.n.replicas);
-			if (!c.n.direct[l])
-				snprintf(note + strlen(note),
-					 sizeof(note) - strlen(note),
-					 "%sbuffered (no direct I/O)",
-					 note[0] ? "; " : "");
-			add_layer(&c, lyr_layer_names[l], c.source[l],
-				  c.n.bw[l][LYR_READ], c.n.bw[l][LYR_WRITE],
-				  note);
-		}
-		v = lyr_verdict(&c.n, ck, nc, &t);
-		if (!isnan(c.fio_bw[LYR_WRITE]) || !isnan(c.fio_bw[LYR_READ])) {
-			double dw =
-				lyr_disagreement(c.n.bw[LYR_DEVICE][LYR_WRITE],
-						 c.fio_bw[LYR_WRITE]);
-			double dr =
-				lyr_disagreement(c.n.bw[LYR_DEVICE][LYR_READ],
-						 c.fio_bw[LYR_READ]);
-			char note[256], *v2 = NULL;
-			bool bad = (!isnan(dw) && dw > t.fio_disagree) ||
-				   (!isnan(dr) && dr > t.fio_disagree);
-
-			snprintf(
-				note, sizeof(note),
-				"fio cross-check of the device layer: write %.0f%% apart, read %.0f%% apart%s",
-				dw * 100, dr * 100,
-				bad ? " (more than 5%: the device ceiling is uncertain)"
-				    : "");
-			add_layer(&c, "device-fio", "fio", c.fio_bw[LYR_READ],
-				  c.fio_bw[LYR_WRITE], note);
-			if (v && asprintf(&v2, "%s%s.\n", v, note) > 0) {
-				free(v);
-				v = v2;
-			}
-		}
-		for (int i = 0; i < nc; i++)
-			if (ck[i].suspect)
-				nsus++;
-		lr.run.verdict = v;
-		ios_runrec_status(&lr.run, c.failed || c.invalid ? "failed"
-								 : "complete");
-		if (save(&lr) < 0)
-			c.failed = true; /* as the plain run */
-		if (!cfg.quiet) {
-			printf("iostrata-bench --layers: stonewalled aggregate bandwidth per layer\n");
-			for (int l = 0; l < LYR_NLAYERS; l++) {
-				char a[32], b[32];
-
-				if (o.skip[l])
-					continue;
-				printf("  %-14s write %-14s read %-14s %s%s%s\n",
-				       lyr_layer_names[l],
-				       isnan(c.n.bw[l][LYR_WRITE])
-					       ? "-"
-					       : ios_fmt_rate(
-							 c.n.bw[l][LYR_WRITE],
-							 a, sizeof(a)),
-				       isnan(c.n.bw[l][LYR_READ])
-					       ? "-"
-					       : ios_fmt_rate(
-							 c.n.bw[l][LYR_READ], b,
-							 sizeof(b)),
-				       c.note[l],
-				       !c.n.direct[l] && c.note[l][0] ? "; "
-								      : "",
-				       c.n.direct[l]
-					       ? ""
-					       : "buffered (no direct I/O)");
-			}
-			if (v)
-				fputs(v, stdout);
-			if (cfg.output)
-				printf("results: %s\n", cfg.output);
-			fflush(stdout);
-		}
-		exit_code = c.failed    ? MB_EXIT_FAILED
-			    : c.invalid ? MB_EXIT_INVALID
-			    : nsus      ? MB_EXIT_SUSPECT
-					: MB_EXIT_OK;
-	}
+	if (c.rank == 0)
+		exit_code = conclude(&c);
 	MPI_Bcast(&exit_code, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	g_lc = NULL;
 	mb_watchdog_stop();
-	if (rank == 0) {
+	if (c.rank == 0) {
 		for (int i = 0; i < lr.run.nphases; i++)
 			ios_phase_result_clear(&lr.run.phases[i]);
 	}
