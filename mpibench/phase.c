@@ -23,6 +23,7 @@
 
 #include "figures.h"
 #include "phase.h"
+#include "content.h"
 #include "progress.h"
 #include "units.h"
 #include "verify.h"
@@ -218,6 +219,7 @@ struct rank_run {
 	uint64_t nblocks;
 	uint64_t cursor;
 	uint64_t rng;
+	uint64_t scr; /* write content (scramble), apart from the offsets */
 	uint64_t seed;
 	uint32_t rep;
 	int64_t t0_local, deadline_local; /* monotonic */
@@ -411,6 +413,8 @@ static void fill_write(struct rank_run *rr, void *buf, uint64_t off)
 	if (rr->spec->cfg->verify)
 		mb_verify_fill(buf, rr->spec->cfg->bs, (uint32_t)rr->w->rank,
 			       rr->rep, off, rr->seed);
+	else if (rr->spec->cfg->scramble)
+		mb_content_scramble(buf, rr->spec->cfg->bs, &rr->scr);
 }
 
 /*
@@ -776,21 +780,6 @@ static void *alloc_buf(size_t len)
 	return p;
 }
 
-static void fill_random(void *buf, size_t len, uint64_t seed)
-{
-	uint64_t s = seed | 1;
-	unsigned char *p = buf;
-	size_t i;
-
-	for (i = 0; i + 8 <= len; i += 8) {
-		uint64_t v = rng_next(&s);
-
-		memcpy(p + i, &v, 8);
-	}
-	for (; i < len; i++)
-		p[i] = (unsigned char)rng_next(&s);
-}
-
 /* Lay out the rank's own file up to --size (untimed), like fio does. */
 static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 		  const struct mb_phase_spec *s, uint64_t seed, void *buf,
@@ -800,6 +789,7 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 	struct mb_file *f;
 	uint64_t cur = 0, off, chunk, len, k;
 	void *cbuf = NULL;
+	uint64_t scr = seed ^ 0x6c61796f7574ull ^ ((uint64_t)ctx->rank << 24);
 	int flags =
 		MB_O_WRITE | MB_O_CREATE | (s->cfg->direct ? MB_O_DIRECT : 0);
 	int rc;
@@ -843,6 +833,8 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 				mb_verify_fill((char *)cbuf + k, s->cfg->bs,
 					       (uint32_t)ctx->rank, UINT32_MAX,
 					       off + k, seed);
+		else if (s->cfg->scramble)
+			mb_content_scramble(cbuf, len, &scr);
 		n = be->pwrite(f, cbuf, len, off);
 		if (n != (ssize_t)len) {
 			rc = n < 0 ? (int)n : -EIO;
@@ -956,8 +948,10 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 				w->rank, nbufs, spec->cfg->bs,
 				strerror(ENOMEM));
 		else
-			fill_random(bufs[i], spec->cfg->bs,
-				    cfg->seed ^ ((uint64_t)w->rank << 32) ^ i);
+			mb_content_fill(bufs[i], spec->cfg->bs,
+					cfg->seed ^ ((uint64_t)w->rank << 32) ^
+						i,
+					cfg->buffer_compress);
 	}
 	if (!rc)
 		rc = be->init(&ctx);
@@ -1011,6 +1005,7 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 			  ((uint64_t)rep << 48) ^
 			  ((uint64_t)spec->phase_index << 56)) |
 			 1;
+		rr.scr = (rr.rng ^ 0x7363726d626c65ull) | 1;
 		ios_lathist_init(&rr.lat);
 		rr.r.rank = w->rank;
 
