@@ -208,6 +208,9 @@ void mb_world_free(struct mb_world *w)
 	free(w);
 }
 
+/* Lay-out stalls longer than this (s) abort the run (see layout()). */
+#define LAYOUT_STALL_S 600.0
+
 /* ---- one rank's repetition ---------------------------------------- */
 
 struct rank_run {
@@ -790,6 +793,7 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 	uint64_t cur = 0, off, chunk, len, k;
 	void *cbuf = NULL;
 	uint64_t scr = seed ^ 0x6c61796f7574ull ^ ((uint64_t)ctx->rank << 24);
+	double slowest = 0, t_chunk, t_start = (double)mono_ns() / 1e9;
 	int flags =
 		MB_O_WRITE | MB_O_CREATE | (s->cfg->direct ? MB_O_DIRECT : 0);
 	int rc;
@@ -828,6 +832,13 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 		ssize_t n;
 
 		len = s->cfg->size - off < chunk ? s->cfg->size - off : chunk;
+		/* Lay-out has no planned end (16 GiB per rank on a slow
+		 * cluster can take an hour): the watchdog follows progress,
+		 * each chunk within max(LAYOUT_STALL_S, 20 x the slowest one
+		 * so far), so only a stall aborts the run. */
+		mb_watchdog_arm(fmax(LAYOUT_STALL_S, 20.0 * slowest),
+				"lay out");
+		t_chunk = (double)mono_ns() / 1e9;
 		if (s->cfg->verify)
 			for (k = 0; k < len; k += s->cfg->bs)
 				mb_verify_fill((char *)cbuf + k, s->cfg->bs,
@@ -836,6 +847,7 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 		else if (s->cfg->scramble)
 			mb_content_scramble(cbuf, len, &scr);
 		n = be->pwrite(f, cbuf, len, off);
+		slowest = fmax(slowest, (double)mono_ns() / 1e9 - t_chunk);
 		if (n != (ssize_t)len) {
 			rc = n < 0 ? (int)n : -EIO;
 			be->close(f);
@@ -849,6 +861,11 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 		}
 	}
 	free(cbuf);
+	/* Done here; the others may take longer (a throttled rank): wait for
+	 * them with a bound that scales with this rank's own lay-out. */
+	mb_watchdog_arm(fmax(mb_watchdog_bound(3600.0),
+			     100.0 * ((double)mono_ns() / 1e9 - t_start)),
+			"lay out (waiting for the other ranks)");
 	rc = be->close(f);
 	if (rc)
 		return ios_errf(
@@ -961,7 +978,7 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 
 	/* Lay out the file first unless a sequential write fills it. */
 	if (spec->pattern != MB_PAT_WRITE) {
-		mb_watchdog_arm(mb_watchdog_bound(3600.0), "lay out");
+		mb_watchdog_arm(LAYOUT_STALL_S, "lay out (open)");
 		rc = layout(&ctx, be, spec, cfg->seed, bufs[0], err);
 		rc = mb_agree(comm, w->rank, rc, err, NULL);
 		if (rc)
