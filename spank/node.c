@@ -1008,6 +1008,51 @@ out_unlock:
 	return rc;
 }
 
+/* "mem_hotplug": how much memory can really go offline, and why not
+ * more (see mem_hotplug_report). */
+static void json_mem_hotplug(const struct node_ctx *c, struct jsonw *w)
+{
+	struct mem_hotplug_report r;
+	int rc = mem_hotplug_report(&c->fs, &r);
+
+	if (rc < 0) {
+		log_verbose("iostrata: node %s: memory hotplug: %s", c->node,
+			    strerror(-rc));
+		return;
+	}
+	jsonw_key(w, "mem_hotplug");
+	jsonw_obj_begin(w);
+	jsonw_kv_uint(w, "block_size", r.block_size);
+	jsonw_kv_uint(w, "blocks", r.blocks);
+	jsonw_kv_uint(w, "blocks_offline", r.offline);
+	jsonw_kv_uint(w, "offlinable_bytes", r.sure_bytes);
+	jsonw_kv_uint(w, "maybe_offlinable_bytes", r.maybe_bytes);
+	jsonw_key(w, "online_blocks");
+	jsonw_obj_begin(w);
+	jsonw_kv_uint(w, "movable", r.movable);
+	jsonw_kv_uint(w, "kernel_zone", r.kernel);
+	jsonw_kv_uint(w, "spanning", r.spanning);
+	jsonw_kv_uint(w, "unknown_zone", r.unknown);
+	jsonw_kv_uint(w, "fixed", r.fixed);
+	jsonw_kv_uint(w, "not_removable", r.not_removable);
+	jsonw_obj_end(w);
+	jsonw_kv_str(w, "auto_online_blocks", r.auto_online);
+	jsonw_key(w, "cmdline");
+	jsonw_obj_begin(w);
+	jsonw_kv_bool(w, "read", r.cmdline_read);
+	jsonw_kv_bool(w, "movable_node", r.movable_node);
+	jsonw_kv_str(w, "movablecore", r.movablecore);
+	jsonw_kv_str(w, "kernelcore", r.kernelcore);
+	jsonw_kv_str(w, "memhp_default_state", r.memhp_default_state);
+	jsonw_obj_end(w);
+	jsonw_key(w, "why_not_more");
+	jsonw_arr_begin(w);
+	for (unsigned i = 0; i < r.n_why; i++)
+		jsonw_str(w, r.why[i]);
+	jsonw_arr_end(w);
+	jsonw_obj_end(w);
+}
+
 int node_status_json(const struct node_ctx *c, FILE *out)
 {
 	struct snapshot now;
@@ -1046,6 +1091,7 @@ int node_status_json(const struct node_ctx *c, FILE *out)
 			log_verbose("%s", ferr.msg);
 		}
 	}
+	json_mem_hotplug(c, &w);
 	jsonw_key(&w, "journals");
 	jsonw_arr_begin(&w);
 	if (c->sd.jdirfd >= 0 &&
