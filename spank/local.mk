@@ -140,4 +140,6 @@ EXTRA_DIST += \
 	tests/integration/t22-spank-jobend.sh \
 	tests/integration/t23-spank-prolog-fail.sh \
 	tests/integration/t24-spank-slurmd-crash.sh \
+	tests/integration/t25-spank-health.sh \
+	tests/integration/t26-spank-soak.sh \
 	# End of EXTRA_DIST (spank integration)
