@@ -21,6 +21,8 @@ echo "nproc=$(nproc)"
 echo "online=$(cat /sys/devices/system/cpu/online)"
 echo "memtotal=$(awk '/MemTotal/ {print $2}' /proc/meminfo)"
 env | grep -E '^IOSTRATA_(REQ|APPLIED)_' | sort
+# the per-job applied file, while the job runs (the epilog's restore removes it)
+echo "applied_json=$(tr -d '\n' <"$IOSTRATA_APPLIED_FILE")"
 for cg in $IOSTRATA_OSD_CGROUPS; do
 	echo "throttle $cg $(cat $cg/blkio.throttle.write_bps_device 2>/dev/null || cat $cg/io.max)"
 done
@@ -68,9 +70,10 @@ grep -qx "IOSTRATA_APPLIED_CPUS=1" <<<"$out" || fail "IOSTRATA_APPLIED_CPUS miss
 grep -qx "IOSTRATA_APPLIED_DISK_BW=52428800,52428800" <<<"$out" || fail "IOSTRATA_APPLIED_DISK_BW missing"
 grep -qx "IOSTRATA_REQ_MEM=$mem" <<<"$out" || fail "IOSTRATA_REQ_MEM missing"
 file=$(sed -n 's/^IOSTRATA_APPLIED_FILE=//p' <<<"$out")
-[ -f "$file" ] || fail "applied file $file missing"
-/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["applied"]["cpus_online"]==1, d; assert len(d["applied"]["throttles"])>=1' "$file" ||
-	fail "applied file $file wrong"
+sed -n 's/^applied_json=//p' <<<"$out" >"$T2X_TMP/applied.json"
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["applied"]["cpus_online"]==1, d; assert len(d["applied"]["throttles"])>=1' "$T2X_TMP/applied.json" ||
+	fail "applied file $file wrong (as the job read it): $(cat "$T2X_TMP/applied.json")"
+[ ! -e "$file" ] || fail "applied file $file left after the job (the restore removes it)"
 n=$(grep -c "^throttle .* 52428800" <<<"$out")
 [ "$n" -ge 1 ] || fail "OSD cgroups not throttled in the job"
 # The OSD of this host (IOSTRATA_OSD_HOSTS: the host of osd.0, osd.1, ...)

@@ -85,7 +85,7 @@ t5x_cleanup() {
 			: >"$WORK/node-check.txt"
 			for h in ${IOSTRATA_STORAGE_NODES//,/ }; do
 				hdir=${IOSTRATA_HOSTS_DIR:-$base/hosts}/$h/iostrata
-				"$NODE" check --policy="$hdir/policy.conf" --state-dir="$hdir/state" \
+				"$NODE" check --node="$h" --policy="$hdir/policy.conf" --state-dir="$hdir/state" \
 					>>"$WORK/node-check.txt" 2>&1 || bad=1
 			done
 			if [[ -z $bad ]]; then
