@@ -66,10 +66,10 @@ tests_fuzz_fuzz_fio_json_LDADD = mpibench/libiostrata_layers.la
 
 tests_fuzz_fuzz_h5run_SOURCES = tests/fuzz/fuzz_h5run.c \
 	tests/fuzz/fuzz_util.c
-tests_fuzz_fuzz_h5run_CPPFLAGS = $(AM_CPPFLAGS) $(HDF5_CFLAGS)
+tests_fuzz_fuzz_h5run_CPPFLAGS = $(AM_CPPFLAGS) $(INC_H5) $(HDF5_CFLAGS)
 tests_fuzz_fuzz_h5run_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_h5run_LDADD = h5schema/libiostrata_h5.la \
-	common/libiostrata_common.la $(HDF5_LIBS)
+	model/libiostrata_model.la common/libiostrata_common.la $(HDF5_LIBS)
 
 fuzz: $(FUZZ_PROGS)
 else
