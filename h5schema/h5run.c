@@ -30,6 +30,7 @@
 
 int (*ios_h5_test_hook)(const char *step);
 const char *ios_h5_test_tmp;
+bool ios_h5_read_in_core;
 
 /* ---- small HDF5 helpers --------------------------------------------- */
 
@@ -1457,6 +1458,23 @@ static herr_t attach_cb(hid_t g, const char *name, const H5L_info_t *info,
 	return 0;
 }
 
+/* sec2 (the default), or the core driver when ios_h5_read_in_core. */
+static hid_t reader_fapl(void)
+{
+	static hid_t core = -1;
+
+	if (!ios_h5_read_in_core)
+		return H5P_DEFAULT;
+	if (core < 0) {
+		core = H5Pcreate(H5P_FILE_ACCESS);
+		if (core >= 0 && H5Pset_fapl_core(core, 1 << 20, 0) < 0) {
+			H5Pclose(core);
+			core = -1;
+		}
+	}
+	return core >= 0 ? core : H5P_DEFAULT;
+}
+
 static int open_file(struct rctx *r, hid_t *out)
 {
 	struct stat st;
@@ -1487,7 +1505,7 @@ static int open_file(struct rctx *r, hid_t *out)
 			r->err, -EBADMSG,
 			"h5schema: read %s: not an HDF5 file (no HDF5 signature; an empty, truncated or foreign file)",
 			r->path);
-	f = H5Fopen(r->path, H5F_ACC_RDONLY, H5P_DEFAULT);
+	f = H5Fopen(r->path, H5F_ACC_RDONLY, reader_fapl());
 	if (f < 0)
 		return ios_errf(
 			r->err, -EBADMSG,
