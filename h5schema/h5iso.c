@@ -21,6 +21,8 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/sendfile.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -35,6 +37,9 @@
 
 #define FRAME_MAGIC 0x314f5349u /* "ISO1" */
 #define MIB (1ull << 20)
+/* The child's own failures exit CHILD_EXIT + 3..7; any other exit status
+ * is the parse dying (a sanitizer build's report exits 1) */
+#define CHILD_EXIT 120
 
 struct ios_h5_iso_seen ios_h5_iso_test_seen;
 
@@ -217,7 +222,7 @@ static __attribute__((noreturn)) void child_fail(int wfd, const char *what,
 	snprintf(msg, sizeof(msg), "%s: %s", what, strerror(e));
 	frame_head(&w, STAGE_SETUP, -e, msg);
 	if (w.failed || write_all(wfd, w.p, w.len) < 0)
-		_exit(3);
+		_exit(CHILD_EXIT + 3);
 	_exit(0);
 }
 
@@ -303,10 +308,10 @@ child_main(enum iso_op op, const char *path, int fd, int wfd, off_t size,
 	wfd = fcntl(wfd, F_DUPFD, 10);
 	nul = open("/dev/null", O_RDWR);
 	if (fd < 0 || wfd < 0 || nul < 0)
-		_exit(4);
+		_exit(CHILD_EXIT + 4);
 	for (int i = 0; i < 3; i++)
 		if (dup2(nul, i) < 0)
-			_exit(4);
+			_exit(CHILD_EXIT + 4);
 	{
 		int lo = fd < wfd ? fd : wfd, hi = fd < wfd ? wfd : fd;
 
@@ -330,7 +335,7 @@ child_main(enum iso_op op, const char *path, int fd, int wfd, off_t size,
 	    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
 		child_fail(wfd, "prctl", errno);
 	if (getppid() != parent)
-		_exit(5);
+		_exit(CHILD_EXIT + 5);
 	set_limit(wfd, RLIMIT_CORE, 0, 0, "limit core size");
 	set_limit(wfd, RLIMIT_NPROC, 0, 0, "limit processes");
 	set_limit(wfd, RLIMIT_CPU, l->cpu_s, l->cpu_s + 5, "limit CPU time");
@@ -373,13 +378,42 @@ child_main(enum iso_op op, const char *path, int fd, int wfd, off_t size,
 	if (!rc && op == ISO_READ)
 		ios_wire_run(&w, run);
 	if (w.failed)
-		_exit(6);
+		_exit(CHILD_EXIT + 6);
 	if (write_all(wfd, w.p, w.len) < 0)
-		_exit(7);
+		_exit(CHILD_EXIT + 7);
 	_exit(0);
 }
 
 /* ---- the parent: wait and decode ------------------------------------ */
+
+/* ---- the spawner ---------------------------------------------------- */
+
+/*
+ * The children are forked by a small helper process (the spawner), itself
+ * forked at the first isolated read, before the caller holds any run: a
+ * fork of a report holding a thousand runs cost more than the parse (page
+ * tables, copy-on-write), and a child forked from it would carry other
+ * users' runs in its memory.  The spawner keeps root, runs no HDF5 over
+ * any input, forks one child per request, enforces the wall-clock limit
+ * (it kills the child by PID) and sends back how the child ended.  The
+ * child's answer goes straight to the caller through a pipe.
+ */
+struct iso_req {
+	uint32_t op;
+	struct iso_creds creds;
+	int64_t size;
+	struct ios_h5_iso_limits lim;
+	char path[4096];
+};
+
+struct iso_end {
+	int32_t status;
+	uint32_t timed_out;
+	int64_t cpu_s;
+};
+
+static int spawner_fd = -1;
+static pid_t spawner_pid = -1, spawner_owner = -1;
 
 static long long now_ms(void)
 {
@@ -389,98 +423,244 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* Reap [pid], killing it at [deadline] (ms, CLOCK_MONOTONIC). */
+static void reap(pid_t pid, long long deadline, struct iso_end *end)
+{
+	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	struct rusage ru;
+	bool killed = false;
+
+	for (unsigned us = 50;;) {
+		pid_t w = wait4(pid, &end->status, WNOHANG, &ru);
+		long long left = deadline - now_ms();
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			end->status = -1;
+			break;
+		}
+		if (w == 0 && left <= 0 && !killed) {
+			end->timed_out = 1;
+			kill(pid, SIGKILL);
+			killed = true;
+			left = 1000;
+		}
+		if (pfd >= 0) {
+			struct pollfd p = {.fd = pfd, .events = POLLIN};
+
+			poll(&p, 1,
+			     left > 1000 ? 1000 : (int)(left > 0 ? left : 1));
+		} else {
+			struct timespec ts = {0, (long)us * 1000};
+
+			nanosleep(&ts, NULL);
+			if (us < 20000)
+				us *= 2;
+		}
+	}
+	if (pfd >= 0)
+		close(pfd);
+	end->cpu_s = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec;
+}
+
+static __attribute__((noreturn)) void spawner_main(int sock, pid_t caller)
+{
+	pid_t self = getpid();
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 ||
+	    getppid() != caller)
+		_exit(0);
+	close_range(3, (unsigned)sock - 1, 0);
+	close_range((unsigned)sock + 1, ~0u, 0);
+	signal(SIGPIPE, SIG_IGN);
+	/* libhdf5 initialised once, here, not in every child (most of a
+	 * child's time otherwise): no input is involved */
+	H5open();
+	for (;;) {
+		struct iso_req req;
+		struct iso_end end = {0};
+		char cbuf[CMSG_SPACE(2 * sizeof(int))];
+		struct iovec iov = {.iov_base = &req, .iov_len = sizeof(req)};
+		struct msghdr mh = {.msg_iov = &iov,
+				    .msg_iovlen = 1,
+				    .msg_control = cbuf,
+				    .msg_controllen = sizeof(cbuf)};
+		struct cmsghdr *cm;
+		int fds[2];
+		ssize_t n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+		long long deadline;
+		pid_t pid;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			_exit(0); /* the caller is gone */
+		cm = CMSG_FIRSTHDR(&mh);
+		if (n != sizeof(req) || !cm || cm->cmsg_type != SCM_RIGHTS ||
+		    cm->cmsg_len != CMSG_LEN(2 * sizeof(int)))
+			_exit(1);
+		memcpy(fds, CMSG_DATA(cm), sizeof(fds));
+		req.path[sizeof(req.path) - 1] = '\0';
+		deadline = now_ms() + (long long)req.lim.wall_s * 1000;
+		pid = fork();
+		if (pid == 0) {
+			close(sock);
+			signal(SIGPIPE, SIG_DFL);
+			child_main(req.op, req.path, fds[0], fds[1], req.size,
+				   &req.lim, &req.creds, self);
+		}
+		close(fds[0]);
+		close(fds[1]);
+		if (pid < 0)
+			end.status = -1;
+		else
+			reap(pid, deadline, &end);
+		if (send(sock, &end, sizeof(end), MSG_NOSIGNAL) != sizeof(end))
+			_exit(0);
+	}
+}
+
+/* At exit: the spawner ends at EOF on its socket; reap it (its CPU time
+ * and its children's then count in this process's RUSAGE_CHILDREN). */
+static void spawner_exit(void)
+{
+	if (spawner_fd < 0 || spawner_owner != getpid())
+		return;
+	close(spawner_fd);
+	spawner_fd = -1;
+	waitpid(spawner_pid, NULL, 0);
+}
+
+/* Start the spawner unless this process has one.  0 or -errno. */
+static int spawner_start(void)
+{
+	static bool registered;
+	int sv[2];
+	pid_t me = getpid();
+
+	if (spawner_fd >= 0 && spawner_owner == me)
+		return 0;
+	if (spawner_fd >= 0) { /* a fork of the caller: not its spawner */
+		close(spawner_fd);
+		spawner_fd = -1;
+	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		return -errno;
+	fflush(NULL); /* nothing buffered twice */
+	spawner_pid = fork();
+	if (spawner_pid < 0) {
+		int e = errno;
+
+		close(sv[0]);
+		close(sv[1]);
+		return -e;
+	}
+	if (spawner_pid == 0) {
+		close(sv[0]);
+		spawner_main(sv[1], me);
+	}
+	close(sv[1]);
+	spawner_fd = sv[0];
+	spawner_owner = me;
+	if (!registered && atexit(spawner_exit) == 0)
+		registered = true;
+	return 0;
+}
+
+/* Stop a spawner that stopped answering (this process's child). */
+static void spawner_stop(void)
+{
+	if (spawner_fd >= 0)
+		close(spawner_fd);
+	if (spawner_pid > 0 && spawner_owner == getpid()) {
+		kill(spawner_pid, SIGKILL);
+		waitpid(spawner_pid, NULL, 0);
+	}
+	spawner_fd = -1;
+	spawner_pid = -1;
+}
+
+/* ---- the parent: the answer ------------------------------------------ */
+
 struct iso_result {
 	uint8_t *buf;
 	size_t len;
 	bool timed_out, too_big;
-	int status;
-	struct rusage ru;
+	struct iso_end end;
 };
 
-/* Read the child's answer until EOF and reap it, killing it at the
- * deadline or when it sends more than [max] bytes. */
-static int collect(pid_t pid, int rfd, const struct ios_h5_iso_limits *l,
+/*
+ * Read the child's answer from *[rfdp] until EOF (at most [max] bytes:
+ * beyond, the pipe is closed and the child dies writing; *[rfdp] is then
+ * -1), then how it ended from the spawner.  [deadline] guards against a
+ * spawner that stopped answering.
+ */
+static int collect(int *rfdp, size_t max, long long deadline,
 		   struct iso_result *res)
 {
-	long long deadline = now_ms() + (long long)l->wall_s * 1000;
-	size_t cap = 0, max = (size_t)l->mem_bytes + MIB;
-	bool killed = false;
-	int rc = 0;
+	size_t cap = 0;
+	int rfd = *rfdp;
+	ssize_t k;
 
 	for (;;) {
 		struct pollfd p = {.fd = rfd, .events = POLLIN};
 		long long left = deadline - now_ms();
-		ssize_t k;
 
-		if (left <= 0) {
-			res->timed_out = true;
-			break;
-		}
+		if (left <= 0)
+			return -ETIMEDOUT;
 		if (poll(&p, 1, left > 60000 ? 60000 : (int)left) < 0) {
 			if (errno == EINTR)
 				continue;
-			rc = -errno;
-			break;
+			return -errno;
 		}
 		if (!p.revents)
 			continue;
 		if (res->len == cap) {
-			size_t ncap = cap ? cap * 2 : 64 * 1024;
 			void *q;
 
 			if (cap >= max) {
 				res->too_big = true;
 				break;
 			}
-			q = realloc(res->buf, ncap);
-			if (!q) {
-				rc = -ENOMEM;
-				break;
-			}
+			q = realloc(res->buf, cap ? cap * 2 : 64 * 1024);
+			if (!q)
+				return -ENOMEM;
 			res->buf = q;
-			cap = ncap;
+			cap = cap ? cap * 2 : 64 * 1024;
 		}
 		k = read(rfd, res->buf + res->len, cap - res->len);
 		if (k < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
-		if (k < 0) {
-			rc = -errno;
-			break;
-		}
+		if (k < 0)
+			return -errno;
 		if (k == 0)
 			break;
 		res->len += (size_t)k;
 	}
-	if (rc || res->timed_out || res->too_big) {
-		kill(pid, SIGKILL);
-		killed = true;
-	}
-	/* EOF: the child is exiting; give it until the deadline */
-	for (unsigned ns = 100000;;) {
-		pid_t w = wait4(pid, &res->status, killed ? 0 : WNOHANG,
-				&res->ru);
+	close(rfd); /* a child still writing gets EPIPE */
+	*rfdp = -1;
+	for (;;) {
+		struct pollfd p = {.fd = spawner_fd, .events = POLLIN};
+		long long left = deadline - now_ms();
 
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR) {
-			rc = rc ? rc : -errno;
-			break;
+		if (left <= 0)
+			return -ETIMEDOUT;
+		if (poll(&p, 1, (int)(left > 60000 ? 60000 : left)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
 		}
-		if (w == 0 && now_ms() >= deadline) {
-			res->timed_out = true;
-			kill(pid, SIGKILL);
-			killed = true;
+		if (!p.revents)
 			continue;
-		}
-		if (w == 0) {
-			struct timespec ts = {0, ns};
-
-			nanosleep(&ts, NULL);
-			if (ns < 50000000)
-				ns *= 2;
-		}
+		k = recv(spawner_fd, &res->end, sizeof(res->end), 0);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k != sizeof(res->end))
+			return -EPIPE;
+		res->timed_out = res->end.timed_out != 0;
+		return 0;
 	}
-	return rc;
 }
 
 static int decode(enum iso_op op, const char *path,
@@ -569,90 +749,123 @@ static int decode(enum iso_op op, const char *path,
 	return rc;
 }
 
+static int send_req(const struct iso_req *req, int fd, int wfd)
+{
+	char cbuf[CMSG_SPACE(2 * sizeof(int))] = {0};
+	struct iovec iov = {.iov_base = (void *)req, .iov_len = sizeof(*req)};
+	struct msghdr mh = {.msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = cbuf,
+			    .msg_controllen = sizeof(cbuf)};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+	int fds[2] = {fd, wfd};
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(fds));
+	memcpy(CMSG_DATA(cm), fds, sizeof(fds));
+	return sendmsg(spawner_fd, &mh, MSG_NOSIGNAL) == sizeof(*req) ? 0
+								      : -errno;
+}
+
 static int isolated(enum iso_op op, const char *path,
 		    const struct ios_h5_iso_limits *lim, struct ios_run **out,
 		    struct ios_err *err)
 {
-	struct ios_h5_iso_limits l;
+	struct iso_req req = {.op = op};
 	struct iso_result res = {0};
-	struct iso_creds c;
 	struct stat st;
-	int fd, p[2], rc;
-	pid_t pid, parent = getpid();
+	int fd, p[2] = {-1, -1}, rc;
 	char as[32] = "";
+	const struct ios_h5_iso_limits *l = &req.lim;
 
 	if (out)
 		*out = NULL;
-	limits_fill(lim, &l);
-	if ((rc = open_input(path, l.max_file_bytes, &fd, &st, err)))
+	limits_fill(lim, &req.lim);
+	if ((rc = open_input(path, l->max_file_bytes, &fd, &st, err)))
 		return rc;
-	pick_creds(&st, &c);
-	if (pipe2(p, O_CLOEXEC) < 0) {
-		rc = -errno;
-		close(fd);
-		return ios_errf(err, rc, "h5schema: read %s: pipe: %s", path,
-				strerror(-rc));
-	}
-	fflush(NULL); /* nothing buffered twice */
-	pid = fork();
-	if (pid < 0) {
-		rc = -errno;
-		close(fd);
-		close(p[0]);
+	pick_creds(&st, &req.creds);
+	req.size = st.st_size;
+	snprintf(req.path, sizeof(req.path), "%s", path); /* for messages */
+	for (int attempt = 0;; attempt++) {
+		if ((rc = spawner_start()) < 0 ||
+		    (pipe2(p, O_CLOEXEC) < 0 && (rc = -errno)))
+			break;
+		rc = send_req(&req, fd, p[1]);
 		close(p[1]);
-		return ios_errf(err, -ECHILD, "h5schema: read %s: fork: %s",
-				path, strerror(-rc));
-	}
-	if (pid == 0) {
-		close(p[0]);
-		child_main(op, path, fd, p[1], st.st_size, &l, &c, parent);
+		if (!rc || attempt)
+			break;
+		close(p[0]); /* the spawner died: once more with a new one */
+		spawner_stop();
 	}
 	close(fd);
-	close(p[1]);
-	rc = collect(pid, p[0], &l, &res);
-	close(p[0]);
-	if (c.drop)
-		snprintf(as, sizeof(as), " as uid %u", (unsigned)c.uid);
-	if (res.timed_out) {
+	if (rc < 0) {
+		if (p[0] >= 0)
+			close(p[0]);
+		return ios_errf(
+			err, -ECHILD,
+			"h5schema: read %s: cannot start the isolated reader: %s",
+			path, strerror(-rc));
+	}
+	rc = collect(&p[0], (size_t)l->mem_bytes + MIB,
+		     now_ms() + ((long long)l->wall_s + 10) * 1000, &res);
+	if (p[0] >= 0)
+		close(p[0]);
+	if (req.creds.drop)
+		snprintf(as, sizeof(as), " as uid %u", (unsigned)req.creds.uid);
+	if (rc < 0) {
+		spawner_stop();
+		rc = ios_errf(
+			err, -ECHILD,
+			"h5schema: read %s: the isolated reader stopped answering: %s",
+			path, strerror(-rc));
+	} else if (res.timed_out) {
 		rc = ios_errf(
 			err, -ETIMEDOUT,
 			"h5schema: read %s: took longer than %u s to parse (IOSTRATA_PARSE_TIMEOUT_S): stopped; the HDF5 library loops on some corrupt files (parsed%s)",
-			path, l.wall_s, as[0] ? as : " in a separate process");
+			path, l->wall_s, as[0] ? as : " in a separate process");
 	} else if (res.too_big) {
 		rc = ios_errf(
 			err, -EBADMSG,
 			"h5schema: read %s: the isolated reader's answer is larger than %llu MiB: the file may have taken over its parse",
-			path, l.mem_bytes / MIB + 1);
-	} else if (rc) {
-		ios_errf(
-			err, rc,
-			"h5schema: read %s: waiting for the isolated reader: %s",
-			path, strerror(-rc));
-	} else if (WIFSIGNALED(res.status) &&
-		   (WTERMSIG(res.status) == SIGXCPU ||
-		    (WTERMSIG(res.status) == SIGKILL &&
-		     res.ru.ru_utime.tv_sec + res.ru.ru_stime.tv_sec >=
-			     (time_t)l.cpu_s))) {
+			path, l->mem_bytes / MIB + 1);
+	} else if (res.end.status == -1) {
+		rc = ios_errf(
+			err, -ECHILD,
+			"h5schema: read %s: cannot fork the isolated reader",
+			path);
+	} else if (WIFSIGNALED(res.end.status) &&
+		   (WTERMSIG(res.end.status) == SIGXCPU ||
+		    (WTERMSIG(res.end.status) == SIGKILL &&
+		     res.end.cpu_s >= (int64_t)l->cpu_s))) {
 		rc = ios_errf(
 			err, -ETIMEDOUT,
 			"h5schema: read %s: took more than %u s of CPU to parse (IOSTRATA_PARSE_CPU_S): stopped; the HDF5 library loops on some corrupt files (parsed%s)",
-			path, l.cpu_s, as[0] ? as : " in a separate process");
-	} else if (WIFSIGNALED(res.status)) {
-		int sig = WTERMSIG(res.status);
+			path, l->cpu_s, as[0] ? as : " in a separate process");
+	} else if (WIFSIGNALED(res.end.status)) {
+		int sig = WTERMSIG(res.end.status);
 		const char *abbrev = sigabbrev_np(sig);
 
 		rc = ios_errf(
 			err, -EBADMSG,
 			"h5schema: read %s: the HDF5 library crashed reading it (signal %d, SIG%s): a corrupt or crafted file (parsed in a separate process%s; nothing else was affected)",
 			path, sig, abbrev ? abbrev : "?", as);
-	} else if (!WIFEXITED(res.status) || WEXITSTATUS(res.status)) {
+	} else if (!WIFEXITED(res.end.status) ||
+		   WEXITSTATUS(res.end.status) > CHILD_EXIT) {
 		rc = ios_errf(
 			err, -ECHILD,
 			"h5schema: read %s: the isolated reader failed (exit status %d)",
 			path,
-			WIFEXITED(res.status) ? WEXITSTATUS(res.status) : -1);
+			WIFEXITED(res.end.status) ? WEXITSTATUS(res.end.status)
+						  : -1);
+	} else if (WEXITSTATUS(res.end.status)) {
+		rc = ios_errf(
+			err, -EBADMSG,
+			"h5schema: read %s: the HDF5 library crashed reading it (exit status %d): a corrupt or crafted file (parsed in a separate process%s; nothing else was affected)",
+			path, WEXITSTATUS(res.end.status), as);
 	} else {
-		rc = decode(op, path, &res, &c, l.mem_bytes / MIB, out, err);
+		rc = decode(op, path, &res, &req.creds, l->mem_bytes / MIB, out,
+			    err);
 	}
 	free(res.buf);
 	return rc;

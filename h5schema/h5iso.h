@@ -46,7 +46,9 @@ void ios_h5_iso_limits_default(struct ios_h5_iso_limits *l);
  *   file of at most max_file_bytes.  A symbolic link is followed when not
  *   root; as root only to a file owned by the link's owner (what the link's
  *   owner may point at is theirs already), else refused;
- * - a forked child gets the open file, nothing else (no other descriptor;
+ * - a child (forked by a small spawner process that is forked once, at
+ *   the first call, and kills the child by PID at the wall-clock limit;
+ *   reaped at exit) gets the open file, nothing else (no other descriptor;
  *   stdin, stdout and stderr on /dev/null), the limits above (RLIMIT_AS
  *   growth, RLIMIT_CPU, no core, no new processes, no file writes) and,
  *   when this process is root, the file owner's uid with the owner's
