@@ -82,12 +82,12 @@ char *mb_hw_job_json(void)
 #endif
 }
 
-char *mb_hw_ceph_json(const char *ceph_conf, const char *target_dir)
+char *mb_hw_ceph_json(const struct ios_ceph_opts *ceph, const char *target_dir)
 {
 #ifdef MB_HAVE_H5RUN
-	return ios_hw_ceph_json(ceph_conf, target_dir);
+	return ios_hw_ceph_json(ceph, target_dir);
 #else
-	(void)ceph_conf;
+	(void)ceph;
 	(void)target_dir;
 	return NULL;
 #endif

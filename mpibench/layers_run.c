@@ -35,6 +35,8 @@ static const struct ios_rados_api *librados;
 #include <jansson.h>
 #endif
 
+#include "backend.h"
+#include "ceph_conn.h"
 #include "h5out.h"
 #include "runrec.h"
 #include "layers.h"
@@ -256,22 +258,18 @@ struct ceph_facts {
 #if defined(HAVE_JANSSON) && defined(HAVE_RADOS)
 static int mon_json(rados_t c, const char *cmd, json_t **out)
 {
-	const char *cmds[1] = {cmd};
-	char *obuf = NULL, *sbuf = NULL;
-	size_t olen = 0, slen = 0;
+	char *obuf = NULL;
+	size_t olen = 0;
 	json_error_t je;
 	int rc;
 
-	rc = librados->rados_mon_command(c, cmds, 1, "", 0, &obuf, &olen, &sbuf,
-					 &slen);
+	rc = ios_rados_mon_command(c, cmd, &obuf, &olen, NULL, NULL);
 	if (rc < 0)
-		goto out;
+		return rc;
 	*out = json_loadb(obuf, olen, 0, &je);
 	if (!*out)
 		rc = -EINVAL;
-out:
-	librados->rados_buffer_free(obuf);
-	librados->rados_buffer_free(sbuf);
+	free(obuf);
 	return rc;
 }
 
@@ -296,26 +294,26 @@ static int pool_size(rados_t c, const char *pool)
 #endif
 
 /*
- * Connect like the rados backend (same options, same timeouts), check the
- * pool, and read the pool's size, the CephFS data pool's size and the OSD
- * count.  Returns 0 or -errno with [err] set (nothing written anywhere).
+ * Connect like the rados backend (the same options struct [co], the same
+ * connect), check the pool, and read the pool's size, the CephFS data
+ * pool's size and the OSD count.  Returns 0 or -errno with [err] set
+ * (nothing written anywhere).
  */
-static int ceph_preflight(const struct lyr_opts *o, bool need_pool,
+static int ceph_preflight(const struct lyr_opts *o,
+			  const struct ios_ceph_opts *co, bool need_pool,
 			  struct ceph_facts *f, struct ios_err *err)
 {
 #ifndef HAVE_RADOS
 	(void)o;
+	(void)co;
 	(void)need_pool;
 	memset(f, 0, sizeof(*f));
 	return ios_errf(
 		err, -ENOSYS,
 		"layers: built without librados: the protocol and full-stack layers need it (or --layers-skip=protocol,fullstack,fullstack-lib)");
 #else
-	const char *conf = ceph_opt(o, "ceph-conf");
-	const char *id = ceph_opt(o, "ceph-id");
-	const char *keyring = ceph_opt(o, "ceph-keyring");
-	const char *tmo = ceph_opt(o, "ceph-timeout");
 	const char *pool = ceph_opt(o, "rados-pool");
+	struct ios_err e = {0};
 	rados_t c;
 	rados_ioctx_t io;
 	int rc;
@@ -326,8 +324,6 @@ static int ceph_preflight(const struct lyr_opts *o, bool need_pool,
 			err, -EINVAL,
 			"--rados-pool: missing: the protocol layer needs a pool (e.g. --rados-pool=bench), or --layers-skip=protocol");
 	if (!librados) {
-		struct ios_err e = {0};
-
 		librados = ios_rados_load(&e);
 		if (!librados)
 			return ios_errf(
@@ -335,36 +331,9 @@ static int ceph_preflight(const struct lyr_opts *o, bool need_pool,
 				"layers: %s (the protocol and full-stack layers need it, or --layers-skip=protocol,fullstack,fullstack-lib)",
 				e.msg);
 	}
-	rc = librados->rados_create(&c, id ? id : "admin");
+	rc = ios_rados_connect(co, &c, &e);
 	if (rc < 0)
-		return ios_errf(err, rc, "layers: create Ceph client: %s",
-				strerror(-rc));
-	rc = librados->rados_conf_read_file(c, conf);
-	if (rc == 0)
-		rc = librados->rados_conf_parse_env(c, NULL);
-	if (rc == 0 && keyring)
-		rc = librados->rados_conf_set(c, "keyring", keyring);
-	if (rc == 0)
-		rc = librados->rados_conf_set(c, "client_mount_timeout",
-					      tmo ? tmo : "30");
-	if (rc == 0)
-		rc = librados->rados_conf_set(c, "rados_mon_op_timeout",
-					      tmo ? tmo : "30");
-	if (rc < 0) {
-		ios_errf(err, rc,
-			 "layers: configure Ceph client (conf '%s'): %s",
-			 conf ? conf : "default", strerror(-rc));
-		goto out;
-	}
-	rc = librados->rados_connect(c);
-	if (rc < 0) {
-		ios_errf(
-			err, rc,
-			"layers: connect to Ceph as client.%s (conf '%s', timeout %s s): %s%s",
-			id ? id : "admin", conf ? conf : "default",
-			tmo ? tmo : "30", strerror(-rc), mb_ceph_hint(rc));
-		goto out;
-	}
+		return ios_errf(err, rc, "layers: %s", e.msg);
 	if (need_pool) {
 		rc = librados->rados_ioctx_create(c, pool, &io);
 		if (rc < 0) {
@@ -894,6 +863,7 @@ int lyr_main(int argc, char **argv)
 	struct lctx c;
 	struct lrun lr;
 	struct ceph_facts facts = {0};
+	struct ios_ceph_opts copts = {0};
 	char *rest[MAX_ARGS];
 	int nrest, rank, nranks, rc, exit_code = EXIT_OK;
 	bool have_dir;
@@ -946,10 +916,13 @@ int lyr_main(int argc, char **argv)
 			&err, -EEXIST,
 			"--output: \"%s\" exists: refusing to overwrite it (accepted: a new file name, or --force)",
 			cfg.output);
+	if (rank == 0 && rc == 0)
+		rc = mb_ceph_opts(&c.ceph_cfg, &copts, &err);
 	if (rank == 0 && rc == 0 &&
 	    (!o.skip[LYR_PROTOCOL] || !o.skip[LYR_FULLLIB] ||
 	     !o.skip[LYR_FULLSTACK]))
-		rc = ceph_preflight(&o, !o.skip[LYR_PROTOCOL], &facts, &err);
+		rc = ceph_preflight(&o, &copts, !o.skip[LYR_PROTOCOL], &facts,
+				    &err);
 	MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (rc < 0) {
 		if (rank == 0) {
@@ -1058,10 +1031,7 @@ int lyr_main(int argc, char **argv)
 		r->nranks = nranks;
 		r->rank_info = c.w->ri;
 		r->job_json = mb_hw_job_json();
-		r->ceph_json = mb_hw_ceph_json(
-			ceph_opt(&o, "ceph-conf") ? ceph_opt(&o, "ceph-conf")
-						  : getenv("CEPH_CONF"),
-			cfg.dir);
+		r->ceph_json = mb_hw_ceph_json(&copts, cfg.dir);
 		add_kv(r, "layers", "1");
 		add_kv(r, "bs", "%" PRIu64, cfg.bs);
 		add_kv(r, "size", "%" PRIu64, cfg.size);
