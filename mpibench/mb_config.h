@@ -28,6 +28,9 @@ enum mb_engine {
 	MB_ENG_PSYNC = 0,
 	MB_ENG_LIBAIO,
 	MB_ENG_IO_URING,
+	MB_ENG_POSIXAIO, /* POSIX AIO (aio_read/aio_write/aio_suspend), fio's
+			    posixaio */
+	MB_ENG_COUNT,
 };
 
 enum mb_summary {
@@ -104,6 +107,10 @@ void mb_config_defaults(struct mb_config *cfg);
  */
 int mb_config_parse(struct mb_config *cfg, int argc, char **argv,
 		    struct ios_err *err);
+
+/* argv joined with spaces, each word shell-quoted when it needs it (the
+ * run record's command_line).  Malloc'd, NULL when out of memory. */
+char *mb_command_line(int argc, char **argv);
 
 /* Release what mb_config_parse allocated. */
 void mb_config_free(struct mb_config *cfg);
