@@ -699,7 +699,7 @@ char *ios_hw_ceph_json(const struct ios_ceph_opts *opts, const char *target_dir)
 	};
 	struct ios_ceph_opts co = {0};
 	struct ios_err err = {0};
-	char pool[256], confbuf[PATH_MAX], client[256];
+	char pool[256], confbuf[PATH_MAX], *client;
 	const char *conf;
 	void *c = NULL;
 	json_t *o, *j, *pools;
@@ -714,8 +714,12 @@ char *ios_hw_ceph_json(const struct ios_ceph_opts *opts, const char *target_dir)
 	co.extra = quiet;
 	o = json_object();
 	json_object_set_new(o, "conf", json_string(conf));
-	snprintf(client, sizeof(client), "client.%s", ios_ceph_id(&co));
-	json_object_set_new(o, "client", json_string(client));
+	client = malloc(strlen(ios_ceph_id(&co)) + sizeof("client."));
+	if (client) {
+		sprintf(client, "client.%s", ios_ceph_id(&co));
+		json_object_set_new(o, "client", json_string(client));
+		free(client);
+	}
 	/* Not reachable: every cluster fact "unknown", and why. */
 	if (ios_rados_connect(&co, &c, &err) < 0) {
 		json_object_set_new(o, "error", json_string(err.msg));
