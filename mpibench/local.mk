@@ -17,6 +17,8 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/progress.c \
 	mpibench/progress.h \
 	mpibench/verify.c \
+	mpibench/content.c \
+	mpibench/content.h \
 	mpibench/verify.h \
 	mpibench/watchdog.c \
 	mpibench/watchdog.h \
@@ -78,6 +80,7 @@ MB_TEST_SOURCES = \
 	mpibench/be_posix.c \
 	mpibench/be_null.c \
 	mpibench/verify.c \
+	mpibench/content.c \
 	# End of MB_TEST_SOURCES
 # The Ceph backends need only Ceph's headers (the libraries are loaded at
 # run time, common/ceph_dl.c), so the unit tests link the whole registry.
