@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * h5out: the one place iostrata-bench calls the results area (writer and
- * hardware metadata, h5schema/h5run.h and hwinfo.h).  Built without them,
- * the writer reports -ENOSYS and the metadata falls back to a minimal JSON
- * object, so the benchmark still builds and runs.
+ * hardware metadata, h5schema/h5run.h and hwinfo.h).  iostrata-bench is
+ * built only with them (configure: HDF5): without a results writer a run
+ * could not record anything.
  */
 #ifndef IOSTRATA_MB_H5OUT_H
 #define IOSTRATA_MB_H5OUT_H
@@ -18,9 +18,14 @@
  * them from the file, so rank 0 holds one repetition's, not the run's.
  */
 int mb_h5_write(const char *path, struct ios_run *run, struct ios_err *err);
-/* Malloc'd JSON: this node / the Slurm job / Ceph (NULL when none). */
+/*
+ * Malloc'd JSON: this node / the Slurm job / Ceph (NULL when none).  The
+ * Ceph facts connect with [ceph] (mb_ceph_opts(): the run's --ceph-*
+ * options), see ios_hw_ceph_json().
+ */
+struct ios_ceph_opts;
 char *mb_hw_node_json(const char *target_dir);
 char *mb_hw_job_json(void);
-char *mb_hw_ceph_json(const char *ceph_conf, const char *target_dir);
+char *mb_hw_ceph_json(const struct ios_ceph_opts *ceph, const char *target_dir);
 
 #endif

@@ -16,9 +16,12 @@ EXTRA_DIST += \
 # The layered run and the Ceph backends, linked into iostrata-bench
 # (bench defines the three variables with '=' in mpibench/local.mk).
 mpibench_iostrata_bench_SOURCES += \
-	mpibench/ceph_hint.c \
+	mpibench/ceph_opts.c \
 	mpibench/layers_run.c \
 	mpibench/layers_run.h \
+	mpibench/layers_opts.c \
+	mpibench/layers_opts.h \
+	mpibench/netbench_opts.h \
 	mpibench/netbench.c \
 	mpibench/netbench.h \
 	# End of mpibench_iostrata_bench_SOURCES (layers)
@@ -29,7 +32,6 @@ if HAVE_CEPHFS
 mpibench_iostrata_bench_SOURCES += mpibench/be_cephfs.c
 endif
 mpibench_iostrata_bench_CPPFLAGS += \
-	-DMB_LAYER_BACKENDS \
 	$(RADOS_CPPFLAGS) \
 	$(CEPHFS_CPPFLAGS) \
 	$(JANSSON_CFLAGS) \
@@ -46,7 +48,7 @@ if HAVE_CEPHFS
 noinst_PROGRAMS += bench/be_harness
 bench_be_harness_SOURCES = \
 	bench/be_harness.c \
-	mpibench/ceph_hint.c \
+	mpibench/ceph_opts.c \
 	mpibench/be_rados.c \
 	mpibench/be_cephfs.c \
 	# End of bench_be_harness_SOURCES

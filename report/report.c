@@ -25,6 +25,7 @@
 #include "safefile.h"
 
 #include "figures.h"
+#include "runrec.h"
 
 void report_recompute(struct ios_run *run)
 {
@@ -50,10 +51,7 @@ void report_phase_stats(const struct ios_phase_result *ph,
 
 const char *report_config(const struct ios_run *run, const char *key)
 {
-	for (size_t i = 0; i < run->nconfig; i++)
-		if (run->config[i].key && !strcmp(run->config[i].key, key))
-			return run->config[i].value;
-	return NULL;
+	return ios_runrec_get(run, key);
 }
 
 static long long jnum(json_t *v)
