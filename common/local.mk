@@ -14,6 +14,8 @@ common_libiostrata_common_la_SOURCES = \
 	common/ceph_dl.c \
 	common/ceph_dl.h \
 	# End of common_libiostrata_common_la_SOURCES
+# Header only: Slurm API differences (used by spank/ and jobscripts/).
+noinst_HEADERS += common/slurmcompat.h
 # ceph_dl.c: librados/libcephfs loaded on first use; only their headers here.
 common_libiostrata_common_la_CPPFLAGS = $(AM_CPPFLAGS) $(RADOS_CPPFLAGS) \
 	$(CEPHFS_CPPFLAGS)

@@ -18,6 +18,7 @@
 #include <slurm/slurm.h>
 
 #include "plugin.h"
+#include "slurmcompat.h"
 
 typedef int (*load_job_fn)(job_info_msg_t **, uint32_t, uint16_t);
 typedef void (*free_job_fn)(job_info_msg_t *);
@@ -47,7 +48,6 @@ int plugin_job_exclusive(uint32_t jobid)
 	return rc;
 }
 
-typedef int (*get_errno_fn)(void);
 typedef char *(*strerror_fn)(int);
 
 int plugin_job_running(uint32_t jobid, char *why, size_t len)
@@ -55,19 +55,17 @@ int plugin_job_running(uint32_t jobid, char *why, size_t len)
 	load_job_fn load = (load_job_fn)dlsym(RTLD_DEFAULT, "slurm_load_job");
 	free_job_fn fr =
 		(free_job_fn)dlsym(RTLD_DEFAULT, "slurm_free_job_info_msg");
-	get_errno_fn geterr =
-		(get_errno_fn)dlsym(RTLD_DEFAULT, "slurm_get_errno");
 	strerror_fn serr = (strerror_fn)dlsym(RTLD_DEFAULT, "slurm_strerror");
 	job_info_msg_t *msg = NULL;
 	uint32_t st;
 	int rc;
 
-	if (!load || !fr || !geterr) {
+	if (!load || !fr) {
 		snprintf(why, len, "libslurm not loaded in this process");
 		return -ENOSYS;
 	}
 	if (load(&msg, jobid, SHOW_ALL) != 0 || !msg) {
-		int e = geterr();
+		int e = errno; /* slurmcompat.h: no slurm_get_errno() */
 
 		if (e == ESLURM_INVALID_JOB_ID) {
 			/* purged: ended long enough ago */
