@@ -88,6 +88,8 @@ enum opt_id {
 	OPT_FORCE,
 	OPT_BUFFERED,
 	OPT_ATTACH,
+	OPT_SCRAMBLE,
+	OPT_BUFFER_COMPRESS,
 	OPT_HELP,
 	OPT_VERSION,
 };
@@ -144,6 +146,10 @@ static const struct opt opts[] = {
 	 "run although ranks x size exceeds the free space, overwrite --output"},
 	{OPT_BUFFERED, "buffered", NULL, "off",
 	 "drop O_DIRECT: a deliberately cached run (recorded as such)"},
+	{OPT_SCRAMBLE, "scramble-buffers", "0|1", "1",
+	 "a fresh value in every 512-byte chunk of each write (fio's scramble_buffers): no two writes alike"},
+	{OPT_BUFFER_COMPRESS, "buffer-compress", "PCT", "0",
+	 "percent of each 512-byte chunk of write data that is zeros (fio's buffer_compress_percentage)"},
 	{OPT_ATTACH, "attach", "NAME=FILE", NULL,
 	 "store FILE's text under /attachments/NAME (repeatable)"},
 	{OPT_HELP, "help", NULL, NULL, "this text"},
@@ -169,6 +175,7 @@ void mb_config_defaults(struct mb_config *cfg)
 	cfg->interval = 1.0;
 	cfg->summary = MB_SUM_TEXT;
 	cfg->direct = true;
+	cfg->scramble = true;
 }
 
 void mb_config_usage(FILE *f)
@@ -208,7 +215,7 @@ void mb_config_usage(FILE *f)
 		}
 	}
 	fprintf(f,
-		"\nSizes: 4K, 8M, 16G, 1T (binary), 4KB, 8MB (decimal).\nExit: 0 valid run, 1 invalid run (I/O error, short transfer, early end,\nverify mismatch; results still written), 2 bad usage or target, 3 failure\n(backend, results file), 4 watchdog abort (a rank hung or died).\n");
+		"\nSizes: 4K, 8M, 16G, 1T (binary), 4KB, 8MB (decimal).\nExit (plain and --layers): 0 valid run, 1 invalid run (I/O error, short\ntransfer, early end, verify mismatch; --layers: also a suspect number;\nresults still written), 2 bad usage, target or output, Ceph unreachable\n(nothing created), 3 failure (a phase or layer could not run: backend,\nrefused file; or the results file), 4 watchdog abort (a rank hung or died).\n");
 }
 
 static int parse_patterns(struct mb_config *cfg, const char *v,
@@ -263,7 +270,7 @@ static int set_str(char **dst, const char *v)
 	return 0;
 }
 
-static char *join_argv(int argc, char **argv)
+char *mb_command_line(int argc, char **argv)
 {
 	size_t len = 1;
 	char *s, *p;
@@ -319,6 +326,18 @@ static int apply(struct mb_config *cfg, const struct opt *o, const char *v,
 		if (rc)
 			return rc;
 		cfg->rwmixread = (int)u;
+		return 0;
+	case OPT_SCRAMBLE:
+		rc = ios_parse_uint(v, "--scramble-buffers", 0, 1, &u, err);
+		if (rc)
+			return rc;
+		cfg->scramble = u == 1;
+		return 0;
+	case OPT_BUFFER_COMPRESS:
+		rc = ios_parse_uint(v, "--buffer-compress", 0, 100, &u, err);
+		if (rc)
+			return rc;
+		cfg->buffer_compress = (int)u;
 		return 0;
 	case OPT_BS:
 		rc = ios_parse_size(v, "--bs", &u, err);
@@ -585,7 +604,7 @@ int mb_config_parse(struct mb_config *cfg, int argc, char **argv,
 	unsigned p;
 
 	mb_config_defaults(cfg);
-	cfg->command_line = join_argv(argc, argv);
+	cfg->command_line = mb_command_line(argc, argv);
 	if (!cfg->command_line)
 		return ios_errf(err, -ENOMEM, "iostrata-bench: out of memory");
 	for (i = 1; i < argc; i++) {
