@@ -19,6 +19,8 @@ common_libiostrata_common_la_SOURCES = \
 	common/ceph_conn.c \
 	common/ceph_conn.h \
 	# End of common_libiostrata_common_la_SOURCES
+# Header only: Slurm API differences (used by spank/ and jobscripts/).
+noinst_HEADERS += common/slurmcompat.h
 # ceph_dl.c, ceph_conn.c: librados/libcephfs loaded on first use; only their
 # headers here.
 common_libiostrata_common_la_CPPFLAGS = $(AM_CPPFLAGS) $(RADOS_CPPFLAGS) \

@@ -27,9 +27,19 @@ H5=no
 work=$(mktemp -d "$IOSTRATA_LOCAL_DIR/$T.XXXXXX")
 chmod 755 "$work"
 jobids=()
+cephdir=
+
+# lib_cephfs_dir: $cephdir, a fresh directory on the CephFS mount that every
+# rank may write (1777); lib_cleanup removes it.
+lib_cephfs_dir() {
+	cephdir=$IOSTRATA_BENCH_DIR/$T.$$
+	mkdir -p "$cephdir"
+	chmod 1777 "$cephdir"
+}
 
 lib_cleanup() {
 	local j
+	[[ -z $cephdir ]] || rm -rf -- "$cephdir"
 	for j in "${jobids[@]}"; do
 		if squeue -h -j "$j" 2>/dev/null | grep -q .; then
 			scancel "$j" 2>/dev/null || true

@@ -13,16 +13,8 @@ set -euo pipefail
 T=t10-bench
 . "$(dirname "$0")/../../mpibench/tests/lib.sh"
 
-cephdir=$IOSTRATA_BENCH_DIR/$T.$$
-cleanup() {
-	local rc=$?
-	rm -rf -- "$cephdir"
-	lib_cleanup
-	exit "$rc"
-}
-trap cleanup EXIT
-mkdir -p "$cephdir"
-chmod 1777 "$cephdir"
+trap lib_cleanup EXIT
+lib_cephfs_dir
 echo '{"note":"attached by t10"}' >"$work/attach.json"
 
 run_job ceph 6 150 "$bench" --rw=write,read --reorder --verify --bs=1M \
