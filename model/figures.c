@@ -105,6 +105,71 @@ double ios_mad(const double *v, int n, double median, double *tmp)
 	return ios_median(tmp, n);
 }
 
+/* Element k of sorted [s] (n values) once element [skip] is left out. */
+static double loo_at(const double *s, int skip, int k)
+{
+	return k < skip ? s[k] : s[k + 1];
+}
+
+/* Largest rank count for which the others' MAD is computed exactly. */
+#define LOO_EXACT_MAX 64
+
+/*
+ * Rate outliers (IOS_OUTLIER_RATE), each rank against the OTHERS: the
+ * reference is the median of the other ranks' rates, the spread their MAD,
+ * and rank i is an outlier when it is below the reference by more than
+ * max(IOS_OUTLIER_K x 1.4826 x MAD, IOS_OUTLIER_RATE_FLOOR x reference),
+ * or above it by as much with 3 ranks or more.  Leaving the rank out is
+ * what makes the rule work at 2 ranks, where the median of both sits
+ * halfway and no MAD can separate them; with 2 ranks only the slow side is
+ * flagged (the other rank is the only reference, so the fast one would be
+ * flagged against the straggler).  Above LOO_EXACT_MAX ranks the spread is
+ * the MAD of all ranks, which one rank cannot move.  [s] and [tmp] hold n
+ * values each.
+ */
+static void rate_outliers(struct ios_rep_result *rep, const double *rate, int n,
+			  double *s, double *tmp)
+{
+	double mad_all = 0;
+	int m = n - 1;
+
+	memcpy(s, rate, sizeof(double) * (size_t)n);
+	qsort(s, (size_t)n, sizeof(*s), cmp_double);
+	if (n > LOO_EXACT_MAX) {
+		double med = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+
+		mad_all = ios_mad(rate, n, med, tmp);
+	}
+	for (int i = 0; i < n; i++) {
+		int lo = 0, hi = n - 1, p;
+		double ref, mad, thr;
+
+		while (lo < hi) { /* a position of rate[i] in s */
+			int mid = lo + (hi - lo) / 2;
+
+			if (s[mid] < rate[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		p = lo;
+		ref = m % 2 ? loo_at(s, p, m / 2)
+			    : (loo_at(s, p, m / 2 - 1) + loo_at(s, p, m / 2)) /
+				      2;
+		if (n > LOO_EXACT_MAX) {
+			mad = mad_all;
+		} else {
+			for (int k = 0; k < m; k++)
+				tmp[k] = fabs(loo_at(s, p, k) - ref);
+			mad = ios_median(tmp, m);
+		}
+		thr = fmax(IOS_OUTLIER_K * 1.4826 * mad,
+			   IOS_OUTLIER_RATE_FLOOR * ref);
+		if (rate[i] < ref - thr || (n >= 3 && rate[i] > ref + thr))
+			rep->ranks[i].outlier |= IOS_OUTLIER_RATE;
+	}
+}
+
 /* Append one reason to rep->invalid_reason ("; "-separated). */
 __attribute__((format(printf, 2, 3))) static void
 add_reason(struct ios_rep_result *rep, const char *fmt, ...)
@@ -244,18 +309,12 @@ void ios_figures_compute(struct ios_rep_result *rep,
 		fig->bytes ? cpu / ((double)fig->bytes / (1024.0 * 1024 * 1024))
 			   : NAN;
 
-	/* Outliers: rate and end time, median and MAD with floors. */
+	/* Outliers: rate (each rank against the others) and end time. */
+	if (n >= 2)
+		rate_outliers(rep, rate, n, vv, tmp);
 	if (n >= 3) {
-		double med, mad, thr, med_end, med_start;
+		double mad, thr, med_end, med_start;
 
-		memcpy(vv, rate, sizeof(double) * (size_t)n);
-		med = ios_median(vv, n);
-		mad = ios_mad(rate, n, med, tmp);
-		thr = fmax(IOS_OUTLIER_K * 1.4826 * mad,
-			   IOS_OUTLIER_RATE_FLOOR * med);
-		for (i = 0; i < n; i++)
-			if (fabs(rate[i] - med) > thr)
-				rep->ranks[i].outlier |= IOS_OUTLIER_RATE;
 		memcpy(vv, end, sizeof(double) * (size_t)n);
 		med_end = ios_median(vv, n);
 		for (i = 0; i < n; i++)

@@ -16,9 +16,15 @@
  *   lat_*           from the merged histograms of all ranks
  *   cpu_s_per_gib   (user + sys) of all ranks / GiB moved
  *
- * Outliers (robust): x is an outlier when |x - median| exceeds
- * max(3.5 * 1.4826 * MAD, floor) with floor = 10% of the median for rates
- * and max(2% of the median duration, 100 ms) for end times.
+ * Outliers (robust).  Rates, from 2 ranks on: each rank against the OTHER
+ * ranks, ref = median of the others' rates, spread = their MAD (the MAD of
+ * all ranks above 64 ranks); an outlier when below ref - thr, or (from 3
+ * ranks on) above ref + thr, thr = max(3.5 * 1.4826 * MAD, 10% of ref).
+ * Leaving the rank out is what lets 2 ranks be judged (a 20 MB/s rank next
+ * to a 1.85 GB/s one); with 2 only the slow side counts, since the fast
+ * rank's only reference is the straggler.  End times, from 3 ranks on:
+ * |x - median| > max(3.5 * 1.4826 * MAD, max(2% of the median duration,
+ * 100 ms)).
  * A repetition is invalid when any rank erred (I/O error), moved short
  * (short transfer, or no I/O at all), ended early (it says so, or its end
  * is an outlier before the median), or failed --verify.

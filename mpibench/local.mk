@@ -64,6 +64,7 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t10-bench.sh \
 	tests/integration/t11-bench-faults.sh \
 	tests/integration/t12-bench-hostile.sh \
+	tests/integration/t13-bench-straggler.sh \
 	bench/compare-fio.sh \
 	bench/truth-diskstats.sh \
 	bench/scale.sh \

@@ -25,7 +25,7 @@ struct rk {
 	int ended_early;
 };
 
-static struct ios_rank_info ri[64];
+static struct ios_rank_info ri[512];
 
 /* A repetition of ranks moving at constant rates. */
 static struct ios_rep_result *mkrep(const struct rk *r, int n)
@@ -224,7 +224,18 @@ static const struct outcase outcases[] = {
 	{{100, 100, 100, 100, 100, 100, 100, 100}, 8, 0},
 	{{100, 100, 100, 95}, 4, 0},   /* within the 10% floor */
 	{{100, 100, 100, 80}, 4, 0x8}, /* beyond it */
-	{{100, 40}, 2, 0},             /* too few ranks to judge */
+	/* 2 ranks: each against the other, only the slow side (the paper's
+	 * throttled client next to a healthy one) */
+	{{1850, 20}, 2, 0x2},
+	{{20, 1850}, 2, 0x1},
+	{{100, 40}, 2, 0x2},
+	{{100, 95}, 2, 0}, /* within the 10% floor */
+	{{100, 100}, 2, 0},
+	/* 3 ranks: the median of the other two */
+	{{1850, 1850, 20}, 3, 0x4},
+	{{1850, 20, 1800}, 3, 0x2},
+	{{100, 100, 95}, 3, 0},
+	{{100, 100, 300}, 3, 0x4}, /* fast side too, from 3 ranks on */
 	{{10, 100, 100, 100, 100, 10}, 6, 0x21},
 };
 
@@ -254,6 +265,33 @@ static void test_outliers(void **state)
 		assert_true(rep->valid);
 		freerep(rep);
 	}
+}
+
+/* 512 ranks (the reference scale): one throttled rank among noisy ones. */
+static void test_outliers_512(void **state)
+{
+	enum { N = 512 };
+	struct rk *r = calloc(N, sizeof(*r));
+	struct ios_rep_result *rep;
+	int flagged = 0;
+
+	(void)state;
+	assert_non_null(r);
+	for (int i = 0; i < N; i++)
+		r[i] = (struct rk){.rate = (100 + (i % 7) - 3) * MB,
+				   .start_s = 0,
+				   .end_s = 10};
+	r[137].rate = 20 * MB;
+	rep = mkrep(r, N);
+	ios_figures_compute(rep, NULL, 1);
+	for (int i = 0; i < N; i++)
+		if (rep->ranks[i].outlier & IOS_OUTLIER_RATE) {
+			assert_int_equal(i, 137);
+			flagged++;
+		}
+	assert_int_equal(flagged, 1);
+	freerep(rep);
+	free(r);
 }
 
 static void test_validity_reasons(void **state)
@@ -390,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_timebased_end),
 		cmocka_unit_test(test_early_inflated),
 		cmocka_unit_test(test_outliers),
+		cmocka_unit_test(test_outliers_512),
 		cmocka_unit_test(test_validity_reasons),
 		cmocka_unit_test(test_over_reps),
 		cmocka_unit_test(test_dropped_histograms),
