@@ -10,7 +10,8 @@
 # Usage: bench/compare-fio.sh [-b BUILD] [-d DIR] [-p PAIRS] [-r RUNTIME]
 #                             [-s SIZE] [CASE...]
 # CASE: null1 null2 seqw-psync1 seqr-psync1 seqw-aio16 seqr-aio16
-#       randw-psync1 randr-psync1 randw-aio16 randr-aio16, each with the rank
+#       randw-psync1 randr-psync1 randw-aio16 randr-aio16, seqw-paio16
+#       seqr-paio16 randw-paio16 randr-paio16 (posixaio), each with the rank
 #       count appended after '@' (default: all cases @1 and @2), e.g. randr-aio16@2
 # Output: a table on stdout; raw rows in DIR/compare-fio.tsv.
 
@@ -43,7 +44,8 @@ tsv=$dir/compare-fio.tsv
 cases=("$@")
 if ((${#cases[@]} == 0)); then
 	for c in null seqw-psync1 seqr-psync1 seqw-aio16 seqr-aio16 \
-		randw-psync1 randr-psync1 randw-aio16 randr-aio16; do
+		randw-psync1 randr-psync1 randw-aio16 randr-aio16 \
+		seqw-paio16 seqr-paio16 randw-paio16 randr-paio16; do
 		cases+=("$c@1" "$c@2")
 	done
 fi
@@ -60,6 +62,10 @@ params() {
 	randr-psync1) echo "randread 4k psync 1 posix" ;;
 	randw-aio16) echo "randwrite 4k libaio 16 posix" ;;
 	randr-aio16) echo "randread 4k libaio 16 posix" ;;
+	seqw-paio16) echo "write 8M posixaio 16 posix" ;;
+	seqr-paio16) echo "read 8M posixaio 16 posix" ;;
+	randw-paio16) echo "randwrite 4k posixaio 16 posix" ;;
+	randr-paio16) echo "randread 4k posixaio 16 posix" ;;
 	*) echo "compare-fio: unknown case $1" >&2; exit 2 ;;
 	esac
 }

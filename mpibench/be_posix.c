@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * be_posix: files on a local or mounted filesystem (or a block device with
- * --allow-device), O_DIRECT unless --buffered, with three engines: psync
- * (pread/pwrite), libaio (io_submit/io_getevents) and io_uring.  Files are
+ * --allow-device), O_DIRECT unless --buffered, with four engines: psync
+ * (pread/pwrite), libaio (io_submit/io_getevents), io_uring and posixaio
+ * (POSIX AIO: aio_read/aio_write/aio_suspend, the engine of the paper's
+ * CPU x RAM sweep, fio's posixaio; glibc runs it on threads).  Files are
  * opened, created and removed through ownfile.h: relative to the --dir fd,
  * never through a link, reused only when marked and owned by the caller.
  */
 #include "config.h"
 
+#include <aio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -15,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef HAVE_LIBAIO
@@ -44,6 +48,12 @@ struct mb_file {
 #ifdef HAVE_LIBURING
 	struct io_uring ring;
 #endif
+	/* posixaio: [depth] control blocks, a free list, the ones in flight */
+	struct aiocb *acbs;
+	struct aiocb **afree;
+	unsigned int nafree;
+	const struct aiocb **aflight;
+	unsigned int naflight;
 };
 
 static int posix_init(struct mb_ctx *ctx)
@@ -147,10 +157,136 @@ static int setup_async(struct mb_file *f)
 		rc = io_uring_queue_init(f->depth, &f->ring, 0);
 		return rc < 0 ? rc : 0;
 #endif
+	case MB_ENG_POSIXAIO:
+		(void)rc;
+		f->acbs = calloc(f->depth, sizeof(*f->acbs));
+		f->afree = calloc(f->depth, sizeof(*f->afree));
+		f->aflight = calloc(f->depth, sizeof(*f->aflight));
+		if (!f->acbs || !f->afree || !f->aflight)
+			return -ENOMEM;
+		for (i = 0; i < f->depth; i++)
+			f->afree[i] = &f->acbs[i];
+		f->nafree = f->depth;
+		return 0;
 	default:
 		(void)i;
 		(void)rc;
 		return -EINVAL;
+	}
+}
+
+/* posixaio: queue up to [n] requests; the count queued (>= 1) or -errno. */
+static int aio_submit(struct mb_file *f, struct mb_io **ios, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n && f->nafree; i++) {
+		struct aiocb *cb = f->afree[f->nafree - 1];
+		int rc;
+
+		memset(cb, 0, sizeof(*cb));
+		cb->aio_fildes = f->fd;
+		cb->aio_buf = ios[i]->buf;
+		cb->aio_nbytes = ios[i]->len;
+		cb->aio_offset = (off_t)(f->base + ios[i]->off);
+		cb->aio_sigevent.sigev_notify = SIGEV_NONE;
+		cb->aio_sigevent.sigev_value.sival_ptr = ios[i];
+		do
+			rc = ios[i]->op == 1 ? aio_write(cb) : aio_read(cb);
+		while (rc && errno == EINTR);
+		if (rc) {
+			/* EAGAIN: out of resources for now; the core reaps */
+			if (i)
+				break;
+			return errno == EAGAIN ? -EBUSY : -errno;
+		}
+		f->nafree--;
+		ios[i]->priv = cb;
+		f->aflight[f->naflight++] = cb;
+	}
+	return i ? (int)i : -EBUSY;
+}
+
+/* posixaio: collect finished requests into [done] (at most [max]). */
+static unsigned int aio_collect(struct mb_file *f, struct mb_io **done,
+				unsigned int max)
+{
+	unsigned int n = 0, k = 0;
+
+	while (k < f->naflight && n < max) {
+		struct aiocb *cb = (struct aiocb *)f->aflight[k];
+		int e = aio_error(cb);
+		struct mb_io *io;
+		ssize_t res;
+
+		if (e == EINPROGRESS) {
+			k++;
+			continue;
+		}
+		res = aio_return(cb);
+		io = cb->aio_sigevent.sigev_value.sival_ptr;
+		io->result = e ? -(ssize_t)e : res;
+		done[n++] = io;
+		f->afree[f->nafree++] = cb;
+		f->aflight[k] = f->aflight[--f->naflight];
+	}
+	return n;
+}
+
+/* posixaio: wait for at least [min] completions (aio_suspend). */
+static int aio_reap(struct mb_file *f, struct mb_io **done, unsigned int min,
+		    unsigned int max, const struct timespec *timeout)
+{
+	struct timespec end = {0}, now, left;
+	unsigned int n = 0;
+
+	if (timeout) {
+		clock_gettime(CLOCK_MONOTONIC, &end);
+		end.tv_sec += timeout->tv_sec;
+		end.tv_nsec += timeout->tv_nsec;
+		if (end.tv_nsec >= 1000000000L) {
+			end.tv_sec++;
+			end.tv_nsec -= 1000000000L;
+		}
+	}
+	for (;;) {
+		n += aio_collect(f, done + n, max - n);
+		if (n >= min || n == max || !f->naflight)
+			return n || !min ? (int)n : -ETIMEDOUT;
+		if (timeout) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			left.tv_sec = end.tv_sec - now.tv_sec;
+			left.tv_nsec = end.tv_nsec - now.tv_nsec;
+			if (left.tv_nsec < 0) {
+				left.tv_sec--;
+				left.tv_nsec += 1000000000L;
+			}
+			if (left.tv_sec < 0)
+				return n ? (int)n : -ETIMEDOUT;
+		}
+		if (aio_suspend(f->aflight, (int)f->naflight,
+				timeout ? &left : NULL) &&
+		    errno != EINTR) {
+			if (errno == EAGAIN)
+				return n ? (int)n : -ETIMEDOUT;
+			return n ? (int)n : -errno;
+		}
+	}
+}
+
+/* posixaio: cancel what is in flight and wait until none is (close). */
+static void aio_drain(struct mb_file *f)
+{
+	struct mb_io *done[64];
+
+	if (f->naflight)
+		aio_cancel(f->fd, NULL);
+	while (f->naflight) {
+		if (aio_collect(f, done, 64))
+			continue;
+		if (aio_suspend(f->aflight, (int)f->naflight, NULL) &&
+		    errno != EINTR && errno != EAGAIN)
+			break;
 	}
 }
 
@@ -223,6 +359,8 @@ static int posix_submit(struct mb_file *f, struct mb_io **ios, unsigned int n)
 		while (rc == -EINTR);
 		return rc < 0 ? rc : (int)i;
 #endif
+	case MB_ENG_POSIXAIO:
+		return aio_submit(f, ios, n);
 	default:
 		(void)i;
 		(void)rc;
@@ -303,6 +441,10 @@ static int posix_reap(struct mb_file *f, struct mb_io **done, unsigned int min,
 		return (int)n;
 	}
 #endif
+	case MB_ENG_POSIXAIO:
+		(void)i;
+		(void)rc;
+		return aio_reap(f, done, min, max, timeout);
 	default:
 		(void)i;
 		(void)rc;
@@ -348,6 +490,14 @@ static int posix_close(struct mb_file *f)
 		if (f->engine == MB_ENG_IO_URING)
 			io_uring_queue_exit(&f->ring);
 #endif
+		if (f->engine == MB_ENG_POSIXAIO) {
+			/* never free a control block or buffer the AIO
+			 * threads still use */
+			aio_drain(f);
+			free(f->acbs);
+			free(f->afree);
+			free(f->aflight);
+		}
 	}
 	if (close(f->fd))
 		rc = -errno;
@@ -380,7 +530,7 @@ const struct mb_backend mb_backend_posix = {
 	.abi = MB_BACKEND_ABI,
 	.flags = MB_BF_ALIGNED_BUF | MB_BF_ASYNC,
 	.summary =
-		"files under --dir, O_DIRECT; engines psync, libaio, io_uring",
+		"files under --dir, O_DIRECT; engines psync, libaio, io_uring, posixaio",
 	.options = NULL,
 	.init = posix_init,
 	.open = posix_open,

@@ -33,6 +33,7 @@ static const char *const engine_names[] = {
 	[MB_ENG_PSYNC] = "psync",
 	[MB_ENG_LIBAIO] = "libaio",
 	[MB_ENG_IO_URING] = "io_uring",
+	[MB_ENG_POSIXAIO] = "posixaio",
 };
 
 const char *mb_pattern_name(enum mb_pattern p)
@@ -42,7 +43,7 @@ const char *mb_pattern_name(enum mb_pattern p)
 
 const char *mb_engine_name(enum mb_engine e)
 {
-	return (unsigned)e < 3 ? engine_names[e] : "?";
+	return (unsigned)e < MB_ENG_COUNT ? engine_names[e] : "?";
 }
 
 bool mb_pattern_writes(enum mb_pattern p)
@@ -115,7 +116,7 @@ static const struct opt opts[] = {
 	{OPT_IODEPTH_BATCH, "iodepth_batch", "N", "1",
 	 "I/Os submitted together when refilling the queue (fio's iodepth_batch_submit; 1 to --iodepth)"},
 	{OPT_IOENGINE, "ioengine", "ENGINE", "psync",
-	 "posix I/O engine: psync, libaio, io_uring"},
+	 "posix I/O engine: psync, libaio, io_uring, posixaio"},
 	{OPT_BACKEND, "backend", "NAME", "posix",
 	 "I/O backend (see the list below)"},
 	{OPT_RUNTIME, "runtime", "DURATION", "150",
@@ -360,13 +361,13 @@ static int apply(struct mb_config *cfg, const struct opt *o, const char *v,
 		cfg->iodepth_batch = (unsigned)u;
 		return 0;
 	case OPT_IOENGINE:
-		for (e = 0; e < 3; e++)
+		for (e = 0; e < MB_ENG_COUNT; e++)
 			if (!strcmp(v, engine_names[e]))
 				break;
-		if (e == 3)
+		if (e == MB_ENG_COUNT)
 			return ios_errf(
 				err, -EINVAL,
-				"--ioengine: unknown engine \"%s\" (accepted: psync, libaio, io_uring)",
+				"--ioengine: unknown engine \"%s\" (accepted: psync, libaio, io_uring, posixaio)",
 				v);
 #ifndef HAVE_LIBAIO
 		if (e == MB_ENG_LIBAIO)
@@ -699,7 +700,7 @@ int mb_config_parse(struct mb_config *cfg, int argc, char **argv,
 	    !strcmp(cfg->backend->name, "posix"))
 		return ios_errf(
 			err, -EINVAL,
-			"--iodepth: %u needs an asynchronous engine (accepted: --iodepth=1 with psync, or --ioengine=libaio|io_uring)",
+			"--iodepth: %u needs an asynchronous engine (accepted: --iodepth=1 with psync, or --ioengine=libaio|io_uring|posixaio)",
 			cfg->iodepth);
 	if (cfg->iodepth > 1 && !(cfg->backend->flags & MB_BF_ASYNC))
 		return ios_errf(

@@ -28,6 +28,9 @@ enum mb_engine {
 	MB_ENG_PSYNC = 0,
 	MB_ENG_LIBAIO,
 	MB_ENG_IO_URING,
+	MB_ENG_POSIXAIO, /* POSIX AIO (aio_read/aio_write/aio_suspend), fio's
+			    posixaio */
+	MB_ENG_COUNT,
 };
 
 enum mb_summary {

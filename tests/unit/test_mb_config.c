@@ -66,8 +66,8 @@ static const struct reject rejects[] = {
 	{{"--dir=/tmp", "--ioengine=libaio", "--iodepth=4",
 	  "--iodepth_batch=8"},
 	 "--iodepth_batch: 8 is more than --iodepth=4"},
-	{{"--dir=/tmp", "--ioengine=posixaio"},
-	 "--ioengine: unknown engine \"posixaio\""},
+	{{"--dir=/tmp", "--ioengine=aio"},
+	 "--ioengine: unknown engine \"aio\" (accepted: psync, libaio, io_uring, posixaio)"},
 	{{"--dir=/tmp", "--backend=gpfs"},
 	 "--backend: unknown or not built backend \"gpfs\""},
 	{{"--dir=/tmp", "--runtime=0"}, "--runtime"},
@@ -179,6 +179,18 @@ static void test_accepts(void **state)
 	assert_int_equal(cfg.bs, 4096);
 	assert_int_equal(cfg.size, 1ull << 30);
 	assert_int_equal(cfg.ioengine, MB_ENG_LIBAIO);
+	{
+		static const char *const a2[] = {"--dir=/tmp",
+						 "--ioengine=posixaio",
+						 "--iodepth=16", NULL};
+		struct mb_config c2;
+
+		assert_int_equal(parse(a2, &c2, &err), 0);
+		assert_int_equal(c2.ioengine, MB_ENG_POSIXAIO);
+		assert_int_equal(c2.iodepth, 16);
+		assert_string_equal(mb_engine_name(c2.ioengine), "posixaio");
+		mb_config_free(&c2);
+	}
 	assert_int_equal(cfg.iodepth, 16);
 	assert_int_equal(cfg.iodepth_batch, 16);
 	assert_true(cfg.runtime == 0.5);
