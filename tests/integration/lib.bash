@@ -153,6 +153,7 @@ submit() {
 	echo "$id"
 }
 record_job() {
+	[[ -n $1 ]] || return 0
 	[[ -n ${IT_JOBS:-} ]] || fail "record_job: no work directory to record job $1 in (make_work first)"
 	echo "$1" >>"$IT_JOBS"
 }
