@@ -40,12 +40,32 @@ int gp_fputd(FILE *fp, const char *s);
 bool gp_has_ctrl(const char *s);
 
 /*
- * Run gnuplot [gp] (a path, or a name looked up in PATH) with no shell and
- * no arguments, the [len] bytes of [script] on its standard input.
- * Returns 0; a negative errno when it cannot be started (-ENOENT: no such
- * program) or waited for; -EIO when it failed, with *status (may be NULL)
- * set to its exit code, or 128 + the signal that killed it.
+ * Write [v] as a number of a gnuplot data file: "%.10g", or "NaN" (a
+ * missing point to gnuplot) when it is not finite, so that nan or inf from
+ * a results file never reaches gnuplot as a number.  Returns 0 or -EIO.
  */
-int gp_run(const char *gp, const char *script, size_t len, int *status);
+int gp_fputnum(FILE *fp, double v);
+
+/*
+ * The gnuplot to run: $GNUPLOT when set (the caller's own choice of
+ * binary, which must be executable: NULL otherwise), else the one found
+ * at configure time, else "gnuplot" in PATH.  NULL when there is none.
+ */
+const char *gp_find(void);
+
+/*
+ * Run gnuplot [gp] (a path, or a name looked up in PATH) with no shell,
+ * the [len] bytes of [script] on its standard input and its standard
+ * output on [out_fd] (inherited when negative: where a terminal with no
+ * `set output` writes the image).  gnuplot runs with -d (no system
+ * gnuplotrc, no ~/.gnuplot) and an environment of PATH, LANG, LANGUAGE,
+ * LC_* and TZ only, HOME an empty private directory: init files and
+ * variables of whoever called sudo are not read.  Returns 0; a negative
+ * errno when it cannot be started (-ENOENT: no such program) or waited
+ * for; -EIO when it failed, with *status (may be NULL) set to its exit
+ * code, or 128 + the signal that killed it.
+ */
+int gp_run(const char *gp, const char *script, size_t len, int out_fd,
+	   int *status);
 
 #endif

@@ -9,6 +9,8 @@ common_libiostrata_common_la_SOURCES = \
 	common/jsonw.h \
 	common/lathist.c \
 	common/lathist.h \
+	common/safefile.c \
+	common/safefile.h \
 	common/units.c \
 	common/units.h \
 	common/ceph_dl.c \
@@ -26,6 +28,7 @@ check_PROGRAMS += \
 	tests/unit/test_lathist \
 	tests/unit/test_ceph_dl \
 	tests/unit/test_gnuplot \
+	tests/unit/test_safefile \
 	# End of check_PROGRAMS (common)
 TESTS += \
 	tests/unit/test_units \
@@ -33,6 +36,7 @@ TESTS += \
 	tests/unit/test_lathist \
 	tests/unit/test_ceph_dl \
 	tests/unit/test_gnuplot \
+	tests/unit/test_safefile \
 	# End of TESTS (common)
 tests_unit_test_units_CPPFLAGS = $(AM_CPPFLAGS) $(INC_COMMON)
 tests_unit_test_units_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -50,4 +54,7 @@ tests_unit_test_ceph_dl_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
 tests_unit_test_gnuplot_CPPFLAGS = $(AM_CPPFLAGS) $(INC_COMMON)
 tests_unit_test_gnuplot_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_gnuplot_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
+tests_unit_test_safefile_CPPFLAGS = $(AM_CPPFLAGS) $(INC_COMMON)
+tests_unit_test_safefile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_safefile_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
 endif

@@ -29,6 +29,7 @@
 #define MAX_COUNT (1 << 24) /* sanity bound on ranks, nodes, phases, reps */
 
 int (*ios_h5_test_hook)(const char *step);
+const char *ios_h5_test_tmp;
 
 /* ---- small HDF5 helpers --------------------------------------------- */
 
@@ -844,7 +845,6 @@ int ios_h5_write_run(const char *path, const struct ios_run *run,
 	char *tmp = NULL;
 	hid_t f = -1;
 	int fd, rc;
-	mode_t um;
 	void *vfd = NULL;
 
 	h5_quiet();
@@ -878,16 +878,24 @@ int ios_h5_write_run(const char *path, const struct ios_run *run,
 		free(tmp);
 		return rc;
 	}
-	um = umask(0);
-	umask(um);
-	if (fchmod(fd, 0666 & ~um) < 0 || close(fd) < 0) {
+	/* mkstemp chose a fresh name, but HDF5 opens by name: drop the file
+	 * and let HDF5 create it with O_EXCL (H5F_ACC_EXCL), so a link planted
+	 * at that name in between (a shared, non-sticky directory) makes the
+	 * create fail instead of being followed.  The mode is HDF5's 0666
+	 * less the umask. */
+	if (close(fd) < 0 || unlink(tmp) < 0) {
 		rc = -errno;
 		ios_errf(err, rc, "h5schema: write %s: %s", tmp, strerror(-rc));
 		goto out_unlink;
 	}
-	f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+	ios_h5_test_tmp = tmp;
+	if ((rc = hook(&w, "create")))
+		goto out_unlink;
+	f = H5Fcreate(tmp, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
 	if (f < 0) {
-		rc = wfail(&w, "create HDF5 file");
+		rc = wfail(
+			&w,
+			"create HDF5 file (exclusively: is something planted at the temporary name?)");
 		goto out_unlink;
 	}
 	if ((rc = write_body(&w, f, run)))
@@ -1722,6 +1730,7 @@ int ios_h5_read_run(const char *path, struct ios_run **out, struct ios_err *err)
 		ios_run_free(run);
 		return rc;
 	}
+	ios_run_sanitize_text(run); /* another user's text, printed by root */
 	*out = run;
 	return 0;
 }

@@ -10,11 +10,14 @@
 #include <stdint.h>
 
 /*
- * When set, the writer calls it at each step ("attrs", "config", "nodes",
- * "phases", "flush", "fsync", "close"); a non-zero return makes that step
- * fail with -EIO, so tests can check that no partial file is left.
+ * When set, the writer calls it at each step ("create", "attrs", "config",
+ * "nodes", "phases", "flush", "fsync", "close"); a non-zero return makes
+ * that step fail with -EIO, so tests can check that no partial file is
+ * left.  At "create", ios_h5_test_tmp names the temporary file about to be
+ * created (a test can plant something there).
  */
 extern int (*ios_h5_test_hook)(const char *step);
+extern const char *ios_h5_test_tmp;
 
 /*
  * May the reader read a dataset of [nelem] elements, [file_esz] bytes each

@@ -40,6 +40,7 @@
 #include <slurm/slurm_errno.h>
 
 #include "campaign.h"
+#include "safefile.h"
 #include "siteconf.h"
 #include "units.h"
 
@@ -347,28 +348,21 @@ static int mkdir_p(const char *path)
 	return 0;
 }
 
-/* Write [text] to DIR/[name] via a temporary file and rename. */
+/* Write [text] to DIR/[name] via a new temporary file, fsync and rename
+ * (safefile: a symlink planted at either name is never followed).
+ * Returns 0 or a negative errno, also left in errno. */
 static int write_atomic(const char *dir, const char *name, const char *text)
 {
-	char path[PATH_MAX + 64], tmp[PATH_MAX + 64];
-	FILE *fp;
-	int rc = 0;
+	char path[PATH_MAX + 64];
+	int rc;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
-	fp = fopen(tmp, "we");
-	if (!fp)
-		return -errno;
-	if (fputs(text, fp) < 0)
-		rc = -EIO;
-	if (fflush(fp) != 0 || fsync(fileno(fp)) != 0)
-		rc = rc ? rc : -errno;
-	if (fclose(fp) != 0)
-		rc = rc ? rc : -errno;
-	if (!rc && rename(tmp, path) < 0)
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    (int)sizeof(path))
+		rc = -ENAMETOOLONG;
+	else
+		rc = sf_write(path, text, strlen(text), SF_SYNC, NULL);
+	if (rc < 0)
+		errno = -rc;
 	return rc;
 }
 
@@ -841,14 +835,12 @@ static int cmd_submit(struct campaign *c, const struct opts *o)
 	free(subs);
 	if (!o->dry_run && rec && *rec) {
 		char path[PATH_MAX + 32];
-		FILE *fp;
+		struct ios_err err = {0};
 
 		snprintf(path, sizeof(path), "%s/submit.log", c->dir);
-		fp = fopen(path, "ae");
-		if (fp) {
-			fputs(rec, fp);
-			fclose(fp);
-		}
+		if (sf_append(path, rec, strlen(rec), &err) < 0)
+			fprintf(stderr, PROG ": submit %s: %s\n", c->job,
+				err.msg);
 	}
 	free(rec);
 	if (!o->dry_run) {
@@ -1045,12 +1037,15 @@ static bool is_hdf5(const char *path)
 	static const unsigned char sig[8] = {0x89, 'H',  'D',  'F',
 					     '\r', '\n', 0x1a, '\n'};
 	unsigned char buf[8];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a FIFO planted among the results must not block collect */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
 	bool ok;
 
 	if (fd < 0)
 		return false;
-	ok = read(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf) &&
+	ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	     read(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf) &&
 	     memcmp(buf, sig, sizeof(sig)) == 0;
 	close(fd);
 	return ok;

@@ -8,6 +8,8 @@ noinst_LTLIBRARIES += model/libiostrata_model.la
 model_libiostrata_model_la_SOURCES = \
 	model/results.c \
 	model/results.h \
+	model/runrec.c \
+	model/runrec.h \
 	model/figures.c \
 	model/figures.h \
 	model/layers.c \

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,56 @@ void ios_run_clear(struct ios_run *run)
 	free(run->layers);
 	free(run->net);
 	memset(run, 0, sizeof(*run));
+}
+
+/*
+ * Make [s] safe to print on a terminal, in place: C0 control bytes
+ * (ESC included) and DEL become '?', and so do both bytes of a UTF-8 C1
+ * control (U+0080-U+009F, e.g. CSI); newlines and tabs are kept only when
+ * [lines] is set.  Other UTF-8 is left alone.
+ */
+static void clean(char *s, bool lines)
+{
+	for (unsigned char *p = (unsigned char *)s; p && *p; p++) {
+		if ((*p < 0x20 && !(lines && (*p == '\n' || *p == '\t'))) ||
+		    *p == 0x7f)
+			*p = '?';
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			*p = p[1] = '?';
+	}
+}
+
+void ios_run_sanitize_text(struct ios_run *run)
+{
+	char *hdr[] = {run->run_id,       run->created_utc,  run->tool,
+		       run->tool_version, run->git_revision, run->build_options,
+		       run->command_line, run->status};
+
+	for (size_t i = 0; i < sizeof(hdr) / sizeof(hdr[0]); i++)
+		clean(hdr[i], false);
+	clean(run->verdict, true);
+	for (size_t i = 0; run->config && i < run->nconfig; i++) {
+		clean(run->config[i].key, false);
+		clean(run->config[i].value, false);
+	}
+	for (size_t i = 0; run->attachments && i < run->nattach; i++)
+		clean(run->attachments[i].key, false);
+	for (int i = 0; run->rank_info && i < run->nranks; i++)
+		clean(run->rank_info[i].host, false);
+	for (int k = 0; run->phases && k < run->nphases; k++) {
+		struct ios_phase_result *ph = &run->phases[k];
+
+		clean(ph->name, false);
+		clean(ph->layer, false);
+		clean(ph->backend, false);
+		for (int r = 0; ph->reps && r < ph->nreps; r++)
+			clean(ph->reps[r].invalid_reason, false);
+	}
+	for (int i = 0; run->layers && i < run->nlayers; i++) {
+		clean(run->layers[i].name, false);
+		clean(run->layers[i].source, false);
+		clean(run->layers[i].note, false);
+	}
 }
 
 void ios_run_free(struct ios_run *run)

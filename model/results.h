@@ -202,4 +202,12 @@ void ios_phase_result_clear(struct ios_phase_result *ph);
 void ios_run_clear(struct ios_run *run);
 void ios_run_free(struct ios_run *run);
 
+/*
+ * Make every text field of [run] that a tool prints safe on a terminal:
+ * control characters (ESC, C1 controls such as CSI, newlines except in the
+ * verdict) become '?'.  The reader calls it on every run it returns: a
+ * results file is another user's data, and root prints it.
+ */
+void ios_run_sanitize_text(struct ios_run *run);
+
 #endif

@@ -12,32 +12,23 @@
 
 extern const struct mb_backend mb_backend_posix, mb_backend_null;
 
-/*
- * The rados and cephfs entries belong to the layers area.  Its sources are
- * linked only into iostrata-bench, and mpibench/layers.mk appends
- * -DMB_LAYER_BACKENDS to mpibench_iostrata_bench_CPPFLAGS together with
- * them; unit tests (and a tree without layers.mk's sources) compile this
- * file without the macro, so they need no be_rados.o / be_cephfs.o.
- */
-#ifdef MB_LAYER_BACKENDS
+/* librados and libcephfs are loaded on first use (common/ceph_dl.c): the
+ * rados and cephfs backends need only Ceph's headers to build. */
 #ifdef HAVE_RADOS
 extern const struct mb_backend mb_backend_rados;
 #endif
 #ifdef HAVE_CEPHFS
 extern const struct mb_backend mb_backend_cephfs;
 #endif
-#endif
 
 const struct mb_backend *const mb_backends[] = {
 	&mb_backend_posix,
 	&mb_backend_null,
-#ifdef MB_LAYER_BACKENDS
 #ifdef HAVE_RADOS
 	&mb_backend_rados,
 #endif
 #ifdef HAVE_CEPHFS
 	&mb_backend_cephfs,
-#endif
 #endif
 	NULL,
 };

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * h5out: the one place iostrata-bench calls the results area (writer and
- * hardware metadata, h5schema/h5run.h and hwinfo.h).  Built without them,
- * the writer reports -ENOSYS and the metadata falls back to a minimal JSON
- * object, so the benchmark still builds and runs.
+ * hardware metadata, h5schema/h5run.h and hwinfo.h).  iostrata-bench is
+ * built only with them (configure: HDF5): without a results writer a run
+ * could not record anything.
  */
 #ifndef IOSTRATA_MB_H5OUT_H
 #define IOSTRATA_MB_H5OUT_H

@@ -19,6 +19,9 @@ mpibench_iostrata_bench_SOURCES += \
 	mpibench/ceph_hint.c \
 	mpibench/layers_run.c \
 	mpibench/layers_run.h \
+	mpibench/layers_opts.c \
+	mpibench/layers_opts.h \
+	mpibench/netbench_opts.h \
 	mpibench/netbench.c \
 	mpibench/netbench.h \
 	# End of mpibench_iostrata_bench_SOURCES (layers)
@@ -29,7 +32,6 @@ if HAVE_CEPHFS
 mpibench_iostrata_bench_SOURCES += mpibench/be_cephfs.c
 endif
 mpibench_iostrata_bench_CPPFLAGS += \
-	-DMB_LAYER_BACKENDS \
 	$(RADOS_CPPFLAGS) \
 	$(CEPHFS_CPPFLAGS) \
 	$(JANSSON_CFLAGS) \

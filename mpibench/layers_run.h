@@ -10,24 +10,20 @@
 #ifndef IOSTRATA_LAYERS_RUN_H
 #define IOSTRATA_LAYERS_RUN_H
 
-#include <stdbool.h>
-#include <stdio.h>
-
-/* True when argv asks for a layered run (--layers). */
-bool lyr_requested(int argc, char **argv);
+#include "layers_opts.h"
 
 /*
  * Run the layered benchmark: parses argv (the layered options below plus
  * iostrata-bench's own --bs, --size, --runtime, --reps, --interval,
  * --iodepth, --ioengine, --dir, --output, --buffered, --keep, --seed,
  * --quiet), runs the layers and writes the results file on rank 0.
- * Call after MPI_Init on every rank.  Returns the process exit code:
- * 0 clean, 1 a layer failed or a number is suspect, 2 bad input or Ceph
- * unreachable before anything was touched.
+ * Call after MPI_Init on every rank.  Returns the process exit code
+ * (mb_exit.h, the plain run's table): MB_EXIT_OK, MB_EXIT_INVALID (a
+ * layer's repetition invalid) or MB_EXIT_SUSPECT (a number suspect),
+ * MB_EXIT_USAGE (bad input, Ceph unreachable: nothing touched),
+ * MB_EXIT_FAILED (a layer could not run, the results file not written);
+ * the watchdog aborts with MB_EXIT_WATCHDOG.
  */
 int lyr_main(int argc, char **argv);
-
-/* Print the layered options to [f] (part of --help). */
-void lyr_usage(FILE *f);
 
 #endif

@@ -23,7 +23,8 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/h5out.c \
 	mpibench/h5out.h \
 	mpibench/runrec.c \
-	mpibench/runrec.h \
+	mpibench/mb_runrec.h \
+	mpibench/config_record.c \
 	# End of mpibench_iostrata_bench_SOURCES
 mpibench_iostrata_bench_CPPFLAGS = \
 	$(AM_CPPFLAGS) \
@@ -32,7 +33,8 @@ mpibench_iostrata_bench_CPPFLAGS = \
 	$(LIBURING_CFLAGS) \
 	# End of mpibench_iostrata_bench_CPPFLAGS
 mpibench_iostrata_bench_LDADD = \
-	$(MB_H5_LIBS) \
+	h5schema/libiostrata_h5.la \
+	facts/libiostrata_facts.la \
 	model/libiostrata_model.la \
 	common/libiostrata_common.la \
 	$(MPI_LIBS) \
@@ -42,17 +44,15 @@ mpibench_iostrata_bench_LDADD = \
 	-lm \
 	# End of mpibench_iostrata_bench_LDADD
 
+# iostrata-bench needs MPI and the results writer (h5schema/: HDF5) with
+# the host facts (facts/: jansson), linked before model/ and common/ (they
+# use both): without a results file a run records nothing.
 if HAVE_MPI
+if HAVE_HDF5
+if HAVE_JANSSON
 bin_PROGRAMS += mpibench/iostrata-bench
 endif
-
-# The results writer (h5schema/) and the host facts (facts/), linked before
-# model/ and common/ (they use both).
-if HAVE_HDF5
-mpibench_iostrata_bench_CPPFLAGS += -DMB_HAVE_H5RUN
-MB_H5_LIBS = h5schema/libiostrata_h5.la facts/libiostrata_facts.la
-else
-MB_H5_LIBS =
+endif
 endif
 
 EXTRA_DIST += \
@@ -79,33 +79,56 @@ MB_TEST_SOURCES = \
 	mpibench/be_null.c \
 	mpibench/verify.c \
 	# End of MB_TEST_SOURCES
+# The Ceph backends need only Ceph's headers (the libraries are loaded at
+# run time, common/ceph_dl.c), so the unit tests link the whole registry.
+MB_TEST_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH) $(RADOS_CPPFLAGS) \
+	$(CEPHFS_CPPFLAGS)
+if HAVE_RADOS
+MB_TEST_SOURCES += mpibench/be_rados.c mpibench/ceph_hint.c
+else
+if HAVE_CEPHFS
+MB_TEST_SOURCES += mpibench/ceph_hint.c
+endif
+endif
+if HAVE_CEPHFS
+MB_TEST_SOURCES += mpibench/be_cephfs.c
+endif
 if HAVE_CMOCKA
 check_PROGRAMS += \
 	tests/unit/test_mb_config \
 	tests/unit/test_mb_verify \
 	tests/unit/test_mb_backend \
 	tests/unit/test_mb_hostile \
+	tests/unit/test_mb_runrec \
 	# End of check_PROGRAMS (mpibench)
 TESTS += \
 	tests/unit/test_mb_config \
 	tests/unit/test_mb_verify \
 	tests/unit/test_mb_backend \
 	tests/unit/test_mb_hostile \
+	tests/unit/test_mb_runrec \
 	# End of TESTS (mpibench)
 endif
 tests_unit_test_mb_config_SOURCES = tests/unit/test_mb_config.c $(MB_TEST_SOURCES)
-tests_unit_test_mb_config_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH)
+tests_unit_test_mb_config_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_config_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
-tests_unit_test_mb_config_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS)
+tests_unit_test_mb_config_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS)
 tests_unit_test_mb_verify_SOURCES = tests/unit/test_mb_verify.c $(MB_TEST_SOURCES)
-tests_unit_test_mb_verify_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH)
+tests_unit_test_mb_verify_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_verify_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
-tests_unit_test_mb_verify_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS)
+tests_unit_test_mb_verify_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS)
 tests_unit_test_mb_backend_SOURCES = tests/unit/test_mb_backend.c $(MB_TEST_SOURCES)
-tests_unit_test_mb_backend_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH)
+tests_unit_test_mb_backend_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_backend_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
-tests_unit_test_mb_backend_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS)
+tests_unit_test_mb_backend_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS)
 tests_unit_test_mb_hostile_SOURCES = tests/unit/test_mb_hostile.c $(MB_TEST_SOURCES)
-tests_unit_test_mb_hostile_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH)
+tests_unit_test_mb_hostile_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_hostile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
-tests_unit_test_mb_hostile_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS)
+tests_unit_test_mb_hostile_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS)
+# The run record of the plain and the layered run (no MPI).
+tests_unit_test_mb_runrec_SOURCES = tests/unit/test_mb_runrec.c \
+	mpibench/config_record.c mpibench/layers_opts.c $(MB_TEST_SOURCES)
+tests_unit_test_mb_runrec_CPPFLAGS = $(MB_TEST_CPPFLAGS)
+tests_unit_test_mb_runrec_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
+tests_unit_test_mb_runrec_LDADD = model/libiostrata_model.la \
+	common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS)

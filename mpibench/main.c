@@ -14,7 +14,6 @@
 #include <malloc.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,19 +24,16 @@
 
 #include "figures.h"
 #include "h5out.h"
+#include "mb_runrec.h"
 #include "runrec.h"
 #include "layers_run.h"
 #include "jsonw.h"
 #include "mb_config.h"
+#include "mb_exit.h"
 #include "ownfile.h"
 #include "phase.h"
 #include "units.h"
 #include "watchdog.h"
-
-#define EXIT_INVALID 1
-#define EXIT_USAGE 2
-#define EXIT_FAILURE_RUN 3
-#define EXIT_WATCHDOG 4
 
 static struct mb_config g_cfg;
 static struct ios_run *g_run; /* rank 0 */
@@ -78,8 +74,7 @@ static void on_watchdog(const char *stage, double seconds)
 	if (g_rank == 0 && g_run && g_cfg.output) {
 		struct ios_err e = {0};
 
-		free(g_run->status);
-		g_run->status = strdup("failed");
+		ios_runrec_status(g_run, "failed");
 		if (mb_h5_write(g_cfg.output, g_run, &e))
 			fprintf(stderr, "%s\n", e.msg);
 		else
@@ -88,13 +83,8 @@ static void on_watchdog(const char *stage, double seconds)
 				g_cfg.output);
 	}
 	remove_own_file();
-	MPI_Abort(MPI_COMM_WORLD, EXIT_WATCHDOG);
-	_exit(EXIT_WATCHDOG);
-}
-
-static char *xstrdup(const char *s)
-{
-	return s ? strdup(s) : NULL;
+	MPI_Abort(MPI_COMM_WORLD, MB_EXIT_WATCHDOG);
+	_exit(MB_EXIT_WATCHDOG);
 }
 
 static char *read_text(const char *path, struct ios_err *err)
@@ -144,75 +134,6 @@ static char *read_text(const char *path, struct ios_err *err)
 	fclose(f);
 	buf[len] = '\0';
 	return buf;
-}
-
-static void add_kv(struct ios_run *run, const char *k, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void add_kv(struct ios_run *run, const char *k, const char *fmt, ...)
-{
-	struct ios_kv *p =
-		realloc(run->config, (run->nconfig + 1) * sizeof(*p));
-	va_list ap;
-	char *v = NULL;
-
-	if (!p)
-		return;
-	run->config = p;
-	va_start(ap, fmt);
-	if (vasprintf(&v, fmt, ap) < 0)
-		v = NULL;
-	va_end(ap);
-	p[run->nconfig].key = strdup(k);
-	p[run->nconfig].value = v;
-	run->nconfig++;
-}
-
-static void fill_config(struct ios_run *run, const struct mb_config *c)
-{
-	char rw[128] = "";
-	int i;
-
-	for (i = 0; i < c->npatterns; i++) {
-		if (i)
-			strcat(rw, ",");
-		strcat(rw, mb_pattern_name(c->patterns[i]));
-	}
-	add_kv(run, "rw", "%s", rw);
-	add_kv(run, "rwmixread", "%d", c->rwmixread);
-	add_kv(run, "bs", "%" PRIu64, c->bs);
-	add_kv(run, "size", "%" PRIu64, c->size);
-	add_kv(run, "dir", "%s", c->dir ? c->dir : "");
-	add_kv(run, "iodepth", "%u", c->iodepth);
-	add_kv(run, "iodepth_batch", "%u", c->iodepth_batch);
-	add_kv(run, "ioengine", "%s", mb_engine_name(c->ioengine));
-	add_kv(run, "backend", "%s", c->backend->name);
-	add_kv(run, "runtime", "%g", c->runtime);
-	add_kv(run, "reps", "%u", c->reps);
-	add_kv(run, "interval", "%g", c->interval);
-	add_kv(run, "output", "%s", c->output ? c->output : "none");
-	add_kv(run, "reorder", "%d", c->reorder);
-	add_kv(run, "fsync", "%d", c->fsync);
-	add_kv(run, "verify", "%d", c->verify);
-	add_kv(run, "keep", "%d", c->keep);
-	add_kv(run, "seed", "%" PRIu64, c->seed);
-	add_kv(run, "direct", "%d", c->direct);
-	add_kv(run, "allow_device", "%d", c->allow_device);
-	add_kv(run, "force", "%d", c->force);
-	for (i = 0; i < c->nbopts; i++)
-		add_kv(run, c->bopts[i].name, "%s", c->bopts[i].value);
-	if (c->backend->options) {
-		const struct mb_option *o;
-
-		for (o = c->backend->options; o->name; o++) {
-			bool given = false;
-
-			for (i = 0; i < c->nbopts; i++)
-				if (!strcmp(c->bopts[i].name, o->name))
-					given = true;
-			if (!given && o->def)
-				add_kv(run, o->name, "%s", o->def);
-		}
-	}
 }
 
 static void write_results(const struct ios_phase_result *ph)
@@ -560,18 +481,15 @@ static void summary_json(const struct ios_run *run, bool valid)
 
 /* ---- main --------------------------------------------------------- */
 
-/* Every rank reports; the lowest failing rank's message is printed. */
-static int agree_fail(int rank, int rc, const struct ios_err *e)
+/* Every rank reports; rank 0 prints the lowest failing rank's message. */
+static int agree_fail(int rc, struct ios_err *e)
 {
-	int in[2] = {rc ? rank : INT_MAX, 0}, out[2];
+	int who;
 
-	MPI_Allreduce(in, out, 1, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD);
-	if (out[0] == INT_MAX)
-		return 0;
-	if (rank == out[0])
-		fprintf(stderr, "iostrata-bench: rank %d: %s\n", rank,
-			e->msg[0] ? e->msg : strerror(-rc));
-	return -1;
+	rc = mb_agree(MPI_COMM_WORLD, g_rank, rc, e, &who);
+	if (rc && g_rank == 0)
+		fprintf(stderr, "iostrata-bench: rank %d: %s\n", who, e->msg);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -601,25 +519,21 @@ int main(int argc, char **argv)
 		if (g_rank == 0)
 			fprintf(stderr, "iostrata-bench: %s\n", err.msg);
 		MPI_Finalize();
-		return EXIT_USAGE;
+		return MB_EXIT_USAGE;
 	}
 	if (g_cfg.help || g_cfg.version) {
 		if (g_rank == 0) {
 			if (g_cfg.help)
 				mb_config_usage(stdout);
 			else
-				printf("iostrata-bench %s (%s)\nresults writer: %s\n",
-				       PACKAGE_VERSION, IOSTRATA_GIT_REVISION,
-#ifdef MB_HAVE_H5RUN
-				       "yes"
-#else
-				       "no"
-#endif
-				);
+				/* "results writer: yes" for scripts that
+				 * asked when it was optional */
+				printf("iostrata-bench %s (%s)\nresults writer: yes\n",
+				       PACKAGE_VERSION, IOSTRATA_GIT_REVISION);
 		}
 		mb_config_free(&g_cfg);
 		MPI_Finalize();
-		return 0;
+		return MB_EXIT_OK;
 	}
 	/* From the first collective on, a rank that died (or hangs) must not
 	 * leave the others waiting forever: the watchdog bounds start-up. */
@@ -628,7 +542,7 @@ int main(int argc, char **argv)
 	/* Same seed on every rank: rank 0's. */
 	MPI_Bcast(&g_cfg.seed, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
 	rc = mb_backend_validate(g_cfg.backend, &err);
-	if (agree_fail(g_rank, rc, &err))
+	if (agree_fail(rc, &err))
 		goto out_usage;
 	if (g_cfg.backend->check) {
 		struct mb_ctx ctx = {.cfg = &g_cfg,
@@ -637,14 +551,14 @@ int main(int argc, char **argv)
 				     .err = &err};
 
 		rc = g_cfg.backend->check(&ctx);
-		if (agree_fail(g_rank, rc, &err))
+		if (agree_fail(rc, &err))
 			goto out_usage;
 	}
 	rc = mb_world_create(MPI_COMM_WORLD, &w, &err);
 	if (rc) {
 		fprintf(stderr, "iostrata-bench: rank %d: %s\n", g_rank,
 			err.msg);
-		MPI_Abort(MPI_COMM_WORLD, EXIT_FAILURE_RUN);
+		MPI_Abort(MPI_COMM_WORLD, MB_EXIT_FAILED);
 	}
 
 	/* Validate the target and the output before creating anything. */
@@ -652,7 +566,7 @@ int main(int argc, char **argv)
 	if (!(g_cfg.backend->flags & (MB_BF_NO_LOCAL_FS | MB_BF_NO_DATA)))
 		rc = mb_config_check_target(&g_cfg, g_rank, nranks,
 					    w->ranks_on_node, &err);
-	if (agree_fail(g_rank, rc, &err))
+	if (agree_fail(rc, &err))
 		goto out_usage;
 	memset(&run, 0, sizeof(run));
 	rc = 0;
@@ -694,20 +608,16 @@ int main(int argc, char **argv)
 			run.nattach++;
 		}
 	}
-	if (agree_fail(g_rank, rc, &err))
+	if (agree_fail(rc, &err))
 		goto out_usage;
 
 	/* The run record (rank 0). */
 	if (g_rank == 0) {
-		run.run_id = mb_run_id();
-		run.created_utc = mb_now_utc();
-		run.tool = strdup("iostrata-bench");
-		run.tool_version = strdup(PACKAGE_VERSION);
-		run.git_revision = strdup(IOSTRATA_GIT_REVISION);
-		run.build_options = strdup(IOSTRATA_CONFIGURE_ARGS);
-		run.command_line = xstrdup(g_cfg.command_line);
-		run.status = strdup("running");
-		fill_config(&run, &g_cfg);
+		if (mb_runrec_start(&run, &g_cfg)) {
+			fprintf(stderr, "iostrata-bench: run record: %s\n",
+				strerror(ENOMEM));
+			MPI_Abort(MPI_COMM_WORLD, MB_EXIT_FAILED);
+		}
 		run.nranks = nranks;
 		run.rank_info = w->ri;
 		run.phases =
@@ -725,24 +635,9 @@ int main(int argc, char **argv)
 	g_files_created = true;
 	for (p = 0; p < g_cfg.npatterns; p++) {
 		struct mb_phase_spec spec = {
-			.pattern = g_cfg.patterns[p],
-			.rwmixread = g_cfg.rwmixread,
-			.backend = g_cfg.backend->name,
-			.dir = g_cfg.dir,
-			.bs = g_cfg.bs,
-			.size = g_cfg.size,
-			.iodepth = g_cfg.iodepth,
-			.iodepth_batch = g_cfg.iodepth_batch,
-			.ioengine = g_cfg.ioengine,
-			.runtime = g_cfg.runtime,
-			.reps = g_cfg.reps,
-			.interval = g_cfg.interval,
-			.direct = g_cfg.direct,
-			.fsync = g_cfg.fsync,
-			.verify = g_cfg.verify,
-			.reorder = g_cfg.reorder,
-			.layer = "",
 			.cfg = &g_cfg,
+			.pattern = g_cfg.patterns[p],
+			.layer = "",
 			.phase_index = p,
 			.rep_done = rep_done,
 			.world = w,
@@ -793,8 +688,7 @@ int main(int argc, char **argv)
 			for (r = 0; r < run.phases[p].nreps; r++)
 				if (!run.phases[p].reps[r].valid)
 					any_invalid = true;
-		free(run.status);
-		run.status = strdup(failed ? "failed" : "complete");
+		ios_runrec_status(&run, failed ? "failed" : "complete");
 		if (g_cfg.output) {
 			struct ios_err e = {0};
 
@@ -814,13 +708,7 @@ int main(int argc, char **argv)
 	/* Remove the files unless --keep, also after a failure. */
 	mb_watchdog_arm(120.0, "cleanup");
 	if (!g_cfg.keep && !(g_cfg.backend->flags & MB_BF_NO_DATA)) {
-		struct mb_phase_spec spec = {
-			.backend = g_cfg.backend->name,
-			.dir = g_cfg.dir,
-			.bs = g_cfg.bs,
-			.size = g_cfg.size,
-			.cfg = &g_cfg,
-		};
+		struct mb_phase_spec spec = {.cfg = &g_cfg};
 		struct ios_err e = {0};
 
 		if (mb_phase_cleanup(&spec, MPI_COMM_WORLD, &e) && e.msg[0])
@@ -831,9 +719,9 @@ int main(int argc, char **argv)
 		int flags[2] = {any_invalid, failed}, all[2];
 
 		MPI_Allreduce(flags, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-		exit_code = all[1]   ? EXIT_FAILURE_RUN
-			    : all[0] ? EXIT_INVALID
-				     : 0;
+		exit_code = all[1]   ? MB_EXIT_FAILED
+			    : all[0] ? MB_EXIT_INVALID
+				     : MB_EXIT_OK;
 	}
 	mb_watchdog_disarm();
 	mb_watchdog_stop();
@@ -852,5 +740,5 @@ out_usage:
 	mb_world_free(w);
 	mb_config_free(&g_cfg);
 	MPI_Finalize();
-	return EXIT_USAGE;
+	return MB_EXIT_USAGE;
 }

@@ -208,7 +208,7 @@ void mb_config_usage(FILE *f)
 		}
 	}
 	fprintf(f,
-		"\nSizes: 4K, 8M, 16G, 1T (binary), 4KB, 8MB (decimal).\nExit: 0 valid run, 1 invalid run (I/O error, short transfer, early end,\nverify mismatch; results still written), 2 bad usage or target, 3 failure\n(backend, results file), 4 watchdog abort (a rank hung or died).\n");
+		"\nSizes: 4K, 8M, 16G, 1T (binary), 4KB, 8MB (decimal).\nExit (plain and --layers): 0 valid run, 1 invalid run (I/O error, short\ntransfer, early end, verify mismatch; --layers: also a suspect number;\nresults still written), 2 bad usage, target or output, Ceph unreachable\n(nothing created), 3 failure (a phase or layer could not run: backend,\nrefused file; or the results file), 4 watchdog abort (a rank hung or died).\n");
 }
 
 static int parse_patterns(struct mb_config *cfg, const char *v,
@@ -263,7 +263,7 @@ static int set_str(char **dst, const char *v)
 	return 0;
 }
 
-static char *join_argv(int argc, char **argv)
+char *mb_command_line(int argc, char **argv)
 {
 	size_t len = 1;
 	char *s, *p;
@@ -585,7 +585,7 @@ int mb_config_parse(struct mb_config *cfg, int argc, char **argv,
 	unsigned p;
 
 	mb_config_defaults(cfg);
-	cfg->command_line = join_argv(argc, argv);
+	cfg->command_line = mb_command_line(argc, argv);
 	if (!cfg->command_line)
 		return ios_errf(err, -ENOMEM, "iostrata-bench: out of memory");
 	for (i = 1; i < argc; i++) {

@@ -108,6 +108,10 @@ void mb_config_defaults(struct mb_config *cfg);
 int mb_config_parse(struct mb_config *cfg, int argc, char **argv,
 		    struct ios_err *err);
 
+/* argv joined with spaces, each word shell-quoted when it needs it (the
+ * run record's command_line).  Malloc'd, NULL when out of memory. */
+char *mb_command_line(int argc, char **argv);
+
 /* Release what mb_config_parse allocated. */
 void mb_config_free(struct mb_config *cfg);
 

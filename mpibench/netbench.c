@@ -20,14 +20,6 @@
 #define TAG_CTL 0x4e80
 #define TAG_LAT 0x4e90
 
-void nb_opts_default(struct nb_opts *o)
-{
-	o->msg_bytes = 8u << 20;
-	o->streams = 4;
-	o->seconds = 1.0;
-	o->lat_iters = 200;
-}
-
 static int mpi_fail(struct ios_err *err, const char *what, int rc)
 {
 	char s[MPI_MAX_ERROR_STRING];

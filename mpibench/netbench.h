@@ -15,17 +15,8 @@
 #include <mpi.h>
 
 #include "errbuf.h"
+#include "netbench_opts.h"
 #include "results.h"
-
-struct nb_opts {
-	uint64_t msg_bytes; /* bandwidth message size (default 8 MiB) */
-	int streams;        /* concurrent messages in flight (default 4) */
-	double seconds;     /* time per pair for bandwidth (default 1.0) */
-	int lat_iters;      /* ping-pong round trips for latency (200) */
-};
-
-/* Fill [o] with the defaults above. */
-void nb_opts_default(struct nb_opts *o);
 
 /*
  * Which node each rank of [comm] is on: the Slurm node name

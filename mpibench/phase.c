@@ -254,9 +254,9 @@ static inline void next_io(struct rank_run *rr, uint64_t *off, int *op)
 	const struct mb_phase_spec *s = rr->spec;
 
 	if (mb_pattern_random(s->pattern))
-		*off = (rng_next(&rr->rng) % rr->nblocks) * s->bs;
+		*off = (rng_next(&rr->rng) % rr->nblocks) * s->cfg->bs;
 	else {
-		*off = rr->cursor * s->bs;
+		*off = rr->cursor * s->cfg->bs;
 		if (++rr->cursor == rr->nblocks)
 			rr->cursor = 0;
 	}
@@ -266,7 +266,7 @@ static inline void next_io(struct rank_run *rr, uint64_t *off, int *op)
 		*op = IOS_OP_WRITE;
 		break;
 	case MB_PAT_RANDRW:
-		*op = (int)(rng_next(&rr->rng) % 100) < s->rwmixread
+		*op = (int)(rng_next(&rr->rng) % 100) < s->cfg->rwmixread
 			      ? IOS_OP_READ
 			      : IOS_OP_WRITE;
 		break;
@@ -380,12 +380,12 @@ static inline void complete(struct rank_run *rr, int op, void *buf,
 		rr->r.bytes[op] += (uint64_t)n;
 		rr->cum_bytes += (uint64_t)n;
 	}
-	if (n == (ssize_t)s->bs) {
+	if (n == (ssize_t)s->cfg->bs) {
 		rr->r.ops[op]++;
 		rr->cum_ops++;
 		ios_lathist_add(&rr->lat, lat > 0 ? (uint64_t)lat : 0);
-		if (op == IOS_OP_READ && s->verify &&
-		    mb_verify_check(buf, s->bs, rr->writer_rank, off,
+		if (op == IOS_OP_READ && s->cfg->verify &&
+		    mb_verify_check(buf, s->cfg->bs, rr->writer_rank, off,
 				    rr->seed) != MB_VERIFY_OK) {
 			/* recorded (as -EBADMSG) but the rank goes on */
 			rr->r.verify_errors++;
@@ -395,21 +395,21 @@ static inline void complete(struct rank_run *rr, int op, void *buf,
 				e->rank = rr->w->rank;
 				e->op = op;
 				e->offset = off;
-				e->len = s->bs;
+				e->len = s->cfg->bs;
 				e->result = -EBADMSG;
 				e->t_ns = now + rr->w->offset_ns;
 			}
 		}
 	} else {
-		record_error(rr, op, off, s->bs, n, now);
+		record_error(rr, op, off, s->cfg->bs, n, now);
 	}
 	rr->r.t_end_ns = now; /* local for now; converted later */
 }
 
 static void fill_write(struct rank_run *rr, void *buf, uint64_t off)
 {
-	if (rr->spec->verify)
-		mb_verify_fill(buf, rr->spec->bs, (uint32_t)rr->w->rank,
+	if (rr->spec->cfg->verify)
+		mb_verify_fill(buf, rr->spec->cfg->bs, (uint32_t)rr->w->rank,
 			       rr->rep, off, rr->seed);
 }
 
@@ -424,7 +424,7 @@ static void fill_write(struct rank_run *rr, void *buf, uint64_t off)
 static ssize_t finish_short(struct rank_run *rr, int op, void *buf,
 			    uint64_t off, ssize_t n)
 {
-	size_t len = rr->spec->bs;
+	size_t len = rr->spec->cfg->bs;
 	ssize_t m;
 
 	rr->r.short_ops++;
@@ -461,11 +461,11 @@ static void run_sync(struct rank_run *rr, void *buf)
 		next_io(rr, &off, &op);
 		if (op == IOS_OP_WRITE) {
 			fill_write(rr, buf, off);
-			n = rr->be->pwrite(rr->f, buf, s->bs, off);
+			n = rr->be->pwrite(rr->f, buf, s->cfg->bs, off);
 		} else {
-			n = rr->be->pread(rr->f, buf, s->bs, off);
+			n = rr->be->pread(rr->f, buf, s->cfg->bs, off);
 		}
-		if (n >= 0 && n < (ssize_t)s->bs)
+		if (n >= 0 && n < (ssize_t)s->cfg->bs)
 			n = finish_short(rr, op, buf, off, n);
 		t2 = mono_ns();
 		complete(rr, op, buf, off, n, t2 - t, t2);
@@ -492,8 +492,8 @@ static unsigned submit_batch(struct rank_run *rr, struct mb_io **batch,
 		if (n <= 0) {
 			for (i = k; i < nb; i++) {
 				record_error(rr, batch[i]->op, batch[i]->off,
-					     rr->spec->bs, n < 0 ? n : -EIO,
-					     ts);
+					     rr->spec->cfg->bs,
+					     n < 0 ? n : -EIO, ts);
 				freel[(*nfree)++] = batch[i];
 			}
 			break;
@@ -506,8 +506,8 @@ static unsigned submit_batch(struct rank_run *rr, struct mb_io **batch,
 static int run_async(struct rank_run *rr, void **bufs)
 {
 	const struct mb_phase_spec *s = rr->spec;
-	unsigned depth = s->iodepth, i, inflight = 0, nfree = depth;
-	unsigned bsub = s->iodepth_batch ? s->iodepth_batch : 1;
+	unsigned depth = s->cfg->iodepth, i, inflight = 0, nfree = depth;
+	unsigned bsub = s->cfg->iodepth_batch ? s->cfg->iodepth_batch : 1;
 	struct mb_io *ios = calloc(depth, sizeof(*ios));
 	struct mb_io **freel = calloc(depth, sizeof(*freel));
 	struct mb_io **batch = calloc(depth, sizeof(*batch));
@@ -521,7 +521,7 @@ static int run_async(struct rank_run *rr, void **bufs)
 	}
 	for (i = 0; i < depth; i++) {
 		ios[i].buf = bufs[i];
-		ios[i].len = s->bs;
+		ios[i].len = s->cfg->bs;
 		freel[i] = &ios[i];
 	}
 	rr->r.t_start_ns = now;
@@ -566,7 +566,7 @@ static int run_async(struct rank_run *rr, void **bufs)
 
 			ssize_t res = io->result;
 
-			if (res >= 0 && res < (ssize_t)s->bs) {
+			if (res >= 0 && res < (ssize_t)s->cfg->bs) {
 				res = finish_short(rr, io->op, io->buf, io->off,
 						   res);
 				now = mono_ns();
@@ -587,8 +587,6 @@ out:
 }
 
 /* ---- gather and results ------------------------------------------- */
-
-static int agree(MPI_Comm comm, int rank, int rc, struct ios_err *err);
 
 #define GATHER_OOM                                                             \
 	"iostrata-bench: rank %d: out of memory gathering repetition %u of "   \
@@ -623,7 +621,7 @@ static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 	int *both = NULL;
 	uint32_t ns, i;
 	int k, rc = 0, total = 0, etotal = 0;
-	double step = s->interval * 1e9;
+	double step = s->cfg->interval * 1e9;
 	struct ios_rep_result *rep;
 
 	/* Per-interval samples from the checkpoints. */
@@ -667,7 +665,7 @@ static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 			rc = ios_errf(err, -ENOMEM, GATHER_OOM, w->rank,
 				      rr->rep + 1, w->nranks);
 	}
-	rc = agree(w->comm, w->rank, rc, err);
+	rc = mb_agree(w->comm, w->rank, rc, err, NULL);
 	if (rc)
 		goto out;
 	{
@@ -715,7 +713,7 @@ static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 			ios_errf(err, rc, GATHER_OOM, w->rank, rr->rep + 1,
 				 w->nranks);
 	}
-	rc = agree(w->comm, w->rank, rc, err);
+	rc = mb_agree(w->comm, w->rank, rc, err, NULL);
 	if (rc)
 		goto out;
 	MPI_Gatherv(samples, (int)ns * 2, MPI_UINT64_T, allsamples, cnt, disp,
@@ -730,7 +728,7 @@ static int gather_rep(struct rank_run *rr, struct ios_phase_result *out,
 	rep->rep = (int32_t)out->nreps;
 	rep->t_start_ns = t_start;
 	rep->t_end_ns = t_end;
-	rep->interval_s = s->interval;
+	rep->interval_s = s->cfg->interval;
 	rep->nranks = w->nranks;
 	rep->ranks = all;
 	rep->lat_hist = hist;
@@ -769,36 +767,6 @@ out:
 
 /* ---- the phase ---------------------------------------------------- */
 
-static void spec_config(const struct mb_phase_spec *s, const struct mb_world *w,
-			struct mb_config *c)
-{
-	if (s->cfg)
-		*c = *s->cfg;
-	else
-		mb_config_defaults(c);
-	c->patterns[0] = s->pattern;
-	c->npatterns = 1;
-	c->rwmixread = s->rwmixread;
-	c->backend = mb_backend_find(s->backend);
-	c->dir = (char *)s->dir;
-	c->bs = s->bs;
-	c->size = s->size;
-	c->iodepth = s->iodepth ? s->iodepth : 1;
-	c->ioengine = s->ioengine;
-	c->runtime = s->runtime;
-	c->reps = s->reps;
-	c->interval = s->interval;
-	c->direct = s->direct;
-	c->fsync = s->fsync;
-	c->verify = s->verify;
-	c->reorder = s->reorder;
-	if (!s->cfg) {
-		c->seed = s->seed;
-		c->quiet = s->quiet;
-	}
-	(void)w;
-}
-
 static void *alloc_buf(size_t len)
 {
 	void *p = NULL;
@@ -832,7 +800,8 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 	struct mb_file *f;
 	uint64_t cur = 0, off, chunk, len, k;
 	void *cbuf = NULL;
-	int flags = MB_O_WRITE | MB_O_CREATE | (s->direct ? MB_O_DIRECT : 0);
+	int flags =
+		MB_O_WRITE | MB_O_CREATE | (s->cfg->direct ? MB_O_DIRECT : 0);
 	int rc;
 
 	if (be->flags & MB_BF_NO_DATA)
@@ -846,7 +815,7 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 		return ios_errf(err, rc, "iostrata-bench: size of %s: %s", name,
 				strerror(-rc));
 	}
-	if (cur >= s->size) {
+	if (cur >= s->cfg->size) {
 		be->close(f);
 		return 0;
 	}
@@ -854,22 +823,24 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 		cur = 0;
 	/* Write in chunks of whole blocks up to 8 MiB: a 4 KiB random phase
 	 * must not lay out 16 GiB with 4 KiB writes (slow, fragmented). */
-	chunk = s->bs * (s->bs >= (8u << 20) ? 1 : (8u << 20) / s->bs);
+	chunk = s->cfg->bs *
+		(s->cfg->bs >= (8u << 20) ? 1 : (8u << 20) / s->cfg->bs);
 	if (posix_memalign(&cbuf, 4096, chunk)) {
 		be->close(f);
 		return ios_errf(err, -ENOMEM,
 				"iostrata-bench: rank %d: lay out %s: %s",
 				ctx->rank, name, strerror(ENOMEM));
 	}
-	for (k = 0; k < chunk; k += s->bs)
-		memcpy((char *)cbuf + k, buf, s->bs);
-	for (off = cur / s->bs * s->bs; off < s->size; off += len) {
+	for (k = 0; k < chunk; k += s->cfg->bs)
+		memcpy((char *)cbuf + k, buf, s->cfg->bs);
+	for (off = cur / s->cfg->bs * s->cfg->bs; off < s->cfg->size;
+	     off += len) {
 		ssize_t n;
 
-		len = s->size - off < chunk ? s->size - off : chunk;
-		if (s->verify)
-			for (k = 0; k < len; k += s->bs)
-				mb_verify_fill((char *)cbuf + k, s->bs,
+		len = s->cfg->size - off < chunk ? s->cfg->size - off : chunk;
+		if (s->cfg->verify)
+			for (k = 0; k < len; k += s->cfg->bs)
+				mb_verify_fill((char *)cbuf + k, s->cfg->bs,
 					       (uint32_t)ctx->rank, UINT32_MAX,
 					       off + k, seed);
 		n = be->pwrite(f, cbuf, len, off);
@@ -895,39 +866,37 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 	return 0;
 }
 
-/* Agree on success: every rank returns the first failing rank's code. */
-static int agree(MPI_Comm comm, int rank, int rc, struct ios_err *err)
+int mb_agree(MPI_Comm comm, int rank, int rc, struct ios_err *err, int *who)
 {
 	int in[2] = {rc ? rank : INT_MAX, 0}, out[2];
 	int first;
+	struct {
+		int code;
+		char msg[IOS_ERR_MSGLEN];
+	} m = {0};
 
 	MPI_Allreduce(in, out, 1, MPI_2INT, MPI_MINLOC, comm);
 	first = out[0];
+	if (who)
+		*who = first == INT_MAX ? -1 : first;
 	if (first == INT_MAX)
 		return 0;
-	{
-		struct {
-			int code;
-			char msg[IOS_ERR_MSGLEN];
-		} m = {0};
-
-		if (rank == first) {
-			m.code = rc;
-			snprintf(m.msg, sizeof(m.msg), "%s",
-				 err && err->msg[0] ? err->msg : strerror(-rc));
-		}
-		MPI_Bcast(&m, sizeof(m), MPI_BYTE, first, comm);
-		ios_errf(err, m.code, "%s", m.msg);
-		return m.code;
+	if (rank == first) {
+		m.code = rc;
+		snprintf(m.msg, sizeof(m.msg), "%s",
+			 err && err->msg[0] ? err->msg : strerror(-rc));
 	}
+	MPI_Bcast(&m, sizeof(m), MPI_BYTE, first, comm);
+	ios_errf(err, m.code, "%s", m.msg);
+	return m.code;
 }
 
 int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 		 struct ios_phase_result *out, struct ios_err *err)
 {
 	struct mb_world *w = spec->world, *own = NULL;
-	struct mb_config cfg;
-	const struct mb_backend *be = mb_backend_find(spec->backend);
+	const struct mb_config *cfg = spec->cfg;
+	const struct mb_backend *be = cfg->backend;
 	struct mb_ctx ctx = {0}, rctx;
 	struct ios_err lerr = {0};
 	struct rank_run rr;
@@ -942,17 +911,14 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 	if (!err)
 		err = &lerr;
 	if (!be)
-		return ios_errf(err, -EINVAL,
-				"iostrata-bench: unknown backend \"%s\"",
-				spec->backend ? spec->backend : "(null)");
+		return ios_errf(err, -EINVAL, "iostrata-bench: no backend");
 	if (!w) {
 		rc = mb_world_create(comm, &own, err);
 		if (rc)
 			return rc;
 		w = own;
 	}
-	spec_config(spec, w, &cfg);
-	ctx.cfg = &cfg;
+	ctx.cfg = cfg;
 	ctx.rank = w->rank;
 	ctx.nranks = w->nranks;
 	ctx.err = err;
@@ -961,57 +927,58 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 	snprintf(out->layer, sizeof(out->layer), "%s",
 		 spec->layer ? spec->layer : "");
 	snprintf(out->backend, sizeof(out->backend), "%s", be->name);
-	out->bs = spec->bs;
-	out->rwmixread = spec->pattern == MB_PAT_RANDRW    ? spec->rwmixread
+	out->bs = spec->cfg->bs;
+	out->rwmixread = spec->pattern == MB_PAT_RANDRW ? spec->cfg->rwmixread
 			 : mb_pattern_reads(spec->pattern) ? 100
 							   : 0;
 	if (w->rank == 0) {
-		out->reps =
-			calloc(spec->reps ? spec->reps : 1, sizeof(*out->reps));
+		out->reps = calloc(spec->cfg->reps ? spec->cfg->reps : 1,
+				   sizeof(*out->reps));
 		if (!out->reps)
 			rc = ios_errf(err, -ENOMEM,
 				      "iostrata-bench: out of memory");
 	}
-	rc = agree(comm, w->rank, rc, err);
+	rc = mb_agree(comm, w->rank, rc, err, NULL);
 	if (rc)
 		goto out_world;
 
-	nbufs = spec->iodepth > 1 ? spec->iodepth : 1;
+	nbufs = spec->cfg->iodepth > 1 ? spec->cfg->iodepth : 1;
 	bufs = calloc(nbufs, sizeof(*bufs));
 	if (!bufs)
 		rc = ios_errf(err, -ENOMEM, "iostrata-bench: out of memory");
 	for (i = 0; !rc && i < nbufs; i++) {
-		bufs[i] = alloc_buf(spec->bs);
+		bufs[i] = alloc_buf(spec->cfg->bs);
 		if (!bufs[i])
 			rc = ios_errf(
 				err, -ENOMEM,
 				"iostrata-bench: rank %d: allocate %u buffers of %" PRIu64
 				" bytes: %s",
-				w->rank, nbufs, spec->bs, strerror(ENOMEM));
+				w->rank, nbufs, spec->cfg->bs,
+				strerror(ENOMEM));
 		else
-			fill_random(bufs[i], spec->bs,
-				    cfg.seed ^ ((uint64_t)w->rank << 32) ^ i);
+			fill_random(bufs[i], spec->cfg->bs,
+				    cfg->seed ^ ((uint64_t)w->rank << 32) ^ i);
 	}
 	if (!rc)
 		rc = be->init(&ctx);
-	rc = agree(comm, w->rank, rc, err);
+	rc = mb_agree(comm, w->rank, rc, err, NULL);
 	if (rc)
 		goto out_bufs;
 
 	/* Lay out the file first unless a sequential write fills it. */
 	if (spec->pattern != MB_PAT_WRITE) {
 		mb_watchdog_arm(mb_watchdog_bound(3600.0), "lay out");
-		rc = layout(&ctx, be, spec, cfg.seed, bufs[0], err);
-		rc = agree(comm, w->rank, rc, err);
+		rc = layout(&ctx, be, spec, cfg->seed, bufs[0], err);
+		rc = mb_agree(comm, w->rank, rc, err, NULL);
 		if (rc)
 			goto out_fini;
 	}
 	partner = w->rank;
-	if (spec->reorder && mb_pattern_reads(spec->pattern) && !writes) {
+	if (spec->cfg->reorder && mb_pattern_reads(spec->pattern) && !writes) {
 		partner = (w->rank + w->first_node_ranks) % w->nranks;
 	}
-	if (spec->reorder && w->nnodes == 1 && w->rank == 0 &&
-	    spec->phase_index == 0 && !cfg.quiet)
+	if (spec->cfg->reorder && w->nnodes == 1 && w->rank == 0 &&
+	    spec->phase_index == 0 && !cfg->quiet)
 		fprintf(stderr,
 			"iostrata-bench: --reorder: all ranks run on one node (%s): reads may be served from this node's cache\n",
 			w->host);
@@ -1020,9 +987,9 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 	mb_target_name(partner, name, sizeof(name));
 	oflags = (writes ? MB_O_WRITE | MB_O_CREATE : 0) |
 		 (mb_pattern_reads(spec->pattern) ? MB_O_READ : 0) |
-		 (spec->direct ? MB_O_DIRECT : 0);
+		 (spec->cfg->direct ? MB_O_DIRECT : 0);
 
-	for (rep = 0; rep < spec->reps; rep++) {
+	for (rep = 0; rep < spec->cfg->reps; rep++) {
 		int64_t T0 = 0, tsw[2], tin[2];
 		struct rusage ru0, ru1;
 		double b0, o0, b1, o1;
@@ -1036,10 +1003,10 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 		rr.be = be;
 		rr.w = w;
 		rr.rep = rep;
-		rr.seed = cfg.seed;
+		rr.seed = cfg->seed;
 		rr.writer_rank = (uint32_t)partner;
-		rr.nblocks = spec->size / spec->bs;
-		rr.rng = (cfg.seed ^
+		rr.nblocks = spec->cfg->size / spec->cfg->bs;
+		rr.rng = (cfg->seed ^
 			  (0x9e3779b97f4a7c15ull * (uint64_t)(w->rank + 1)) ^
 			  ((uint64_t)rep << 48) ^
 			  ((uint64_t)spec->phase_index << 56)) |
@@ -1047,7 +1014,7 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 		ios_lathist_init(&rr.lat);
 		rr.r.rank = w->rank;
 
-		mb_watchdog_arm(mb_watchdog_bound(spec->runtime) + 60.0,
+		mb_watchdog_arm(mb_watchdog_bound(spec->cfg->runtime) + 60.0,
 				"open");
 		rc = be->open(&rctx, name, oflags, &f);
 		if (!rc && w->rank == 0) {
@@ -1057,7 +1024,7 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 				rc = ios_errf(err, -ENOMEM,
 					      "iostrata-bench: out of memory");
 		}
-		rc = agree(comm, w->rank, rc, err);
+		rc = mb_agree(comm, w->rank, rc, err, NULL);
 		if (rc) {
 			if (f)
 				be->close(f);
@@ -1070,8 +1037,9 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 			T0 = mb_world_now(w) + 20000000ll +
 			     200000ll * w->nranks;
 			rr.prog = mb_progress_new(w->comm, w->nranks, out->name,
-						  rep, spec->reps,
-						  spec->runtime, T0, cfg.quiet);
+						  rep, spec->cfg->reps,
+						  spec->cfg->runtime, T0,
+						  cfg->quiet);
 			t0p[0] = T0;
 			t0p[1] = mb_progress_period_ns(rr.prog);
 		}
@@ -1079,12 +1047,13 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 		T0 = t0p[0];
 		rr.t0_local = T0 - w->offset_ns;
 		rr.deadline_local =
-			rr.t0_local + (int64_t)(spec->runtime * 1e9);
+			rr.t0_local + (int64_t)(spec->cfg->runtime * 1e9);
 		rr.cp_next = rr.t0_local;
 		rr.cp_step = CP_STEP_NS;
-		if ((int64_t)(spec->runtime * 1e9) / (MAX_CP / 2) > rr.cp_step)
-			rr.cp_step =
-				(int64_t)(spec->runtime * 1e9) / (MAX_CP / 2);
+		if ((int64_t)(spec->cfg->runtime * 1e9) / (MAX_CP / 2) >
+		    rr.cp_step)
+			rr.cp_step = (int64_t)(spec->cfg->runtime * 1e9) /
+				     (MAX_CP / 2);
 		/* progress messages: as often as a line is printed, or none;
 		 * the others report a tenth of a period before rank 0 prints,
 		 * so the line has their counts, not the previous ones */
@@ -1093,7 +1062,7 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 			       : w->rank == 0    ? rr.t0_local + rr.prog_step
 						 : rr.t0_local + rr.prog_step -
 							rr.prog_step / 10;
-		mb_watchdog_arm(mb_watchdog_bound(spec->runtime), "I/O");
+		mb_watchdog_arm(mb_watchdog_bound(spec->cfg->runtime), "I/O");
 		{
 			struct timespec ts = {
 				.tv_sec = rr.t0_local / 1000000000ll,
@@ -1105,14 +1074,14 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 				;
 		}
 		getrusage(RUSAGE_SELF, &ru0);
-		if (spec->iodepth > 1)
+		if (spec->cfg->iodepth > 1)
 			rc = run_async(&rr, bufs);
 		else
 			run_sync(&rr, bufs[0]);
 		if (rc)
 			record_error(&rr, IOS_OP_READ, 0, 0, rc, mono_ns());
 		rc = 0;
-		if (writes && spec->fsync && be->fsync && !rr.stop) {
+		if (writes && spec->cfg->fsync && be->fsync && !rr.stop) {
 			int frc = be->fsync(rr.f);
 			int64_t now = mono_ns();
 
@@ -1174,9 +1143,9 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 		{
 			int64_t g0 = mono_ns();
 
-			rc = gather_rep(&rr, out, T0,
-					T0 + (int64_t)(spec->runtime * 1e9),
-					err);
+			rc = gather_rep(
+				&rr, out, T0,
+				T0 + (int64_t)(spec->cfg->runtime * 1e9), err);
 			mb_phase_last_gather_s = (double)(mono_ns() - g0) / 1e9;
 		}
 		free(rr.cp_bytes);
@@ -1202,8 +1171,7 @@ out_world:
 int mb_phase_cleanup(const struct mb_phase_spec *spec, MPI_Comm comm,
 		     struct ios_err *err)
 {
-	const struct mb_backend *be = mb_backend_find(spec->backend);
-	struct mb_config cfg;
+	const struct mb_backend *be = spec->cfg->backend;
 	struct mb_ctx ctx = {0};
 	char name[64];
 	int rank, rc = 0;
@@ -1211,8 +1179,7 @@ int mb_phase_cleanup(const struct mb_phase_spec *spec, MPI_Comm comm,
 	if (!be || !be->unlink)
 		return 0;
 	MPI_Comm_rank(comm, &rank);
-	spec_config(spec, NULL, &cfg);
-	ctx.cfg = &cfg;
+	ctx.cfg = spec->cfg;
 	ctx.rank = rank;
 	ctx.err = err;
 	rc = be->unlink(&ctx, mb_target_name(rank, name, sizeof(name)));

@@ -19,29 +19,15 @@
 struct mb_world;
 
 struct mb_phase_spec {
-	enum mb_pattern pattern;
-	int rwmixread;       /* percent reads for randrw */
-	const char *backend; /* "posix", "null", "rados", "cephfs" */
-	const char *dir;     /* posix: directory (or device); NULL otherwise */
-	uint64_t bs;
-	uint64_t size; /* per rank, a multiple of bs */
-	unsigned int iodepth;
-	unsigned int iodepth_batch; /* I/Os per submit call; 0 = 1 */
-	enum mb_engine ioengine;
-	double runtime; /* seconds per repetition (time-based) */
-	unsigned int reps;
-	double interval; /* sample period, seconds */
-	bool direct;
-	bool fsync;
-	bool verify;
-	bool reorder;
-	const char *layer; /* "" or NULL, or device/protocol/fullstack */
-	/* Optional below (zero = default). */
-	const struct mb_config *cfg; /* backend options, seed, quiet,
-					allow_device; NULL: defaults */
-	uint64_t seed;               /* used when cfg is NULL */
-	bool quiet;                  /* used when cfg is NULL */
-	int phase_index;             /* for messages and verify stamps */
+	/* What runs: backend, dir, bs, size (per rank, a multiple of bs),
+	 * iodepth, iodepth_batch, ioengine, runtime, reps, interval, direct,
+	 * fsync, verify, reorder, rwmixread, seed, quiet and the backend
+	 * options, all read from here (the configuration the run record
+	 * holds; the patterns list is not used).  Required. */
+	const struct mb_config *cfg;
+	enum mb_pattern pattern; /* this phase's access pattern */
+	const char *layer;       /* "" or NULL, or device/protocol/fullstack */
+	int phase_index;         /* for messages and verify stamps */
 	/* Called on rank 0 of comm after each repetition, with [out] holding
 	 * the repetitions finished so far (figures computed). */
 	void (*rep_done)(void *arg, const struct ios_phase_result *ph);
@@ -65,10 +51,19 @@ struct mb_phase_spec {
 int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 		 struct ios_phase_result *out, struct ios_err *err);
 
+/*
+ * Agree on success over [comm] (collective): [rc] is this rank's result.
+ * Every rank returns the lowest failing rank's code, with that rank's
+ * message in [err] (its strerror when it gave none); [who] (optional) gets
+ * that rank, -1 when every rank succeeded (return 0).
+ */
+int mb_agree(MPI_Comm comm, int rank, int rc, struct ios_err *err, int *who);
+
 /* Seconds the last repetition's gather (and figures) took, on rank 0. */
 extern double mb_phase_last_gather_s;
 
-/* Remove this rank's file of [spec] (unless it is a block device). */
+/* Remove this rank's file of [spec] (unless it is a block device); only
+ * spec->cfg is used. */
 int mb_phase_cleanup(const struct mb_phase_spec *spec, MPI_Comm comm,
 		     struct ios_err *err);
 

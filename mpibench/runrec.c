@@ -1,46 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * runrec: the identity and node metadata of a run record, shared by the
- * plain run (main.c) and the layered run (layers_run.c).
+ * runrec: the part of the run record that needs MPI: every node's hardware
+ * metadata gathered to rank 0 (mb_runrec.h), for the plain and the layered
+ * run.
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "h5out.h"
-#include "runrec.h"
-
-char *mb_run_id(void)
-{
-	char buf[64] = "";
-	FILE *f = fopen("/proc/sys/kernel/random/uuid", "re");
-
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = '\0';
-	if (!buf[0])
-		snprintf(buf, sizeof(buf), "%08lx-%04x", (long)time(NULL),
-			 (unsigned)getpid() & 0xffff);
-	return strdup(buf);
-}
-
-char *mb_now_utc(void)
-{
-	char buf[64];
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return strdup(buf);
-}
+#include "mb_runrec.h"
+#include "phase.h"
 
 /* Gather every node's hardware JSON (from its first rank) to rank 0. */
 void mb_gather_node_json(struct mb_world *w, const char *dir,

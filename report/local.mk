@@ -34,12 +34,14 @@ TESTS += \
 	tests/unit/test_advise \
 	# End of TESTS (report)
 endif
-tests_unit_test_report_SOURCES = tests/unit/test_report.c $(report_sources)
+tests_unit_test_report_SOURCES = tests/unit/test_report.c \
+	tests/unit/hostile.h $(report_sources)
 tests_unit_test_report_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_report_CPPFLAGS = $(report_cppflags)
 tests_unit_test_report_LDADD = model/libiostrata_synth.la $(report_ldadd) \
 	$(CMOCKA_LIBS)
-tests_unit_test_advise_SOURCES = tests/unit/test_advise.c $(report_sources)
+tests_unit_test_advise_SOURCES = tests/unit/test_advise.c \
+	tests/unit/hostile.h $(report_sources)
 tests_unit_test_advise_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_advise_CPPFLAGS = $(report_cppflags)
 tests_unit_test_advise_LDADD = $(report_ldadd) $(CMOCKA_LIBS)

@@ -22,8 +22,10 @@
 #include "report.h"
 #include "report_advise.h"
 #include "report_layers.h"
+#include "safefile.h"
 
 #include "figures.h"
+#include "runrec.h"
 
 void report_recompute(struct ios_run *run)
 {
@@ -49,10 +51,7 @@ void report_phase_stats(const struct ios_phase_result *ph,
 
 const char *report_config(const struct ios_run *run, const char *key)
 {
-	for (size_t i = 0; i < run->nconfig; i++)
-		if (run->config[i].key && !strcmp(run->config[i].key, key))
-			return run->config[i].value;
-	return NULL;
+	return ios_runrec_get(run, key);
 }
 
 static long long jnum(json_t *v)
@@ -586,6 +585,8 @@ int report_export(int argc, char **argv)
 	const size_t ncols = sizeof(export_cols) / sizeof(export_cols[0]);
 	struct report_run *runs;
 	struct jsonw w;
+	struct sf_file of;
+	struct ios_err err = {0};
 	FILE *out = stdout;
 	size_t n;
 	int c, nbad, rc;
@@ -614,11 +615,13 @@ int report_export(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return usage_files("export");
-	if (output && !(out = fopen(output, "w"))) {
-		fprintf(stderr, "iostrata-report export: open %s: %s\n", output,
-			strerror(errno));
+	/* a new file replaces --output: a symlink there is not followed */
+	if (output && sf_create(&of, output, 0, &err) < 0) {
+		fprintf(stderr, "iostrata-report export: %s\n", err.msg);
 		return REPORT_EXIT_FAIL;
 	}
+	if (output)
+		out = of.fp;
 	runs = report_load(argc - optind, argv + optind, &n, &nbad);
 	if (!strcmp(format, "csv")) {
 		for (size_t k = 0; k < ncols; k++)
@@ -724,9 +727,12 @@ int report_export(int argc, char **argv)
 		if (jsonw_finish(&w) < 0)
 			rc = REPORT_EXIT_FAIL;
 	}
-	if (fflush(out) != 0 || (output && fclose(out) != 0)) {
-		fprintf(stderr, "iostrata-report export: write %s: %s\n",
-			output ? output : "stdout", strerror(errno));
+	if (output && sf_commit(&of, &err) < 0) {
+		fprintf(stderr, "iostrata-report export: %s\n", err.msg);
+		rc = REPORT_EXIT_FAIL;
+	} else if (!output && fflush(out) != 0) {
+		fprintf(stderr, "iostrata-report export: write stdout: %s\n",
+			strerror(errno));
 		rc = REPORT_EXIT_FAIL;
 	}
 	report_runs_free(runs, n);

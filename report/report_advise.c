@@ -19,6 +19,7 @@
 
 #include "gnuplot.h"
 #include "report_advise.h"
+#include "safefile.h"
 #include "siteconf.h"
 #include "units.h"
 #include "h5run.h"
@@ -387,156 +388,233 @@ void adv_print(FILE *fp, const struct adv_config *c, size_t n,
 	}
 }
 
+/* The plot commands, reading the datablock $adv. */
+static void plot_body(FILE *fp, double target, const char *currency)
+{
+	char tmin[16];
+
+	snprintf(tmin, sizeof(tmin), "%.2f", target);
+	fprintf(fp,
+		"set title 'Storage tier cost vs performance (score = worst targeted metric / baseline)'\n");
+	fprintf(fp, "set xlabel ");
+	gp_fprintq(fp, "cost of the storage tier [%s]",
+		   currency ? currency : "");
+	fprintf(fp,
+		"\nset ylabel 'score (relative to unconstrained baseline)'\n");
+	fprintf(fp, "set grid\nset key bottom right\n");
+	fprintf(fp,
+		"set offsets graph 0.05, graph 0.15, graph 0.1, graph 0.1\n");
+	fprintf(fp,
+		"plot $adv index 0 using 1:2 with points pt 7 ps 1.2 lc rgb '#7f7f7f' title 'configurations', \\\n");
+	fprintf(fp,
+		"     '' index 0 every 2 using 1:2:5 with labels offset 0,1 font ',8' notitle, \\\n");
+	fprintf(fp,
+		"     '' index 0 every 2::1 using 1:2:5 with labels offset 0,-1 font ',8' notitle, \\\n");
+	fprintf(fp,
+		"     '' index 1 using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title 'Pareto frontier', \\\n");
+	fprintf(fp,
+		"     '' index 0 using 1:($4 == 1 ? $2 : 1/0) with points pt 6 ps 3 lw 2 lc rgb '#d62728' title 'advised', \\\n");
+	fprintf(fp,
+		"     %s with lines dt 2 lc rgb '#2ca02c' title 'target (%s)'\n",
+		isinf(target) ? "1" : tmin, tmin);
+}
+
+/* The data of the plot: configurations by cost, then the frontier. */
+static void plot_data(FILE *fp, const struct adv_config *c, size_t n,
+		      const struct adv_result *res)
+{
+	/* by cost, so that neighbours' labels can alternate above and below
+	 * their points */
+	char *done = calloc(n, 1);
+	double last = -INFINITY;
+
+	fprintf(fp, "# cost score frontier advised label (by cost)\n");
+	for (size_t k = 0; done && k < n; k++) {
+		long pick = -1;
+
+		for (size_t i = 0; i < n; i++)
+			if (!done[i] && !isnan(res->rows[i].score) &&
+			    (pick < 0 || c[i].cost < c[pick].cost))
+				pick = (long)i;
+		if (pick < 0)
+			break;
+		done[pick] = 1;
+		gp_fputnum(fp, c[pick].cost);
+		fputc(' ', fp);
+		gp_fputnum(fp, res->rows[pick].score);
+		fprintf(fp, " %d %d ", res->rows[pick].pareto,
+			pick == res->best);
+		gp_fputd(fp, c[pick].label);
+		fprintf(fp, "\n");
+	}
+	free(done);
+	fprintf(fp, "\n\n# frontier, by cost\n");
+	/* frontier points in cost order (simple selection) */
+	for (size_t k = 0; k < n; k++) {
+		long pick = -1;
+
+		for (size_t i = 0; i < n; i++)
+			if (res->rows[i].pareto && c[i].cost > last &&
+			    (pick < 0 || c[i].cost < c[pick].cost))
+				pick = (long)i;
+		if (pick < 0)
+			break;
+		gp_fputnum(fp, c[pick].cost);
+		fputc(' ', fp);
+		gp_fputnum(fp, res->rows[pick].score);
+		fputc('\n', fp);
+		last = c[pick].cost;
+	}
+}
+
+/* A memstream, or NULL (message in [err]). */
+static FILE *mem_open(char **buf, size_t *len, struct ios_err *err)
+{
+	FILE *fp = open_memstream(buf, len);
+
+	if (!fp)
+		ios_errf(err, -ENOMEM, PROG ": plot: %s", strerror(ENOMEM));
+	return fp;
+}
+
+/* Close a memstream: 0 or -ENOMEM (message in [err]). */
+static int mem_close(FILE *fp, struct ios_err *err)
+{
+	int bad = ferror(fp);
+
+	if (fclose(fp) != 0 || bad)
+		return ios_errf(err, -ENOMEM, PROG ": plot: %s",
+				strerror(ENOMEM));
+	return 0;
+}
+
 int adv_plot(const char *prefix, const struct adv_config *c, size_t n,
 	     const struct adv_target *t, const struct adv_result *res,
 	     const char *currency, struct ios_err *err)
 {
-	char path[4096], tmin[16], *script = NULL;
-	const char *gp = getenv("GNUPLOT");
+	static const char *const term[] = {
+		"pngcairo size 900,600 noenhanced",
+		"svg size 900,600 dynamic noenhanced"};
+	static const char *const ext[] = {"png", "svg"};
+	char path[4096], *data = NULL, *body = NULL, *script = NULL;
+	size_t dlen = 0, blen = 0, len = 0;
+	const char *gp = gp_find();
 	double target = INFINITY;
-	size_t len = 0;
 	FILE *fp;
 	int rc, status;
 
-	/* the .dat and .gp are written under this name and gnuplot is told
-	 * it: a name gp_fputq would change is refused */
+	/* the file names below are PREFIX.*: a prefix with a control
+	 * character is refused, as one the terminal would show otherwise */
 	if (!prefix[0] || gp_has_ctrl(prefix))
 		return ios_errf(
 			err, -EINVAL,
 			PROG
 			": invalid value \"%s\" for --plot (a path prefix without control characters)",
 			prefix);
-	for (int m = 0; m < ADV_NMETRICS; m++)
-		if (t->ratio[m] > 0 && t->ratio[m] < target)
-			target = t->ratio[m];
-	snprintf(tmin, sizeof(tmin), "%.2f", target);
 	if (snprintf(path, sizeof(path), "%s.dat", prefix) >= (int)sizeof(path))
 		return ios_errf(err, -ENAMETOOLONG,
 				PROG ": --plot: prefix \"%s\" is too long",
 				prefix);
-	fp = fopen(path, "we");
+	for (int m = 0; m < ADV_NMETRICS; m++)
+		if (t->ratio[m] > 0 && t->ratio[m] < target)
+			target = t->ratio[m];
+	fp = mem_open(&data, &dlen, err);
 	if (!fp)
-		return ios_errf(err, -errno, PROG ": create %s: %s", path,
-				strerror(errno));
-	fprintf(fp, "# cost score frontier advised label (by cost)\n");
-	{
-		/* by cost, so that neighbours' labels can alternate above and
-		 * below their points */
-		char *done = calloc(n, 1);
-
-		for (size_t k = 0; done && k < n; k++) {
-			long pick = -1;
-
-			for (size_t i = 0; i < n; i++)
-				if (!done[i] && !isnan(res->rows[i].score) &&
-				    (pick < 0 || c[i].cost < c[pick].cost))
-					pick = (long)i;
-			if (pick < 0)
-				break;
-			done[pick] = 1;
-			fprintf(fp, "%.2f %.4f %d %d ", c[pick].cost,
-				res->rows[pick].score, res->rows[pick].pareto,
-				pick == res->best);
-			gp_fputd(fp, c[pick].label);
-			fprintf(fp, "\n");
-		}
-		free(done);
-	}
-	fprintf(fp, "\n\n# frontier, by cost\n");
-	for (int pass = 0; pass < 1; pass++) {
-		/* frontier points in cost order (simple selection) */
-		double last = -INFINITY;
-
-		for (size_t k = 0; k < n; k++) {
-			long pick = -1;
-
-			for (size_t i = 0; i < n; i++)
-				if (res->rows[i].pareto && c[i].cost > last &&
-				    (pick < 0 || c[i].cost < c[pick].cost))
-					pick = (long)i;
-			if (pick < 0)
-				break;
-			fprintf(fp, "%.2f %.4f\n", c[pick].cost,
-				res->rows[pick].score);
-			last = c[pick].cost;
-		}
-	}
-	if (fclose(fp) != 0)
-		return ios_errf(err, -EIO, PROG ": write %s: %s", path,
-				strerror(errno));
-	fp = open_memstream(&script, &len);
-	if (!fp)
-		return ios_errf(err, -ENOMEM, PROG ": plot: %s",
-				strerror(ENOMEM));
-	for (int k = 0; k < 2; k++) {
-		fprintf(fp, "%s\nset output ",
-			k ? "set terminal svg size 900,600 dynamic noenhanced"
-			  : "set terminal pngcairo size 900,600 noenhanced");
-		gp_fprintq(fp, "%s.%s", prefix, k ? "svg" : "png");
-		fprintf(fp,
-			"\nset title 'Storage tier cost vs performance (score = worst targeted metric / baseline)'\n");
-		fprintf(fp, "set xlabel ");
-		gp_fprintq(fp, "cost of the storage tier [%s]",
-			   currency ? currency : "");
-		fprintf(fp,
-			"\nset ylabel 'score (relative to unconstrained baseline)'\n");
-		fprintf(fp, "set grid\nset key bottom right\n");
-		fprintf(fp,
-			"set offsets graph 0.05, graph 0.15, graph 0.1, graph 0.1\n");
-		fprintf(fp, "plot ");
-		gp_fprintq(fp, "%s.dat", prefix);
-		fprintf(fp,
-			" index 0 using 1:2 with points pt 7 ps 1.2 lc rgb '#7f7f7f' title 'configurations', \\\n");
-		fprintf(fp,
-			"     '' index 0 every 2 using 1:2:5 with labels offset 0,1 font ',8' notitle, \\\n");
-		fprintf(fp,
-			"     '' index 0 every 2::1 using 1:2:5 with labels offset 0,-1 font ',8' notitle, \\\n");
-		fprintf(fp,
-			"     '' index 1 using 1:2 with linespoints lw 2 pt 7 lc rgb '#1f77b4' title 'Pareto frontier', \\\n");
-		fprintf(fp,
-			"     '' index 0 using 1:($4 == 1 ? $2 : 1/0) with points pt 6 ps 3 lw 2 lc rgb '#d62728' title 'advised', \\\n");
-		fprintf(fp,
-			"     %s with lines dt 2 lc rgb '#2ca02c' title 'target (%s)'\n",
-			isinf(target) ? "1" : tmin, tmin);
-	}
-	rc = ferror(fp);
-	if (fclose(fp) != 0 || rc) {
-		free(script);
-		return ios_errf(err, -ENOMEM, PROG ": plot: %s",
-				strerror(ENOMEM));
-	}
-	/* the script is kept next to the data for the reader to rerun */
-	snprintf(path, sizeof(path), "%s.gp", prefix);
-	fp = fopen(path, "we");
+		return -ENOMEM;
+	plot_data(fp, c, n, res);
+	if ((rc = mem_close(fp, err)) < 0)
+		goto out;
+	fp = mem_open(&body, &blen, err);
 	if (!fp) {
-		rc = -errno;
-		free(script);
-		return ios_errf(err, rc, PROG ": create %s: %s", path,
-				strerror(-rc));
+		rc = -ENOMEM;
+		goto out;
 	}
-	if (fwrite(script, 1, len, fp) != len || fclose(fp) != 0) {
-		free(script);
-		return ios_errf(err, -EIO, PROG ": write %s: %s", path,
-				strerror(errno));
+	plot_body(fp, target, currency);
+	if ((rc = mem_close(fp, err)) < 0)
+		goto out;
+	/* PREFIX.dat, and PREFIX.gp for the reader to rerun (the data
+	 * inline, as gnuplot is given it here) */
+	if ((rc = sf_write(path, data, dlen, 0, err)) < 0)
+		goto out_msg;
+	fp = mem_open(&script, &len, err);
+	if (!fp) {
+		rc = -ENOMEM;
+		goto out;
 	}
-	if (!gp || !*gp)
-		gp = GNUPLOT_PATH;
-	rc = gp_run(gp, script, len, &status);
-	free(script);
-	if (rc == -ENOENT)
-		return ios_errf(
+	fprintf(fp, "$adv << IOSTRATA_EOD\n%sIOSTRATA_EOD\n", data);
+	for (int k = 0; k < 2; k++) {
+		fprintf(fp, "set terminal %s\nset output ", term[k]);
+		gp_fprintq(fp, "%s.%s", prefix, ext[k]);
+		fprintf(fp, "\n%sunset output\n", body);
+	}
+	if ((rc = mem_close(fp, err)) < 0)
+		goto out;
+	snprintf(path, sizeof(path), "%s.gp", prefix);
+	if ((rc = sf_write(path, script, len, 0, err)) < 0)
+		goto out_msg;
+	if (!gp) {
+		rc = ios_errf(
 			err, -ENOENT,
 			PROG
 			": plot: gnuplot (\"%s\") not found: install gnuplot; the data and script are in %s.dat and %s.gp",
-			gp, prefix, prefix);
-	if (rc == -EIO)
-		return ios_errf(err, -EIO,
-				PROG ": plot: gnuplot %s failed (status %d)",
-				path, status);
-	if (rc < 0)
-		return ios_errf(err, rc, PROG ": plot: run %s: %s", gp,
-				strerror(-rc));
-	return 0;
+			getenv("GNUPLOT") && *getenv("GNUPLOT")
+				? getenv("GNUPLOT")
+				: GNUPLOT_PATH,
+			prefix, prefix);
+		goto out;
+	}
+	/* each image on gnuplot's standard output, into a new file that
+	 * replaces PREFIX.png / .svg */
+	for (int k = 0; k < 2 && rc == 0; k++) {
+		struct sf_file f;
+
+		free(script);
+		script = NULL;
+		fp = mem_open(&script, &len, err);
+		if (!fp) {
+			rc = -ENOMEM;
+			break;
+		}
+		fprintf(fp,
+			"$adv << IOSTRATA_EOD\n%sIOSTRATA_EOD\nset terminal %s\n%s",
+			data, term[k], body);
+		if ((rc = mem_close(fp, err)) < 0)
+			break;
+		snprintf(path, sizeof(path), "%s.%s", prefix, ext[k]);
+		if ((rc = sf_create(&f, path, 0, err)) < 0)
+			goto out_msg;
+		rc = gp_run(gp, script, len, fileno(f.fp), &status);
+		if (rc < 0) {
+			sf_discard(&f);
+			if (rc == -ENOENT)
+				rc = ios_errf(
+					err, -ENOENT,
+					PROG
+					": plot: gnuplot (\"%s\") not found: install gnuplot; the data and script are in %s.dat and %s.gp",
+					gp, prefix, prefix);
+			else if (rc == -EIO)
+				rc = ios_errf(
+					err, -EIO,
+					PROG
+					": plot: gnuplot for %s failed (status %d)",
+					path, status);
+			else
+				rc = ios_errf(err, rc,
+					      PROG ": plot: run %s: %s", gp,
+					      strerror(-rc));
+			break;
+		}
+		if ((rc = sf_commit(&f, err)) < 0)
+			goto out_msg;
+	}
+	goto out;
+out_msg:
+	ios_errf(err, rc, PROG ": %s", err ? err->msg : "");
+out:
+	free(script);
+	free(body);
+	free(data);
+	return rc;
 }
 
 /* ---- loading ------------------------------------------------------ */
@@ -681,7 +759,8 @@ static int usage(FILE *fp)
 		"  unconstrained baseline for every METRIC (seq-write, seq-read, rand-write,\n"
 		"  rand-read); the Pareto frontier of cost vs performance; the spread over\n"
 		"  repetitions.  Prices and node counts come from SITE ([prices], [storage]).\n"
-		"  --plot=PREFIX writes PREFIX.png, PREFIX.svg (gnuplot), PREFIX.dat, PREFIX.gp.\n"
+		"  --plot=PREFIX writes PREFIX.png, PREFIX.svg (gnuplot), PREFIX.dat, PREFIX.gp\n"
+		"  (gnuplot: $GNUPLOT if set, else the one found at build time, else PATH).\n"
 		"exit: 0 advice given, 1 no configuration meets the target, 2 bad input,\n"
 		"      3 advice given but some elements failed (resubmit them: the answer may change)\n");
 	return fp == stdout ? ADV_EXIT_OK : ADV_EXIT_USAGE;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "safefile.h"
 #include "siteconf.h"
 #include "units.h"
 
@@ -471,8 +472,9 @@ int report_trend(int argc, char **argv)
 	long last = 10;
 	double thr = 0.15;
 	const char *prom = NULL;
-	char *tmp = NULL;
 	struct report_run *runs;
+	struct sf_file pfile;
+	struct ios_err err = {0};
 	FILE *pf = NULL;
 	size_t n;
 	int c, nbad, regressions = 0;
@@ -522,14 +524,14 @@ int report_trend(int argc, char **argv)
 	runs = report_load(argc - optind, argv + optind, &n, &nbad);
 	qsort(runs, n, sizeof(*runs), cmp_created);
 	if (prom) {
-		if (asprintf(&tmp, "%s.tmp.%d", prom, (int)getpid()) < 0 ||
-		    !(pf = fopen(tmp, "w"))) {
-			fprintf(stderr, "iostrata-report trend: open %s: %s\n",
-				tmp ? tmp : prom, strerror(errno));
+		/* node_exporter may read it any time: a whole file or the
+		 * last one, never a symlink someone planted followed */
+		if (sf_create(&pfile, prom, SF_SYNC, &err) < 0) {
+			fprintf(stderr, "iostrata-report trend: %s\n", err.msg);
 			report_runs_free(runs, n);
-			free(tmp);
 			return REPORT_EXIT_FAIL;
 		}
+		pf = pfile.fp;
 		fprintf(pf,
 			"# HELP iostrata_figure Headline figure of the latest run (mean over valid repetitions), bytes/s or op/s.\n# TYPE iostrata_figure gauge\n");
 		fprintf(pf,
@@ -613,14 +615,10 @@ int report_trend(int argc, char **argv)
 		lo = hi;
 	}
 	if (pf) {
-		if (fflush(pf) != 0 || fsync(fileno(pf)) != 0 ||
-		    fclose(pf) != 0 || rename(tmp, prom) != 0) {
-			fprintf(stderr, "iostrata-report trend: write %s: %s\n",
-				prom, strerror(errno));
-			unlink(tmp);
+		if (sf_commit(&pfile, &err) < 0) {
+			fprintf(stderr, "iostrata-report trend: %s\n", err.msg);
 			nbad++;
 		}
-		free(tmp);
 	}
 	report_runs_free(runs, n);
 	if (regressions)

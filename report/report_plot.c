@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,49 +23,84 @@
 
 #include "gnuplot.h"
 #include "report.h"
+#include "safefile.h"
 
-static const char *find_gnuplot(void)
+/* One `iostrata-report plot`: gnuplot, the --out prefix and the file names
+ * written so far, so that two plots never get the same name. */
+struct plot_ctx {
+	const char *gp, *prefix;
+	char **used;
+	size_t nused;
+};
+
+static bool name_used(const struct plot_ctx *pc, const char *name)
 {
-	static char buf[4096];
-	const char *env = getenv("GNUPLOT"), *path = getenv("PATH");
+	for (size_t i = 0; i < pc->nused; i++)
+		if (!strcmp(pc->used[i], name))
+			return true;
+	return false;
+}
 
-	if (env && env[0])
-		return access(env, X_OK) == 0 ? env : NULL;
-	if (access(GNUPLOT_PATH, X_OK) == 0 && strchr(GNUPLOT_PATH, '/'))
-		return GNUPLOT_PATH;
-	while (path && *path) {
-		const char *colon = strchr(path, ':');
-		size_t len = colon ? (size_t)(colon - path) : strlen(path);
+/* The files a plot named [out] writes. */
+static const char *const out_suffixes[] = {".png", ".svg", ".dat", "-ends.dat"};
 
-		snprintf(buf, sizeof(buf), "%.*s/gnuplot", (int)len, path);
-		if (access(buf, X_OK) == 0)
-			return buf;
-		path = colon ? colon + 1 : NULL;
+/* [prefix]-[kind]-[name], [name] made safe for a file name (letters,
+ * digits, '-' and '.'; at most 100 of them), then "-2", "-3"... when an
+ * earlier plot of this run took one of its file names (labels that clean
+ * to the same name, or equal labels): malloc'd, or NULL (message
+ * printed). */
+static char *out_name(struct plot_ctx *pc, const char *kind, const char *name)
+{
+	const size_t ns = sizeof(out_suffixes) / sizeof(*out_suffixes);
+	char part[101], **used;
+	char *out = NULL;
+
+	snprintf(part, sizeof(part), "%.100s", name);
+	for (char *s = part; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '.'))
+			*s = '_';
+	for (unsigned k = 1; !out; k++) {
+		bool taken = false;
+
+		if ((k == 1 ? asprintf(&out, "%s-%s-%s", pc->prefix, kind, part)
+			    : asprintf(&out, "%s-%s-%s-%u", pc->prefix, kind,
+				       part, k)) < 0)
+			goto nomem;
+		for (size_t i = 0; i < ns && !taken; i++) {
+			char *f;
+
+			if (asprintf(&f, "%s%s", out, out_suffixes[i]) < 0) {
+				free(out);
+				goto nomem;
+			}
+			taken = name_used(pc, f);
+			free(f);
+		}
+		if (taken) {
+			free(out);
+			out = NULL;
+		}
 	}
+	used = realloc(pc->used, (pc->nused + ns) * sizeof(*used));
+	if (!used) {
+		free(out);
+		goto nomem;
+	}
+	pc->used = used;
+	for (size_t i = 0; i < ns; i++)
+		if (asprintf(&pc->used[pc->nused], "%s%s", out,
+			     out_suffixes[i]) >= 0)
+			pc->nused++;
+	return out;
+nomem:
+	fprintf(stderr, "iostrata-report plot: %s plot: %s\n", kind,
+		strerror(ENOMEM));
 	return NULL;
 }
 
-/* Run [script] ([len] bytes) through gnuplot; 0 or -1 (message printed). */
-static int gnuplot_run(const char *gp, const char *script, size_t len)
-{
-	int st, rc = gp_run(gp, script, len, &st);
-
-	if (rc == -EIO) {
-		fprintf(stderr,
-			"iostrata-report plot: gnuplot failed (status %d)\n",
-			st);
-		return -1;
-	}
-	if (rc < 0) {
-		fprintf(stderr, "iostrata-report plot: run %s: %s\n", gp,
-			strerror(-rc));
-		return -1;
-	}
-	return 0;
-}
-
-/* Close a script opened with open_memstream; 0 or -1 (message printed). */
-static int script_close(FILE *fp)
+/* Close a memstream; 0 or -1 (message printed). */
+static int mem_close(FILE *fp)
 {
 	int bad = ferror(fp);
 
@@ -76,65 +112,97 @@ static int script_close(FILE *fp)
 	return 0;
 }
 
-/* Emit the same plot commands for PNG and SVG. */
-static int render(const char *gp, const char *out, const char *body)
+/* Write [data] to [out][suffix].dat for the reader; 0 or -1 (message
+ * printed). */
+static int dat_write(const char *out, const char *suffix, const char *data,
+		     size_t len)
 {
-	char *script = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&script, &len);
+	struct ios_err err = {0};
+	char *path;
 	int rc;
 
-	if (!fp)
+	if (asprintf(&path, "%s%s.dat", out, suffix) < 0) {
+		fprintf(stderr, "iostrata-report plot: %s\n", strerror(ENOMEM));
 		return -1;
-	for (int k = 0; k < 2; k++) {
+	}
+	rc = sf_write(path, data, len, 0, &err);
+	if (rc < 0)
+		fprintf(stderr, "iostrata-report plot: %s\n", err.msg);
+	free(path);
+	return rc < 0 ? -1 : 0;
+}
+
+/* A plot's data, in memory: written to files for the reader and handed to
+ * gnuplot inline, so gnuplot opens no file by name. */
+struct plot_data {
+	const char *name;   /* datablock, "$dat" */
+	const char *suffix; /* file: [out][suffix].dat */
+	char *buf;
+	size_t len;
+	FILE *fp;
+};
+
+/*
+ * Write the data files of [out], then run gnuplot once per format: the
+ * datablocks, a terminal, [body] (which plots the datablocks), the image
+ * on gnuplot's standard output into a new file that replaces [out].png /
+ * .svg (safefile: never written through a planted symlink).
+ */
+static int render(struct plot_ctx *pc, const char *out, struct plot_data *pd,
+		  size_t npd, const char *body)
+{
+	static const char *const term[] = {"pngcairo", "svg"};
+	int rc = 0;
+
+	for (size_t i = 0; i < npd && !rc; i++)
+		rc = dat_write(out, pd[i].suffix, pd[i].buf, pd[i].len);
+	for (int k = 0; k < 2 && !rc; k++) {
+		struct ios_err err = {0};
+		struct sf_file f;
+		char *script = NULL, *path = NULL;
+		size_t len = 0;
+		FILE *fp = open_memstream(&script, &len);
+		int st = 0;
+
+		if (!fp)
+			return -1;
+		for (size_t i = 0; i < npd; i++)
+			fprintf(fp, "%s << IOSTRATA_EOD\n%sIOSTRATA_EOD\n",
+				pd[i].name, pd[i].buf);
 		fprintf(fp,
-			"set terminal %s size 1000,700 noenhanced font 'Sans,11'\nset output ",
-			k ? "svg" : "pngcairo");
-		gp_fprintq(fp, "%s.%s", out, k ? "svg" : "png");
-		fprintf(fp, "\n%s\nunset output\n", body);
-	}
-	if (script_close(fp)) {
+			"set terminal %s size 1000,700 noenhanced font 'Sans,11'\n%s\n",
+			term[k], body);
+		rc = mem_close(fp);
+		if (!rc && asprintf(&path, "%s.%s", out, k ? "svg" : "png") < 0)
+			path = NULL, rc = -1;
+		if (!rc && sf_create(&f, path, 0, &err) < 0) {
+			fprintf(stderr, "iostrata-report plot: %s\n", err.msg);
+			rc = -1;
+		}
+		if (!rc) {
+			rc = gp_run(pc->gp, script, len, fileno(f.fp), &st);
+			if (rc == -EIO)
+				fprintf(stderr,
+					"iostrata-report plot: %s: gnuplot failed (status %d)\n",
+					path, st);
+			else if (rc < 0)
+				fprintf(stderr,
+					"iostrata-report plot: run %s: %s\n",
+					pc->gp, strerror(-rc));
+			if (rc < 0) {
+				sf_discard(&f);
+			} else if (sf_commit(&f, &err) < 0) {
+				fprintf(stderr, "iostrata-report plot: %s\n",
+					err.msg);
+				rc = -1;
+			}
+		}
+		free(path);
 		free(script);
-		return -1;
 	}
-	rc = gnuplot_run(gp, script, len);
-	free(script);
 	if (!rc)
 		printf("wrote %s.png %s.svg\n", out, out);
-	return rc;
-}
-
-/* [prefix]-[kind]-[name], [name] made safe for a file name (letters,
- * digits, '-' and '.'; at most 100 of them): malloc'd, or NULL. */
-static char *out_name(const char *prefix, const char *kind, const char *name)
-{
-	char part[101];
-	char *out;
-
-	snprintf(part, sizeof(part), "%.100s", name);
-	for (char *s = part; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '.'))
-			*s = '_';
-	if (asprintf(&out, "%s-%s-%s", prefix, kind, part) < 0)
-		return NULL;
-	return out;
-}
-
-/* [out].dat opened for writing (message printed when it fails). */
-static FILE *dat_open(const char *out, const char *suffix, char **path)
-{
-	FILE *d;
-
-	if (asprintf(path, "%s%s.dat", out, suffix) < 0) {
-		*path = NULL;
-		return NULL;
-	}
-	d = fopen(*path, "w");
-	if (!d)
-		fprintf(stderr, "iostrata-report plot: open %s: %s\n", *path,
-			strerror(errno));
-	return d;
+	return rc ? -1 : 0;
 }
 
 static int cmp_dbl(const void *a, const void *b)
@@ -184,6 +252,8 @@ static size_t phase_names(const struct report_run *runs, size_t n,
 	return m;
 }
 
+/* Mean of the headline figure of [phase] in [rr]; NaN when there is none
+ * or it is not finite (an inf from a results file is no figure). */
 static double run_mean(const struct report_run *rr, const char *phase,
 		       const struct ios_fig_desc *f)
 {
@@ -192,17 +262,49 @@ static double run_mean(const struct report_run *rr, const char *phase,
 			struct report_stats st;
 
 			report_phase_stats(&rr->run->phases[k], f, &st);
-			return st.n ? st.mean : NAN;
+			return st.n && isfinite(st.mean) ? st.mean : NAN;
 		}
 	return NAN;
 }
 
-static int plot_heatmap(const char *gp, const char *prefix,
-			const struct report_run *runs, size_t n, double osds)
+/* Open the memstream of [pd]; 0 or -1. */
+static int data_open(struct plot_data *pd, const char *name, const char *suffix)
+{
+	memset(pd, 0, sizeof(*pd));
+	pd->name = name;
+	pd->suffix = suffix;
+	pd->fp = open_memstream(&pd->buf, &pd->len);
+	return pd->fp ? 0 : -1;
+}
+
+static void data_free(struct plot_data *pd, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (pd[i].fp)
+			fclose(pd[i].fp);
+		free(pd[i].buf);
+	}
+}
+
+/* Close the memstreams of [pd]; 0 or -1 (message printed). */
+static int data_close(struct plot_data *pd, size_t n)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (pd[i].fp && mem_close(pd[i].fp))
+			rc = -1;
+		pd[i].fp = NULL;
+	}
+	return rc;
+}
+
+static int plot_heatmap(struct plot_ctx *pc, const struct report_run *runs,
+			size_t n, double osds)
 {
 	char names[16][16];
 	size_t np = phase_names(runs, n, names, 16);
-	int made = 0;
+	int made = 0, failed = 0;
 
 	for (size_t p = 0; p < np; p++) {
 		const struct ios_fig_desc *f = ios_fig_headline(names[p]);
@@ -210,10 +312,17 @@ static int plot_heatmap(const char *gp, const char *prefix,
 		       *ys = calloc(n + 1, sizeof(double));
 		double base = NAN, bx = -1, by = -1;
 		size_t nx = 0, ny = 0;
-		char *out, *dat = NULL, *body = NULL;
+		char *out = NULL, *body = NULL;
 		size_t blen = 0;
-		FILE *d, *b;
+		struct plot_data pd;
+		FILE *b = NULL;
+		int rc = -1;
 
+		if (!xs || !ys) {
+			free(xs);
+			free(ys);
+			return -1;
+		}
 		for (size_t i = 0; i < n; i++) {
 			double v = run_mean(&runs[i], names[p], f);
 
@@ -236,11 +345,15 @@ static int plot_heatmap(const char *gp, const char *prefix,
 			free(ys);
 			continue;
 		}
-		out = out_name(prefix, "heatmap", names[p]);
-		d = out ? dat_open(out, "", &dat) : NULL;
-		if (!d) {
-			free(out);
-			free(dat);
+		if (!(base > 0)) {
+			fprintf(stderr,
+				"iostrata-report plot: heatmap %s: the baseline's %s is %g, not a positive number to normalise by: plot skipped\n",
+				names[p], f->name, base);
+			free(xs);
+			free(ys);
+			continue;
+		}
+		if (data_open(&pd, "$dat", "")) {
 			free(xs);
 			free(ys);
 			return -1;
@@ -266,15 +379,12 @@ static int plot_heatmap(const char *gp, const char *prefix,
 					sum += v;
 					cnt++;
 				}
-				if (cnt)
-					fprintf(d, "%zu %zu %.4f\n", ix, iy,
-						sum / cnt / base);
-				else
-					fprintf(d, "%zu %zu NaN\n", ix, iy);
+				fprintf(pd.fp, "%zu %zu ", ix, iy);
+				gp_fputnum(pd.fp, cnt ? sum / cnt / base : NAN);
+				fprintf(pd.fp, "\n");
 			}
-			fprintf(d, "\n");
+			fprintf(pd.fp, "\n");
 		}
-		fclose(d);
 		b = open_memstream(&body, &blen);
 		if (b) {
 			fprintf(b, "set title ");
@@ -295,40 +405,46 @@ static int plot_heatmap(const char *gp, const char *prefix,
 				fprintf(b, "%s'%.3g' %zu", iy ? ", " : "",
 					ys[iy], iy);
 			fprintf(b,
-				")\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\nunset key\nplot ",
+				")\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\nunset key\nplot $dat using 1:2:3 with image, '' using 1:2:(sprintf('%%.2f',$3)) with labels font ',12'\n",
 				nx - 1, ny - 1);
-			gp_fputq(b, dat);
-			fprintf(b,
-				" using 1:2:3 with image, '' using 1:2:(sprintf('%%.2f',$3)) with labels font ',12'\n");
 		}
-		if (b && script_close(b) == 0 && render(gp, out, body) == 0)
-			made++;
+		if (b && !mem_close(b) && !data_close(&pd, 1) &&
+		    (out = out_name(pc, "heatmap", names[p])))
+			rc = render(pc, out, &pd, 1, body);
+		data_free(&pd, 1);
 		free(body);
 		free(out);
-		free(dat);
 		free(xs);
 		free(ys);
+		if (rc)
+			failed++;
+		else
+			made++;
 	}
-	if (!made)
+	if (!made && !failed)
 		fprintf(stderr,
 			"iostrata-report plot: heatmap: no runs with applied cores and memory (attachments or job facts) to plot\n");
-	return made ? 0 : -1;
+	return made && !failed ? 0 : -1;
 }
 
-static int plot_throttle(const char *gp, const char *prefix,
-			 const struct report_run *runs, size_t n)
+static int plot_throttle(struct plot_ctx *pc, const struct report_run *runs,
+			 size_t n)
 {
 	char names[16][16];
 	size_t np = phase_names(runs, n, names, 16);
-	int made = 0;
+	int made = 0, failed = 0;
 
 	for (size_t p = 0; p < np; p++) {
 		const struct ios_fig_desc *f = ios_fig_headline(names[p]);
 		double *xs = calloc(n + 1, sizeof(double));
 		size_t nx = 0, blen = 0;
-		char *out, *dat = NULL, *body = NULL;
-		FILE *d, *b;
+		char *out = NULL, *body = NULL;
+		struct plot_data pd;
+		FILE *b = NULL;
+		int rc = -1;
 
+		if (!xs)
+			return -1;
 		for (size_t i = 0; i < n; i++)
 			if (runs[i].disk_bw &&
 			    !isnan(run_mean(&runs[i], names[p], f)))
@@ -338,15 +454,11 @@ static int plot_throttle(const char *gp, const char *prefix,
 			free(xs);
 			continue;
 		}
-		out = out_name(prefix, "throttle", names[p]);
-		d = out ? dat_open(out, "", &dat) : NULL;
-		if (!d) {
-			free(out);
-			free(dat);
+		if (data_open(&pd, "$dat", "")) {
 			free(xs);
 			return -1;
 		}
-		fprintf(d, "# throttle_MBps min mean max (%s)\n", f->dunit);
+		fprintf(pd.fp, "# throttle_MBps min mean max (%s)\n", f->dunit);
 		for (size_t ix = 0; ix < nx; ix++) {
 			double mn = INFINITY, mx = -INFINITY, sum = 0;
 			int cnt = 0;
@@ -369,6 +481,8 @@ static int plot_throttle(const char *gp, const char *prefix,
 							    &ph->reps[r].fig,
 							    f->id) *
 						    f->scale;
+						if (!isfinite(v))
+							continue;
 						mn = fmin(mn, v);
 						mx = fmax(mx, v);
 						sum += v;
@@ -376,11 +490,17 @@ static int plot_throttle(const char *gp, const char *prefix,
 					}
 				}
 			}
-			if (cnt)
-				fprintf(d, "%g %g %g %g\n", xs[ix] / 1e6, mn,
-					sum / cnt, mx);
+			if (!cnt)
+				continue;
+			gp_fputnum(pd.fp, xs[ix] / 1e6);
+			for (int q = 0; q < 3; q++) {
+				fputc(' ', pd.fp);
+				gp_fputnum(pd.fp, q == 0   ? mn
+						  : q == 1 ? sum / cnt
+							   : mx);
+			}
+			fputc('\n', pd.fp);
 		}
-		fclose(d);
 		b = open_memstream(&body, &blen);
 		if (b) {
 			fprintf(b, "set title ");
@@ -392,28 +512,30 @@ static int plot_throttle(const char *gp, const char *prefix,
 				" noenhanced\nset xlabel 'disk throttle per OSD [MB/s]'\nset ylabel ");
 			gp_fprintq(b, "%s [%s]", f->name, f->dunit);
 			fprintf(b,
-				"\nset key top left\nset grid\nset yrange [0:*]\nplot ");
-			gp_fputq(b, dat);
-			fprintf(b,
-				" using 1:2:4 with filledcurves fc rgb '#9ecae1' fs transparent solid 0.5 title 'min-max', '' using 1:3 with linespoints lw 2 pt 7 lc rgb '#08519c' title 'mean', '' using 1:3:2:4 with yerrorbars lc rgb '#08519c' pt -1 title 'min-max'\n");
+				"\nset key top left\nset grid\nset yrange [0:*]\nplot $dat using 1:2:4 with filledcurves fc rgb '#9ecae1' fs transparent solid 0.5 title 'min-max', '' using 1:3 with linespoints lw 2 pt 7 lc rgb '#08519c' title 'mean', '' using 1:3:2:4 with yerrorbars lc rgb '#08519c' pt -1 title 'min-max'\n");
 		}
-		if (b && script_close(b) == 0 && render(gp, out, body) == 0)
-			made++;
+		if (b && !mem_close(b) && !data_close(&pd, 1) &&
+		    (out = out_name(pc, "throttle", names[p])))
+			rc = render(pc, out, &pd, 1, body);
+		data_free(&pd, 1);
 		free(body);
 		free(out);
-		free(dat);
 		free(xs);
+		if (rc)
+			failed++;
+		else
+			made++;
 	}
-	if (!made)
+	if (!made && !failed)
 		fprintf(stderr,
 			"iostrata-report plot: throttle: no runs with an applied disk throttle to plot\n");
-	return made ? 0 : -1;
+	return made && !failed ? 0 : -1;
 }
 
-static int plot_timeline(const char *gp, const char *prefix,
-			 const struct report_run *runs, size_t n)
+static int plot_timeline(struct plot_ctx *pc, const struct report_run *runs,
+			 size_t n)
 {
-	int made = 0;
+	int made = 0, failed = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct ios_run *run = runs[i].run;
@@ -421,43 +543,50 @@ static int plot_timeline(const char *gp, const char *prefix,
 		for (int k = 0; k < run->nphases; k++) {
 			const struct ios_phase_result *ph = &run->phases[k];
 			const struct ios_rep_result *rep;
-			char *out, *dat = NULL, *ends = NULL, *body = NULL,
-				   lab[128], why[64];
+			char *out = NULL, *body = NULL, lab[128], why[64];
 			size_t blen = 0;
-			double mark;
+			double mark, width;
 			uint32_t kb;
-			FILE *d, *e, *b;
+			struct plot_data pd[2];
+			FILE *d, *e, *b = NULL;
+			int rc = -1;
 
 			if (!ph->nreps)
 				continue;
 			rep = &ph->reps[ph->nreps - 1];
-			/* a long label is cut, the phase and repetition kept */
-			snprintf(lab, sizeof(lab), "%.64s-%s-rep%d",
-				 runs[i].label, ph->name, rep->rep);
-			out = out_name(prefix, "timeline", lab);
-			d = out ? dat_open(out, "", &dat) : NULL;
-			e = d ? dat_open(out, "-ends", &ends) : NULL;
-			if (!e) {
-				if (d)
-					fclose(d);
-				free(out);
-				free(dat);
-				free(ends);
-				return -1;
-			}
-			/* rate of rank r in (merged) interval s, MiB/s */
+			/* rate of rank r in (merged) interval s, MiB/s: at
+			 * most ~60 bins per rank, merging kb intervals */
 			kb = 1;
 			for (int r = 0; r < rep->nranks; r++)
 				if (rep->ranks[r].nsamples / 60 + 1 > kb)
 					kb = rep->ranks[r].nsamples / 60 + 1;
+			width = kb * rep->interval_s;
+			/* the width goes into a gnuplot expression: nan or inf
+			 * there would fail the plot */
+			if (!(width > 0) || !isfinite(width) ||
+			    rep->nranks <= 0) {
+				fprintf(stderr,
+					"iostrata-report plot: timeline %s %s repetition %d: %s: plot skipped\n",
+					runs[i].label, ph->name, rep->rep,
+					rep->nranks <= 0
+						? "no ranks"
+						: "the sample interval is not a positive finite number of seconds");
+				failed++;
+				continue;
+			}
+			if (data_open(&pd[0], "$dat", "") ||
+			    data_open(&pd[1], "$ends", "-ends")) {
+				data_free(pd, 2);
+				return -1;
+			}
+			d = pd[0].fp;
+			e = pd[1].fp;
 			for (int r = 0; r < rep->nranks; r++) {
 				const struct ios_rank_result *rr =
 					&rep->ranks[r];
 				double t0 = (rr->t_start_ns - rep->t_start_ns) /
 					    1e9;
 
-				/* at most ~60 bins per rank: merge k intervals
-				 */
 				for (uint32_t s = 0; s < rr->nsamples;
 				     s += kb) {
 					uint32_t e2 = s + kb < rr->nsamples
@@ -468,27 +597,26 @@ static int plot_timeline(const char *gp, const char *prefix,
 					double span =
 						(e2 - s) * rep->interval_s;
 
-					fprintf(d, "%g %d %g\n",
-						t0 + s * rep->interval_s +
-							span / 2,
-						r,
-						(rr->sample_bytes[e2 - 1] -
-						 prev) / span /
-							1048576.0);
+					gp_fputnum(d, t0 + s * rep->interval_s +
+							      span / 2);
+					fprintf(d, " %d ", r);
+					gp_fputnum(d,
+						   (rr->sample_bytes[e2 - 1] -
+						    prev) / span /
+							   1048576.0);
+					fputc('\n', d);
 				}
 				fprintf(d, "\n");
-				fprintf(e, "%g %d %d\n",
-					(rr->t_end_ns - rep->t_start_ns) / 1e9,
-					r,
+				gp_fputnum(e, (rr->t_end_ns - rep->t_start_ns) /
+						      1e9);
+				fprintf(e, " %d %d\n", r,
 					rr->ended_early || rr->outlier ||
 							rr->errors
 						? 1
 						: 0);
 			}
-			fclose(d);
-			fclose(e);
 			/* markers shrink as ranks grow, from 2 down to 0.5 */
-			mark = rep->nranks > 0 ? 30.0 / rep->nranks : 2;
+			mark = 30.0 / rep->nranks;
 			mark = mark > 2 ? 2 : mark < 1 ? 1 : mark;
 			snprintf(why, sizeof(why), "%.60s%s",
 				 rep->valid ? "valid" : rep->invalid_reason,
@@ -500,36 +628,39 @@ static int plot_timeline(const char *gp, const char *prefix,
 					b,
 					"%s %s repetition %d: per-rank rate per %.3g s (%s)",
 					runs[i].label, ph->name, rep->rep,
-					kb * rep->interval_s, why);
+					width, why);
 				fprintf(b,
 					" noenhanced\nset xlabel 'time since repetition start [s]'\nset ylabel 'rank'\n"
 					"set cblabel 'rate [MiB/s]'\nset palette rgb 33,13,10\n"
 					"set yrange [-0.5:%d.5]\nset offsets 0, 0.5, 0, 0\nset bmargin 6\nset key outside bottom center horizontal\n"
-					"set style fill solid noborder\nplot ",
+					"set style fill solid noborder\n",
 					rep->nranks - 1);
-				gp_fputq(b, dat);
 				fprintf(b,
-					" using 1:2:(%g):(0.45):3 with boxxyerror palette notitle, ",
-					kb * rep->interval_s / 2);
-				gp_fputq(b, ends);
+					"plot $dat using 1:2:(%.10g):(0.45):3 with boxxyerror palette notitle, ",
+					width / 2);
 				fprintf(b,
-					" using 1:2 with points pt 2 ps %.2f lc rgb 'black' title 'rank end', ",
+					"$ends using 1:2 with points pt 2 ps %.2f lc rgb 'black' title 'rank end', ",
 					mark);
-				gp_fputq(b, ends);
 				fprintf(b,
-					" using ($3 > 0 ? $1 : 1/0):2 with points pt 6 ps %.2f lw 2 lc rgb 'red' title 'ended early / erred / outlier'\n",
+					"$ends using ($3 > 0 ? $1 : 1/0):2 with points pt 6 ps %.2f lw 2 lc rgb 'red' title 'ended early / erred / outlier'\n",
 					2 * mark);
 			}
-			if (b && script_close(b) == 0 &&
-			    render(gp, out, body) == 0)
-				made++;
+			/* a long label is cut, the phase and repetition kept */
+			snprintf(lab, sizeof(lab), "%.64s-%s-rep%d",
+				 runs[i].label, ph->name, rep->rep);
+			if (b && !mem_close(b) && !data_close(pd, 2) &&
+			    (out = out_name(pc, "timeline", lab)))
+				rc = render(pc, out, pd, 2, body);
+			data_free(pd, 2);
 			free(body);
 			free(out);
-			free(dat);
-			free(ends);
+			if (rc)
+				failed++;
+			else
+				made++;
 		}
 	}
-	return made ? 0 : -1;
+	return made && !failed ? 0 : -1;
 }
 
 int report_plot(int argc, char **argv)
@@ -541,9 +672,10 @@ int report_plot(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *kind = "heatmap,throttle,timeline", *prefix = "iostrata",
-		   *gp;
+	const char *kind = "heatmap,throttle,timeline";
+	struct plot_ctx pc = {.prefix = "iostrata"};
 	double osds = 1;
+	char *end;
 	struct report_run *runs;
 	size_t n;
 	int c, nbad, fails = 0;
@@ -555,8 +687,8 @@ int report_plot(int argc, char **argv)
 			kind = optarg;
 			break;
 		case 'o':
-			prefix = optarg;
-			if (!prefix[0] || gp_has_ctrl(prefix)) {
+			pc.prefix = optarg;
+			if (!optarg[0] || gp_has_ctrl(optarg)) {
 				fprintf(stderr,
 					"iostrata-report plot: invalid value \"%s\" for --out (a path prefix without control characters)\n",
 					optarg);
@@ -564,8 +696,9 @@ int report_plot(int argc, char **argv)
 			}
 			break;
 		case 'O':
-			osds = atof(optarg);
-			if (osds <= 0) {
+			osds = strtod(optarg, &end);
+			if (end == optarg || *end || !(osds > 0) ||
+			    !isfinite(osds)) {
 				fprintf(stderr,
 					"iostrata-report plot: invalid value \"%s\" for --osds-per-node (a positive number)\n",
 					optarg);
@@ -573,7 +706,8 @@ int report_plot(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			printf("usage: iostrata-report plot [--kind=heatmap,throttle,timeline] [--out=PREFIX] [--osds-per-node=N] FILE...\n");
+			printf("usage: iostrata-report plot [--kind=heatmap,throttle,timeline] [--out=PREFIX] [--osds-per-node=N] FILE...\n"
+			       "  gnuplot: $GNUPLOT if set, else the one found at build time, else PATH.\n");
 			return 0;
 		default:
 			return REPORT_EXIT_USAGE;
@@ -597,19 +731,22 @@ int report_plot(int argc, char **argv)
 			"iostrata-report plot: no results files given\n");
 		return REPORT_EXIT_USAGE;
 	}
-	gp = find_gnuplot();
-	if (!gp) {
+	pc.gp = gp_find();
+	if (!pc.gp) {
 		fprintf(stderr,
 			"iostrata-report plot: gnuplot not found (install gnuplot-nox, or set GNUPLOT=/path/to/gnuplot); show, export, efficiency, accept and trend work without it\n");
 		return REPORT_EXIT_FAIL;
 	}
 	runs = report_load(argc - optind, argv + optind, &n, &nbad);
-	if (strstr(kind, "heatmap") && plot_heatmap(gp, prefix, runs, n, osds))
+	if (strstr(kind, "heatmap") && plot_heatmap(&pc, runs, n, osds))
 		fails++;
-	if (strstr(kind, "throttle") && plot_throttle(gp, prefix, runs, n))
+	if (strstr(kind, "throttle") && plot_throttle(&pc, runs, n))
 		fails++;
-	if (strstr(kind, "timeline") && plot_timeline(gp, prefix, runs, n))
+	if (strstr(kind, "timeline") && plot_timeline(&pc, runs, n))
 		fails++;
 	report_runs_free(runs, n);
+	for (size_t i = 0; i < pc.nused; i++)
+		free(pc.used[i]);
+	free(pc.used);
 	return nbad || fails ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
 }

@@ -192,7 +192,7 @@ hostile_cases() {
 			fail "layered fio file: a victim changed: $out"
 		}
 		[[ $(planted "$d") == "$before" ]] || fail "layered fio file: plants changed: $(planted "$d")"
-		[[ $rc == 1 ]] || fail "layered fio file: exit $rc, expected 1: $out"
+		[[ $rc == 3 ]] || fail "layered fio file: exit $rc, expected 3 (a refused file: the layer could not run): $out"
 		[[ $out == *'iostrata-fio.0" is a symbolic link'* ]] || fail "layered fio file: message: $out"
 		log "layered fio file: planted link refused"
 	fi

@@ -86,6 +86,37 @@ grep -q "storage n1 compute n\[2-3\]" "$work"/campaigns/local-layered/elements/0
 [[ -L $work/campaigns/local-layered/results/000-layered-layered.h5 ]] ||
 	fail "collect did not link the results file"
 
+# Issue 11: a group-writable campaign directory where user nobody replaced
+# the files collect and submit write, and their old temporary names, with
+# symlinks to a root-owned victim (elements.tsv, which both also read, only
+# at its temporary name): root's collect and submit --resume follow none
+# of them; the index and elements files are regular files.
+t5x_log "symlinks planted in a shared campaign directory are not followed"
+cdir=$WORK/campaigns/local-layered
+victim=$WORK/victim
+printf 'precious root-owned content\n' >"$victim"
+chmod 600 "$victim"
+chmod 777 "$cdir"
+planted=(index.tsv index.json .index.tsv.tmp .index.json.tmp .elements.tsv.tmp)
+setpriv --reuid=65534 --regid=65534 --clear-groups bash -c '
+	cd "$1" || exit 1
+	v=$2
+	shift 2
+	for n; do rm -f -- "$n" && ln -s "$v" "$n" || exit 1; done' \
+	plant "$cdir" "$victim" "${planted[@]}" ||
+	t5x_fail "nobody could not plant symlinks in $cdir"
+"$CAMPAIGN" collect "$site" layered >"$WORK/collect-planted.txt" 2>&1 ||
+	t5x_fail "collect with planted symlinks: exit $?: $(cat "$WORK/collect-planted.txt")"
+"$CAMPAIGN" submit "$site" layered --resume >"$WORK/resume-planted.txt" 2>&1 ||
+	t5x_fail "submit --resume with planted symlinks: exit $?: $(cat "$WORK/resume-planted.txt")"
+[[ $(cat "$victim") == "precious root-owned content" ]] ||
+	t5x_fail "a planted symlink was followed: the victim now holds $(head -c 200 "$victim" | tr '\n' ' ')"
+for n in index.tsv index.json elements.tsv; do
+	[[ -f $cdir/$n && ! -L $cdir/$n ]] || t5x_fail "$cdir/$n is not a regular file after collect/submit"
+done
+grep -q '^0	layered	' "$cdir/elements.tsv" || t5x_fail "elements.tsv lost its element: $(cat "$cdir/elements.tsv")"
+chmod 755 "$cdir"
+
 t5x_wait "$site" acceptance 120
 rc=$?
 [[ $rc -eq 1 ]] || fail "acceptance vs an impossible tier: status exit $rc, want 1"

@@ -22,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "hostile.h"
 #include "report_advise.h"
 
 #define G (1ull << 30)
@@ -374,6 +375,47 @@ static void test_plot_hostile(void **state)
 		"EUR'.system('touch PWNED').'\n!touch PWNED\n`touch PWNED`\"");
 }
 
+/*
+ * Issue 11: root writes the plot of `advise --plot=PREFIX` into a sticky
+ * world-writable directory where user nobody planted symlinks at
+ * PREFIX.png, .svg, .dat and .gp, all to a root-owned victim: the victim
+ * is unchanged, the four outputs are regular files.
+ */
+static void test_plot_outputs_hostile(void **state)
+{
+	static const char *const names[] = {"adv.png", "adv.svg", "adv.dat",
+					    "adv.gp"};
+	const size_t nn = sizeof(names) / sizeof(*names);
+	char sticky[64], victim[128], prefix[128], bad[1024], cmd[160];
+	char vdir[] = "/tmp/test_advise_victim.XXXXXX";
+	struct adv_config c[8];
+	struct adv_target t;
+	struct adv_result res;
+	struct ios_err err = {0};
+	size_t n = grid(c);
+	int rc;
+
+	(void)state;
+	hostile_dir(sticky, sizeof(sticky), "test_advise_sticky");
+	assert_non_null(mkdtemp(vdir));
+	snprintf(victim, sizeof(victim), "%s/victim", vdir);
+	hostile_victim(victim);
+	hostile_plant(sticky, names, nn, victim);
+	snprintf(prefix, sizeof(prefix), "%s/adv", sticky);
+	assert_int_equal(
+		adv_parse_targets("seq-write=0.9,rand-write=0.8", &t, &err), 0);
+	assert_int_equal(adv_compute(c, n, &t, &res, &err), 0);
+	rc = adv_plot(prefix, c, n, &t, &res, "EUR", &err);
+	free(res.rows);
+	/* without gnuplot only the data and the script are written */
+	hostile_check(victim, sticky, rc == -ENOENT ? names + 2 : names,
+		      rc == -ENOENT ? 2 : nn, bad, sizeof(bad));
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", sticky, vdir);
+	assert_int_equal(system(cmd), 0);
+	if (bad[0])
+		fail_msg("adv_plot returned %d (%s): %s", rc, err.msg, bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -384,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_load_campaign),
 		cmocka_unit_test(test_plot),
 		cmocka_unit_test(test_plot_hostile),
+		cmocka_unit_test(test_plot_outputs_hostile),
 	};
 
 	return cmocka_run_group_tests_name("advise", tests, NULL, NULL);

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -126,7 +127,7 @@ static void test_roundtrip(void **state)
 	assert_int_equal(fclose(fp), 0);
 	assert_non_null(getcwd(wd, sizeof(wd)));
 	assert_int_equal(chdir(dir), 0);
-	assert_int_equal(gp_run(GNUPLOT_PATH, script, len, &st), 0);
+	assert_int_equal(gp_run(GNUPLOT_PATH, script, len, -1, &st), 0);
 	assert_int_equal(chdir(wd), 0);
 	free(script);
 	assert_int_equal(access(pwned, F_OK), -1);
@@ -154,11 +155,116 @@ static void test_run_status(void **state)
 	int st = -1;
 
 	(void)state;
-	assert_int_equal(gp_run("/nonexistent/gnuplot", "", 0, &st), -ENOENT);
+	assert_int_equal(gp_run("/nonexistent/gnuplot", "", 0, -1, &st),
+			 -ENOENT);
 	if (access(GNUPLOT_PATH, X_OK) != 0)
 		skip();
-	assert_int_equal(gp_run(GNUPLOT_PATH, fails, strlen(fails), &st), -EIO);
+	assert_int_equal(gp_run(GNUPLOT_PATH, fails, strlen(fails), -1, &st),
+			 -EIO);
 	assert_int_equal(st, 3);
+}
+
+/*
+ * Issue 11: gnuplot run for root under sudo reads no init file of the
+ * caller (~/.gnuplot with a system() in it) and gets only PATH, the locale
+ * and TZ from the environment, HOME an empty directory of its own.
+ */
+static void test_no_init_files(void **state)
+{
+	char dir[] = "/tmp/test_gnuplot_home.XXXXXX", path[128], line[512];
+	char *script = NULL, *old_home = getenv("HOME");
+	size_t len = 0;
+	FILE *fp;
+	int st = -1;
+
+	(void)state;
+	if (access(GNUPLOT_PATH, X_OK) != 0)
+		skip();
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/.gnuplot", dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fprintf(fp, "system('touch %s/SENTINEL')\n", dir);
+	assert_int_equal(fclose(fp), 0);
+	old_home = old_home ? strdup(old_home) : NULL;
+	setenv("HOME", dir, 1);
+	setenv("IOSTRATA_TEST_SECRET", "leaked", 1);
+	setenv("GNUPLOT_LIB", dir, 1);
+	snprintf(path, sizeof(path), "%s/env", dir);
+	fp = open_memstream(&script, &len);
+	assert_non_null(fp);
+	fprintf(fp, "set print ");
+	gp_fputq(fp, path);
+	fprintf(fp,
+		"\nprint system('echo \"home=$HOME secret=$IOSTRATA_TEST_SECRET lib=$GNUPLOT_LIB\"')\n");
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(gp_run(GNUPLOT_PATH, script, len, -1, &st), 0);
+	free(script);
+	if (old_home)
+		setenv("HOME", old_home, 1);
+	else
+		unsetenv("HOME");
+	free(old_home);
+	unsetenv("IOSTRATA_TEST_SECRET");
+	unsetenv("GNUPLOT_LIB");
+	snprintf(path, sizeof(path), "%s/SENTINEL", dir);
+	if (access(path, F_OK) == 0)
+		fail_msg("gnuplot ran %s/.gnuplot", dir);
+	snprintf(path, sizeof(path), "%s/env", dir);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	assert_non_null(fgets(line, sizeof(line), fp));
+	fclose(fp);
+	assert_null(strstr(line, dir));
+	assert_non_null(strstr(line, "home=/tmp/iostrata-gnuplot."));
+	assert_non_null(strstr(line, "secret= lib=\n"));
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		assert_int_equal(system(cmd), 0);
+	}
+}
+
+/* The image goes to [out_fd]: a file of ours, no name told to gnuplot. */
+static void test_run_out_fd(void **state)
+{
+	static const char svg[] = "set terminal svg\nplot x\n";
+	char path[] = "/tmp/test_gnuplot_out.XXXXXX", head[6] = "";
+	int fd, st = -1;
+
+	(void)state;
+	if (access(GNUPLOT_PATH, X_OK) != 0)
+		skip();
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(gp_run(GNUPLOT_PATH, svg, strlen(svg), fd, &st), 0);
+	assert_int_equal(pread(fd, head, 5, 0), 5);
+	close(fd);
+	unlink(path);
+	assert_string_equal(head, "<?xml");
+}
+
+static void test_fputnum(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(fp);
+	gp_fputnum(fp, 1.5);
+	fputc(' ', fp);
+	gp_fputnum(fp, NAN);
+	fputc(' ', fp);
+	gp_fputnum(fp, INFINITY);
+	fputc(' ', fp);
+	gp_fputnum(fp, -INFINITY);
+	fputc(' ', fp);
+	gp_fputnum(fp, 1e300 * 1e10);
+	assert_int_equal(fclose(fp), 0);
+	assert_string_equal(buf, "1.5 NaN NaN NaN NaN");
+	free(buf);
 }
 
 int main(void)
@@ -168,6 +274,9 @@ int main(void)
 		cmocka_unit_test(test_printq),
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_run_status),
+		cmocka_unit_test(test_no_init_files),
+		cmocka_unit_test(test_run_out_fd),
+		cmocka_unit_test(test_fputnum),
 	};
 
 	return cmocka_run_group_tests_name("gnuplot", tests, NULL, NULL);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -279,11 +280,48 @@ static int fail_hook(const char *step)
 	return !strcmp(step, fail_step);
 }
 
+/* At "create": plant a link to the victim at the temporary name, as a
+ * user of a shared non-sticky directory could between mkstemp and the
+ * create; the writer must refuse, not write through it. */
+static char plant_victim[PATH_MAX];
+static int plant_hook(const char *step)
+{
+	if (!strcmp(step, "create"))
+		assert_int_equal(symlink(plant_victim, ios_h5_test_tmp), 0);
+	return 0;
+}
+
+static void test_tmp_link_not_followed(void **state)
+{
+	struct fx *fx = *state;
+	struct ios_err err = {0};
+	char buf[16] = {0};
+	FILE *f;
+
+	snprintf(plant_victim, sizeof(plant_victim), "%s/victim", fx->dir);
+	f = fopen(plant_victim, "w");
+	assert_non_null(f);
+	fputs("precious", f);
+	fclose(f);
+	ios_h5_test_hook = plant_hook;
+	assert_int_equal(ios_h5_write_run(fx->path, fx->run, &err), -EIO);
+	ios_h5_test_hook = NULL;
+	assert_non_null(strstr(err.msg, "create HDF5 file"));
+	f = fopen(plant_victim, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "precious");
+	assert_int_equal(count_tmp(fx->dir), 0);
+	assert_int_equal(access(fx->path, F_OK), -1);
+	unlink(plant_victim);
+}
+
 static void test_atomic_on_failure(void **state)
 {
-	static const char *const steps[] = {"attrs",  "config", "nodes",
-					    "phases", "flush",  "fsync",
-					    "close"};
+	static const char *const steps[] = {"create", "attrs",  "config",
+					    "nodes",  "phases", "flush",
+					    "fsync",  "close"};
 	struct fx *fx = *state;
 	struct ios_err err = {0};
 	char buf[16] = {0};
@@ -669,6 +707,33 @@ static void test_one_row_kv(void **state)
 	ios_run_free(b);
 }
 
+/* Text from a file reaches a terminal without its control sequences. */
+static void test_read_sanitizes_text(void **state)
+{
+	struct fx *fx = *state;
+	struct ios_err err = {0};
+	struct ios_run *b = NULL;
+	static const char esc[] = "a\033]0;owned\007\033[2Jb\nc\302\233d";
+
+	free(fx->run->config[0].value);
+	fx->run->config[0].value = strdup(esc);
+	free(fx->run->verdict);
+	fx->run->verdict = strdup("line 1\n\033[31mline 2\t.");
+	snprintf(fx->run->rank_info[0].host, sizeof(fx->run->rank_info[0].host),
+		 "n\0331");
+	snprintf(fx->run->phases[0].reps[0].invalid_reason,
+		 sizeof(fx->run->phases[0].reps[0].invalid_reason),
+		 "x\ry\033z");
+	write_ok(fx);
+	if (ios_h5_read_run(fx->path, &b, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_string_equal(b->config[0].value, "a?]0;owned??[2Jb?c??d");
+	assert_string_equal(b->verdict, "line 1\n?[31mline 2\t.");
+	assert_string_equal(b->rank_info[0].host, "n?1");
+	assert_string_equal(b->phases[0].reps[0].invalid_reason, "x?y?z");
+	ios_run_free(b);
+}
+
 /* Write a variable-length string attribute [name] of [obj] ([n] bytes). */
 static void set_attr_long_str(const char *path, const char *obj,
 			      const char *name, size_t n)
@@ -757,6 +822,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_write_rejects_inconsistent,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dropped_histograms, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_tmp_link_not_followed,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_sanitizes_text, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_atomic_on_failure, setup,
 						teardown),

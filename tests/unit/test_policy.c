@@ -124,6 +124,7 @@ static const char *const bad_lines[] = {
 	"cgroup = /sys/fs/cgroup/a;b\n",
 	"require_exclusive = maybe\n",
 	"mem_tolerance = 120%\n",
+	"mem_tolerance = nan%\n",
 	"mem_attempt_timeout = 0\n",
 	"[profile]\n",
 	"[profile a/b]\n",

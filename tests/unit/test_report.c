@@ -16,11 +16,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include <dirent.h>
+
 #include "h5run.h"
+#include "hostile.h"
 #include "report.h"
 #include "synth.h"
 
@@ -28,6 +32,7 @@
 #define GIB 1073741824.0
 
 static char dir[64];
+static char sticky[64]; /* test_outputs_hostile's, removed on teardown */
 
 static int setup(void **state)
 {
@@ -39,10 +44,10 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
+	char cmd[256];
 
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", dir, sticky);
 	return system(cmd);
 }
 
@@ -89,6 +94,8 @@ static int run_cmd(char **out, int argc, ...)
 		rc = report_trend(argc, argv);
 	else if (!strcmp(argv[0], "efficiency"))
 		rc = report_efficiency(argc, argv);
+	else if (!strcmp(argv[0], "plot"))
+		rc = report_plot(argc, argv);
 	else
 		rc = report_validate(argc, argv);
 	fflush(stdout);
@@ -684,6 +691,139 @@ static void test_plot_hostile(void **state)
 		fail_msg("%s", bad);
 }
 
+/* Run every command that writes a file with its outputs in [out]: plot
+ * (all kinds), export (CSV and JSON), trend (Prometheus textfile).  The
+ * exit codes, each OK (trend: OK or FAIL, its verdict does not matter
+ * here), into [rcs]. */
+static void write_all(const char *out, bool plot, char *rcs, size_t len)
+{
+	char o[300], e1[300], e2[300], pr[300], *txt;
+	int rc[4] = {0, 0, 0, 0};
+
+	snprintf(o, sizeof(o), "--out=%s/o", out);
+	snprintf(e1, sizeof(e1), "--output=%s/e.csv", out);
+	snprintf(e2, sizeof(e2), "--output=%s/e.json", out);
+	snprintf(pr, sizeof(pr), "--prometheus=%s/t.prom", out);
+	if (plot) {
+		rc[0] = run_cmd(&txt, 4, "plot", o, P("w1.h5"), P("w2.h5"));
+		free(txt);
+	}
+	rc[1] = run_cmd(&txt, 4, "export", "--format=csv", e1, P("w*.h5"));
+	free(txt);
+	rc[2] = run_cmd(&txt, 4, "export", "--format=json", e2, P("w*.h5"));
+	free(txt);
+	rc[3] = run_cmd(&txt, 3, "trend", pr, P("w*.h5"));
+	free(txt);
+	snprintf(rcs, len, "%s",
+		 rc[0] || rc[1] || rc[2] || rc[3] > REPORT_EXIT_FAIL
+			 ? "a command failed; "
+			 : "");
+}
+
+/*
+ * Issue 11: root runs iostrata-report with its outputs in a sticky
+ * world-writable directory where user nobody planted symlinks at every
+ * name it writes (the plots' PNG, SVG and .dat files, the exports, the
+ * Prometheus file and its old temporary name), all to a root-owned
+ * victim: the victim is unchanged, the outputs are regular files.
+ */
+static void test_outputs_hostile(void **state)
+{
+	char learn[128], victim[128], bad[4096], tmpname[64], rcs[64];
+	const char *names[64];
+	bool plot = access(GNUPLOT_PATH, X_OK) == 0;
+	struct ios_synth s;
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d;
+
+	(void)state;
+	hostile_dir(sticky, sizeof(sticky), "test_report_sticky");
+	ios_synth_defaults(&s);
+	s.job_name = "hostile";
+	s.disk_bw = 100000000;
+	synth_file("w1.h5", &s);
+	s.cpus = 8;
+	s.seed = 7;
+	synth_file("w2.h5", &s);
+	/* the names it writes: a first run in a private directory */
+	snprintf(learn, sizeof(learn), "%s/learn", dir);
+	assert_int_equal(mkdir(learn, 0700), 0);
+	write_all(learn, plot, rcs, sizeof(rcs));
+	assert_string_equal(rcs, "");
+	d = opendir(learn);
+	assert_non_null(d);
+	while ((de = readdir(d)) && n < 63)
+		if (de->d_name[0] != '.')
+			names[n++] = strdup(de->d_name);
+	closedir(d);
+	assert_true(n >= (plot ? 12u : 3u));
+	/* the old temporary name of the Prometheus file, planted too */
+	snprintf(tmpname, sizeof(tmpname), "t.prom.tmp.%d", (int)getpid());
+	names[n] = tmpname;
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	hostile_victim(victim);
+	hostile_plant(sticky, names, n + 1, victim);
+	write_all(sticky, plot, rcs, sizeof(rcs));
+	hostile_check(victim, sticky, names, n, bad, sizeof(bad));
+	if (rcs[0])
+		snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad), "%s",
+			 rcs);
+	for (size_t i = 0; i < n; i++)
+		free((char *)names[i]);
+	if (bad[0])
+		fail_msg("%s", bad);
+}
+
+/*
+ * A sample interval of nan or inf in a results file: that timeline is
+ * skipped (exit 1), the others are drawn; nothing reaches gnuplot as
+ * "nan" or "inf", which would fail the plot and leave an empty image.
+ */
+static void test_plot_nonfinite(void **state)
+{
+	static const char *const phase[] = {"write", "read", "randwrite"};
+	static const bool drawn[] = {false, false, true};
+	char *argv[] = {"plot", "--kind=timeline", NULL, NULL, NULL};
+	char out[300], png[300];
+	struct ios_synth s;
+	struct ios_err err = {0};
+	struct ios_run *run;
+	struct stat st;
+	char *txt;
+	int rc;
+
+	(void)state;
+	if (access(GNUPLOT_PATH, X_OK) != 0)
+		skip();
+	ios_synth_defaults(&s);
+	s.phases = "write,read,randwrite";
+	run = ios_synth_run(&s);
+	assert_non_null(run);
+	run->phases[0].reps[run->phases[0].nreps - 1].interval_s = NAN;
+	run->phases[1].reps[run->phases[1].nreps - 1].interval_s = INFINITY;
+	assert_int_equal(ios_h5_write_run(P("nf.h5"), run, &err), 0);
+	ios_synth_free(run);
+	snprintf(out, sizeof(out), "--out=%s/nf", dir);
+	argv[2] = out;
+	argv[3] = P("nf.h5");
+	rc = run_cmd(&txt, 4, argv[0], argv[1], argv[2], argv[3]);
+	free(txt);
+	for (int k = 0; k < 3; k++) {
+		bool there;
+
+		snprintf(png, sizeof(png), "%s/nf-timeline-c2_m24G-%s-rep2.png",
+			 dir, phase[k]);
+		there = stat(png, &st) == 0;
+		if (there != drawn[k] || (there && st.st_size < 5000))
+			fail_msg("%s: %s (%lld bytes), want %s", phase[k],
+				 there ? "drawn" : "missing",
+				 there ? (long long)st.st_size : 0LL,
+				 drawn[k] ? "drawn" : "skipped");
+	}
+	assert_int_equal(rc, REPORT_EXIT_FAIL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -699,6 +839,8 @@ int main(void)
 		cmocka_unit_test(test_no_gnuplot),
 		cmocka_unit_test(test_derive),
 		cmocka_unit_test(test_plot_hostile),
+		cmocka_unit_test(test_outputs_hostile),
+		cmocka_unit_test(test_plot_nonfinite),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, setup, teardown);

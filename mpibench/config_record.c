@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * config_record: the configuration a run ran with, as run record keys
+ * (mb_runrec.h).  No MPI: unit tests build records of both kinds of run.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "mb_runrec.h"
+#include "runrec.h"
+
+int mb_runrec_config(struct ios_run *run, const struct mb_config *c)
+{
+	char rw[128] = "";
+	int i, rc = 0;
+
+	for (i = 0; i < c->npatterns; i++) {
+		if (i)
+			strcat(rw, ",");
+		strcat(rw, mb_pattern_name(c->patterns[i]));
+	}
+	rc |= ios_runrec_kv(run, "rw", "%s", rw);
+	rc |= ios_runrec_kv(run, "rwmixread", "%d", c->rwmixread);
+	rc |= ios_runrec_kv(run, "bs", "%" PRIu64, c->bs);
+	rc |= ios_runrec_kv(run, "size", "%" PRIu64, c->size);
+	rc |= ios_runrec_kv(run, "dir", "%s", c->dir ? c->dir : "");
+	rc |= ios_runrec_kv(run, "iodepth", "%u", c->iodepth);
+	rc |= ios_runrec_kv(run, "iodepth_batch", "%u", c->iodepth_batch);
+	rc |= ios_runrec_kv(run, "ioengine", "%s", mb_engine_name(c->ioengine));
+	rc |= ios_runrec_kv(run, "backend", "%s", c->backend->name);
+	rc |= ios_runrec_kv(run, "runtime", "%g", c->runtime);
+	rc |= ios_runrec_kv(run, "reps", "%u", c->reps);
+	rc |= ios_runrec_kv(run, "interval", "%g", c->interval);
+	rc |= ios_runrec_kv(run, "output", "%s",
+			    c->output ? c->output : "none");
+	rc |= ios_runrec_kv(run, "reorder", "%d", c->reorder);
+	rc |= ios_runrec_kv(run, "fsync", "%d", c->fsync);
+	rc |= ios_runrec_kv(run, "verify", "%d", c->verify);
+	rc |= ios_runrec_kv(run, "keep", "%d", c->keep);
+	rc |= ios_runrec_kv(run, "seed", "%" PRIu64, c->seed);
+	rc |= ios_runrec_kv(run, "direct", "%d", c->direct);
+	rc |= ios_runrec_kv(run, "allow_device", "%d", c->allow_device);
+	rc |= ios_runrec_kv(run, "force", "%d", c->force);
+	for (i = 0; i < c->nbopts; i++)
+		rc |= ios_runrec_kv(run, c->bopts[i].name, "%s",
+				    c->bopts[i].value);
+	for (const struct mb_option *o = c->backend->options; o && o->name;
+	     o++) {
+		bool given = false;
+
+		for (i = 0; i < c->nbopts; i++)
+			if (!strcmp(c->bopts[i].name, o->name))
+				given = true;
+		if (!given && o->def)
+			rc |= ios_runrec_kv(run, o->name, "%s", o->def);
+	}
+	return rc ? -ENOMEM : 0;
+}
+
+int mb_runrec_start(struct ios_run *run, const struct mb_config *cfg)
+{
+	int rc = ios_runrec_header(run, "iostrata-bench", cfg->command_line);
+
+	return rc ? rc : mb_runrec_config(run, cfg);
+}

@@ -1,0 +1,80 @@
+## tests/fuzz/: libFuzzer harnesses (owned by the tests area; README.md).
+## Built only by `make fuzz` in a tree configured with CC=clang
+## --enable-sanitizer=address,undefined --enable-fuzzing; tests/run does
+## that in build-fuzz/ and runs each harness for a short budget.
+
+EXTRA_DIST += \
+	tests/fuzz/README.md \
+	tests/fuzz/corpus \
+	tests/fuzz/fuzz_util.h \
+	tests/fuzz/run \
+	# End of EXTRA_DIST (fuzz)
+
+if ENABLE_FUZZING
+FUZZ_PROGS = \
+	tests/fuzz/fuzz_units \
+	tests/fuzz/fuzz_spank_opts \
+	tests/fuzz/fuzz_policy \
+	tests/fuzz/fuzz_journal \
+	# End of FUZZ_PROGS
+if HAVE_INIH
+FUZZ_PROGS += tests/fuzz/fuzz_siteconf
+endif
+if HAVE_JANSSON
+FUZZ_PROGS += tests/fuzz/fuzz_fio_json
+endif
+if HAVE_HDF5
+FUZZ_PROGS += tests/fuzz/fuzz_h5run
+endif
+EXTRA_PROGRAMS = $(FUZZ_PROGS)
+
+fuzz_ldflags = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+fuzz_spank_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/spank
+
+tests_fuzz_fuzz_units_SOURCES = tests/fuzz/fuzz_units.c tests/fuzz/fuzz_util.c
+tests_fuzz_fuzz_units_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_units_LDADD = common/libiostrata_common.la
+
+tests_fuzz_fuzz_spank_opts_SOURCES = tests/fuzz/fuzz_spank_opts.c \
+	tests/fuzz/fuzz_util.c
+tests_fuzz_fuzz_spank_opts_CPPFLAGS = $(fuzz_spank_cppflags)
+tests_fuzz_fuzz_spank_opts_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_spank_opts_LDADD = spank/libiostrata_node.la
+
+tests_fuzz_fuzz_policy_SOURCES = tests/fuzz/fuzz_policy.c \
+	tests/fuzz/fuzz_util.c
+tests_fuzz_fuzz_policy_CPPFLAGS = $(fuzz_spank_cppflags)
+tests_fuzz_fuzz_policy_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_policy_LDADD = spank/libiostrata_node.la
+
+tests_fuzz_fuzz_journal_SOURCES = tests/fuzz/fuzz_journal.c \
+	tests/fuzz/fuzz_util.c
+tests_fuzz_fuzz_journal_CPPFLAGS = $(fuzz_spank_cppflags)
+tests_fuzz_fuzz_journal_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_journal_LDADD = spank/libiostrata_node.la
+
+tests_fuzz_fuzz_siteconf_SOURCES = tests/fuzz/fuzz_siteconf.c \
+	tests/fuzz/fuzz_util.c
+tests_fuzz_fuzz_siteconf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/site
+tests_fuzz_fuzz_siteconf_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_siteconf_LDADD = site/libiostrata_site.la
+
+tests_fuzz_fuzz_fio_json_SOURCES = tests/fuzz/fuzz_fio_json.c \
+	tests/fuzz/fuzz_util.c
+tests_fuzz_fuzz_fio_json_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_fio_json_LDADD = mpibench/libiostrata_layers.la
+
+tests_fuzz_fuzz_h5run_SOURCES = tests/fuzz/fuzz_h5run.c \
+	tests/fuzz/fuzz_util.c
+tests_fuzz_fuzz_h5run_CPPFLAGS = $(AM_CPPFLAGS) $(HDF5_CFLAGS)
+tests_fuzz_fuzz_h5run_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_h5run_LDADD = h5schema/libiostrata_h5.la \
+	common/libiostrata_common.la $(HDF5_LIBS)
+
+fuzz: $(FUZZ_PROGS)
+else
+fuzz:
+	@echo "make fuzz: configure with CC=clang --enable-sanitizer=address,undefined --enable-fuzzing (see tests/fuzz/README.md)" >&2
+	@exit 1
+endif
+.PHONY: fuzz
