@@ -91,30 +91,30 @@ grep -q "storage n1 compute n\[2-3\]" "$work"/campaigns/local-layered/elements/0
 # symlinks to a root-owned victim (elements.tsv, which both also read, only
 # at its temporary name): root's collect and submit --resume follow none
 # of them; the index and elements files are regular files.
-t5x_log "symlinks planted in a shared campaign directory are not followed"
-cdir=$WORK/campaigns/local-layered
-victim=$WORK/victim
+log "symlinks planted in a shared campaign directory are not followed"
+cdir=$work/campaigns/local-layered
+victim=$work/victim
 printf 'precious root-owned content\n' >"$victim"
 chmod 600 "$victim"
 chmod 777 "$cdir"
 planted=(index.tsv index.json .index.tsv.tmp .index.json.tmp .elements.tsv.tmp)
-setpriv --reuid=65534 --regid=65534 --clear-groups bash -c '
+as_user nobody bash -c '
 	cd "$1" || exit 1
 	v=$2
 	shift 2
 	for n; do rm -f -- "$n" && ln -s "$v" "$n" || exit 1; done' \
 	plant "$cdir" "$victim" "${planted[@]}" ||
-	t5x_fail "nobody could not plant symlinks in $cdir"
-"$CAMPAIGN" collect "$site" layered >"$WORK/collect-planted.txt" 2>&1 ||
-	t5x_fail "collect with planted symlinks: exit $?: $(cat "$WORK/collect-planted.txt")"
-"$CAMPAIGN" submit "$site" layered --resume >"$WORK/resume-planted.txt" 2>&1 ||
-	t5x_fail "submit --resume with planted symlinks: exit $?: $(cat "$WORK/resume-planted.txt")"
+	fail "nobody could not plant symlinks in $cdir"
+"$CAMPAIGN" collect "$site" layered >"$work/collect-planted.txt" 2>&1 ||
+	fail "collect with planted symlinks: exit $?: $(cat "$work/collect-planted.txt")"
+"$CAMPAIGN" submit "$site" layered --resume >"$work/resume-planted.txt" 2>&1 ||
+	fail "submit --resume with planted symlinks: exit $?: $(cat "$work/resume-planted.txt")"
 [[ $(cat "$victim") == "precious root-owned content" ]] ||
-	t5x_fail "a planted symlink was followed: the victim now holds $(head -c 200 "$victim" | tr '\n' ' ')"
+	fail "a planted symlink was followed: the victim now holds $(head -c 200 "$victim" | tr '\n' ' ')"
 for n in index.tsv index.json elements.tsv; do
-	[[ -f $cdir/$n && ! -L $cdir/$n ]] || t5x_fail "$cdir/$n is not a regular file after collect/submit"
+	[[ -f $cdir/$n && ! -L $cdir/$n ]] || fail "$cdir/$n is not a regular file after collect/submit"
 done
-grep -q '^0	layered	' "$cdir/elements.tsv" || t5x_fail "elements.tsv lost its element: $(cat "$cdir/elements.tsv")"
+grep -q '^0	layered	' "$cdir/elements.tsv" || fail "elements.tsv lost its element: $(cat "$cdir/elements.tsv")"
 chmod 755 "$cdir"
 
 t5x_wait "$site" acceptance 120

@@ -121,16 +121,21 @@ def exists(tok, here):
     tail = "/" + t.lstrip("./")
     return any(("/" + f).endswith(tail) for f in files) or any(("/" + b).endswith(tail) for b in built)
 
+def template(s, m):
+    """the word goes on with a variable or a <placeholder>: fuzz_$h, fuzz_<name>"""
+    return s[m.end(1):m.end(1) + 1] in ("$", "<")
+
 def refs(text, code):
     for m in PATH.finditer(text):
         tok = m.group(1).rstrip(".,;:")
         first = tok.split("/")[0]
-        if first == ".." or first in topdirs or first in ("build", "build-sanitize"):
+        if (first == ".." or first in topdirs or first in ("build", "build-sanitize")) and not template(text, m):
             yield tok
     for m in BARE.finditer(text):
         yield m.group(1)
     for m in VAR.finditer(code):
-        yield m.group(1)
+        if not template(code, m):
+            yield m.group(1)
 
 def c_comments(src):
     """(line, text) of every line of every comment (not of strings)"""
