@@ -101,10 +101,11 @@ umount_at_exit() {
 	fi
 }
 
-# tree_sums DIR: the sha256 of every file below DIR, and the type, mode,
-# owner, group and mtime of every directory and link target of every
-# other entry: equal output, untouched tree (a file's link count may
-# change: hard links to it elsewhere are not a change of the tree).
+# tree_sums DIR: the sha256 of every file below DIR, the mode, owner,
+# group and mtime of every directory, the type, mode, owner and link
+# target of every other entry: equal output, untouched tree.  A file's
+# link count is left out: a hard link to it from elsewhere does not
+# change the tree.
 tree_sums() {
 	(
 		cd "$1" || exit 1
