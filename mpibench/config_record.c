@@ -44,6 +44,9 @@ int mb_runrec_config(struct ios_run *run, const struct mb_config *c)
 	rc |= ios_runrec_kv(run, "direct", "%d", c->direct);
 	rc |= ios_runrec_kv(run, "allow_device", "%d", c->allow_device);
 	rc |= ios_runrec_kv(run, "force", "%d", c->force);
+	rc |= ios_runrec_kv(run, "scramble_buffers", "%d",
+			    c->scramble && !c->verify);
+	rc |= ios_runrec_kv(run, "buffer_compress", "%d", c->buffer_compress);
 	for (i = 0; i < c->nbopts; i++)
 		rc |= ios_runrec_kv(run, c->bopts[i].name, "%s",
 				    c->bopts[i].value);

@@ -17,6 +17,8 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/progress.c \
 	mpibench/progress.h \
 	mpibench/verify.c \
+	mpibench/content.c \
+	mpibench/content.h \
 	mpibench/verify.h \
 	mpibench/watchdog.c \
 	mpibench/watchdog.h \
@@ -78,16 +80,17 @@ MB_TEST_SOURCES = \
 	mpibench/be_posix.c \
 	mpibench/be_null.c \
 	mpibench/verify.c \
+	mpibench/content.c \
 	# End of MB_TEST_SOURCES
 # The Ceph backends need only Ceph's headers (the libraries are loaded at
 # run time, common/ceph_dl.c), so the unit tests link the whole registry.
 MB_TEST_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH) $(RADOS_CPPFLAGS) \
 	$(CEPHFS_CPPFLAGS)
 if HAVE_RADOS
-MB_TEST_SOURCES += mpibench/be_rados.c mpibench/ceph_hint.c
+MB_TEST_SOURCES += mpibench/be_rados.c mpibench/ceph_opts.c
 else
 if HAVE_CEPHFS
-MB_TEST_SOURCES += mpibench/ceph_hint.c
+MB_TEST_SOURCES += mpibench/ceph_opts.c
 endif
 endif
 if HAVE_CEPHFS

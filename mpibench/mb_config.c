@@ -88,6 +88,8 @@ enum opt_id {
 	OPT_FORCE,
 	OPT_BUFFERED,
 	OPT_ATTACH,
+	OPT_SCRAMBLE,
+	OPT_BUFFER_COMPRESS,
 	OPT_HELP,
 	OPT_VERSION,
 };
@@ -144,6 +146,10 @@ static const struct opt opts[] = {
 	 "run although ranks x size exceeds the free space, overwrite --output"},
 	{OPT_BUFFERED, "buffered", NULL, "off",
 	 "drop O_DIRECT: a deliberately cached run (recorded as such)"},
+	{OPT_SCRAMBLE, "scramble-buffers", "0|1", "1",
+	 "a fresh value in every 512-byte chunk of each write (fio's scramble_buffers): no two writes alike"},
+	{OPT_BUFFER_COMPRESS, "buffer-compress", "PCT", "0",
+	 "percent of each 512-byte chunk of write data that is zeros (fio's buffer_compress_percentage)"},
 	{OPT_ATTACH, "attach", "NAME=FILE", NULL,
 	 "store FILE's text under /attachments/NAME (repeatable)"},
 	{OPT_HELP, "help", NULL, NULL, "this text"},
@@ -169,6 +175,7 @@ void mb_config_defaults(struct mb_config *cfg)
 	cfg->interval = 1.0;
 	cfg->summary = MB_SUM_TEXT;
 	cfg->direct = true;
+	cfg->scramble = true;
 }
 
 void mb_config_usage(FILE *f)
@@ -319,6 +326,18 @@ static int apply(struct mb_config *cfg, const struct opt *o, const char *v,
 		if (rc)
 			return rc;
 		cfg->rwmixread = (int)u;
+		return 0;
+	case OPT_SCRAMBLE:
+		rc = ios_parse_uint(v, "--scramble-buffers", 0, 1, &u, err);
+		if (rc)
+			return rc;
+		cfg->scramble = u == 1;
+		return 0;
+	case OPT_BUFFER_COMPRESS:
+		rc = ios_parse_uint(v, "--buffer-compress", 0, 100, &u, err);
+		if (rc)
+			return rc;
+		cfg->buffer_compress = (int)u;
 		return 0;
 	case OPT_BS:
 		rc = ios_parse_size(v, "--bs", &u, err);

@@ -77,6 +77,13 @@ struct mb_config {
 	bool allow_device;
 	bool force;
 	bool direct; /* false with --buffered */
+	/* Write content (not with --verify, which stamps blocks): a fresh
+	 * 8-byte value at the start of every 512-byte chunk of each write
+	 * (fio's scramble_buffers), over a buffer whose 512-byte chunks are
+	 * buffer_compress percent zeros after a random head (fio's
+	 * buffer_compress_percentage, chunk 512). */
+	bool scramble;
+	int buffer_compress; /* 0-100 */
 	uint64_t seed;
 	bool seed_given;
 	int nattach;

@@ -23,6 +23,7 @@
 
 #include "figures.h"
 #include "phase.h"
+#include "content.h"
 #include "progress.h"
 #include "units.h"
 #include "verify.h"
@@ -207,6 +208,9 @@ void mb_world_free(struct mb_world *w)
 	free(w);
 }
 
+/* Lay-out stalls longer than this (s) abort the run (see layout()). */
+#define LAYOUT_STALL_S 600.0
+
 /* ---- one rank's repetition ---------------------------------------- */
 
 struct rank_run {
@@ -218,6 +222,7 @@ struct rank_run {
 	uint64_t nblocks;
 	uint64_t cursor;
 	uint64_t rng;
+	uint64_t scr; /* write content (scramble), apart from the offsets */
 	uint64_t seed;
 	uint32_t rep;
 	int64_t t0_local, deadline_local; /* monotonic */
@@ -411,6 +416,8 @@ static void fill_write(struct rank_run *rr, void *buf, uint64_t off)
 	if (rr->spec->cfg->verify)
 		mb_verify_fill(buf, rr->spec->cfg->bs, (uint32_t)rr->w->rank,
 			       rr->rep, off, rr->seed);
+	else if (rr->spec->cfg->scramble)
+		mb_content_scramble(buf, rr->spec->cfg->bs, &rr->scr);
 }
 
 /*
@@ -776,21 +783,6 @@ static void *alloc_buf(size_t len)
 	return p;
 }
 
-static void fill_random(void *buf, size_t len, uint64_t seed)
-{
-	uint64_t s = seed | 1;
-	unsigned char *p = buf;
-	size_t i;
-
-	for (i = 0; i + 8 <= len; i += 8) {
-		uint64_t v = rng_next(&s);
-
-		memcpy(p + i, &v, 8);
-	}
-	for (; i < len; i++)
-		p[i] = (unsigned char)rng_next(&s);
-}
-
 /* Lay out the rank's own file up to --size (untimed), like fio does. */
 static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 		  const struct mb_phase_spec *s, uint64_t seed, void *buf,
@@ -800,6 +792,8 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 	struct mb_file *f;
 	uint64_t cur = 0, off, chunk, len, k;
 	void *cbuf = NULL;
+	uint64_t scr = seed ^ 0x6c61796f7574ull ^ ((uint64_t)ctx->rank << 24);
+	double slowest = 0, t_chunk, t_start = (double)mono_ns() / 1e9;
 	int flags =
 		MB_O_WRITE | MB_O_CREATE | (s->cfg->direct ? MB_O_DIRECT : 0);
 	int rc;
@@ -838,12 +832,22 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 		ssize_t n;
 
 		len = s->cfg->size - off < chunk ? s->cfg->size - off : chunk;
+		/* Lay-out has no planned end (16 GiB per rank on a slow
+		 * cluster can take an hour): the watchdog follows progress,
+		 * each chunk within max(LAYOUT_STALL_S, 20 x the slowest one
+		 * so far), so only a stall aborts the run. */
+		mb_watchdog_arm(fmax(LAYOUT_STALL_S, 20.0 * slowest),
+				"lay out");
+		t_chunk = (double)mono_ns() / 1e9;
 		if (s->cfg->verify)
 			for (k = 0; k < len; k += s->cfg->bs)
 				mb_verify_fill((char *)cbuf + k, s->cfg->bs,
 					       (uint32_t)ctx->rank, UINT32_MAX,
 					       off + k, seed);
+		else if (s->cfg->scramble)
+			mb_content_scramble(cbuf, len, &scr);
 		n = be->pwrite(f, cbuf, len, off);
+		slowest = fmax(slowest, (double)mono_ns() / 1e9 - t_chunk);
 		if (n != (ssize_t)len) {
 			rc = n < 0 ? (int)n : -EIO;
 			be->close(f);
@@ -857,6 +861,11 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 		}
 	}
 	free(cbuf);
+	/* Done here; the others may take longer (a throttled rank): wait for
+	 * them with a bound that scales with this rank's own lay-out. */
+	mb_watchdog_arm(fmax(mb_watchdog_bound(3600.0),
+			     100.0 * ((double)mono_ns() / 1e9 - t_start)),
+			"lay out (waiting for the other ranks)");
 	rc = be->close(f);
 	if (rc)
 		return ios_errf(
@@ -956,8 +965,10 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 				w->rank, nbufs, spec->cfg->bs,
 				strerror(ENOMEM));
 		else
-			fill_random(bufs[i], spec->cfg->bs,
-				    cfg->seed ^ ((uint64_t)w->rank << 32) ^ i);
+			mb_content_fill(bufs[i], spec->cfg->bs,
+					cfg->seed ^ ((uint64_t)w->rank << 32) ^
+						i,
+					cfg->buffer_compress);
 	}
 	if (!rc)
 		rc = be->init(&ctx);
@@ -967,7 +978,7 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 
 	/* Lay out the file first unless a sequential write fills it. */
 	if (spec->pattern != MB_PAT_WRITE) {
-		mb_watchdog_arm(mb_watchdog_bound(3600.0), "lay out");
+		mb_watchdog_arm(LAYOUT_STALL_S, "lay out (open)");
 		rc = layout(&ctx, be, spec, cfg->seed, bufs[0], err);
 		rc = mb_agree(comm, w->rank, rc, err, NULL);
 		if (rc)
@@ -1011,6 +1022,7 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 			  ((uint64_t)rep << 48) ^
 			  ((uint64_t)spec->phase_index << 56)) |
 			 1;
+		rr.scr = (rr.rng ^ 0x7363726d626c65ull) | 1;
 		ios_lathist_init(&rr.lat);
 		rr.r.rank = w->rank;
 

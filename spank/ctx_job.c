@@ -115,7 +115,7 @@ int ctx_job_prolog(spank_t sp, const struct plugin_args *a)
 		goto out;
 	}
 	if (pol->require_exclusive) {
-		excl = plugin_job_exclusive(id);
+		excl = slurmapi_job_exclusive(id);
 		if (excl != 1) {
 			char m[256];
 
@@ -163,7 +163,7 @@ int ctx_job_epilog(spank_t sp, const struct plugin_args *a)
 {
 	struct node_ctx c;
 	struct ios_err err;
-	char jobid[32], name[64];
+	char jobid[32];
 	uint32_t id = 0;
 	int rc;
 
@@ -189,17 +189,16 @@ int ctx_job_epilog(spank_t sp, const struct plugin_args *a)
 		return -1;
 	}
 	/* Idempotent: no journal for this job (no prolog ran, refused,
-	 * already restored) is success. */
+	 * already restored) is success.  Removes the job's published
+	 * files too. */
 	rc = node_restore(&c, jobid, &err);
-	snprintf(name, sizeof(name), "%s.env", jobid);
-	state_remove_public(&c.sd, name);
 	state_close(&c.sd);
 	sysfs_close(&c.fs);
 	if (rc < 0) {
 		log_err("%s", err.msg);
 		/* Drain with a reason naming what is left; the non-zero
 		 * return drains it anyway ("Epilog error"). */
-		plugin_drain_node(c.node, err.msg);
+		slurmapi_drain_node(c.node, err.msg);
 		return -1;
 	}
 	return 0;

@@ -19,7 +19,7 @@
 
 static int job_alive(const char *jobid, void *arg, char *why, size_t len)
 {
-	return jobproc_alive(arg, jobid, plugin_job_running, why, len);
+	return jobproc_alive(arg, jobid, slurmapi_job_runs, why, len);
 }
 
 int ctx_slurmd_init(spank_t sp, const struct plugin_args *a)
@@ -53,7 +53,7 @@ int ctx_slurmd_init(spank_t sp, const struct plugin_args *a)
 		/* Keep slurmd up so the node reports; drain it so it takes
 		 * no job while half-configured.  If even that fails, fail
 		 * slurmd's start. */
-		if (plugin_drain_node(c.node, err.msg) < 0)
+		if (slurmapi_drain_node(c.node, err.msg) < 0)
 			return -1;
 	}
 	return 0;

@@ -4,7 +4,10 @@
  *   status   print the node state (--json: the applied-file shape)
  *   apply    shape the node as the prolog would (--cpus, --mem, ...)
  *   restore  restore from journals (--job ID, default all)
- *   check    exit 1 when the node is not whole (HealthCheckProgram)
+ *   check    HealthCheckProgram: drain the node when it is not whole and
+ *            no running job shaped it, resume it when we drained it and
+ *            it is whole again (slurmd ignores the exit code); exit 1
+ *            when not whole
  */
 #include "config.h"
 
@@ -15,9 +18,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "jobproc.h"
 #include "log.h"
 #include "node.h"
 #include "policy.h"
+#ifdef HAVE_LIBSLURM
+#include "slurmapi.h"
+#endif
 
 #ifndef IOSTRATA_SYSCONFDIR
 #define IOSTRATA_SYSCONFDIR "/etc"
@@ -34,10 +41,66 @@ static void usage(FILE *f)
 		"/iostrata/policy.conf)\n"
 		"  --node NAME       node name for records (default: SLURMD_NODENAME or host)\n"
 		"  --json            status: JSON output\n"
+		"  --no-drain        check: only report, never drain or resume the node\n"
 		"  --job ID          apply/restore: job id (apply default \"admin\", restore default all)\n"
 		"  --cpus N --mem SIZE --disk-bw RATE[,READ] --disk-iops N --profile NAME\n"
 		"  -v                more messages\n");
 }
+
+#ifdef HAVE_LIBSLURM
+static int job_active(const char *jobid, void *arg, char *why, size_t len)
+{
+	return jobproc_alive(arg, jobid, slurmapi_job_active, why, len);
+}
+
+/* Slurm ignores a HealthCheckProgram's exit code: drain/resume here. */
+static int health(struct node_ctx *c, struct ios_err *err)
+{
+	const struct node_slurm_ops ops = {
+		.state = slurmapi_node_state,
+		.drain = slurmapi_drain_node,
+		.resume = slurmapi_resume_node,
+		.alive = job_active,
+		.alive_arg = &c->fs,
+	};
+	struct node_health_result res;
+	int rc;
+
+	slurmapi_init();
+	rc = node_health(c, &ops, &res, err);
+	if (rc < 0)
+		return rc;
+	if (res.busy) {
+		log_info("iostrata: node %s: not judged now: %s", c->node,
+			 res.why);
+		return 0;
+	}
+	if (res.whole || res.shaped) {
+		if (res.shaped)
+			log_verbose(
+				"iostrata: node %s shaped by a running job: %s",
+				c->node, res.why);
+		return 0;
+	}
+	return ios_errf(
+		err, -EBUSY, "%s%s", res.why,
+		res.drain == NODE_DRAINED_OTHER
+			? " (drained or down for another reason: left as it is)"
+		: res.act == NODE_HEALTH_DRAIN ? " (drained)"
+					       : " (drained already)");
+}
+#else
+/* Built without libslurm: report only. */
+static int health(struct node_ctx *c, struct ios_err *err)
+{
+	int rc = node_check(c, err);
+
+	if (rc < 0)
+		log_err("iostrata-node: built without libslurm: cannot drain node %s (slurmd ignores this exit code)",
+			c->node);
+	return rc;
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -47,6 +110,7 @@ int main(int argc, char **argv)
 		{"policy", required_argument, NULL, 'p'},
 		{"node", required_argument, NULL, 'n'},
 		{"json", no_argument, NULL, 'j'},
+		{"no-drain", no_argument, NULL, 'D'},
 		{"job", required_argument, NULL, 'J'},
 		{"cpus", required_argument, NULL, 'c'},
 		{"mem", required_argument, NULL, 'm'},
@@ -63,7 +127,7 @@ int main(int argc, char **argv)
 	struct policy *pol = NULL;
 	struct node_ctx c;
 	struct ios_err err;
-	bool json = false, need_policy;
+	bool json = false, need_policy, no_drain = false;
 	int verbose = LOG_LVL_INFO, o, rc;
 
 	memset(&req, 0, sizeof(req));
@@ -88,6 +152,9 @@ int main(int argc, char **argv)
 			continue;
 		case 'j':
 			json = true;
+			continue;
+		case 'D':
+			no_drain = true;
 			continue;
 		case 'J':
 			job = optarg;
@@ -187,7 +254,7 @@ int main(int argc, char **argv)
 			rc = 0;
 		}
 	} else if (strcmp(cmd, "check") == 0) {
-		rc = node_check(&c, &err);
+		rc = no_drain ? node_check(&c, &err) : health(&c, &err);
 		if (rc < 0) {
 			fprintf(stderr, "%s\n", err.msg);
 			rc = 1;

@@ -36,6 +36,13 @@ sbin_PROGRAMS += spank/iostrata-node
 spank_iostrata_node_SOURCES = spank/iostrata-node.c
 spank_iostrata_node_CPPFLAGS = $(spank_libiostrata_node_la_CPPFLAGS)
 spank_iostrata_node_LDADD = spank/libiostrata_node.la
+if HAVE_LIBSLURM
+# The health check drains/resumes through libslurm (linked here; the
+# plugin resolves the same calls from slurmd at run time).
+spank_iostrata_node_SOURCES += spank/slurmapi.c spank/slurmapi.h
+spank_iostrata_node_CPPFLAGS += -DSLURMAPI_LINKED $(LIBSLURM_CPPFLAGS)
+spank_iostrata_node_LDADD += $(LIBSLURM_LIBS)
+endif
 
 EXTRA_DIST += \
 	spank/iostrata.lds \
@@ -59,6 +66,7 @@ spank_spank_iostrata_la_SOURCES = \
 	spank/plugin.c \
 	spank/plugin.h \
 	spank/slurmapi.c \
+	spank/slurmapi.h \
 	# End of spank_spank_iostrata_la_SOURCES
 spank_spank_iostrata_la_CPPFLAGS = $(spank_libiostrata_node_la_CPPFLAGS)
 # No $(SANITIZE_CFLAGS), no -lslurm, no -no-undefined: slurmd provides the
@@ -132,4 +140,6 @@ EXTRA_DIST += \
 	tests/integration/t22-spank-jobend.sh \
 	tests/integration/t23-spank-prolog-fail.sh \
 	tests/integration/t24-spank-slurmd-crash.sh \
+	tests/integration/t25-spank-health.sh \
+	tests/integration/t26-spank-soak.sh \
 	# End of EXTRA_DIST (spank integration)

@@ -5,6 +5,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 
 #include "log.h"
 #include "mem.h"
+#include "units.h"
 
 #define MEM_DIR "sys/devices/system/memory"
 
@@ -289,4 +292,208 @@ out:
 	free(tried);
 	res->online_bytes = mem_online_bytes(mi);
 	return rc;
+}
+
+/* [v] as a printable word of at most [len]-1 characters, else "?". */
+static void copy_word(char *dst, size_t len, const char *v, size_t n)
+{
+	if (n == 0 || n >= len) {
+		snprintf(dst, len, "?");
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!((v[i] >= 'a' && v[i] <= 'z') ||
+		      (v[i] >= 'A' && v[i] <= 'Z') ||
+		      (v[i] >= '0' && v[i] <= '9') || strchr("%._-,", v[i]))) {
+			snprintf(dst, len, "?");
+			return;
+		}
+	memcpy(dst, v, n);
+	dst[n] = '\0';
+}
+
+/* The kernel parameters that decide what is movable.  Words after "--"
+ * belong to init. */
+static void read_cmdline(const struct sysfs *fs, struct mem_hotplug_report *r)
+{
+	static const struct {
+		const char *key;
+		size_t off, len;
+	} keys[] = {
+		{"movablecore=",
+		 offsetof(struct mem_hotplug_report, movablecore),
+		 sizeof(((struct mem_hotplug_report *)0)->movablecore)},
+		{"kernelcore=", offsetof(struct mem_hotplug_report, kernelcore),
+		 sizeof(((struct mem_hotplug_report *)0)->kernelcore)},
+		{"memhp_default_state=",
+		 offsetof(struct mem_hotplug_report, memhp_default_state),
+		 sizeof(((struct mem_hotplug_report *)0)->memhp_default_state)},
+	};
+	char buf[8192];
+	const char *p;
+
+	if (sysfs_read(fs, "proc/cmdline", buf, sizeof(buf)) < 0)
+		return;
+	r->cmdline_read = true;
+	for (p = buf; *p;) {
+		size_t n;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		n = strcspn(p, " \t\n");
+		if (n == 0)
+			break;
+		if (n == 2 && strncmp(p, "--", 2) == 0)
+			break;
+		if (n == 12 && strncmp(p, "movable_node", 12) == 0)
+			r->movable_node = true;
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			size_t kl = strlen(keys[k].key);
+
+			if (n > kl && strncmp(p, keys[k].key, kl) == 0)
+				copy_word((char *)r + keys[k].off, keys[k].len,
+					  p + kl, n - kl);
+		}
+		p += n;
+	}
+}
+
+static void add_why(struct mem_hotplug_report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add_why(struct mem_hotplug_report *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->n_why >= MEM_WHY_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->why[r->n_why++], sizeof(r->why[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* The zone word of an online block's valid_zones. */
+enum zone_kind { ZK_MOVABLE, ZK_KERNEL, ZK_SPANNING, ZK_UNKNOWN };
+
+static enum zone_kind zone_of(const struct sysfs *fs, int id, int *err)
+{
+	char path[128], buf[128];
+	ssize_t n;
+
+	if (sysfs_pathf(path, sizeof(path), MEM_DIR "/memory%d/valid_zones",
+			id) < 0)
+		return ZK_UNKNOWN;
+	n = sysfs_read(fs, path, buf, sizeof(buf));
+	if (n < 0) {
+		if (!*err)
+			*err = (int)n;
+		return ZK_UNKNOWN;
+	}
+	/* An online block shows the one zone it is in. */
+	if (strcmp(buf, "Movable") == 0)
+		return ZK_MOVABLE;
+	if (strcmp(buf, "Normal") == 0 || strcmp(buf, "DMA32") == 0 ||
+	    strcmp(buf, "DMA") == 0)
+		return ZK_KERNEL;
+	if (strcmp(buf, "none") == 0)
+		return ZK_SPANNING;
+	return ZK_UNKNOWN;
+}
+
+int mem_hotplug_report(const struct sysfs *fs, struct mem_hotplug_report *r)
+{
+	struct mem_info mi;
+	char buf[64], s1[32];
+	bool boot_movable;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	rc = mem_scan(fs, &mi);
+	if (rc < 0)
+		return rc;
+	r->block_size = mi.block_size;
+	r->blocks = (unsigned)mi.n;
+	for (size_t i = 0; i < mi.n; i++) {
+		const struct mem_block *b = &mi.blk[i];
+		char path[128];
+		enum zone_kind z;
+
+		if (!b->online) {
+			r->offline++;
+			continue;
+		}
+		if (!b->hotplug || b->id == 0) {
+			r->fixed++;
+			continue;
+		}
+		if (sysfs_pathf(path, sizeof(path),
+				MEM_DIR "/memory%d/removable", b->id) == 0 &&
+		    sysfs_read(fs, path, buf, sizeof(buf)) >= 0 &&
+		    strcmp(buf, "0") == 0) {
+			r->not_removable++;
+			continue;
+		}
+		z = zone_of(fs, b->id, &r->zones_err);
+		r->movable += z == ZK_MOVABLE;
+		r->kernel += z == ZK_KERNEL;
+		r->spanning += z == ZK_SPANNING;
+		r->unknown += z == ZK_UNKNOWN;
+	}
+	mem_info_free(&mi);
+	r->sure_bytes = (uint64_t)r->movable * r->block_size;
+	r->maybe_bytes = (uint64_t)(r->kernel + r->unknown) * r->block_size;
+	if (sysfs_read(fs, MEM_DIR "/auto_online_blocks", buf, sizeof(buf)) >=
+	    0)
+		copy_word(r->auto_online, sizeof(r->auto_online), buf,
+			  strlen(buf));
+	read_cmdline(fs, r);
+
+	boot_movable = r->movable_node || r->movablecore[0];
+	if (r->fixed)
+		add_why(r,
+			"%u blocks (%s) never go offline: memory0 and blocks without an online file",
+			r->fixed,
+			ios_fmt_size((uint64_t)r->fixed * r->block_size, s1,
+				     sizeof(s1)));
+	if (r->kernel)
+		add_why(r,
+			"%u online blocks (%s) are in kernel zones (Normal, DMA32, DMA): offlining one fails (EBUSY) wherever the kernel holds an unmovable page; boot with movablecore=SIZE (or movable_node where the firmware marks hot-pluggable NUMA nodes) to put memory in ZONE_MOVABLE%s",
+			r->kernel,
+			ios_fmt_size((uint64_t)r->kernel * r->block_size, s1,
+				     sizeof(s1)),
+			!r->cmdline_read ? " (/proc/cmdline unreadable)"
+			: boot_movable   ? ""
+					 : " (/proc/cmdline has neither)");
+	if (r->spanning)
+		add_why(r,
+			"%u online blocks (%s) span zones or have holes (valid_zones \"none\"): the kernel refuses to offline them",
+			r->spanning,
+			ios_fmt_size((uint64_t)r->spanning * r->block_size, s1,
+				     sizeof(s1)));
+	if (r->unknown)
+		add_why(r,
+			"%u online blocks (%s): valid_zones missing, unreadable or not understood%s%s%s: cannot tell",
+			r->unknown,
+			ios_fmt_size((uint64_t)r->unknown * r->block_size, s1,
+				     sizeof(s1)),
+			r->zones_err ? " (" : "",
+			r->zones_err ? strerror(-r->zones_err) : "",
+			r->zones_err ? ")" : "");
+	if (r->not_removable)
+		add_why(r,
+			"%u online blocks (%s) say removable=0: the kernel will not offline them",
+			r->not_removable,
+			ios_fmt_size((uint64_t)r->not_removable * r->block_size,
+				     s1, sizeof(s1)));
+	if (!r->auto_online[0])
+		add_why(r,
+			"auto_online_blocks missing or unreadable: cannot tell where hot-added memory goes");
+	else if (strcmp(r->auto_online, "online_movable") != 0)
+		add_why(r,
+			"auto_online_blocks is \"%s\", not \"online_movable\": hot-added memory %s; boot with memhp_default_state=online_movable",
+			r->auto_online,
+			strcmp(r->auto_online, "offline") == 0
+				? "stays offline until onlined by hand, into a kernel zone by default"
+				: "goes to a kernel zone");
+	return 0;
 }

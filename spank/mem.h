@@ -61,6 +61,43 @@ struct mem_usage {
 int mem_usage(const struct sysfs *fs, const struct mem_info *mi,
 	      struct mem_usage *out);
 
+/* What can really go offline, and why not more (iostrata-node status). */
+#define MEM_WHY_MAX 7
+struct mem_hotplug_report {
+	uint64_t block_size;
+	unsigned blocks;  /* memoryN directories */
+	unsigned offline; /* offline now */
+	/* Online blocks by what keeps them (valid_zones of an online block
+	 * names the zone it is in; mem_apply never takes memory0): */
+	unsigned movable;  /* ZONE_MOVABLE: offlining migrates every page */
+	unsigned kernel;   /* Normal/DMA32/DMA: an unmovable kernel page in
+			    * the block makes offlining fail (EBUSY) */
+	unsigned spanning; /* "none": spans zones or has holes: refused */
+	unsigned unknown;  /* valid_zones missing, unreadable, garbage */
+	unsigned fixed;    /* memory0, blocks without an online file */
+	unsigned not_removable; /* removable = 0 (older kernels) */
+	uint64_t sure_bytes;    /* movable blocks: can go offline */
+	uint64_t maybe_bytes;   /* kernel-zone and unknown blocks: may */
+	int zones_err;          /* first errno reading valid_zones, or 0 */
+	/* Boot settings ("" = not given / unknown): */
+	bool cmdline_read;            /* /proc/cmdline was readable */
+	bool movable_node;            /* movable_node */
+	char movablecore[64];         /* movablecore= */
+	char kernelcore[64];          /* kernelcore= */
+	char memhp_default_state[32]; /* memhp_default_state= */
+	char auto_online[32];         /* auto_online_blocks */
+	unsigned n_why;
+	char why[MEM_WHY_MAX][320]; /* why not more, one sentence each */
+};
+
+/*
+ * Fill [r] from the memory blocks' online, valid_zones and removable
+ * files, auto_online_blocks and /proc/cmdline below [fs].  Unreadable or
+ * garbled files count as unknown, never as an error.  Returns 0, or
+ * -ENOENT (no memory hotplug) / -ENOMEM.
+ */
+int mem_hotplug_report(const struct sysfs *fs, struct mem_hotplug_report *r);
+
 /*
  * Set block [id] online/offline, giving up after [timeout_ms].  Returns 0,
  * -ENOENT, -EPERM (no online file), -ETIMEDOUT or the kernel's errno.

@@ -490,7 +490,7 @@ static int restore_snapshot(struct node_ctx *c, const struct snapshot *s,
  */
 #define HOST_DIR "run/iostrata-host"
 
-static int host_lock(const struct node_ctx *c)
+static int host_lock_wait(const struct node_ctx *c, int timeout_ms)
 {
 	struct timespec nap = {0, 10 * 1000 * 1000};
 	int fd, waited = 0;
@@ -504,7 +504,7 @@ static int host_lock(const struct node_ctx *c)
 		return fd;
 	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		if ((errno != EWOULDBLOCK && errno != EINTR) ||
-		    waited >= LOCK_TIMEOUT_MS) {
+		    waited >= timeout_ms) {
 			int e = errno == EWOULDBLOCK ? ETIMEDOUT : errno;
 
 			close(fd);
@@ -514,6 +514,11 @@ static int host_lock(const struct node_ctx *c)
 		waited += 10;
 	}
 	return fd;
+}
+
+static int host_lock(const struct node_ctx *c)
+{
+	return host_lock_wait(c, LOCK_TIMEOUT_MS);
 }
 
 /* The live owner of the host, if any: 1 and [sd]/[job] filled. */
@@ -571,6 +576,18 @@ static void host_clear(const struct node_ctx *c, const char *jobid)
 	unlinkat(c->fs.dirfd, HOST_DIR "/active", 0);
 }
 
+/* The job's <jobid>.applied.json and .env: nobody reads them once its
+ * node is restored. */
+static void remove_published(struct node_ctx *c, const char *jobid)
+{
+	int rc = state_remove_published(&c->sd, jobid);
+
+	if (rc < 0)
+		log_err("iostrata: node %s: remove %s/%s%s and %s%s: %s (not a regular file of ours: left alone)",
+			c->node, c->sd.path, jobid, STATE_APPLIED_SUFFIX, jobid,
+			STATE_ENV_SUFFIX, strerror(-rc));
+}
+
 static int restore_locked(struct node_ctx *c, const char *jobid,
 			  struct ios_err *err)
 {
@@ -579,8 +596,12 @@ static int restore_locked(struct node_ctx *c, const char *jobid,
 	int rc;
 
 	rc = state_journal_read(&c->sd, jobid, &s, err);
-	if (rc == -ENOENT)
-		return 0; /* nothing applied, or already restored */
+	if (rc == -ENOENT) {
+		/* Nothing applied (refused: its files go now), or already
+		 * restored. */
+		remove_published(c, jobid);
+		return 0;
+	}
 	if (rc < 0)
 		return rc;
 	rc = restore_snapshot(c, &s, left, sizeof(left));
@@ -598,12 +619,7 @@ static int restore_locked(struct node_ctx *c, const char *jobid,
 				"iostrata: remove journal of job %s: %s", jobid,
 				strerror(-rc));
 	}
-	{
-		char name[STATE_ID_MAX + 8];
-
-		if (sysfs_pathf(name, sizeof(name), "%s.env", jobid) == 0)
-			state_remove_public(&c->sd, name);
-	}
+	remove_published(c, jobid);
 	host_clear(c, jobid);
 	log_info("iostrata: node %s: restored after job %s", c->node, jobid);
 	snapshot_free(&s);
@@ -714,6 +730,42 @@ static int check_mem_floor(struct node_ctx *c, const struct iostrata_req *req,
 		ios_fmt_size(fl.fixed, g, sizeof(g)));
 }
 
+/* Published files whose job has no journal (refused, or restored by
+ * an older build) and ended: nobody reads them any more.  A refused job
+ * that still runs keeps its files (its steps read the refusal). */
+static void sweep_published(struct node_ctx *c, node_job_alive_fn alive,
+			    void *arg)
+{
+	char **ids = NULL;
+	size_t n = 0;
+	int lk;
+
+	lk = state_lock(&c->sd, LOCK_TIMEOUT_MS);
+	if (lk < 0) {
+		log_err("iostrata: lock %s/journal/lock: %s", c->sd.path,
+			strerror(-lk));
+		return;
+	}
+	if (state_public_list(&c->sd, &ids, &n) < 0)
+		n = 0;
+	for (size_t i = 0; i < n; i++) {
+		char why[256] = "", jname[STATE_ID_MAX + 8];
+		struct stat st;
+
+		if (sysfs_pathf(jname, sizeof(jname), "%s.state", ids[i]) < 0 ||
+		    fstatat(c->sd.jdirfd, jname, &st, AT_SYMLINK_NOFOLLOW) ==
+			    0 ||
+		    alive(ids[i], arg, why, sizeof(why)) != 0)
+			continue;
+		log_info(
+			"iostrata: node %s: job %s no longer runs (%s): removing its published files",
+			c->node, ids[i], why[0] ? why : "?");
+		remove_published(c, ids[i]);
+	}
+	state_list_free(ids, n);
+	state_unlock(lk);
+}
+
 int node_restore_ended(struct node_ctx *c, node_job_alive_fn alive, void *arg,
 		       struct ios_err *err)
 {
@@ -750,6 +802,7 @@ int node_restore_ended(struct node_ctx *c, node_job_alive_fn alive, void *arg,
 		}
 	}
 	state_list_free(ids, n);
+	sweep_published(c, alive, arg);
 	return rc;
 }
 
@@ -1008,6 +1061,51 @@ out_unlock:
 	return rc;
 }
 
+/* "mem_hotplug": how much memory can really go offline, and why not
+ * more (see mem_hotplug_report). */
+static void json_mem_hotplug(const struct node_ctx *c, struct jsonw *w)
+{
+	struct mem_hotplug_report r;
+	int rc = mem_hotplug_report(&c->fs, &r);
+
+	if (rc < 0) {
+		log_verbose("iostrata: node %s: memory hotplug: %s", c->node,
+			    strerror(-rc));
+		return;
+	}
+	jsonw_key(w, "mem_hotplug");
+	jsonw_obj_begin(w);
+	jsonw_kv_uint(w, "block_size", r.block_size);
+	jsonw_kv_uint(w, "blocks", r.blocks);
+	jsonw_kv_uint(w, "blocks_offline", r.offline);
+	jsonw_kv_uint(w, "offlinable_bytes", r.sure_bytes);
+	jsonw_kv_uint(w, "maybe_offlinable_bytes", r.maybe_bytes);
+	jsonw_key(w, "online_blocks");
+	jsonw_obj_begin(w);
+	jsonw_kv_uint(w, "movable", r.movable);
+	jsonw_kv_uint(w, "kernel_zone", r.kernel);
+	jsonw_kv_uint(w, "spanning", r.spanning);
+	jsonw_kv_uint(w, "unknown_zone", r.unknown);
+	jsonw_kv_uint(w, "fixed", r.fixed);
+	jsonw_kv_uint(w, "not_removable", r.not_removable);
+	jsonw_obj_end(w);
+	jsonw_kv_str(w, "auto_online_blocks", r.auto_online);
+	jsonw_key(w, "cmdline");
+	jsonw_obj_begin(w);
+	jsonw_kv_bool(w, "read", r.cmdline_read);
+	jsonw_kv_bool(w, "movable_node", r.movable_node);
+	jsonw_kv_str(w, "movablecore", r.movablecore);
+	jsonw_kv_str(w, "kernelcore", r.kernelcore);
+	jsonw_kv_str(w, "memhp_default_state", r.memhp_default_state);
+	jsonw_obj_end(w);
+	jsonw_key(w, "why_not_more");
+	jsonw_arr_begin(w);
+	for (unsigned i = 0; i < r.n_why; i++)
+		jsonw_str(w, r.why[i]);
+	jsonw_arr_end(w);
+	jsonw_obj_end(w);
+}
+
 int node_status_json(const struct node_ctx *c, FILE *out)
 {
 	struct snapshot now;
@@ -1046,6 +1144,7 @@ int node_status_json(const struct node_ctx *c, FILE *out)
 			log_verbose("%s", ferr.msg);
 		}
 	}
+	json_mem_hotplug(c, &w);
 	jsonw_key(&w, "journals");
 	jsonw_arr_begin(&w);
 	if (c->sd.jdirfd >= 0 &&
@@ -1106,5 +1205,171 @@ int node_check(const struct node_ctx *c, struct ios_err *err)
 	if (off)
 		return ios_errf(err, -EBUSY, "iostrata: node %s not whole: %s",
 				c->node[0] ? c->node : "?", why);
+	return 0;
+}
+
+enum node_drain node_drain_classify(bool drain, bool down, const char *reason)
+{
+	if (down)
+		return NODE_DRAINED_OTHER;
+	if (!drain)
+		return NODE_UNDRAINED;
+	if (reason &&
+	    strncmp(reason, NODE_DRAIN_PREFIX, strlen(NODE_DRAIN_PREFIX)) == 0)
+		return NODE_DRAINED_OURS;
+	return NODE_DRAINED_OTHER;
+}
+
+enum node_health_act node_health_decide(bool whole, bool shaped,
+					enum node_drain d)
+{
+	bool ok = whole || shaped;
+
+	if (!ok && d == NODE_UNDRAINED)
+		return NODE_HEALTH_DRAIN;
+	if (ok && d == NODE_DRAINED_OURS)
+		return NODE_HEALTH_RESUME;
+	return NODE_HEALTH_NOTHING;
+}
+
+/* Does a job whose shape the node carries still run (or cannot be
+ * judged)?  The journals here, and the host's owner in another state
+ * directory (another slurmd on this kernel). */
+static bool shaped_by_running_job(struct node_ctx *c,
+				  const struct node_slurm_ops *ops, char *why,
+				  size_t len)
+{
+	char **ids = NULL, osd[4200], ojob[STATE_ID_MAX];
+	size_t n = 0;
+	bool shaped = false;
+
+	if (c->sd.jdirfd >= 0 && state_journal_list(&c->sd, &ids, &n) < 0)
+		n = 0;
+	for (size_t i = 0; i < n && !shaped; i++) {
+		char w[256] = "";
+		int a = ops->alive(ids[i], ops->alive_arg, w, sizeof(w));
+
+		if (a != 0) {
+			shaped = true;
+			snprintf(why, len, "job %s %s: %s", ids[i],
+				 a > 0 ? "still runs" : "cannot be judged", w);
+		}
+	}
+	state_list_free(ids, n);
+	if (!shaped &&
+	    host_owner(c, osd, sizeof(osd), ojob, sizeof(ojob)) == 1 &&
+	    strcmp(osd, c->sd.path) != 0) {
+		char w[256] = "";
+		int a = ops->alive(ojob, ops->alive_arg, w, sizeof(w));
+
+		if (a != 0) {
+			shaped = true;
+			snprintf(why, len,
+				 "job %s (state directory %.100s) %s: %.100s",
+				 ojob, osd,
+				 a > 0 ? "still runs" : "cannot be judged", w);
+		}
+	}
+	return shaped;
+}
+
+int node_health(struct node_ctx *c, const struct node_slurm_ops *ops,
+		struct node_health_result *res, struct ios_err *err)
+{
+	char reason[IOS_ERR_MSGLEN], why[IOS_ERR_MSGLEN] = "";
+	const char *node = c->node[0] ? c->node : "?";
+	struct ios_err e;
+	bool drain = false, down = false;
+	int lk = -1, hl, rc;
+
+	memset(res, 0, sizeof(*res));
+	ios_err_clear(&e);
+	/* Not waiting: a prolog or epilog holding the locks is changing
+	 * the node right now; the next interval looks again. */
+	if (c->sd.jdirfd >= 0) {
+		lk = state_lock(&c->sd, 0);
+		if (lk == -ETIMEDOUT) {
+			res->busy = true;
+			snprintf(
+				res->why, sizeof(res->why),
+				"an apply or restore holds %.300s/journal/lock",
+				c->sd.path);
+			return 0;
+		}
+		if (lk < 0)
+			return ios_errf(err, lk,
+					"iostrata: lock %s/journal/lock: %s",
+					c->sd.path, strerror(-lk));
+	}
+	hl = host_lock_wait(c, 0);
+	if (hl == -ETIMEDOUT) {
+		state_unlock(lk);
+		res->busy = true;
+		snprintf(res->why, sizeof(res->why),
+			 "an apply or restore holds %.300s/%s/lock", c->fs.root,
+			 HOST_DIR);
+		return 0;
+	}
+	rc = node_check(c, &e);
+	if (rc == 0 || rc == -EBUSY) {
+		res->whole = rc == 0;
+		snprintf(res->why, sizeof(res->why), "%s", e.msg);
+		if (!res->whole)
+			res->shaped =
+				shaped_by_running_job(c, ops, why, sizeof(why));
+		rc = 0;
+	}
+	state_unlock(hl);
+	state_unlock(lk);
+	if (rc < 0) {
+		if (err)
+			*err = e;
+		return rc;
+	}
+	if (res->shaped)
+		snprintf(res->why, sizeof(res->why), "%s", why);
+	rc = ops->state(c->node, &drain, &down, reason, sizeof(reason), why,
+			sizeof(why));
+	if (rc < 0)
+		return ios_errf(
+			err, rc,
+			"iostrata: health check: node %s: drain state: %s",
+			node, why);
+	res->drain = node_drain_classify(drain, down, reason);
+	res->act = node_health_decide(res->whole, res->shaped, res->drain);
+	switch (res->act) {
+	case NODE_HEALTH_DRAIN: {
+		/* node_check's message is "iostrata: node N not whole: ..." */
+		const char *m = res->why;
+
+		if (strncmp(m, "iostrata: ", 10) == 0)
+			m += 10;
+		snprintf(reason, sizeof(reason), "%s health check: %.400s",
+			 NODE_DRAIN_PREFIX, m);
+		rc = ops->drain(c->node, reason);
+		if (rc < 0)
+			return ios_errf(
+				err, rc,
+				"iostrata: health check: drain node %s: %s",
+				node, strerror(-rc));
+		log_info("iostrata: node %s drained: %s", node, reason);
+		break;
+	}
+	case NODE_HEALTH_RESUME:
+		rc = ops->resume(c->node, why, sizeof(why));
+		if (rc < 0)
+			return ios_errf(
+				err, rc,
+				"iostrata: health check: resume node %s: %s",
+				node, why);
+		log_info(
+			"iostrata: node %s resumed: %s (it was drained with \"%s\")",
+			node,
+			res->whole ? "whole again" : "shaped by a running job",
+			reason);
+		break;
+	case NODE_HEALTH_NOTHING:
+		break;
+	}
 	return 0;
 }

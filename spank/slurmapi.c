@@ -1,121 +1,231 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * slurmapi: the two slurmctld queries the plugin needs (is the job
- * exclusive; drain this node with a reason), resolved at run time from the
- * libslurm that slurmd/slurmstepd already have loaded.  Linking -lslurm
- * into a SPANK plugin is wrong (pyxis, spank(7)).
+ * slurmapi: the slurmctld queries of the plugin and iostrata-node (see
+ * slurmapi.h).  Built twice: into the plugin, resolving libslurm with
+ * dlsym from the slurmd/slurmstepd that loaded it (linking -lslurm into a
+ * SPANK plugin is wrong: pyxis, spank(7)), and into iostrata-node with
+ * SLURMAPI_LINKED, calling the libslurm it links.
  */
 #include "config.h"
 
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
 
-#include "plugin.h"
+#include "slurmapi.h"
+
+#ifdef SLURMAPI_LINKED
+#define SLURM_FN(type, fn) type fn##_p = fn
+#else
+#define SLURM_FN(type, fn) type fn##_p = (type)dlsym(RTLD_DEFAULT, #fn)
+#endif
 
 typedef int (*load_job_fn)(job_info_msg_t **, uint32_t, uint16_t);
 typedef void (*free_job_fn)(job_info_msg_t *);
+typedef int (*load_node_fn)(node_info_msg_t **, char *, uint16_t);
+typedef void (*free_node_fn)(node_info_msg_t *);
 typedef void (*init_upd_fn)(update_node_msg_t *);
 typedef int (*upd_node_fn)(update_node_msg_t *);
+typedef int (*get_errno_fn)(void);
+typedef char *(*strerror_fn)(int);
 
-int plugin_job_exclusive(uint32_t jobid)
+void slurmapi_init(void)
 {
-	load_job_fn load = (load_job_fn)dlsym(RTLD_DEFAULT, "slurm_load_job");
-	free_job_fn fr =
-		(free_job_fn)dlsym(RTLD_DEFAULT, "slurm_free_job_info_msg");
+#if defined(SLURMAPI_LINKED) &&                                                \
+	SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(22, 5, 0)
+	static int done;
+
+	if (!done) {
+		slurm_init(NULL);
+		done = 1;
+	}
+#endif
+}
+
+/* Slurm's words for its last error, into [why]. */
+static void slurm_why(char *why, size_t len, const char *what)
+{
+	SLURM_FN(get_errno_fn, slurm_get_errno);
+	SLURM_FN(strerror_fn, slurm_strerror);
+	int e = slurm_get_errno_p ? slurm_get_errno_p() : 0;
+
+	snprintf(why, len, "%s: %s", what,
+		 slurm_strerror_p ? slurm_strerror_p(e) : "?");
+}
+
+int slurmapi_job_exclusive(uint32_t jobid)
+{
+	SLURM_FN(load_job_fn, slurm_load_job);
+	SLURM_FN(free_job_fn, slurm_free_job_info_msg);
 	job_info_msg_t *msg = NULL;
 	int rc;
 
-	if (!load || !fr)
+	if (!slurm_load_job_p || !slurm_free_job_info_msg_p)
 		return -ENOSYS;
-	if (load(&msg, jobid, SHOW_DETAIL) != 0 || !msg)
+	if (slurm_load_job_p(&msg, jobid, SHOW_DETAIL) != 0 || !msg)
 		return -EIO;
 	if (msg->record_count < 1) {
-		fr(msg);
+		slurm_free_job_info_msg_p(msg);
 		return -ENOENT;
 	}
 	/* shared == 0 (JOB_SHARED_NONE): --exclusive or an exclusive
 	 * partition; anything else may share the node. */
 	rc = msg->job_array[0].shared == 0;
-	fr(msg);
+	slurm_free_job_info_msg_p(msg);
 	return rc;
 }
 
-typedef int (*get_errno_fn)(void);
-typedef char *(*strerror_fn)(int);
-
-int plugin_job_running(uint32_t jobid, char *why, size_t len)
+int slurmapi_job_running(uint32_t jobid, bool completing_runs, char *why,
+			 size_t len)
 {
-	load_job_fn load = (load_job_fn)dlsym(RTLD_DEFAULT, "slurm_load_job");
-	free_job_fn fr =
-		(free_job_fn)dlsym(RTLD_DEFAULT, "slurm_free_job_info_msg");
-	get_errno_fn geterr =
-		(get_errno_fn)dlsym(RTLD_DEFAULT, "slurm_get_errno");
-	strerror_fn serr = (strerror_fn)dlsym(RTLD_DEFAULT, "slurm_strerror");
+	SLURM_FN(load_job_fn, slurm_load_job);
+	SLURM_FN(free_job_fn, slurm_free_job_info_msg);
+	SLURM_FN(get_errno_fn, slurm_get_errno);
 	job_info_msg_t *msg = NULL;
 	uint32_t st;
 	int rc;
 
-	if (!load || !fr || !geterr) {
+	if (!slurm_load_job_p || !slurm_free_job_info_msg_p ||
+	    !slurm_get_errno_p) {
 		snprintf(why, len, "libslurm not loaded in this process");
 		return -ENOSYS;
 	}
-	if (load(&msg, jobid, SHOW_ALL) != 0 || !msg) {
-		int e = geterr();
-
-		if (e == ESLURM_INVALID_JOB_ID) {
+	if (slurm_load_job_p(&msg, jobid, SHOW_ALL) != 0 || !msg) {
+		if (slurm_get_errno_p() == ESLURM_INVALID_JOB_ID) {
 			/* purged: ended long enough ago */
 			snprintf(why, len, "slurmctld does not know it");
 			return 0;
 		}
-		snprintf(why, len, "slurmctld unreachable: %s",
-			 serr ? serr(e) : "?");
+		slurm_why(why, len, "slurmctld unreachable");
 		return -EIO;
 	}
 	if (msg->record_count < 1) {
-		fr(msg);
+		slurm_free_job_info_msg_p(msg);
 		snprintf(why, len, "slurmctld does not know it");
 		return 0;
 	}
 	st = msg->job_array[0].job_state;
-	fr(msg);
+	slurm_free_job_info_msg_p(msg);
 	/* Running or suspended, not ending: its epilog will come here.
-	 * Completing, finished or pending again (requeued): restore. */
+	 * Completing: its epilog is coming or running (the health check
+	 * leaves it alone; slurmd start restores).  Finished or pending
+	 * again (requeued): ended. */
 	rc = ((st & JOB_STATE_BASE) == JOB_RUNNING ||
 	      (st & JOB_STATE_BASE) == JOB_SUSPENDED) &&
 	     !(st & JOB_COMPLETING);
+	if (completing_runs && (st & JOB_COMPLETING))
+		rc = 1;
 	snprintf(why, len, "slurmctld says job state 0x%x%s", (unsigned)st,
 		 rc ? " (running)" : " (not running)");
 	return rc;
 }
 
-int plugin_drain_node(const char *node, const char *reason)
+int slurmapi_job_runs(uint32_t jobid, char *why, size_t len)
 {
-	init_upd_fn init =
-		(init_upd_fn)dlsym(RTLD_DEFAULT, "slurm_init_update_node_msg");
-	upd_node_fn upd = (upd_node_fn)dlsym(RTLD_DEFAULT, "slurm_update_node");
+	return slurmapi_job_running(jobid, false, why, len);
+}
+
+int slurmapi_job_active(uint32_t jobid, char *why, size_t len)
+{
+	return slurmapi_job_running(jobid, true, why, len);
+}
+
+/* libslurm takes a char *: a copy of [node] that fits, else -EINVAL. */
+static int copy_node_name(char *n, size_t len, const char *node, char *why,
+			  size_t wlen)
+{
+	if (!node || !*node || snprintf(n, len, "%s", node) >= (int)len) {
+		snprintf(why, wlen, "no usable node name \"%.64s\"",
+			 node ? node : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int update_node(const char *node, uint32_t state, const char *reason,
+		       char *why, size_t wlen)
+{
+	SLURM_FN(init_upd_fn, slurm_init_update_node_msg);
+	SLURM_FN(upd_node_fn, slurm_update_node);
 	update_node_msg_t m;
 	char n[128], r[512];
 
-	if (!init || !upd)
+	if (!slurm_init_update_node_msg_p || !slurm_update_node_p) {
+		snprintf(why, wlen, "libslurm not loaded in this process");
 		return -ENOSYS;
-	if (!node || !*node)
+	}
+	if (copy_node_name(n, sizeof(n), node, why, wlen) < 0)
 		return -EINVAL;
-	snprintf(n, sizeof(n), "%s", node);
-	snprintf(r, sizeof(r), "%s", reason);
-	init(&m);
+	slurm_init_update_node_msg_p(&m);
 	m.node_names = n;
-	m.node_state = NODE_STATE_DRAIN;
-	m.reason = r;
-	m.reason_uid = 0;
-	return upd(&m) == 0 ? 0 : -EIO;
+	m.node_state = state;
+	if (reason) {
+		/* Slurm keeps reasons short; a cut reason is still one. */
+		snprintf(r, sizeof(r), "%s", reason);
+		m.reason = r;
+		m.reason_uid = (uint32_t)getuid();
+	}
+	if (slurm_update_node_p(&m) != 0) {
+		slurm_why(why, wlen, "slurmctld refused the node update");
+		return -EIO;
+	}
+	return 0;
 }
+
+int slurmapi_drain_node(const char *node, const char *reason)
+{
+	char why[256];
+
+	return update_node(node, NODE_STATE_DRAIN, reason, why, sizeof(why));
+}
+
+int slurmapi_resume_node(const char *node, char *why, size_t len)
+{
+	return update_node(node, NODE_RESUME, NULL, why, len);
+}
+
+int slurmapi_node_state(const char *node, bool *drain, bool *down, char *reason,
+			size_t len, char *why, size_t wlen)
+{
+	SLURM_FN(load_node_fn, slurm_load_node_single);
+	SLURM_FN(free_node_fn, slurm_free_node_info_msg);
+	node_info_msg_t *msg = NULL;
+	char n[128];
+	uint32_t st;
+
+	if (!slurm_load_node_single_p || !slurm_free_node_info_msg_p) {
+		snprintf(why, wlen, "libslurm not loaded in this process");
+		return -ENOSYS;
+	}
+	if (copy_node_name(n, sizeof(n), node, why, wlen) < 0)
+		return -EINVAL;
+	if (slurm_load_node_single_p(&msg, n, SHOW_ALL) != 0 || !msg) {
+		slurm_why(why, wlen, "cannot ask slurmctld");
+		return -EIO;
+	}
+	if (msg->record_count < 1 || !msg->node_array[0].name) {
+		slurm_free_node_info_msg_p(msg);
+		snprintf(why, wlen, "slurmctld does not know node \"%s\"", n);
+		return -ENOENT;
+	}
+	st = msg->node_array[0].node_state;
+	*drain = (st & NODE_STATE_DRAIN) != 0;
+	*down = (st & NODE_STATE_BASE) == NODE_STATE_DOWN;
+	snprintf(reason, len, "%s",
+		 msg->node_array[0].reason ? msg->node_array[0].reason : "");
+	slurm_free_node_info_msg_p(msg);
+	return 0;
+}
+
+#ifndef SLURMAPI_LINKED
+#include "plugin.h"
 
 void plugin_node_name(char *buf, size_t len)
 {
@@ -164,3 +274,4 @@ void plugin_node_name(char *buf, size_t len)
 			*dot = '\0';
 	}
 }
+#endif

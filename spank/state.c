@@ -513,7 +513,10 @@ int state_journal_remove(struct state_dir *sd, const char *jobid)
 	return 0;
 }
 
-int state_journal_list(struct state_dir *sd, char ***ids, size_t *n)
+/* Ids of the files "<id><suffix>" in [dirfd] for any of the NULL-ended
+ * [suffixes], each id once. */
+static int list_ids(int dirfd, const char *const *suffixes, char ***ids,
+		    size_t *n)
 {
 	struct dirent *de;
 	char **v = NULL;
@@ -523,7 +526,7 @@ int state_journal_list(struct state_dir *sd, char ***ids, size_t *n)
 
 	*ids = NULL;
 	*n = 0;
-	fd = openat(sd->jdirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	d = fdopendir(fd);
@@ -532,15 +535,27 @@ int state_journal_list(struct state_dir *sd, char ***ids, size_t *n)
 		return -errno;
 	}
 	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
+		size_t l = strlen(de->d_name), sl = 0;
 		char id[STATE_ID_MAX], **nv;
+		bool dup = false;
 
-		if (l <= 6 || strcmp(de->d_name + l - 6, ".state") != 0 ||
-		    l - 6 >= sizeof(id))
+		for (const char *const *sf = suffixes; *sf; sf++) {
+			size_t x = strlen(*sf);
+
+			if (l > x && strcmp(de->d_name + l - x, *sf) == 0) {
+				sl = x;
+				break;
+			}
+		}
+		if (!sl || l - sl >= sizeof(id))
 			continue;
-		memcpy(id, de->d_name, l - 6);
-		id[l - 6] = '\0';
+		memcpy(id, de->d_name, l - sl);
+		id[l - sl] = '\0';
 		if (!state_valid_id(id))
+			continue;
+		for (size_t i = 0; i < k && !dup; i++)
+			dup = strcmp(v[i], id) == 0;
+		if (dup)
 			continue;
 		nv = realloc(v, (k + 1) * sizeof(*v));
 		if (!nv || !(nv[k] = strdup(id))) {
@@ -557,6 +572,21 @@ int state_journal_list(struct state_dir *sd, char ***ids, size_t *n)
 	*ids = v;
 	*n = k;
 	return 0;
+}
+
+int state_journal_list(struct state_dir *sd, char ***ids, size_t *n)
+{
+	static const char *const sfx[] = {".state", NULL};
+
+	return list_ids(sd->jdirfd, sfx, ids, n);
+}
+
+int state_public_list(struct state_dir *sd, char ***ids, size_t *n)
+{
+	static const char *const sfx[] = {STATE_APPLIED_SUFFIX,
+					  STATE_ENV_SUFFIX, NULL};
+
+	return list_ids(sd->dirfd, sfx, ids, n);
 }
 
 void state_list_free(char **ids, size_t n)
@@ -576,11 +606,40 @@ int state_write_public(struct state_dir *sd, const char *name, const char *data,
 
 int state_remove_public(struct state_dir *sd, const char *name)
 {
+	struct stat st;
+
 	if (!name || !*name || strchr(name, '/') || name[0] == '.')
 		return -EINVAL;
+	/* Only what we wrote: a regular file of ours.  Never followed
+	 * (unlinkat on the directory fd removes a link, not its target),
+	 * and anything else planted under our name is left for an admin. */
+	if (fstatat(sd->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid())
+		return -EPERM;
 	if (unlinkat(sd->dirfd, name, 0) < 0 && errno != ENOENT)
 		return -errno;
 	return 0;
+}
+
+int state_remove_published(struct state_dir *sd, const char *jobid)
+{
+	static const char *const sfx[] = {STATE_APPLIED_SUFFIX,
+					  STATE_ENV_SUFFIX};
+	int rc = 0;
+
+	if (!state_valid_id(jobid))
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+		char name[STATE_ID_MAX + 16];
+		int r;
+
+		snprintf(name, sizeof(name), "%s%s", jobid, sfx[i]);
+		r = state_remove_public(sd, name);
+		if (r < 0 && rc == 0)
+			rc = r;
+	}
+	return rc;
 }
 
 ssize_t state_read_public(struct state_dir *sd, const char *name, char *buf,

@@ -98,7 +98,21 @@ void state_list_free(char **ids, size_t n);
  */
 int state_write_public(struct state_dir *sd, const char *name, const char *data,
 		       size_t len, mode_t mode);
+/* Remove [name] from the state directory: only a regular file owned by
+ * the effective uid, never through a symlink.  0 (also when absent),
+ * -EPERM (something else by that name: left alone), -EINVAL, -errno. */
 int state_remove_public(struct state_dir *sd, const char *name);
+
+/* The files a job publishes: <jobid>.applied.json and <jobid>.env. */
+#define STATE_APPLIED_SUFFIX ".applied.json"
+#define STATE_ENV_SUFFIX ".env"
+
+/* Remove both published files of [jobid] (state_remove_public each).
+ * Returns 0 or the first error. */
+int state_remove_published(struct state_dir *sd, const char *jobid);
+
+/* Job ids that have a published file (each once; state_list_free). */
+int state_public_list(struct state_dir *sd, char ***ids, size_t *n);
 
 /* Read a public file (regular, owned by us, no symlink) into [buf]. */
 ssize_t state_read_public(struct state_dir *sd, const char *name, char *buf,

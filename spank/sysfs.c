@@ -95,6 +95,9 @@ ssize_t sysfs_read(const struct sysfs *fs, const char *path, char *buf,
 
 	if (len == 0)
 		return -EINVAL;
+	if (sysfs_read_fault_hook &&
+	    (rc = sysfs_read_fault_hook(rel(path))) < 0)
+		return rc;
 	fd = sysfs_openat(fs, path, O_RDONLY, 0);
 	if (fd < 0)
 		return fd;
@@ -153,6 +156,7 @@ int sysfs_read_u64(const struct sysfs *fs, const char *path, uint64_t *out)
 }
 
 int (*sysfs_fault_hook)(const char *path, const char *val);
+int (*sysfs_read_fault_hook)(const char *path);
 
 int sysfs_write(const struct sysfs *fs, const char *path, const char *val)
 {

@@ -71,6 +71,8 @@ int sysfs_parse_id(const char *name, const char *prefix);
  * with it.  Runs in the child for sysfs_write_timeout.
  */
 extern int (*sysfs_fault_hook)(const char *path, const char *val);
+/* The same for sysfs_read (e.g. -EACCES where the tests run as root). */
+extern int (*sysfs_read_fault_hook)(const char *path);
 
 /*
  * printf into the path buffer [buf] of [len] bytes.  Returns 0, or

@@ -164,3 +164,54 @@ expect_restored() {
 	ls "$T2X_STATE/journal" >&2
 	fail "$what: node not restored to the snapshot"
 }
+
+# health_enable INTERVAL: slurmd runs iostrata-node check for n1 (the node
+# the plugin acts on) as its HealthCheckProgram every INTERVAL seconds.
+# HealthCheckProgram takes no arguments: a wrapper gives the state
+# directory and policy and logs each run (epoch time, output) to
+# $T2X_HEALTH_LOG.  health_disable restarts Slurm without it (call it
+# from t2x_cleanup).
+T2X_HEALTH=$T2X_DIR/healthcheck
+T2X_HEALTH_LOG=$T2X_DIR/healthcheck.log
+health_enable() {
+	local iv=$1 conf=$T2X_DIR/plugstack.conf
+	cat >"$T2X_HEALTH.tmp" <<EOS
+#!/bin/sh
+# written by $T: iostrata health check for node n1 only
+[ "\$SLURMD_NODENAME" = n1 ] || exit 0
+{
+	echo "run \$(date +%s.%N)"
+	SLURM_CONF=$SLURM_CONF "$T2X_NODE" check --state-dir "$T2X_STATE" --policy "$T2X_POLICY" 2>&1
+	echo "rc \$?"
+} >>"$T2X_HEALTH_LOG"
+EOS
+	chmod 0755 "$T2X_HEALTH.tmp"
+	mv -f "$T2X_HEALTH.tmp" "$T2X_HEALTH"
+	: >"$T2X_HEALTH_LOG"
+	IOSTRATA_PLUGSTACK=$conf IOSTRATA_HEALTH_CHECK=$T2X_HEALTH IOSTRATA_HEALTH_INTERVAL=$iv \
+		"$LOCALSITE" slurm-restart "$IOSTRATA_SITE_BASE" >"$work/restart.log" 2>&1 ||
+		{ cat "$work/restart.log"; fail "slurm-restart with the health check failed"; }
+	grep -qx "HealthCheckProgram=$T2X_HEALTH" "$(dirname "$SLURM_CONF")/health.conf" ||
+		fail "health.conf does not name $T2X_HEALTH"
+}
+
+health_disable() {
+	IOSTRATA_PLUGSTACK=$T2X_DIR/plugstack.conf "$LOCALSITE" slurm-restart "$IOSTRATA_SITE_BASE" \
+		>"$work/restart.log" 2>&1 || cat "$work/restart.log" >&2
+	rm -f "$T2X_HEALTH"
+}
+
+health_runs() { grep -c '^run ' "$T2X_HEALTH_LOG" 2>/dev/null || true; }
+
+# Files in the state directory other than journal/ and journal/lock: a
+# finished job must leave none.
+state_leftovers() {
+	(cd "$T2X_STATE" && find . -mindepth 1 ! -path ./journal ! -path ./journal/lock -printf '%P\n')
+}
+
+# VmRSS (kB) of slurmd n1.
+slurmd_rss() {
+	local pid
+	read -r pid _ <"$IOSTRATA_SITE_BASE/run/pids/slurmd-n1" || return 1
+	sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$pid/status"
+}

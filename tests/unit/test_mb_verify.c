@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "content.h"
 #include "verify.h"
 
 struct vcase {
@@ -37,6 +38,73 @@ static const struct vcase cases[] = {
 	{4096, 3, 8192, 42, -1, 3, 4096, 42, MB_VERIFY_BAD_OFFSET},
 	{4096, 3, 8192, 42, -1, 3, 8192, 43, MB_VERIFY_BAD_SEED},
 };
+
+/* Zeros in each 512-byte chunk of a filled buffer. */
+static size_t zeros_in(const unsigned char *p, size_t len)
+{
+	size_t z = 0;
+
+	for (size_t i = 0; i < len; i++)
+		z += p[i] == 0;
+	return z;
+}
+
+/* Two writes of one block carry different data; so do two ranks' first
+ * writes (distinct generator states); the zero tails stay. */
+static void test_content_fresh(void **state)
+{
+	enum { BS = 65536 };
+	unsigned char *a = malloc(BS), *b = malloc(BS), *c = malloc(BS);
+	uint64_t s1 = 42, s2 = 43;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(c);
+	mb_content_fill(a, BS, 7, 50);
+	memcpy(b, a, BS);
+	memcpy(c, a, BS);
+	mb_content_scramble(a, BS, &s1); /* write 1 of the block */
+	memcpy(b, a, BS);
+	mb_content_scramble(b, BS, &s1); /* write 2 of the same block */
+	mb_content_scramble(c, BS, &s2); /* another rank's write */
+	assert_memory_not_equal(a, b, BS);
+	assert_memory_not_equal(a, c, BS);
+	for (size_t k = 0; k < BS; k += MB_CONTENT_CHUNK) {
+		/* every chunk changed between the two writes of the block */
+		assert_memory_not_equal(a + k, b + k, 8);
+		/* and only its first 8 bytes did */
+		assert_memory_equal(a + k + 8, b + k + 8, MB_CONTENT_CHUNK - 8);
+		/* the zero tail (256 of 512) is intact */
+		assert_int_equal(zeros_in(b + k + 256, 256), 256);
+	}
+	free(a);
+	free(b);
+	free(c);
+}
+
+/* --buffer-compress: the share of zeros per chunk is what was asked. */
+static void test_content_compress(void **state)
+{
+	enum { BS = 8192 };
+	unsigned char *p = malloc(BS + 100);
+	static const int pct[] = {0, 25, 50, 75, 100};
+
+	(void)state;
+	assert_non_null(p);
+	for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++) {
+		size_t want = (size_t)pct[i] * BS / 100, z;
+
+		mb_content_fill(p, BS, 99, pct[i]);
+		z = zeros_in(p, BS);
+		/* random bytes are 0 one time in 256 */
+		assert_true(z >= want && z <= want + BS / 100);
+	}
+	/* a length that is not a multiple of the chunk: the tail chunk too */
+	mb_content_fill(p, BS + 100, 5, 100);
+	assert_int_equal(zeros_in(p, BS + 100), BS + 100);
+	free(p);
+}
 
 static void test_table(void **state)
 {
@@ -92,6 +160,8 @@ static void test_zero_and_layout(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_content_fresh),
+		cmocka_unit_test(test_content_compress),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_zero_and_layout),
 	};

@@ -51,6 +51,7 @@ static int teardown(void **state)
 	fake_root_free(f->r);
 	free(f);
 	sysfs_fault_hook = NULL;
+	sysfs_read_fault_hook = NULL;
 	return 0;
 }
 
@@ -217,6 +218,135 @@ static void test_set_errors(void **state)
 	assert_true(blk_online(f, 4));
 }
 
+/* valid_zones of block [i] ([z] NULL: no file). */
+static void zones(struct fx *f, int i, const char *z)
+{
+	char rel[96];
+
+	snprintf(rel, sizeof(rel),
+		 "sys/devices/system/memory/memory%d/valid_zones", i);
+	if (z)
+		fake_write(f->r, rel, z);
+	else
+		unlink(fake_path(f->r, rel));
+}
+
+static int deny_zones_hook(const char *path)
+{
+	/* "no permission" even for root: memory5..7's valid_zones */
+	if (strstr(path, "/valid_zones") &&
+	    (strstr(path, "memory5/") || strstr(path, "memory6/") ||
+	     strstr(path, "memory7/")))
+		return -EACCES;
+	return 0;
+}
+
+static bool why_has(const struct mem_hotplug_report *r, const char *s)
+{
+	for (unsigned i = 0; i < r->n_why; i++)
+		if (strstr(r->why[i], s))
+			return true;
+	return false;
+}
+
+/* What can really go offline: per zone from valid_zones, memory0,
+ * blocks without an online file, removable=0, offline blocks; missing,
+ * unreadable and garbled files count as unknown, never fail. */
+static void test_hotplug_report(void **state)
+{
+	struct fx *f = *state;
+	struct mem_hotplug_report r;
+
+	/* 0 memory0 (never), 1-4 Movable, 5-7 no permission, 8 Normal,
+	 * 9 DMA32, 10 none, 11 garbage, 12 no file, 13 removable=0,
+	 * 14 no online file, 15 offline */
+	zones(f, 0, "none\n");
+	for (int i = 1; i <= 4; i++)
+		zones(f, i, "Movable\n");
+	for (int i = 5; i <= 7; i++)
+		zones(f, i, "Movable\n");
+	zones(f, 8, "Normal\n");
+	zones(f, 9, "DMA32\n");
+	zones(f, 10, "none\n");
+	zones(f, 11,
+	      "Mov\x01"
+	      "able\xff"
+	      "\n");
+	zones(f, 12, NULL);
+	zones(f, 13, "Movable\n");
+	fake_write(f->r, "sys/devices/system/memory/memory13/removable", "0\n");
+	unlink(fake_path(f->r, "sys/devices/system/memory/memory14/online"));
+	fake_write(f->r, "sys/devices/system/memory/memory15/online", "0\n");
+	zones(f, 15, "Normal Movable\n");
+	fake_write(f->r, "sys/devices/system/memory/auto_online_blocks",
+		   "online\n");
+	fake_write(
+		f->r, "proc/cmdline",
+		"quiet movablecore=2G kernelcore=bad;value -- movable_node\n");
+	sysfs_read_fault_hook = deny_zones_hook;
+	assert_int_equal(mem_hotplug_report(&f->fs, &r), 0);
+	sysfs_read_fault_hook = NULL;
+	assert_int_equal(r.block_size, BS);
+	assert_int_equal(r.blocks, 16);
+	assert_int_equal(r.offline, 1);
+	assert_int_equal(r.movable, 4);
+	assert_int_equal(r.kernel, 2);
+	assert_int_equal(r.spanning, 1);
+	assert_int_equal(r.unknown, 5); /* 5-7, 11, 12 */
+	assert_int_equal(r.fixed, 2);   /* memory0, memory14 */
+	assert_int_equal(r.not_removable, 1);
+	assert_int_equal(r.zones_err, -EACCES);
+	assert_int_equal(r.sure_bytes, 4 * BS);
+	assert_int_equal(r.maybe_bytes, 7 * BS);
+	assert_string_equal(r.auto_online, "online");
+	assert_true(r.cmdline_read);
+	assert_string_equal(r.movablecore, "2G");
+	assert_string_equal(r.kernelcore, "?"); /* garbage shown as ? */
+	assert_false(r.movable_node);           /* after "--": init's */
+	assert_true(why_has(&r, "2 blocks (256 MiB) never go offline"));
+	assert_true(
+		why_has(&r, "2 online blocks (256 MiB) are in kernel zones"));
+	assert_false(why_has(&r, "/proc/cmdline has neither"));
+	assert_true(why_has(&r, "1 online blocks (128 MiB) span zones"));
+	assert_true(why_has(
+		&r,
+		"5 online blocks (640 MiB): valid_zones missing, unreadable or not understood (Permission denied)"));
+	assert_true(why_has(&r, "removable=0"));
+	assert_true(why_has(&r, "memhp_default_state=online_movable"));
+}
+
+/* A kernel without the boot files: no cmdline, no auto_online_blocks, no
+ * valid_zones anywhere; everything is "unknown", nothing fails. */
+static void test_hotplug_report_missing(void **state)
+{
+	struct fx *f = *state;
+	struct mem_hotplug_report r;
+
+	assert_int_equal(mem_hotplug_report(&f->fs, &r), 0);
+	assert_int_equal(r.unknown, 15);
+	assert_int_equal(r.fixed, 1);
+	assert_int_equal(r.sure_bytes, 0);
+	assert_int_equal(r.maybe_bytes, 15 * BS);
+	assert_false(r.cmdline_read);
+	assert_string_equal(r.auto_online, "");
+	assert_int_equal(r.zones_err, -ENOENT);
+	assert_true(why_has(&r, "auto_online_blocks missing or unreadable"));
+	assert_true(why_has(&r, "(No such file or directory): cannot tell"));
+	/* all in kernel zones, nothing movable at boot */
+	for (int i = 0; i < 16; i++)
+		zones(f, i, "Normal\n");
+	fake_write(f->r, "proc/cmdline", "ro quiet\n");
+	fake_write(f->r, "sys/devices/system/memory/auto_online_blocks",
+		   "online_movable\n");
+	assert_int_equal(mem_hotplug_report(&f->fs, &r), 0);
+	assert_int_equal(r.kernel, 15);
+	assert_true(why_has(&r, "(/proc/cmdline has neither)"));
+	assert_false(why_has(&r, "auto_online_blocks"));
+	/* no memory hotplug at all */
+	unlink(fake_path(f->r, "sys/devices/system/memory/block_size_bytes"));
+	assert_int_equal(mem_hotplug_report(&f->fs, &r), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +358,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_partial, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_deadline, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hotplug_report, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_hotplug_report_missing,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set_errors, setup,
 						teardown),
 	};

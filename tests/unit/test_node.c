@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -678,6 +680,329 @@ static void test_slurmd_start_running_job(void **state)
 	assert_whole(f);
 }
 
+static bool pub_exists(struct fx *f, const char *name)
+{
+	char rel[128];
+	struct stat st;
+
+	snprintf(rel, sizeof(rel), "run/iostrata/%s", name);
+	return lstat(fake_path(f->r, rel), &st) == 0;
+}
+
+/* A restore removes the job's published files (they were never removed:
+ * one <jobid>.applied.json per job piled up in the state directory), also
+ * for a refused job (no journal); never through a symlink, never a file
+ * that is not a regular one; slurmd start sweeps the files of ended jobs
+ * and keeps those of a refused job that still runs. */
+static void test_published_removed(void **state)
+{
+	struct fx *f = *state;
+	struct iostrata_req r;
+	struct ios_err err;
+	struct stat st;
+
+	req_full(&r);
+	assert_int_equal(node_apply(&f->c, "100", 0, &r, &err), 0);
+	assert_true(pub_exists(f, "100.applied.json"));
+	assert_true(pub_exists(f, "100.env"));
+	assert_int_equal(node_restore(&f->c, "100", &err), 0);
+	assert_false(pub_exists(f, "100.applied.json"));
+	assert_false(pub_exists(f, "100.env"));
+	/* refused: no journal, the epilog's restore still cleans up */
+	assert_int_equal(node_publish_refusal(&f->c, "700", &r, "no"), 0);
+	assert_true(pub_exists(f, "700.applied.json"));
+	assert_int_equal(node_restore(&f->c, "700", &err), 0);
+	assert_false(pub_exists(f, "700.applied.json"));
+	assert_false(pub_exists(f, "700.env"));
+	/* a symlink and a directory under a job's names: left alone, the
+	 * link's target untouched */
+	fake_write(f->r, "precious", "keep\n");
+	fake_symlink(f->r, fake_path(f->r, "precious"),
+		     "run/iostrata/800.applied.json");
+	fake_mkdir(f->r, "run/iostrata/800.env");
+	assert_int_equal(node_restore(&f->c, "800", &err), 0);
+	assert_true(pub_exists(f, "800.applied.json"));
+	assert_true(pub_exists(f, "800.env"));
+	assert_string_equal(fake_read(f->r, "precious"), "keep");
+	assert_non_null(strstr(log_captured(), "left alone"));
+	assert_int_equal(state_remove_public(&f->c.sd, "800.applied.json"),
+			 -EPERM);
+	unlink(fake_path(f->r, "run/iostrata/800.applied.json"));
+	rmdir(fake_path(f->r, "run/iostrata/800.env"));
+	/* slurmd start: 701 (refused) still runs, 702 ended */
+	assert_int_equal(node_publish_refusal(&f->c, "701", &r, "no"), 0);
+	assert_int_equal(node_publish_refusal(&f->c, "702", &r, "no"), 0);
+	fake_proc(f, 5001, "slurmstepd", 0, "slurmstepd: [701.batch]");
+	ctl_answer = 0;
+	assert_int_equal(node_restore_ended(&f->c, alive, &f->c.fs, &err), 0);
+	assert_true(pub_exists(f, "701.applied.json"));
+	assert_true(pub_exists(f, "701.env"));
+	assert_false(pub_exists(f, "702.applied.json"));
+	assert_false(pub_exists(f, "702.env"));
+	/* nothing else left in the state directory */
+	assert_int_equal(node_restore(&f->c, "701", &err), 0);
+	assert_int_equal(stat(fake_path(f->r, "run/iostrata"), &st), 0);
+	{
+		struct dirent *de;
+		DIR *d = opendir(fake_path(f->r, "run/iostrata"));
+		int other = 0;
+
+		assert_non_null(d);
+		while ((de = readdir(d)))
+			other += strcmp(de->d_name, ".") &&
+				 strcmp(de->d_name, "..") &&
+				 strcmp(de->d_name, "journal");
+		closedir(d);
+		assert_int_equal(other, 0);
+	}
+	assert_whole(f);
+}
+
+/* The health check's decision table: whole (or shaped by a running job)
+ * x drain state. */
+static void test_health_decide(void **state)
+{
+	static const struct {
+		bool whole, shaped;
+		enum node_drain d;
+		enum node_health_act want;
+	} t[] = {
+		{true, false, NODE_UNDRAINED, NODE_HEALTH_NOTHING},
+		{true, false, NODE_DRAINED_OURS, NODE_HEALTH_RESUME},
+		{true, false, NODE_DRAINED_OTHER, NODE_HEALTH_NOTHING},
+		{false, true, NODE_UNDRAINED, NODE_HEALTH_NOTHING},
+		{false, true, NODE_DRAINED_OURS, NODE_HEALTH_RESUME},
+		{false, true, NODE_DRAINED_OTHER, NODE_HEALTH_NOTHING},
+		{false, false, NODE_UNDRAINED, NODE_HEALTH_DRAIN},
+		{false, false, NODE_DRAINED_OURS, NODE_HEALTH_NOTHING},
+		{false, false, NODE_DRAINED_OTHER, NODE_HEALTH_NOTHING},
+	};
+	static const struct {
+		bool drain, down;
+		const char *reason;
+		enum node_drain want;
+	} c[] = {
+		{false, false, NULL, NODE_UNDRAINED},
+		{false, false, "iostrata: old reason", NODE_UNDRAINED},
+		{true, false, "iostrata: health check: node n1 not whole",
+		 NODE_DRAINED_OURS},
+		{true, false,
+		 "iostrata: node n1: restore after job 5 incomplete",
+		 NODE_DRAINED_OURS},
+		{true, false, "maintenance (iostrata: later)",
+		 NODE_DRAINED_OTHER},
+		{true, false, "Kill task failed", NODE_DRAINED_OTHER},
+		{true, false, "", NODE_DRAINED_OTHER},
+		{true, false, NULL, NODE_DRAINED_OTHER},
+		{true, false, "iostrata", NODE_DRAINED_OTHER},
+		{true, true, "iostrata: health check", NODE_DRAINED_OTHER},
+		{false, true, "Not responding", NODE_DRAINED_OTHER},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (node_health_decide(t[i].whole, t[i].shaped, t[i].d) !=
+		    t[i].want)
+			fail_msg(
+				"row %zu: whole %d shaped %d drain %d: got %d, want %d",
+				i, t[i].whole, t[i].shaped, (int)t[i].d,
+				(int)node_health_decide(t[i].whole, t[i].shaped,
+							t[i].d),
+				(int)t[i].want);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		if (node_drain_classify(c[i].drain, c[i].down, c[i].reason) !=
+		    c[i].want)
+			fail_msg("classify row %zu (\"%s\"): want %d", i,
+				 c[i].reason ? c[i].reason : "(null)",
+				 (int)c[i].want);
+}
+
+/* A fake slurmctld: the node's drain flag, DOWN state and reason. */
+static struct {
+	bool drain, down;
+	char reason[512];
+	int state_rc;
+	unsigned drains, resumes;
+} ctld;
+
+static int ctld_state(const char *node, bool *drain, bool *down, char *reason,
+		      size_t len, char *why, size_t wlen)
+{
+	assert_string_equal(node, "n1");
+	if (ctld.state_rc < 0) {
+		snprintf(why, wlen, "fake slurmctld unreachable");
+		return ctld.state_rc;
+	}
+	*drain = ctld.drain;
+	*down = ctld.down;
+	snprintf(reason, len, "%s", ctld.reason);
+	return 0;
+}
+
+static int ctld_drain(const char *node, const char *reason)
+{
+	assert_string_equal(node, "n1");
+	ctld.drain = true;
+	snprintf(ctld.reason, sizeof(ctld.reason), "%s", reason);
+	ctld.drains++;
+	return 0;
+}
+
+static int ctld_resume(const char *node, char *why, size_t len)
+{
+	(void)why;
+	(void)len;
+	assert_string_equal(node, "n1");
+	ctld.drain = false;
+	ctld.reason[0] = '\0';
+	ctld.resumes++;
+	return 0;
+}
+
+static enum node_health_act health(struct fx *f, struct node_health_result *res)
+{
+	const struct node_slurm_ops ops = {
+		.state = ctld_state,
+		.drain = ctld_drain,
+		.resume = ctld_resume,
+		.alive = alive,
+		.alive_arg = &f->c.fs,
+	};
+	struct ios_err err;
+
+	if (node_health(&f->c, &ops, res, &err) != 0)
+		fail_msg("node_health: %s", err.msg);
+	return res->act;
+}
+
+/* The health check drains a node left shaped (no running job), resumes
+ * only a node it drained itself once whole again, leaves an admin's
+ * drain alone, and takes a node shaped by a running (or completing) job
+ * as whole. */
+static void test_health(void **state)
+{
+	struct fx *f = *state;
+	struct node_health_result res;
+	struct iostrata_req r;
+	struct ios_err err;
+	const struct node_slurm_ops ops = {
+		.state = ctld_state,
+		.drain = ctld_drain,
+		.resume = ctld_resume,
+		.alive = alive,
+		.alive_arg = &f->c.fs,
+	};
+	int lk;
+
+	memset(&ctld, 0, sizeof(ctld));
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(req_parse_opt(&r, REQ_CPUS, "2", NULL), 0);
+	/* node_check counts any throttle as "not whole": the fixture's
+	 * site throttle first (then drained, then resumed) */
+	assert_int_equal(health(f, &res), NODE_HEALTH_DRAIN);
+	assert_non_null(strstr(ctld.reason, "1 throttles set"));
+	fake_write(f->r, V1 "/blkio.throttle.read_bps_device", "254:0 0\n");
+	assert_int_equal(health(f, &res), NODE_HEALTH_RESUME);
+	observe(f, f->before, sizeof(f->before));
+	ctld.drains = ctld.resumes = 0;
+	/* whole, undrained: nothing */
+	assert_int_equal(health(f, &res), NODE_HEALTH_NOTHING);
+	assert_true(res.whole);
+	/* shaped by hand ("admin" is no job): drained, with our prefix */
+	assert_int_equal(node_apply(&f->c, "admin", 0, &r, &err), 0);
+	assert_int_equal(health(f, &res), NODE_HEALTH_DRAIN);
+	assert_true(ctld.drain);
+	assert_non_null(strstr(
+		ctld.reason,
+		"iostrata: health check: node n1 not whole: journal of job admin pending, 6 CPUs offline"));
+	/* still shaped: drained already, nothing more */
+	assert_int_equal(health(f, &res), NODE_HEALTH_NOTHING);
+	assert_int_equal(ctld.drains, 1);
+	/* restored: resumed */
+	assert_int_equal(node_restore(&f->c, NULL, &err), 0);
+	assert_int_equal(health(f, &res), NODE_HEALTH_RESUME);
+	assert_false(ctld.drain);
+	assert_int_equal(ctld.resumes, 1);
+	/* an admin's drain: never resumed, never overwritten */
+	ctld.drain = true;
+	snprintf(ctld.reason, sizeof(ctld.reason), "disk swap");
+	assert_int_equal(health(f, &res), NODE_HEALTH_NOTHING);
+	assert_int_equal(node_apply(&f->c, "admin", 0, &r, &err), 0);
+	assert_int_equal(health(f, &res), NODE_HEALTH_NOTHING);
+	assert_string_equal(ctld.reason, "disk swap");
+	assert_int_equal(node_restore(&f->c, NULL, &err), 0);
+	assert_int_equal(health(f, &res), NODE_HEALTH_NOTHING);
+	assert_true(ctld.drain);
+	/* a down node (Slurm's business) is left alone */
+	ctld.drain = false;
+	ctld.down = true;
+	assert_int_equal(node_apply(&f->c, "admin", 0, &r, &err), 0);
+	assert_int_equal(health(f, &res), NODE_HEALTH_NOTHING);
+	assert_int_equal(node_restore(&f->c, NULL, &err), 0);
+	ctld.down = false;
+	ctld.reason[0] = '\0';
+	/* shaped by a running job: whole for this purpose */
+	assert_int_equal(node_apply(&f->c, "960", 0, &r, &err), 0);
+	fake_proc(f, 6001, "slurmstepd", 0, "slurmstepd: [960.batch]");
+	ctl_answer = 0;
+	assert_int_equal(health(f, &res), NODE_HEALTH_NOTHING);
+	assert_true(res.shaped);
+	assert_false(ctld.drain);
+	/* no stepd, slurmctld: running (or completing: epilog to come) */
+	unlink(fake_path(f->r, "proc/6001/comm"));
+	ctl_answer = 1;
+	assert_int_equal(health(f, &res), NODE_HEALTH_NOTHING);
+	/* slurmctld cannot tell: no drain on a doubt */
+	ctl_answer = -EIO;
+	assert_int_equal(health(f, &res), NODE_HEALTH_NOTHING);
+	assert_true(res.shaped);
+	/* drained by us earlier, now shaped by a running job: resumed */
+	ctld.drain = true;
+	snprintf(ctld.reason, sizeof(ctld.reason),
+		 "iostrata: health check: node n1 not whole");
+	ctl_answer = 1;
+	assert_int_equal(health(f, &res), NODE_HEALTH_RESUME);
+	/* the job ended without its epilog: drained */
+	ctl_answer = 0;
+	assert_int_equal(health(f, &res), NODE_HEALTH_DRAIN);
+	assert_non_null(strstr(ctld.reason, "journal of job 960 pending"));
+	/* a prolog/epilog holds the lock: not judged, nothing done */
+	ctld.drain = false;
+	lk = state_lock(&f->c.sd, 0);
+	assert_true(lk >= 0);
+	{
+		pid_t pid = fork();
+		int st = 0;
+
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			/* flock is per open file: ask from another process */
+			struct fx g = *f;
+
+			state_open(&g.c.sd, fake_path(f->r, "run/iostrata"),
+				   false, &err);
+			health(&g, &res);
+			_exit(res.busy && res.act == NODE_HEALTH_NOTHING &&
+					      !ctld.drain
+				      ? 0
+				      : 1);
+		}
+		assert_int_equal(waitpid(pid, &st, 0), pid);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	state_unlock(lk);
+	/* slurmctld unreachable: an error, nothing done */
+	ctld.state_rc = -EIO;
+	assert_int_equal(node_health(&f->c, &ops, &res, &err), -EIO);
+	assert_non_null(strstr(err.msg, "fake slurmctld unreachable"));
+	assert_false(ctld.drain);
+	ctld.state_rc = 0;
+	assert_int_equal(health(f, &res), NODE_HEALTH_DRAIN);
+	assert_int_equal(node_restore(&f->c, NULL, &err), 0);
+	assert_int_equal(health(f, &res), NODE_HEALTH_RESUME);
+	assert_whole(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -708,6 +1033,10 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_slurmd_start_running_job,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_published_removed, setup,
+						teardown),
+		cmocka_unit_test(test_health_decide),
+		cmocka_unit_test_setup_teardown(test_health, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("node", tests, NULL, NULL);
