@@ -34,7 +34,7 @@
 #define MB_O_CREATE 0x4 /* create if missing (the core decides when) */
 #define MB_O_DIRECT 0x8 /* bypass caches (default; --buffered clears it) */
 
-struct mb_config; /* mpibench/config.h */
+struct mb_config; /* mb_config.h */
 
 /* A backend-specific option, shown by --help, given as --NAME=VALUE. */
 struct mb_option {

@@ -59,7 +59,7 @@ endif
 
 EXTRA_DIST += \
 	mpibench/README.md \
-	mpibench/tests/lib.sh \
+	tests/integration/t1x-lib.bash \
 	bench/README.md \
 	# End of EXTRA_DIST (mpibench)
 dist_noinst_SCRIPTS += \

@@ -14,46 +14,17 @@ T=t00-smoke
 JOB_TIMEOUT=180
 NTASKS=6
 
-log() { printf '%s: %s\n' "$T" "$*"; }
-fail() {
-	printf '%s: FAIL: %s\n' "$T" "$*" >&2
-	exit 1
-}
-skip() {
-	printf '%s: SKIP: %s\n' "$T" "$*"
-	exit 77
-}
-
-for v in SLURM_CONF CEPH_CONF IOSTRATA_BENCH_DIR IOSTRATA_LOCAL_DIR \
-	IOSTRATA_RADOS_POOL IOSTRATA_SLURM_PARTITION; do
-	[[ -n ${!v:-} ]] || skip "$v is not set: run me through tests/integration/run (or source a site env)"
-done
-
-top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${IOSTRATA_BUILD_DIR:-$top/build}
-work=$(mktemp -d "$IOSTRATA_LOCAL_DIR/$T.XXXXXX")
-chmod 755 "$work"
-jobid=
-datadir=
-
-cleanup() {
-	local rc=$?
-	if [[ -n $jobid && -n $(squeue -h -j "$jobid" 2>/dev/null) ]]; then
-		scancel "$jobid" 2>/dev/null || true
-	fi
-	[[ -n $datadir ]] && rm -rf -- "$datadir"
-	rm -rf -- "$work"
-	exit "$rc"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/lib.bash"
+require_env SLURM_CONF CEPH_CONF IOSTRATA_BENCH_DIR IOSTRATA_LOCAL_DIR \
+	IOSTRATA_RADOS_POOL IOSTRATA_SLURM_PARTITION
 
 # The smoke program, built by `make` when MPI and librados were found.
 bin=$build/tests/integration/smoke_mpi
 [[ -x $bin ]] || skip "$bin not built (needs configure to find MPI and librados, then make in $build)"
 
+make_work
 datadir=$IOSTRATA_BENCH_DIR/$T.$$
-mkdir -p "$datadir"
-chmod 1777 "$datadir"
+make_shared "$datadir"
 
 cat >"$work/job.sbatch" <<EOF
 #!/bin/bash
@@ -67,22 +38,16 @@ echo "job \$SLURM_JOB_ID on \$SLURM_JOB_NODELIST"
 srun --mpi=pmix --overcommit "$bin" -d "$datadir" -p "$IOSTRATA_RADOS_POOL"
 EOF
 
-jobid=$(sbatch --parsable -p "$IOSTRATA_SLURM_PARTITION" -o "$work/job.out" \
+jobid=$(submit -p "$IOSTRATA_SLURM_PARTITION" -o "$work/job.out" \
 	"$work/job.sbatch") || fail "sbatch failed"
-jobid=${jobid%%;*}
 log "submitted job $jobid"
+wait_job "$jobid" "$JOB_TIMEOUT" ||
+	fail "job $jobid still queued/running after ${JOB_TIMEOUT}s: $(squeue -h -j "$jobid" -o '%T %R')"
 
-# Poll squeue: faster than sbatch -W.
-deadline=$((SECONDS + JOB_TIMEOUT))
-while [[ -n $(squeue -h -j "$jobid" 2>/dev/null) ]]; do
-	((SECONDS < deadline)) || fail "job $jobid still queued/running after ${JOB_TIMEOUT}s: $(squeue -h -j "$jobid" -o '%T %R')"
-	sleep 0.2
-done
-
-info=$(scontrol -o show job "$jobid") || fail "scontrol show job $jobid failed"
-state=$(sed -n 's/.*JobState=\([^ ]*\).*/\1/p' <<<"$info")
-exitcode=$(sed -n 's/.* ExitCode=\([^ ]*\).*/\1/p' <<<"$info")
-nodes=$(sed -n 's/.* NodeList=\([^ ]*\).*/\1/p' <<<"$info")
+state=$(job_state "$jobid")
+exitcode=$(job_field "$jobid" ExitCode)
+nodes=$(job_field "$jobid" NodeList)
+[[ -n $state ]] || fail "scontrol show job $jobid failed"
 log "job $jobid: JobState=$state ExitCode=$exitcode NodeList=$nodes"
 echo "---- job output"
 cat "$work/job.out" || true
@@ -90,8 +55,7 @@ echo "----"
 
 [[ $state == COMPLETED ]] || fail "job $jobid ended in state $state, expected COMPLETED"
 [[ $exitcode == 0:0 ]] || fail "job $jobid exit code $exitcode, expected 0:0"
-drained=$(sinfo -h -t drain,drng,down -o %N)
-[[ -z $drained ]] || fail "nodes drained or down after the job: $drained ($(sinfo -h -R -o '%n: %E' | tr '\n' ';'))"
+expect_not_drained "after the job"
 grep -q "^smoke: $NTASKS ranks on 3 nodes: O_DIRECT .*: verified$" "$work/job.out" ||
 	fail "the CephFS O_DIRECT data was not verified by $NTASKS ranks on 3 nodes"
 grep -q "^smoke: rados object .*: verified$" "$work/job.out" ||

@@ -11,7 +11,7 @@ ensure_plugin
 snapshot
 memtotal=$(awk '/MemTotal/ {print $2}' /proc/meminfo)
 
-cat >"$T2X_TMP/job.sh" <<'JOB'
+cat >"$work/job.sh" <<'JOB'
 #!/bin/bash
 echo "nproc=$(nproc)"
 echo "online=$(cat /sys/devices/system/cpu/online)"
@@ -29,11 +29,11 @@ run_job() {
 	local t0=$(date +%s)
 	id=$(submit -p "$IOSTRATA_SLURM_PARTITION" -w n1 --exclusive -t 5 \
 		--iostrata-cpus=1 --iostrata-mem="$1" --iostrata-disk-bw=50M \
-		-o "$T2X_TMP/out" "$T2X_TMP/job.sh") || fail "sbatch failed"
+		-o "$work/out" "$work/job.sh") || fail "sbatch failed"
 	wait_job "$id" 170 || fail "job $id did not finish"
-	say "job $id (--iostrata-mem=$1) done in $(($(date +%s) - t0)) s"
-	cat "$T2X_TMP/out"
-	out=$(cat "$T2X_TMP/out")
+	log "job $id (--iostrata-mem=$1) done in $(($(date +%s) - t0)) s"
+	cat "$work/out"
+	out=$(cat "$work/out")
 	if [ "$(job_state "$id")" = FAILED ] && grep -q "already reconfigured for job" <<<"$out"; then
 		expect_restored "refused (machine busy)"
 		skip "another site's job shaped this shared machine first (refused cleanly)"
@@ -45,7 +45,7 @@ if [ "$(job_state "$id")" = FAILED ] && grep -q "iostrata-mem=$mem not reached.*
 	# Other tenants of this shared machine pin memory: the plugin refused
 	# cleanly (checked here); try a target the kernel can still reach.
 	expect_restored "refused $mem"
-	say "the kernel could not offline enough memory for $mem now; retrying with 22G"
+	log "the kernel could not offline enough memory for $mem now; retrying with 22G"
 	mem=22G
 	run_job $mem
 	if [ "$(job_state "$id")" = FAILED ] && grep -q "iostrata-mem=$mem not reached.*node restored" <<<"$out"; then
@@ -73,8 +73,8 @@ bw=$(sed -n 's/^rados_write_MBps=//p' <<<"$out")
 [ -n "$bw" ] || fail "rados bench gave no bandwidth"
 # 3 replicas on 3 OSDs, each limited to 50 MiB/s of disk writes.
 awk -v b="$bw" 'BEGIN { exit !(b > 0 && b <= 60) }' || fail "rados write $bw MB/s not throttled to <= 60"
-say "throttled rados write: $bw MB/s (limit 50 MiB/s per OSD)"
+log "throttled rados write: $bw MB/s (limit 50 MiB/s per OSD)"
 expect_restored "after the job"
 expect_not_drained "after the job"
 "$T2X_NODE" check --state-dir "$T2X_STATE" --policy "$T2X_POLICY" || fail "iostrata-node check says not whole"
-say "pass"
+log "pass"

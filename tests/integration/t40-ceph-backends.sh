@@ -15,19 +15,10 @@ T=t40-ceph-backends
 . "$(dirname "$0")/t4x-lib.bash"
 t4x_require
 
-work=$(mktemp -d "$IOSTRATA_LOCAL_DIR/$T.XXXXXX")
-chmod 755 "$work"
-cdir=
+make_work
 client=
-cleanup() {
-	local rc=$?
-	[[ -n $client ]] && ceph auth del "client.$client" >/dev/null 2>&1
-	t4x_cleanup_pools
-	[[ -n $cdir ]] && rm -rf -- "$IOSTRATA_CEPHFS_MOUNT/$cdir"
-	rm -rf -- "$work"
-	exit "$rc"
-}
-trap cleanup EXIT
+delete_client() { [[ -z $client ]] || ceph auth del "client.$client" >/dev/null 2>&1; }
+at_exit delete_client
 
 common=(--rw=write,read --bs=1M --size=16M --runtime=2 --reps=1 --interval=1
 	--verify --output=none --summary=json)
@@ -143,8 +134,7 @@ fi
 
 # cephfs backend: libcephfs, no mount, O_DIRECT
 cdir=$T.$$
-mkdir -p "$IOSTRATA_CEPHFS_MOUNT/$cdir"
-chmod 1777 "$IOSTRATA_CEPHFS_MOUNT/$cdir"
+make_shared "$IOSTRATA_CEPHFS_MOUNT/$cdir"
 log "cephfs backend on /$cdir"
 t4x_srun 120 "$bench" --backend=cephfs --dir="/$cdir" "${common[@]}" \
 	>"$work/cephfs.json" 2>"$work/err" ||

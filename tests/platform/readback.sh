@@ -8,13 +8,13 @@
 # (the files are meant to be portable between the platforms).
 set -euo pipefail
 T=readback
-. "$(dirname "$0")/../../mpibench/tests/lib.sh"
+. "$(dirname "$0")/../integration/t1x-lib.bash"
 
 results=${IOSTRATA_PLATFORM_RESULTS:-}
 [[ -n $results ]] || skip "IOSTRATA_PLATFORM_RESULTS is not set"
 [[ $H5 == yes ]] || fail "$bench has no results writer (HDF5 not found by configure)"
-trap lib_cleanup EXIT
-lib_cephfs_dir
+cephdir=$IOSTRATA_BENCH_DIR/$T.$$
+make_shared "$cephdir"
 mkdir -p "$results"
 
 run_job ceph 3 150 "$bench" --rw=write,read --bs=1M --size=8M \
