@@ -30,6 +30,7 @@
 
 int (*ios_h5_test_hook)(const char *step);
 const char *ios_h5_test_tmp;
+bool ios_h5_read_in_core;
 
 /* ---- small HDF5 helpers --------------------------------------------- */
 
@@ -791,7 +792,9 @@ static int check_run(const char *path, const struct ios_run *run,
 }
 
 /*
- * Transfer properties of every write: type conversion in strips of 64 KiB
+ * Transfer properties of every write (and of the reader's plain and text
+ * datasets: a fresh isolated-reader child otherwise faults in two 1 MiB
+ * buffers per file): type conversion in strips of 64 KiB
  * instead of HDF5's default two 1 MiB buffers per write call (conversion
  * and background), which HDF5 then keeps on its free lists: they were most
  * of the writer's peak memory, and the writer runs on rank 0.  The free
@@ -1277,7 +1280,7 @@ static int read_text(struct rctx *r, hid_t loc, const char *name, char **out)
 	if (d < 0)
 		return r->err ? r->err->code : -EBADMSG;
 	t = str_type();
-	if (H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, &s) < 0) {
+	if (H5Dread(d, t, H5S_ALL, H5S_ALL, writer_dxpl(), &s) < 0) {
 		rc = rfail(r, -EBADMSG, "dataset '%s': %s", name,
 			   h5_why(r->why));
 	} else {
@@ -1323,7 +1326,7 @@ static int read_u64_2d(struct rctx *r, hid_t loc, const char *name,
 	if (!*out)
 		rc = rfail(r, -ENOMEM, "%s", strerror(ENOMEM));
 	else if (rows * dims[1] != 0 &&
-		 H5Dread(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+		 H5Dread(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, writer_dxpl(),
 			 *out) < 0) {
 		rc = rfail(r, -EBADMSG, "dataset '%s': %s (corrupt file?)",
 			   name, h5_why(r->why));
@@ -1411,7 +1414,7 @@ static int read_rep(struct rctx *r, hid_t g, struct ios_rep_result *rep)
 	if (!rep->node_bw)
 		rc = rfail(r, -ENOMEM, "%s", strerror(ENOMEM));
 	else if (dims[0] && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
-				    H5P_DEFAULT, rep->node_bw) < 0)
+				    writer_dxpl(), rep->node_bw) < 0)
 		rc = rfail(r, -EBADMSG, "node_bw: %s", h5_why(r->why));
 	H5Dclose(d);
 	return rc;
@@ -1457,6 +1460,23 @@ static herr_t attach_cb(hid_t g, const char *name, const H5L_info_t *info,
 	return 0;
 }
 
+/* sec2 (the default), or the core driver when ios_h5_read_in_core. */
+static hid_t reader_fapl(void)
+{
+	static hid_t core = -1;
+
+	if (!ios_h5_read_in_core)
+		return H5P_DEFAULT;
+	if (core < 0) {
+		core = H5Pcreate(H5P_FILE_ACCESS);
+		if (core >= 0 && H5Pset_fapl_core(core, 1 << 20, 0) < 0) {
+			H5Pclose(core);
+			core = -1;
+		}
+	}
+	return core >= 0 ? core : H5P_DEFAULT;
+}
+
 static int open_file(struct rctx *r, hid_t *out)
 {
 	struct stat st;
@@ -1487,7 +1507,7 @@ static int open_file(struct rctx *r, hid_t *out)
 			r->err, -EBADMSG,
 			"h5schema: read %s: not an HDF5 file (no HDF5 signature; an empty, truncated or foreign file)",
 			r->path);
-	f = H5Fopen(r->path, H5F_ACC_RDONLY, H5P_DEFAULT);
+	f = H5Fopen(r->path, H5F_ACC_RDONLY, reader_fapl());
 	if (f < 0)
 		return ios_errf(
 			r->err, -EBADMSG,

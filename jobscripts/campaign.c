@@ -42,6 +42,7 @@
 #include "campaign.h"
 #include "safefile.h"
 #include "siteconf.h"
+#include "slurmcompat.h"
 #include "units.h"
 
 #define PROG "iostrata-campaign"
@@ -661,7 +662,7 @@ static int check_site_for_submit(const struct campaign *c)
 		if (rc < 0) {
 			fprintf(stderr,
 				PROG ": submit %s: load partitions: %s\n",
-				c->job, slurm_strerror(slurm_get_errno()));
+				c->job, slurm_strerror(IOS_SLURM_ERRNO()));
 			return -EIO;
 		}
 		if (rc == 0) {
@@ -903,7 +904,7 @@ enum camp_state camp_element_state(const char *dir, struct camp_element *e)
 			snprintf(
 				e->why, sizeof(e->why),
 				"job %u unknown to Slurm (%s) and no status file",
-				e->jobid, slurm_strerror(slurm_get_errno()));
+				e->jobid, slurm_strerror(IOS_SLURM_ERRNO()));
 			return CAMP_LOST;
 		}
 		if (strcmp(status, "ok") == 0)

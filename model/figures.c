@@ -216,6 +216,12 @@ void ios_figures_compute(struct ios_rep_result *rep,
 	memset(fig, 0, sizeof(*fig));
 	rep->valid = true;
 	rep->invalid_reason[0] = '\0';
+	/* A negative count would turn every size below into ~2^64 (and GCC 14
+	 * rightly flags the memcpy()s below for it): refuse it here. */
+	if (n < 0) {
+		add_reason(rep, "rank count %d is negative", n);
+		return;
+	}
 	rate = calloc((size_t)(n ? n : 1), sizeof(double));
 	end = calloc((size_t)(n ? n : 1), sizeof(double));
 	tmp = calloc((size_t)(n ? n : 1), sizeof(double));

@@ -20,6 +20,7 @@
 #include <slurm/slurm_errno.h>
 
 #include "slurmapi.h"
+#include "slurmcompat.h"
 
 #ifdef SLURMAPI_LINKED
 #define SLURM_FN(type, fn) type fn##_p = fn
@@ -33,7 +34,6 @@ typedef int (*load_node_fn)(node_info_msg_t **, char *, uint16_t);
 typedef void (*free_node_fn)(node_info_msg_t *);
 typedef void (*init_upd_fn)(update_node_msg_t *);
 typedef int (*upd_node_fn)(update_node_msg_t *);
-typedef int (*get_errno_fn)(void);
 typedef char *(*strerror_fn)(int);
 
 void slurmapi_init(void)
@@ -52,9 +52,10 @@ void slurmapi_init(void)
 /* Slurm's words for its last error, into [why]. */
 static void slurm_why(char *why, size_t len, const char *what)
 {
-	SLURM_FN(get_errno_fn, slurm_get_errno);
+	/* libslurm leaves its error in errno (slurmcompat.h); never dlsym
+	 * slurm_get_errno: Slurm 24.11's libslurmfull does not export it */
+	int e = errno;
 	SLURM_FN(strerror_fn, slurm_strerror);
-	int e = slurm_get_errno_p ? slurm_get_errno_p() : 0;
 
 	snprintf(why, len, "%s: %s", what,
 		 slurm_strerror_p ? slurm_strerror_p(e) : "?");
@@ -87,18 +88,16 @@ int slurmapi_job_running(uint32_t jobid, bool completing_runs, char *why,
 {
 	SLURM_FN(load_job_fn, slurm_load_job);
 	SLURM_FN(free_job_fn, slurm_free_job_info_msg);
-	SLURM_FN(get_errno_fn, slurm_get_errno);
 	job_info_msg_t *msg = NULL;
 	uint32_t st;
 	int rc;
 
-	if (!slurm_load_job_p || !slurm_free_job_info_msg_p ||
-	    !slurm_get_errno_p) {
+	if (!slurm_load_job_p || !slurm_free_job_info_msg_p) {
 		snprintf(why, len, "libslurm not loaded in this process");
 		return -ENOSYS;
 	}
 	if (slurm_load_job_p(&msg, jobid, SHOW_ALL) != 0 || !msg) {
-		if (slurm_get_errno_p() == ESLURM_INVALID_JOB_ID) {
+		if (errno == ESLURM_INVALID_JOB_ID) {
 			/* purged: ended long enough ago */
 			snprintf(why, len, "slurmctld does not know it");
 			return 0;

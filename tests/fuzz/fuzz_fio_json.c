@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_fio_json: the parser of fio's --output-format=json text that the
- * layered run reads back (mpibench/layers.c lyr_fio_parse, called from
+ * layered run reads back (model/layers.c lyr_fio_parse, called from
  * layers_run.c on fio's output file, NUL-terminated as here).
  */
 #include "config.h"

@@ -20,6 +20,11 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t00-smoke.sh \
 	# End of dist_noinst_SCRIPTS
 
+# What every integration test sources (log/fail/skip, cleanups, jobs).
+EXTRA_DIST += \
+	tests/integration/lib.bash \
+	# End of EXTRA_DIST (tests/integration)
+
 
 # The one-machine site the integration tests and the demo run on (site area).
 dist_noinst_SCRIPTS += \

@@ -7,9 +7,9 @@
 # on CephFS and reads it back verified, rank 0 writes/reads one rados
 # object with librados. (2) A heterogeneous job, both compute hosts and
 # one storage host (s1), runs smoke_mpi across all three hosts' namespaces
-# (MPI and PMIx over the bridge; files on the local disk). Asserts: both jobs COMPLETED with exit 0, no node is drained
-# or down, every check verified. Run by tests/integration/run with the
-# site env sourced.
+# (MPI and PMIx over the bridge; files on the local disk). Asserts: both
+# jobs COMPLETED with exit 0, no node is drained or down, every check
+# verified. Run by tests/integration/run with the site env sourced.
 
 set -euo pipefail
 
@@ -17,50 +17,17 @@ T=t00-smoke
 JOB_TIMEOUT=180
 NTASKS=6
 
-log() { printf '%s: %s\n' "$T" "$*"; }
-fail() {
-	printf '%s: FAIL: %s\n' "$T" "$*" >&2
-	exit 1
-}
-skip() {
-	printf '%s: SKIP: %s\n' "$T" "$*"
-	exit 77
-}
-
-for v in SLURM_CONF CEPH_CONF IOSTRATA_BENCH_DIR IOSTRATA_LOCAL_DIR \
-	IOSTRATA_RADOS_POOL IOSTRATA_SLURM_PARTITION IOSTRATA_STORAGE_PARTITION; do
-	[[ -n ${!v:-} ]] || skip "$v is not set: run me through tests/integration/run (or source a site env)"
-done
-
-top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${IOSTRATA_BUILD_DIR:-$top/build}
-work=$(mktemp -d "$IOSTRATA_LOCAL_DIR/$T.XXXXXX")
-chmod 755 "$work"
-jobid=
-hetid=
-datadir=
-
-cleanup() {
-	local rc=$?
-	local j
-	for j in $jobid $hetid; do
-		if [[ -n $(squeue -h -j "$j" 2>/dev/null) ]]; then
-			scancel "$j" 2>/dev/null || true
-		fi
-	done
-	[[ -n $datadir ]] && rm -rf -- "$datadir"
-	rm -rf -- "$work"
-	exit "$rc"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/lib.bash"
+require_env SLURM_CONF CEPH_CONF IOSTRATA_BENCH_DIR IOSTRATA_LOCAL_DIR \
+	IOSTRATA_RADOS_POOL IOSTRATA_SLURM_PARTITION IOSTRATA_STORAGE_PARTITION
 
 # The smoke program, built by `make` when MPI and librados were found.
 bin=$build/tests/integration/smoke_mpi
 [[ -x $bin ]] || skip "$bin not built (needs configure to find MPI and librados, then make in $build)"
 
+make_work
 datadir=$IOSTRATA_BENCH_DIR/$T.$$
-mkdir -p "$datadir"
-chmod 1777 "$datadir"
+make_shared "$datadir"
 
 # every node of the compute partition
 NNODES=$(sinfo -h -p "$IOSTRATA_SLURM_PARTITION" -o %D)
@@ -78,34 +45,24 @@ echo "job \$SLURM_JOB_ID on \$SLURM_JOB_NODELIST"
 srun --mpi=pmix --overcommit "$bin" -d "$datadir" -p "$IOSTRATA_RADOS_POOL"
 EOF
 
-# wait_job ID: poll squeue (faster than sbatch -W), then JobState/ExitCode.
-wait_job() {
-	local id=$1 deadline info
-	deadline=$((SECONDS + JOB_TIMEOUT))
-	while [[ -n $(squeue -h -j "$id" 2>/dev/null) ]]; do
-		((SECONDS < deadline)) || fail "job $id still queued/running after ${JOB_TIMEOUT}s: $(squeue -h -j "$id" -o '%T %R')"
-		sleep 0.2
-	done
-	info=$(scontrol -o show job "$id") || fail "scontrol show job $id failed"
-	state=$(sed -n 's/.*JobState=\([^ ]*\).*/\1/p' <<<"$info" | head -n 1)
-	exitcode=$(sed -n 's/.* ExitCode=\([^ ]*\).*/\1/p' <<<"$info" | head -n 1)
-	nodes=$(sed -n 's/.* NodeList=\([^ ]*\).*/\1/p' <<<"$info" | paste -sd' ')
-	log "job $id: JobState=$state ExitCode=$exitcode NodeList=$nodes"
-}
-
-jobid=$(sbatch --parsable -p "$IOSTRATA_SLURM_PARTITION" -o "$work/job.out" \
+jobid=$(submit -p "$IOSTRATA_SLURM_PARTITION" -o "$work/job.out" \
 	"$work/job.sbatch") || fail "sbatch failed"
-jobid=${jobid%%;*}
 log "submitted job $jobid"
-wait_job "$jobid"
+wait_job "$jobid" "$JOB_TIMEOUT" ||
+	fail "job $jobid still queued/running after ${JOB_TIMEOUT}s: $(squeue -h -j "$jobid" -o '%T %R')"
+
+state=$(job_state "$jobid")
+exitcode=$(job_field "$jobid" ExitCode)
+nodes=$(job_field "$jobid" NodeList)
+[[ -n $state ]] || fail "scontrol show job $jobid failed"
+log "job $jobid: JobState=$state ExitCode=$exitcode NodeList=$nodes"
 echo "---- job output"
 cat "$work/job.out" || true
 echo "----"
 
 [[ $state == COMPLETED ]] || fail "job $jobid ended in state $state, expected COMPLETED"
 [[ $exitcode == 0:0 ]] || fail "job $jobid exit code $exitcode, expected 0:0"
-drained=$(sinfo -h -t drain,drng,down -o %N)
-[[ -z $drained ]] || fail "nodes drained or down after the job: $drained ($(sinfo -h -R -o '%n: %E' | tr '\n' ';'))"
+expect_not_drained "after the job"
 grep -q "^smoke: $NTASKS ranks on $NNODES nodes: O_DIRECT .*: verified$" "$work/job.out" ||
 	fail "the CephFS O_DIRECT data was not verified by $NTASKS ranks on $NNODES nodes"
 grep -q "^smoke: rados object .*: verified$" "$work/job.out" ||
@@ -134,19 +91,21 @@ set -eu
 echo "job \$SLURM_JOB_ID: compute \$SLURM_JOB_NODELIST_HET_GROUP_0 storage \$SLURM_JOB_NODELIST_HET_GROUP_1"
 srun --het-group=0,1 --mpi=pmix --overcommit "$bin" -d "$localdata" -p "$IOSTRATA_RADOS_POOL"
 EOF
-hetid=$(sbatch --parsable -o "$work/het.out" "$work/het.sbatch") || fail "sbatch (heterogeneous) failed"
-hetid=${hetid%%;*}
+hetid=$(submit -o "$work/het.out" "$work/het.sbatch") || fail "sbatch (heterogeneous) failed"
 log "submitted heterogeneous job $hetid"
-wait_job "$hetid"
+wait_job "$hetid" "$JOB_TIMEOUT" || fail "heterogeneous job $hetid still queued/running after ${JOB_TIMEOUT}s"
+# one line per component
+states=$(job_state "$hetid" | sort -u | paste -sd' ')
+exitcodes=$(job_field "$hetid" ExitCode | sort -u | paste -sd' ')
+log "heterogeneous job $hetid: JobState=$states ExitCode=$exitcodes NodeList=$(job_field "$hetid" NodeList | paste -sd' ')"
 echo "---- heterogeneous job output"
 cat "$work/het.out" || true
 echo "----"
-[[ $state == COMPLETED && $exitcode == 0:0 ]] ||
-	fail "heterogeneous job $hetid: $state $exitcode, expected COMPLETED 0:0"
+[[ $states == COMPLETED && $exitcodes == 0:0 ]] ||
+	fail "heterogeneous job $hetid: $states $exitcodes, expected COMPLETED 0:0"
 want=$((NNODES + 1))
 grep -q "^smoke: $want ranks on $want nodes: O_DIRECT .*: verified$" "$work/het.out" ||
 	fail "MPI across the storage and compute hosts: no $want ranks on $want nodes verified"
 grep -qx "SMOKE OK" "$work/het.out" || fail "heterogeneous job: no SMOKE OK line"
-drained=$(sinfo -h -t drain,drng,down -o %N)
-[[ -z $drained ]] || fail "nodes drained or down after the heterogeneous job: $drained"
+expect_not_drained "after the heterogeneous job"
 log "pass"

@@ -16,23 +16,11 @@
 
 set -euo pipefail
 T=t01-site-shape
+. "$(dirname "$0")/lib.bash"
 
-log() { printf '%s: %s\n' "$T" "$*"; }
-fail() {
-	printf '%s: FAIL: %s\n' "$T" "$*" >&2
-	exit 1
-}
-skip() {
-	printf '%s: SKIP: %s\n' "$T" "$*"
-	exit 77
-}
-
-for v in IOSTRATA_SITE_BASE IOSTRATA_STORAGE_NODES IOSTRATA_COMPUTE_NODES \
-	IOSTRATA_SITE_ADDRS IOSTRATA_SITE_PREFIX IOSTRATA_CEPH_FSID IOSTRATA_CEPHFS_MOUNT; do
-	[[ -n ${!v:-} ]] || skip "$v is not set: run me through tests/integration/run (or source a site env)"
-done
+require_env IOSTRATA_SITE_BASE IOSTRATA_STORAGE_NODES IOSTRATA_COMPUTE_NODES \
+	IOSTRATA_SITE_ADDRS IOSTRATA_SITE_PREFIX IOSTRATA_CEPH_FSID IOSTRATA_CEPHFS_MOUNT
 [[ $EUID -eq 0 ]] || skip "needs root (nsenter into the site's hosts)"
-top=$(cd "$(dirname "$0")/../.." && pwd)
 localsite=$top/site/local/localsite
 base=$IOSTRATA_SITE_BASE
 read -r -a storage <<<"${IOSTRATA_STORAGE_NODES//,/ }"
@@ -50,14 +38,11 @@ on() { # host cmd...
 pidof_rec() { read -r p _ <"$base/run/pids/$1" && echo "$p"; }
 netns_of() { readlink "/proc/$1/ns/net"; }
 iperf_pid=
-cleanup() {
-	local rc=$?
-	[[ -n $iperf_pid ]] && kill "$iperf_pid" 2>/dev/null
-	"$localsite" link off "${hosts[@]}" --base "$base" >/dev/null 2>&1 || rc=1
-	rm -f -- "$IOSTRATA_CEPHFS_MOUNT/$T.$$"
-	exit "$rc"
-}
-trap cleanup EXIT
+stop_iperf() { [[ -z $iperf_pid ]] || kill "$iperf_pid" 2>/dev/null || true; }
+links_off() { "$localsite" link off "${hosts[@]}" --base "$base" >/dev/null 2>&1 || late_fail "localsite link off failed"; }
+at_exit rm -f -- "$IOSTRATA_CEPHFS_MOUNT/$T.$$"
+at_exit links_off
+at_exit stop_iperf
 
 # 1. hosts: namespaces, names, addresses, routes
 root_ns=$(readlink /proc/self/ns/net)

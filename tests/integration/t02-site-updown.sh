@@ -15,34 +15,21 @@
 
 set -uo pipefail
 T=t02-site-updown
-
-log() { printf '%s: %s\n' "$T" "$*"; }
-fail() {
-	printf '%s: FAIL: %s\n' "$T" "$*" >&2
-	exit 1
-}
-skip() {
-	printf '%s: SKIP: %s\n' "$T" "$*"
-	exit 77
-}
+. "$(dirname "$0")/lib.bash"
 
 [[ $EUID -eq 0 ]] || skip "needs root"
-[[ -n ${IOSTRATA_SITE_BASE:-} ]] || skip "no local site (source BASE/env)"
-top=$(cd "$(dirname "$0")/../.." && pwd)
+require_env IOSTRATA_SITE_BASE IOSTRATA_LOCAL_DIR
 localsite=$top/site/local/localsite
 base=$(mktemp -d /tmp/iostrata-t02.XXXXXX)
 rmdir "$base"
 prefix=is$(printf '%s' "$base" | sha256sum | cut -c1-6)
-work=$(mktemp -d "$IOSTRATA_LOCAL_DIR/$T.XXXXXX")
+make_work
 stray=
-cleanup() {
-	local rc=$?
-	[[ -n $stray ]] && kill "$stray" 2>/dev/null
-	env -u IOSTRATA_SITE_BASE "$localsite" down "$base" >/dev/null 2>&1 || rc=1
-	rm -rf -- "$work"
-	exit "$rc"
+second_down() {
+	[[ -z $stray ]] || kill "$stray" 2>/dev/null
+	env -u IOSTRATA_SITE_BASE "$localsite" down "$base" >/dev/null 2>&1 || late_fail "down of the second site failed"
 }
-trap cleanup EXIT
+at_exit second_down
 
 # What a site with these facts may leave behind: print it (empty = nothing).
 leftovers() { # subnet fsid netns-inodes...

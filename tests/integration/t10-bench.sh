@@ -11,18 +11,10 @@
 
 set -euo pipefail
 T=t10-bench
-. "$(dirname "$0")/../../mpibench/tests/lib.sh"
+. "$(dirname "$0")/t1x-lib.bash"
 
 cephdir=$IOSTRATA_BENCH_DIR/$T.$$
-cleanup() {
-	local rc=$?
-	rm -rf -- "$cephdir"
-	lib_cleanup
-	exit "$rc"
-}
-trap cleanup EXIT
-mkdir -p "$cephdir"
-chmod 1777 "$cephdir"
+make_shared "$cephdir"
 echo '{"note":"attached by t10"}' >"$work/attach.json"
 
 run_job ceph 6 150 "$bench" --rw=write,read --reorder --verify --bs=1M \
@@ -126,5 +118,5 @@ total = d["phases"][0]["reps"][0]["window_iops"]
 # rank 0 alone would be about a sixth of the total
 assert iops > 0.5 * total, (iops, total)
 PY
-check_no_drain
+expect_not_drained "at the end"
 log "PASS"

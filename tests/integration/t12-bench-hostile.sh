@@ -14,18 +14,8 @@
 
 set -euo pipefail
 T=t12-bench-hostile
-log() { printf '%s: %s\n' "$T" "$*"; }
-fail() {
-	printf '%s: FAIL: %s\n' "$T" "$*" >&2
-	exit 1
-}
-skip() {
-	printf '%s: SKIP: %s\n' "$T" "$*"
-	exit 77
-}
+. "$(dirname "$0")/lib.bash"
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${IOSTRATA_BUILD_DIR:-$top/build}
 bench=$build/mpibench/iostrata-bench
 [[ -x $bench ]] || skip "$bench not built (configure found no MPI?)"
 [[ $EUID -eq 0 ]] || skip "needs root (runs as root and as other users)"
@@ -34,39 +24,24 @@ ATT=65534 # nobody: the attacker
 OWN=1     # daemon: owns a world-writable victim
 RUN2=2    # bin: the second runner
 
-base=$(mktemp -d /var/tmp/iostrata-t12.XXXXXX)
-chmod 755 "$base"
-tmpfs=$base/tmpfs
-cleanup() {
-	local rc=$?
-	if mountpoint -q "$tmpfs" 2>/dev/null; then
-		umount "$tmpfs" || rc=1
-	fi
-	rm -rf -- "$base"
-	exit "$rc"
-}
-trap cleanup EXIT
+make_work /var/tmp
+tmpfs=$work/tmpfs
 
-victims=$base/victims
-mkdir -p "$victims/dir" "$base/home"
+victims=$work/victims
+mkdir -p "$victims/dir" "$work/home"
 chmod 755 "$victims" "$victims/dir"
-chmod 1777 "$base/home"
+chmod 1777 "$work/home"
 head -c 65536 /dev/urandom >"$victims/root.txt"
 chmod 644 "$victims/root.txt"
 head -c 65536 /dev/urandom >"$victims/daemon.txt"
 chown "$OWN:$OWN" "$victims/daemon.txt"
 chmod 666 "$victims/daemon.txt" # a world-writable file (a shared log)
-sums() { (cd "$victims" && find . -type f -print0 | sort -z | xargs -0 sha256sum; ls -la dir); }
+sums() { tree_sums "$victims"; }
 want_sums=$(sums)
 
-as() { # as UID CMD...: run CMD as UID (no supplementary groups)
-	local uid=$1
-	shift
-	setpriv --reuid="$uid" --regid="$uid" --clear-groups \
-		env HOME="$base/home" "$@"
-}
+AS_HOME=$work/home # as_user: the runners' HOME
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-cd "$base/home"
+cd "$work/home"
 
 ncases=0 nclobbered=0
 # planted DIR: "name type uid size ino nlink" of every entry
@@ -77,7 +52,7 @@ run_bench() {
 	local who=$1 dir=$2
 	shift 2
 	set +e
-	out=$(as "$who" timeout 120 "$bench" --dir="$dir" --size=1M --bs=4k \
+	out=$(as_user "$who" timeout 120 "$bench" --dir="$dir" --size=1M --bs=4k \
 		--runtime=1 --reps=1 --output=none --summary=none --quiet \
 		"$@" 2>&1)
 	rc=$?
@@ -113,45 +88,45 @@ hostile_cases() {
 	local d=$1 who n=0
 	for who in 0 "$RUN2"; do
 		fresh "$d"
-		as "$ATT" ln -s "$victims/root.txt" "$d/iostrata-bench.0"
-		as "$ATT" touch "$d/iostrata-bench.0.iostrata"
+		as_user "$ATT" ln -s "$victims/root.txt" "$d/iostrata-bench.0"
+		as_user "$ATT" touch "$d/iostrata-bench.0.iostrata"
 		refused "link to a root file" "$who" "$d" 'is a symbolic link'
 		refused "link to a root file, --keep" "$who" "$d" 'is a symbolic link' --keep
 
 		fresh "$d"
-		as "$ATT" ln -s "$victims/daemon.txt" "$d/iostrata-bench.0"
-		as "$ATT" touch "$d/iostrata-bench.0.iostrata"
+		as_user "$ATT" ln -s "$victims/daemon.txt" "$d/iostrata-bench.0"
+		as_user "$ATT" touch "$d/iostrata-bench.0.iostrata"
 		refused "link to another user's file" "$who" "$d" 'is a symbolic link'
 
 		fresh "$d"
-		as "$ATT" ln -s "$victims/new.txt" "$d/iostrata-bench.0"
-		as "$ATT" touch "$d/iostrata-bench.0.iostrata"
+		as_user "$ATT" ln -s "$victims/new.txt" "$d/iostrata-bench.0"
+		as_user "$ATT" touch "$d/iostrata-bench.0.iostrata"
 		refused "dangling link" "$who" "$d" 'is a symbolic link'
 
 		fresh "$d"
-		as "$ATT" ln -s "$victims/dir" "$d/iostrata-bench.0"
-		as "$ATT" touch "$d/iostrata-bench.0.iostrata"
+		as_user "$ATT" ln -s "$victims/dir" "$d/iostrata-bench.0"
+		as_user "$ATT" touch "$d/iostrata-bench.0.iostrata"
 		refused "link to a directory" "$who" "$d" 'is a symbolic link'
 
 		fresh "$d"
-		as "$ATT" mkfifo "$d/iostrata-bench.0"
-		as "$ATT" touch "$d/iostrata-bench.0.iostrata"
+		as_user "$ATT" mkfifo "$d/iostrata-bench.0"
+		as_user "$ATT" touch "$d/iostrata-bench.0.iostrata"
 		refused "fifo" "$who" "$d" 'is a named pipe'
 
 		fresh "$d"
-		as "$ATT" ln -s "$victims/dir" "$d/bench"
+		as_user "$ATT" ln -s "$victims/dir" "$d/bench"
 		refused "--dir is nobody's link" "$who" "$d/bench" 'refusing to follow it' --keep
 
 		if [[ $(stat -c %d "$d") == $(stat -c %d "$victims") ]]; then
 			# what fs.protected_hardlinks=0 lets nobody do
 			fresh "$d"
 			ln "$victims/root.txt" "$d/iostrata-bench.0"
-			as "$ATT" touch "$d/iostrata-bench.0.iostrata"
+			as_user "$ATT" touch "$d/iostrata-bench.0.iostrata"
 			refused "hard link to a root file" "$who" "$d" \
 				"$([[ $who == 0 ]] && echo 'hard links' || echo 'owner uid 0')"
 			fresh "$d"
 			ln "$victims/daemon.txt" "$d/iostrata-bench.0"
-			as "$ATT" touch "$d/iostrata-bench.0.iostrata"
+			as_user "$ATT" touch "$d/iostrata-bench.0.iostrata"
 			refused "hard link to another user's file" "$who" "$d" "owner uid $OWN"
 		fi
 	done
@@ -168,7 +143,7 @@ hostile_cases() {
 	# neither the end of the run nor SIGTERM removes nobody's sidecar.
 	for who in 0 "$RUN2"; do
 		fresh "$d"
-		as "$ATT" touch "$d/iostrata-bench.0.iostrata"
+		as_user "$ATT" touch "$d/iostrata-bench.0.iostrata"
 		ncases=$((ncases + 1))
 		run_bench "$who" "$d"
 		[[ $rc == 0 ]] || fail "stale sidecar (uid $who): exit $rc: $out"
@@ -176,10 +151,10 @@ hostile_cases() {
 			fail "stale sidecar (uid $who): $(planted "$d")"
 		ncases=$((ncases + 1))
 		# setpriv execs the benchmark: $! is its pid
-		setpriv --reuid="$who" --regid="$who" --clear-groups \
-			env HOME="$base/home" "$bench" --dir="$d" --size=1M \
-			--bs=4k --runtime=60 --reps=1 --output=none \
-			--summary=none --quiet &
+		as_argv "$who"
+		"${AS_ARGV[@]}" "$bench" --dir="$d" --size=1M --bs=4k \
+			--runtime=60 --reps=1 --output=none --summary=none \
+			--quiet &
 		pid=$!
 		for _ in $(seq 100); do
 			[[ -e $d/iostrata-bench.0 ]] && break
@@ -202,8 +177,8 @@ hostile_cases() {
 	# The layered run's fio file (device layer only: no Ceph needed).
 	if command -v fio >/dev/null; then
 		fresh "$d"
-		as "$ATT" ln -s "$victims/root.txt" "$d/iostrata-fio.0"
-		as "$ATT" touch "$d/iostrata-fio.0.iostrata"
+		as_user "$ATT" ln -s "$victims/root.txt" "$d/iostrata-fio.0"
+		as_user "$ATT" touch "$d/iostrata-fio.0.iostrata"
 		ncases=$((ncases + 1))
 		before=$(planted "$d")
 		set +e
@@ -223,10 +198,9 @@ hostile_cases() {
 	fi
 }
 
-hostile_cases "$base/shared"
-log "local disk ($(stat -f -c %T "$base")): done"
-mkdir -p "$tmpfs"
-if mount -t tmpfs -o size=64M,mode=755 tmpfs "$tmpfs"; then
+hostile_cases "$work/shared"
+log "local disk ($(stat -f -c %T "$work")): done"
+if mount_tmpfs "$tmpfs" size=64M,mode=755; then
 	cp -a "$victims" "$tmpfs/victims"
 	victims=$tmpfs/victims
 	want_sums=$(sums)

@@ -10,18 +10,8 @@
 
 set -euo pipefail
 T=t13-bench-straggler
-log() { printf '%s: %s\n' "$T" "$*"; }
-fail() {
-	printf '%s: FAIL: %s\n' "$T" "$*" >&2
-	exit 1
-}
-skip() {
-	printf '%s: SKIP: %s\n' "$T" "$*"
-	exit 77
-}
+. "$(dirname "$0")/lib.bash"
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${IOSTRATA_BUILD_DIR:-$top/build}
 bench=$build/mpibench/iostrata-bench
 py=/usr/bin/python3
 [[ -x $bench ]] || skip "$bench not built (configure found no MPI?)"
@@ -31,48 +21,45 @@ command -v mpirun >/dev/null || skip "mpirun missing"
 blkio=/sys/fs/cgroup/blkio
 [[ -w $blkio/cgroup.procs ]] || skip "no writable cgroup v1 blkio hierarchy at $blkio"
 
-base=$(mktemp -d /var/tmp/iostrata-t13.XXXXXX)
-cg=$blkio/iostrata-t13.${base##*.}
+make_work /var/tmp
+cg=$blkio/iostrata-t13.${work##*.}
 # the whole disk under the directory (throttles take whole disks)
-dev=$(lsblk -no PKNAME "$(df --output=source "$base" | tail -1)" 2>/dev/null || true)
-[[ -n $dev ]] || dev=$(df --output=source "$base" | tail -1)
+dev=$(lsblk -no PKNAME "$(df --output=source "$work" | tail -1)" 2>/dev/null || true)
+[[ -n $dev ]] || dev=$(df --output=source "$work" | tail -1)
 majmin=$(lsblk -dno MAJ:MIN "/dev/${dev#/dev/}" 2>/dev/null | tr -d ' ')
-[[ $majmin =~ ^[0-9]+:[0-9]+$ ]] || skip "no block device under $base (tmpfs or overlay?)"
+[[ $majmin =~ ^[0-9]+:[0-9]+$ ]] || skip "no block device under $work (tmpfs or overlay?)"
 
-cleanup() {
-	local rc=$?
+remove_cgroup() {
 	if [[ -d $cg ]]; then
 		# move anything left back to the root before removing the cgroup
 		while read -r p; do echo "$p" >"$blkio/cgroup.procs" 2>/dev/null || true; done <"$cg/cgroup.procs"
-		rmdir "$cg" 2>/dev/null || { echo "$T: could not remove $cg" >&2; rc=1; }
+		rmdir "$cg" 2>/dev/null || late_fail "could not remove $cg"
 	fi
-	rm -rf -- "$base"
-	exit "$rc"
 }
-trap cleanup EXIT
+at_exit remove_cgroup
 mkdir "$cg"
 echo "$majmin 20000000" >"$cg/blkio.throttle.write_bps_device"
 grep -q "^$majmin 20000000" "$cg/blkio.throttle.write_bps_device" || fail "throttle not applied: $(cat "$cg/blkio.throttle.write_bps_device")"
 log "rank 1 throttled to 20 MB/s on $majmin in $cg"
 
 # wrapper: the throttled rank moves itself into the cgroup, then execs
-cat >"$base/wrap" <<WRAP
+cat >"$work/wrap" <<WRAP
 #!/bin/bash
 if [[ \${OMPI_COMM_WORLD_RANK:-} == "\$IOS_SLOW_RANK" ]]; then
 	echo \$\$ >"$cg/cgroup.procs"
 fi
 exec "\$@"
 WRAP
-chmod +x "$base/wrap"
+chmod +x "$work/wrap"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl=self,vader,tcp
 
 run() { # NRANKS SLOW_RANK OUT
-	mkdir -p "$base/d$1"
-	IOS_SLOW_RANK=$2 mpirun -np "$1" -x IOS_SLOW_RANK "$base/wrap" "$bench" \
-		--dir="$base/d$1" --output="$3" --rw=write --bs=1M --size=64M \
-		--runtime=4 --reps=1 >"$base/out$1" 2>&1 ||
-		{ cat "$base/out$1" >&2; fail "$1-rank run failed"; }
+	mkdir -p "$work/d$1"
+	IOS_SLOW_RANK=$2 mpirun -np "$1" -x IOS_SLOW_RANK "$work/wrap" "$bench" \
+		--dir="$work/d$1" --output="$3" --rw=write --bs=1M --size=64M \
+		--runtime=4 --reps=1 >"$work/out$1" 2>&1 ||
+		{ cat "$work/out$1" >&2; fail "$1-rank run failed"; }
 }
 
 check() { # NRANKS SLOW_RANK FILE
@@ -92,9 +79,9 @@ assert [k for k, v in out.items() if v] == [slow], out
 PY
 }
 
-run 2 1 "$base/r2.h5"
-grep -E "outlier: rank 1 " "$base/out2" || { cat "$base/out2"; fail "2 ranks: the summary names no outlier rank 1"; }
-check 2 1 "$base/r2.h5"
-run 3 2 "$base/r3.h5"
-check 3 2 "$base/r3.h5"
+run 2 1 "$work/r2.h5"
+grep -E "outlier: rank 1 " "$work/out2" || { cat "$work/out2"; fail "2 ranks: the summary names no outlier rank 1"; }
+check 2 1 "$work/r2.h5"
+run 3 2 "$work/r3.h5"
+check 3 2 "$work/r3.h5"
 log "ok"

@@ -6,7 +6,8 @@
 # that OSD runs in, found by its cephadm name (ceph-<fsid>@osd.N.service/
 # libpod-payload-<id> in system-ceph\x2d<fsid>.slice), the other storage
 # hosts' OSDs not -- and rados writes (3 replicas, one on s1) held to the
-# limit (rados bench inside the job); afterwards the node equals the
+# limit (rados bench inside the job); the per-job applied file as the job
+# reads it, removed by the restore; afterwards the node equals the
 # snapshot and is not drained.
 . "$(dirname "$0")/t2x-lib.bash"
 
@@ -15,7 +16,7 @@ ensure_plugin
 snapshot
 memtotal=$(awk '/MemTotal/ {print $2}' /proc/meminfo)
 
-cat >"$T2X_TMP/job.sh" <<'JOB'
+cat >"$work/job.sh" <<'JOB'
 #!/bin/bash
 echo "nproc=$(nproc)"
 echo "online=$(cat /sys/devices/system/cpu/online)"
@@ -35,11 +36,11 @@ run_job() {
 	local t0=$(date +%s)
 	id=$(submit -p "$IOSTRATA_STORAGE_PARTITION" -w s1 --exclusive -t 5 \
 		--iostrata-cpus=1 --iostrata-mem="$1" --iostrata-disk-bw=50M \
-		-o "$T2X_TMP/out" "$T2X_TMP/job.sh") || fail "sbatch failed"
+		-o "$work/out" "$work/job.sh") || fail "sbatch failed"
 	wait_job "$id" 170 || fail "job $id did not finish"
-	say "job $id (--iostrata-mem=$1) done in $(($(date +%s) - t0)) s"
-	cat "$T2X_TMP/out"
-	out=$(cat "$T2X_TMP/out")
+	log "job $id (--iostrata-mem=$1) done in $(($(date +%s) - t0)) s"
+	cat "$work/out"
+	out=$(cat "$work/out")
 	if [ "$(job_state "$id")" = FAILED ] && grep -q "already reconfigured for job" <<<"$out"; then
 		expect_restored "refused (machine busy)"
 		skip "another site's job shaped this shared machine first (refused cleanly)"
@@ -51,7 +52,7 @@ if [ "$(job_state "$id")" = FAILED ] && grep -q "iostrata-mem=$mem not reached.*
 	# Other tenants of this shared machine pin memory: the plugin refused
 	# cleanly (checked here); try a target the kernel can still reach.
 	expect_restored "refused $mem"
-	say "the kernel could not offline enough memory for $mem now; retrying with 22G"
+	log "the kernel could not offline enough memory for $mem now; retrying with 22G"
 	mem=22G
 	run_job $mem
 	if [ "$(job_state "$id")" = FAILED ] && grep -q "iostrata-mem=$mem not reached.*node restored" <<<"$out"; then
@@ -70,9 +71,9 @@ grep -qx "IOSTRATA_APPLIED_CPUS=1" <<<"$out" || fail "IOSTRATA_APPLIED_CPUS miss
 grep -qx "IOSTRATA_APPLIED_DISK_BW=52428800,52428800" <<<"$out" || fail "IOSTRATA_APPLIED_DISK_BW missing"
 grep -qx "IOSTRATA_REQ_MEM=$mem" <<<"$out" || fail "IOSTRATA_REQ_MEM missing"
 file=$(sed -n 's/^IOSTRATA_APPLIED_FILE=//p' <<<"$out")
-sed -n 's/^applied_json=//p' <<<"$out" >"$T2X_TMP/applied.json"
-/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["applied"]["cpus_online"]==1, d; assert len(d["applied"]["throttles"])>=1' "$T2X_TMP/applied.json" ||
-	fail "applied file $file wrong (as the job read it): $(cat "$T2X_TMP/applied.json")"
+sed -n 's/^applied_json=//p' <<<"$out" >"$work/applied.json"
+/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["applied"]["cpus_online"]==1, d; assert len(d["applied"]["throttles"])>=1' "$work/applied.json" ||
+	fail "applied file $file wrong (as the job read it): $(cat "$work/applied.json")"
 [ ! -e "$file" ] || fail "applied file $file left after the job (the restore removes it)"
 n=$(grep -c "^throttle .* 52428800" <<<"$out")
 [ "$n" -ge 1 ] || fail "OSD cgroups not throttled in the job"
@@ -89,10 +90,10 @@ osd_cgroup() {
 }
 i=0
 mine=
+esc='\x2d'
 for h in $IOSTRATA_OSD_HOSTS; do
 	read -r opid _ <"$IOSTRATA_SITE_BASE/run/pids/osd.$i"
 	cg=$(osd_cgroup "$opid")
-	esc='\x2d'
 	case $cg in
 	*"/system.slice/system-ceph$esc${IOSTRATA_CEPH_FSID//-/$esc}.slice/ceph-$IOSTRATA_CEPH_FSID@osd.$i.service/libpod-payload-"*) ;;
 	*) fail "osd.$i (pid $opid) runs in \"$cg\", not in a cephadm-style cgroup" ;;
@@ -107,14 +108,14 @@ for h in $IOSTRATA_OSD_HOSTS; do
 	i=$((i + 1))
 done
 [ -n "$mine" ] || fail "no OSD on $T2X_HOST (IOSTRATA_OSD_HOSTS=$IOSTRATA_OSD_HOSTS)"
-say "throttled exactly $T2X_HOST's OSD cgroup $mine"
+log "throttled exactly $T2X_HOST's OSD cgroup $mine"
 bw=$(sed -n 's/^rados_write_MBps=//p' <<<"$out")
 [ -n "$bw" ] || fail "rados bench gave no bandwidth"
 # 3 replicas on 3 hosts: every write waits for this host's OSD, limited to
 # 50 MiB/s of disk writes.
 awk -v b="$bw" 'BEGIN { exit !(b > 0 && b <= 60) }' || fail "rados write $bw MB/s not throttled to <= 60"
-say "throttled rados write: $bw MB/s (limit 50 MiB/s on $T2X_HOST's OSD)"
+log "throttled rados write: $bw MB/s (limit 50 MiB/s on $T2X_HOST's OSD)"
 expect_restored "after the job"
 expect_not_drained "after the job"
-"$T2X_NODE" check --state-dir "$T2X_STATE" --policy "$T2X_POLICY" || fail "iostrata-node check says not whole"
-say "pass"
+"$T2X_NODE" check --node "$T2X_HOST" --state-dir "$T2X_STATE" --policy "$T2X_POLICY" || fail "iostrata-node check says not whole"
+log "pass"

@@ -15,7 +15,7 @@ P=$IOSTRATA_STORAGE_PARTITION
 while IFS='|' read -r opt val want; do
 	[ -n "$opt" ] || continue
 	if out=$(sbatch -p "$P" -w s1 --exclusive "--$opt=$val" --wrap=true 2>&1); then
-		echo "$out" | grep -Eo '[0-9]+$' >>"$T2X_TMP/jobs"
+		record_job "$(grep -Eo '[0-9]+$' <<<"$out")"
 		fail "sbatch --$opt=\"$val\" accepted"
 	fi
 	grep -q -- "$want" <<<"$out" || fail "sbatch --$opt=\"$val\": message lacks \"$want\": $out"
@@ -43,49 +43,49 @@ iostrata-profile|../../etc/passwd|invalid value
 iostrata-profile|a;reboot|invalid value
 iostrata-profile|$(id)|invalid value
 TABLE
-say "submit-time rejections: ok"
+log "submit-time rejections: ok"
 [ "$(machine_state)" = "$T2X_BEFORE" ] || fail "state changed by rejected submissions"
 
 # Node-side refusals: the job fails, its output says why, nothing changes.
 refused() {
 	local what=$1 want=$2 id
 	shift 2
-	id=$(submit -p "$P" -w s1 -t 2 -o "$T2X_TMP/$what.out" "$@" --wrap='echo SCRIPT-RAN') ||
+	id=$(submit -p "$P" -w s1 -t 2 -o "$work/$what.out" "$@" --wrap='echo SCRIPT-RAN') ||
 		fail "$what: sbatch failed"
 	wait_job "$id" 60 || fail "$what: job $id did not end"
 	[ "$(job_state "$id")" = FAILED ] || fail "$what: job $id is $(job_state "$id"), want FAILED"
-	grep -q -- "$want" "$T2X_TMP/$what.out" || { cat "$T2X_TMP/$what.out"; fail "$what: output lacks \"$want\""; }
-	! grep -q SCRIPT-RAN "$T2X_TMP/$what.out" || fail "$what: the script ran on an unshaped node"
+	grep -q -- "$want" "$work/$what.out" || { cat "$work/$what.out"; fail "$what: output lacks \"$want\""; }
+	! grep -q SCRIPT-RAN "$work/$what.out" || fail "$what: the script ran on an unshaped node"
 	[ "$(machine_state)" = "$T2X_BEFORE" ] || fail "$what: node state changed"
 	expect_not_drained "$what"
-	say "$what: refused with \"$want\", nothing changed"
+	log "$what: refused with \"$want\", nothing changed"
 }
 refused non-exclusive "need an exclusive allocation" --iostrata-cpus=1
 refused more-cpus-than-online "more than the" --exclusive --iostrata-cpus=64
 if id nobody >/dev/null 2>&1; then
-	chmod 1777 "$T2X_TMP"
-	id=$(cd "$T2X_TMP" && runuser -u nobody -- sbatch --parsable -p "$P" -w s1 --exclusive -t 2 \
-		--iostrata-cpus=1 -o "$T2X_TMP/user.out" --wrap='echo SCRIPT-RAN') || fail "sbatch as nobody failed"
-	echo "$id" >>"$T2X_TMP/jobs"
+	chmod 1777 "$work"
+	id=$(cd "$work" && as_user nobody sbatch --parsable -p "$P" -w s1 --exclusive -t 2 \
+		--iostrata-cpus=1 -o "$work/user.out" --wrap='echo SCRIPT-RAN') || fail "sbatch as nobody failed"
+	record_job "$id"
 	wait_job "$id" 60 || fail "user: job $id did not end"
-	grep -q "may not reconfigure" "$T2X_TMP/user.out" || fail "user nobody not refused"
-	! grep -q SCRIPT-RAN "$T2X_TMP/user.out" || fail "user: the script ran"
+	grep -q "may not reconfigure" "$work/user.out" || fail "user nobody not refused"
+	! grep -q SCRIPT-RAN "$work/user.out" || fail "user: the script ran"
 	[ "$(machine_state)" = "$T2X_BEFORE" ] || fail "user: node state changed"
-	say "user not allowed: refused"
+	log "user not allowed: refused"
 fi
 
 # Unknown plugstack argument: plugin init fails (srun refuses to run).
-bad=$T2X_TMP/bad-plugstack.conf
+bad=$work/bad-plugstack.conf
 echo "required $T2X_SO nodes=s1 bogus=1" >"$bad"
 out=$(SLURM_CONF=$SLURM_CONF srun --help 2>&1 >/dev/null) || true
-cp "$(dirname "$SLURM_CONF")/slurm.conf" "$T2X_TMP/slurm.conf"
-sed -i '/^PlugStackConfig=/d' "$T2X_TMP/slurm.conf"
-echo "PlugStackConfig=$bad" >>"$T2X_TMP/slurm.conf"
-if out=$(SLURM_CONF=$T2X_TMP/slurm.conf srun -p "$P" -w s1 true 2>&1); then
+cp "$(dirname "$SLURM_CONF")/slurm.conf" "$work/slurm.conf"
+sed -i '/^PlugStackConfig=/d' "$work/slurm.conf"
+echo "PlugStackConfig=$bad" >>"$work/slurm.conf"
+if out=$(SLURM_CONF=$work/slurm.conf srun -p "$P" -w s1 true 2>&1); then
 	fail "srun with an unknown plugstack argument ran"
 fi
 grep -q 'unknown argument "bogus=1"' <<<"$out" || fail "unknown plugstack argument: message: $out"
-say "unknown plugstack argument: init fails"
+log "unknown plugstack argument: init fails"
 expect_restored "end"
 expect_not_drained "end"
-say "pass"
+log "pass"

@@ -11,37 +11,39 @@ P=$IOSTRATA_STORAGE_PARTITION
 bwopt=
 [ -n "${IOSTRATA_OSD_CGROUPS:-}" ] && bwopt=--iostrata-disk-bw=50M
 
-shaped() { [ "$(cat /sys/devices/system/cpu/online)" = 0 ]; }
+# start_shaped N LIMIT SLEEP: submit a job shaped to 1 CPU with a time limit
+# of LIMIT minutes whose script sleeps SLEEP s; returns (with its id in
+# $id) once the script runs on the shaped node.
+start_shaped() {
+	id=$(submit -p "$P" -w s1 --exclusive -t "$2" --iostrata-cpus=1 $bwopt \
+		-o /dev/null --wrap="touch $work/started.$1; sleep $3") || fail "sbatch failed"
+	wait_running "$id" "$work/started.$1" || fail "job $id not running"
+	[ "$(cat /sys/devices/system/cpu/online)" = 0 ] || fail "job $id running but cpu1 online"
+}
 
 # 1. the job script fails (with memory offlined too)
 id=$(submit -p "$P" -w s1 --exclusive -t 3 --iostrata-cpus=1 --iostrata-mem=20G $bwopt \
-	-o "$T2X_TMP/fail.out" --wrap='nproc; exit 3') || fail "sbatch failed"
+	-o "$work/fail.out" --wrap='nproc; exit 3') || fail "sbatch failed"
 wait_job "$id" 150 || fail "failing job $id did not end"
 [ "$(job_state "$id")" = FAILED ] || fail "job $id: $(job_state "$id"), want FAILED"
-grep -qx 1 "$T2X_TMP/fail.out" || fail "failing job did not see 1 CPU"
+grep -qx 1 "$work/fail.out" || fail "failing job did not see 1 CPU"
 expect_restored "failing job"
 expect_not_drained "failing job"
-say "failing job: restored"
+log "failing job: restored"
 
 # 2. scancel while running
-id=$(submit -p "$P" -w s1 --exclusive -t 3 --iostrata-cpus=1 $bwopt \
-	-o /dev/null --wrap="touch $T2X_TMP/started.1; sleep 300") || fail "sbatch failed"
-wait_running "$id" "$T2X_TMP/started.1" || fail "job $id not running"
-shaped || fail "job $id running but cpu1 online"
+start_shaped 1 3 300
 scancel "$id"
 wait_job "$id" 60 || fail "cancelled job $id did not end"
 expect_restored "scancel"
 expect_not_drained "scancel"
-say "scancel: restored"
+log "scancel: restored"
 
 # 3. time limit (1 minute; slurmctld checks limits every ~30 s)
-id=$(submit -p "$P" -w s1 --exclusive -t 1 --iostrata-cpus=1 $bwopt \
-	-o /dev/null --wrap="touch $T2X_TMP/started.2; sleep 600") || fail "sbatch failed"
-wait_running "$id" "$T2X_TMP/started.2" || fail "job $id not running"
-shaped || fail "job $id running but cpu1 online"
+start_shaped 2 1 600
 wait_job "$id" 150 || fail "job $id not ended by its time limit"
 [ "$(job_state "$id")" = TIMEOUT ] || fail "job $id: $(job_state "$id"), want TIMEOUT"
 expect_restored "time limit"
 expect_not_drained "time limit"
-say "time limit: restored"
-say "pass"
+log "time limit: restored"
+log "pass"

@@ -12,25 +12,25 @@
 ensure_plugin
 snapshot
 P=$IOSTRATA_STORAGE_PARTITION
-cp -p "$T2X_POLICY" "$T2X_TMP/policy.orig"
+cp -p "$T2X_POLICY" "$work/policy.orig"
 t2x_cleanup() {
-	cp -p "$T2X_TMP/policy.orig" "$T2X_POLICY"
+	cp -p "$work/policy.orig" "$T2X_POLICY"
 	chmod 0755 "$T2X_STATE"
 }
 
 # a) a deadline of 1 ms: at most one block goes offline
 sed -i 's/^mem_total_timeout.*/mem_total_timeout = 1ms/' "$T2X_POLICY"
 id=$(submit -p "$P" -w s1 --exclusive -t 2 --iostrata-cpus=1 --iostrata-mem=8G \
-	-o "$T2X_TMP/a.out" --wrap='echo SCRIPT-RAN') || fail "sbatch failed"
+	-o "$work/a.out" --wrap='echo SCRIPT-RAN') || fail "sbatch failed"
 wait_job "$id" 90 || fail "job $id did not end"
-cat "$T2X_TMP/a.out"
+cat "$work/a.out"
 [ "$(job_state "$id")" = FAILED ] || fail "job $id: $(job_state "$id"), want FAILED"
-grep -q "iostrata-mem=8G not reached.*node restored" "$T2X_TMP/a.out" || fail "no tolerance message for the user"
-! grep -q SCRIPT-RAN "$T2X_TMP/a.out" || fail "the script ran on a node that missed its shape"
+grep -q "iostrata-mem=8G not reached.*node restored" "$work/a.out" || fail "no tolerance message for the user"
+! grep -q SCRIPT-RAN "$work/a.out" || fail "the script ran on a node that missed its shape"
 expect_restored "beyond tolerance"
 expect_not_drained "beyond tolerance"
-cp -p "$T2X_TMP/policy.orig" "$T2X_POLICY"
-say "beyond tolerance: restored, job failed with the reason, node up"
+cp -p "$work/policy.orig" "$T2X_POLICY"
+log "beyond tolerance: restored, job failed with the reason, node up"
 
 # b) unsafe state directory: prolog error, node drained, nothing changed
 T2X_EXPECT_DRAIN=1
@@ -42,7 +42,7 @@ for _ in $(seq 1 60); do
 	sleep 1
 done
 [ "$(drained)" = s1 ] || fail "s1 not drained after the prolog error (drained: \"$(drained)\")"
-say "s1 drained as expected: $(sinfo -h -n s1 -o %E)"
+log "s1 drained as expected: $(sinfo -h -n s1 -o %E)"
 [ "$(machine_state)" = "$T2X_BEFORE" ] || fail "state changed although the prolog could not journal"
 chmod 0755 "$T2X_STATE"
 scancel "$id"
@@ -62,4 +62,4 @@ done
 case "$(sinfo -h -n s1 -o %t)" in
 *'*'*) fail "s1 not responding after resume: $(sinfo -h -n s1 -o '%t %E')" ;;
 esac
-say "pass"
+log "pass"

@@ -26,7 +26,7 @@ grep -qz "^SLURM_CONF=$SLURM_CONF\$" "/proc/$pid/environ" ||
 # host (s1's namespaces), and recorded where localsite looks, so "localsite
 # down" stops it.
 restart_slurmd() {
-	"$LOCALSITE" respawn slurmd-s1 "$IOSTRATA_SITE_BASE" || say "localsite respawn slurmd-s1 failed"
+	"$LOCALSITE" respawn slurmd-s1 "$IOSTRATA_SITE_BASE" || log "localsite respawn slurmd-s1 failed"
 }
 t2x_cleanup() {
 	if ! kill -0 "$(cat "$pidfile" 2>/dev/null)" 2>/dev/null; then
@@ -40,7 +40,7 @@ t2x_cleanup() {
 log_lines=0
 kill_slurmd() {
 	log_lines=$(wc -l <"$IOSTRATA_SITE_BASE/log/slurmd-s1.log")
-	say "killing slurmd s1 (pid $pid)$1"
+	log "killing slurmd s1 (pid $pid)$1"
 	kill -KILL "$pid"
 	for _ in $(seq 1 50); do
 		kill -0 "$pid" 2>/dev/null || break
@@ -67,8 +67,8 @@ throttle_now() {
 
 # a) restart under a running shaped job
 id=$(submit -p "$P" -w s1 --exclusive -t 3 --iostrata-cpus=1 $bwopt \
-	-o "$T2X_TMP/out" --wrap="touch $T2X_TMP/started.1; sleep 300") || fail "sbatch failed"
-wait_running "$id" "$T2X_TMP/started.1" || fail "job $id not running"
+	-o "$work/out" --wrap="touch $work/started.1; sleep 300") || fail "sbatch failed"
+wait_running "$id" "$work/started.1" || fail "job $id not running"
 [ "$(cat /sys/devices/system/cpu/online)" = 0 ] || fail "job $id running but cpu1 online"
 [ -f "$T2X_STATE/journal/$id.state" ] || fail "no journal for job $id"
 thr=$(throttle_now)
@@ -81,7 +81,7 @@ pgrep -f "^slurmstepd: \[$id\." >/dev/null || fail "slurmstepd of job $id died w
 restart_slurmd
 wait_slurmd_up "journal of job $id kept" ||
 	fail "restarted slurmd did not keep the journal of running job $id: $(grep "job $id" "$IOSTRATA_SITE_BASE/log/slurmd-s1.log" | tail -3)"
-say "restarted slurmd kept the journal: $(grep "journal of job $id kept" "$IOSTRATA_SITE_BASE/log/slurmd-s1.log" | tail -1 | sed 's/.*iostrata: //')"
+log "restarted slurmd kept the journal: $(grep "journal of job $id kept" "$IOSTRATA_SITE_BASE/log/slurmd-s1.log" | tail -1 | sed 's/.*iostrata: //')"
 # the shape holds while the job runs
 for _ in 1 2 3 4 5; do
 	[ "$(job_state "$id")" = RUNNING ] || fail "job $id no longer running: $(job_state "$id")"
@@ -90,19 +90,19 @@ for _ in 1 2 3 4 5; do
 	[ "$(throttle_now)" = "$thr" ] || fail "throttle changed under running job $id: $(throttle_now)"
 	sleep 1
 done
-say "job $id kept its shape after the slurmd restart"
+log "job $id kept its shape after the slurmd restart"
 expect_not_drained "after the restart"
 scancel "$id"
 wait_job "$id" 60 || fail "job $id did not end"
 expect_restored "after the epilog"
 grep -q "restored after job $id" "$IOSTRATA_SITE_BASE/log/slurmd-s1.log" || fail "no restore line in slurmd-s1.log"
 expect_not_drained "after the epilog"
-say "the epilog of job $id restored the node"
+log "the epilog of job $id restored the node"
 
 # b) a journal of a job that does not run: restored at slurmd start
 ghost=999999
 "$T2X_NODE" apply --cpus 1 --job "$ghost" --node s1 --state-dir "$T2X_STATE" \
-	--policy "$T2X_POLICY" >"$T2X_TMP/apply.out" 2>&1 || { cat "$T2X_TMP/apply.out"; fail "iostrata-node apply failed"; }
+	--policy "$T2X_POLICY" >"$work/apply.out" 2>&1 || { cat "$work/apply.out"; fail "iostrata-node apply failed"; }
 [ "$(cat /sys/devices/system/cpu/online)" = 0 ] || fail "admin apply did not offline cpu1"
 squeue -h -j "$ghost" 2>/dev/null | grep -q . && fail "job $ghost exists"
 kill_slurmd " with the journal of job $ghost (not running)"
@@ -112,4 +112,4 @@ wait_slurmd_up "restored after job $ghost" ||
 [ ! -f "$T2X_STATE/journal/$ghost.state" ] || fail "journal of job $ghost left"
 expect_restored "slurmd start with a stale journal"
 expect_not_drained "slurmd start with a stale journal"
-say "pass"
+log "pass"

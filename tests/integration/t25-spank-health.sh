@@ -43,11 +43,11 @@ wait_for $((IV * 2 + 10)) ran_since 0 >/dev/null ||
 sleep "$IV"
 expect_not_drained "whole node"
 grep -q '^rc 0$' "$T2X_HEALTH_LOG" || fail "check on a whole node did not exit 0: $(tail -5 "$T2X_HEALTH_LOG")"
-say "whole node: $(health_runs) checks, not drained"
+log "whole node: $(health_runs) checks, not drained"
 
 # 1. shaped by hand: drained within one interval
-"$T2X_NODE" apply --cpus 1 "${node_args[@]}" >"$T2X_TMP/apply.out" 2>&1 ||
-	{ cat "$T2X_TMP/apply.out"; fail "iostrata-node apply failed"; }
+"$T2X_NODE" apply --cpus 1 "${node_args[@]}" >"$work/apply.out" 2>&1 ||
+	{ cat "$work/apply.out"; fail "iostrata-node apply failed"; }
 [ "$(cat /sys/devices/system/cpu/online)" = 0 ] || fail "apply --cpus 1 left cpus $(cat /sys/devices/system/cpu/online) online"
 T2X_EXPECT_DRAIN=1
 t_drain=$(wait_for $((IV + 5)) is_drained) ||
@@ -56,14 +56,14 @@ case "$(reason)" in
 "iostrata: health check: node s1 not whole:"*) ;;
 *) fail "drain reason \"$(reason)\", want \"iostrata: health check: node s1 not whole: ...\"" ;;
 esac
-say "shaped by hand: drained after $t_drain s: $(reason)"
+log "shaped by hand: drained after $t_drain s: $(reason)"
 
 # 2. restored: resumed within one interval
 "$T2X_NODE" restore "${node_args[@]}" || fail "iostrata-node restore failed"
 t_resume=$(wait_for $((IV + 5)) not_drained) ||
 	fail "s1 not resumed within $((IV + 5)) s after restore (reason: \"$(reason)\")"
 T2X_EXPECT_DRAIN=
-say "restored: resumed after $t_resume s"
+log "restored: resumed after $t_resume s"
 
 # 3. drained by an admin: never resumed, reason kept, whatever the shape
 T2X_EXPECT_DRAIN=1
@@ -82,12 +82,12 @@ is_drained && [ "$(reason)" = "t25 admin drain" ] || fail "admin-drained node re
 scontrol update nodename=s1 state=resume || fail "cannot resume s1"
 wait_for 10 not_drained >/dev/null || fail "s1 still drained after resume"
 T2X_EXPECT_DRAIN=
-say "admin drain: left alone through $(health_runs) checks"
+log "admin drain: left alone through $(health_runs) checks"
 
 # 4. a shaped job runs across two intervals: not drained
 id=$(submit -p "$P" -w s1 --exclusive -t 3 --iostrata-cpus=1 \
-	-o /dev/null --wrap="touch $T2X_TMP/started; sleep $((IV * 2 + 5))") || fail "sbatch failed"
-wait_running "$id" "$T2X_TMP/started" || fail "job $id not running"
+	-o /dev/null --wrap="touch $work/started; sleep $((IV * 2 + 5))") || fail "sbatch failed"
+wait_running "$id" "$work/started" || fail "job $id not running"
 n=$(health_runs)
 wait_for $((IV * 2 + 10)) ran_since "$((n + 1))" >/dev/null || fail "health check stopped running"
 [ "$(cat /sys/devices/system/cpu/online)" = 0 ] || fail "job $id running but cpu1 online"
@@ -97,6 +97,6 @@ expect_restored "shaped job"
 n=$(health_runs)
 wait_for $((IV * 2 + 10)) ran_since "$n" >/dev/null || fail "health check stopped running"
 expect_not_drained "after the shaped job"
-say "shaped job: not drained through $(health_runs) checks"
-say "timings: drained $t_drain s after the shaping, resumed $t_resume s after restore (interval $IV s)"
-say "pass"
+log "shaped job: not drained through $(health_runs) checks"
+log "timings: drained $t_drain s after the shaping, resumed $t_resume s after restore (interval $IV s)"
+log "pass"

@@ -26,19 +26,10 @@ declare -A count
 failures=0
 t0=$SECONDS
 
-# wait_gone ID SECONDS: the job left the queue (polls every 0.3 s).
-wait_gone() {
-	local id=$1 max=$2 t=$SECONDS
-	while [ -n "$(squeue -h -j "$id" -o %T 2>/dev/null)" ]; do
-		[ $((SECONDS - t)) -ge "$max" ] && return 1
-		sleep 0.3
-	done
-}
-
 # bad MSG: count a failure, go on (the summary fails the test).
 bad() {
 	failures=$((failures + 1))
-	printf '%s: job %s (%s): %s\n' "$T2X_NAME" "$id" "$kind" "$*" >&2
+	printf '%s: job %s (%s): %s\n' "$T" "$id" "$kind" "$*" >&2
 }
 
 for i in $(seq 1 "$N"); do
@@ -63,8 +54,8 @@ for i in $(seq 1 "$N"); do
 		esac
 	fi
 	count[$kind]=$((${count[$kind]:-0} + 1))
-	out=$T2X_TMP/job.$i.out
-	rm -f "$T2X_TMP/started"
+	out=$work/job.$i.out
+	rm -f "$work/started"
 	case $kind in
 	cpus) args=(--iostrata-cpus=1 --wrap='nproc') ;;
 	mem) args=(--iostrata-cpus=1 --iostrata-mem=20G --wrap='true') ;;
@@ -72,8 +63,8 @@ for i in $(seq 1 "$N"); do
 	fail) args=(--iostrata-cpus=1 --iostrata-mem=21G --wrap='exit 3') ;;
 	refused-mem) args=(--iostrata-mem=2G --wrap='echo SCRIPT-RAN') ;;
 	refused-cpus) args=(--iostrata-cpus=64 --wrap='echo SCRIPT-RAN') ;;
-	cancel) args=(--iostrata-cpus=1 --wrap="touch $T2X_TMP/started; sleep 300") ;;
-	timeout) args=(--iostrata-cpus=1 --wrap="touch $T2X_TMP/started; sleep 600") ;;
+	cancel) args=(--iostrata-cpus=1 --wrap="touch $work/started; sleep 300") ;;
+	timeout) args=(--iostrata-cpus=1 --wrap="touch $work/started; sleep 600") ;;
 	esac
 	tl=2
 	[ "$kind" = timeout ] && tl=1
@@ -82,10 +73,10 @@ for i in $(seq 1 "$N"); do
 		continue
 	}
 	if [ "$kind" = cancel ]; then
-		wait_running "$id" "$T2X_TMP/started" || bad "not running"
+		wait_running "$id" "$work/started" || bad "not running"
 		scancel "$id"
 	fi
-	wait_gone "$id" 150 || { bad "did not end"; scancel "$id"; wait_gone "$id" 30; }
+	wait_job "$id" 150 || { bad "did not end"; scancel "$id"; wait_job "$id" 30; }
 	st=$(job_state "$id")
 	case $kind in
 	cpus) [ "$st" = COMPLETED ] && grep -qx 1 "$out" || bad "state $st, output $(head -c 200 "$out")" ;;
@@ -111,14 +102,14 @@ for i in $(seq 1 "$N"); do
 		scontrol update nodename=s1 state=resume
 	}
 	rm -f "$out"
-	[ $((i % 10)) = 0 ] && say "$i/$N jobs, $failures failures, $((SECONDS - t0)) s, slurmd RSS $(slurmd_rss) kB"
+	[ $((i % 10)) = 0 ] && log "$i/$N jobs, $failures failures, $((SECONDS - t0)) s, slurmd RSS $(slurmd_rss) kB"
 done
 sz_after=$(du -sb "$T2X_STATE" | cut -f1)
 rss_after=$(slurmd_rss)
 kinds=$(for k in "${!count[@]}"; do printf '%s=%s ' "$k" "${count[$k]}"; done)
-say "$N jobs in $((SECONDS - t0)) s ($kinds), $failures failures, $(health_runs) health checks"
-say "state dir $T2X_STATE: $sz_before bytes before, $sz_after after; $(state_leftovers | wc -l) files left"
-say "slurmd s1 VmRSS: $rss_before kB before, $rss_after kB after"
+log "$N jobs in $((SECONDS - t0)) s ($kinds), $failures failures, $(health_runs) health checks"
+log "state dir $T2X_STATE: $sz_before bytes before, $sz_after after; $(state_leftovers | wc -l) files left"
+log "slurmd s1 VmRSS: $rss_before kB before, $rss_after kB after"
 [ "$failures" = 0 ] || fail "$failures of $N jobs left the node not as it should be"
 [ "$rss_after" -le $((rss_before + SLACK)) ] || fail "slurmd RSS grew from $rss_before to $rss_after kB (slack $SLACK kB)"
-say "pass"
+log "pass"

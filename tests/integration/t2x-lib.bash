@@ -1,31 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 # t2x-lib.bash: helpers for the spank integration tests (t2x-*.sh), sourced
-# by them (not a test itself).  Real kernel, real local Slurm: every test
-# takes a snapshot of the machine state first and restores + verifies it
-# in an EXIT trap, also when the test fails.
+# by them (not a test itself); on top of lib.bash.  Real kernel, real local
+# Slurm: every test takes a snapshot of the machine state first and
+# restores + verifies it at exit, also when the test fails.
 
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 
-T2X_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-T2X_BUILD=${IOSTRATA_BUILD_DIR:-$T2X_TOP/build}
-T2X_NODE=$T2X_BUILD/spank/iostrata-node
-T2X_SO=$T2X_BUILD/spank/.libs/spank_iostrata.so
-LOCALSITE=${LOCALSITE:-$T2X_TOP/site/local/localsite}
-T2X_NAME=$(basename "$0" .sh)
-
-say() { printf '%s: %s\n' "$T2X_NAME" "$*"; }
-fail() {
-	printf '%s: FAIL: %s\n' "$T2X_NAME" "$*" >&2
-	exit 1
-}
-skip() {
-	printf '%s: SKIP: %s\n' "$T2X_NAME" "$*"
-	exit 77
-}
+T2X_NODE=$build/spank/iostrata-node
+T2X_SO=$build/spank/.libs/spank_iostrata.so
+LOCALSITE=${LOCALSITE:-$top/site/local/localsite}
 
 [ "$(id -u)" = 0 ] || skip "needs root (CPU/memory hotplug, blkio)"
-[ -n "${IOSTRATA_SITE_BASE:-}" ] || skip "no local site (source BASE/env)"
-[ -x "$T2X_NODE" ] && [ -f "$T2X_SO" ] || skip "spank plugin not built in $T2X_BUILD"
+require_env IOSTRATA_SITE_BASE
+[ -x "$T2X_NODE" ] && [ -f "$T2X_SO" ] || skip "spank plugin not built in $build"
 [ -w /sys/devices/system/cpu/cpu1/online ] || skip "no CPU hotplug for cpu1"
 
 # The storage host the tests shape, and its plugin files (the site gives
@@ -35,8 +24,7 @@ T2X_HOST=${IOSTRATA_STORAGE_NODES%%,*}
 T2X_DIR=$IOSTRATA_HOSTS_DIR/$T2X_HOST/iostrata
 T2X_STATE=$T2X_DIR/state
 T2X_POLICY=$T2X_DIR/policy.conf
-T2X_TMP=$(mktemp -d "/tmp/$T2X_NAME.XXXXXX")
-chmod 755 "$T2X_TMP"
+make_work /tmp
 
 # Machine state the plugin may change: online CPUs, offline memory blocks,
 # the throttles of the OSD cgroups.
@@ -56,8 +44,6 @@ machine_whole() {
 		! grep -qs '^0' /sys/devices/system/memory/memory*/online
 }
 
-drained() { sinfo -h -t drain,drng,down,fail -o %N 2>/dev/null; }
-
 # The site loads the plugin on its storage hosts (localsite up); a site
 # brought up with LOCALSITE_PLUGIN=off gets it now (slurm-restart).
 ensure_plugin() {
@@ -66,9 +52,9 @@ ensure_plugin() {
 		return 0
 	fi
 	[ -x "$LOCALSITE" ] || skip "plugin not loaded and no localsite to load it ($LOCALSITE)"
-	say "loading the plugin: localsite slurm-restart with LOCALSITE_PLUGIN=$T2X_SO"
-	LOCALSITE_PLUGIN=$(realpath "$T2X_SO") "$LOCALSITE" slurm-restart "$IOSTRATA_SITE_BASE" >"$T2X_TMP/restart.log" 2>&1 ||
-		{ cat "$T2X_TMP/restart.log"; fail "slurm-restart failed"; }
+	log "loading the plugin: localsite slurm-restart with LOCALSITE_PLUGIN=$T2X_SO"
+	LOCALSITE_PLUGIN=$(realpath "$T2X_SO") "$LOCALSITE" slurm-restart "$IOSTRATA_SITE_BASE" >"$work/restart.log" 2>&1 ||
+		{ cat "$work/restart.log"; fail "slurm-restart failed"; }
 	grep -qs "^required $(realpath "$T2X_SO") " "$ps" || fail "plugin not in $ps after slurm-restart"
 }
 
@@ -90,7 +76,7 @@ snapshot() {
 	# builds do not register in /run/iostrata-host: also wait for every
 	# CPU and memory block to be online).
 	while { [ -n "$(other_owner)" ] || ! machine_whole; } && [ $((SECONDS - t0)) -lt 120 ]; do
-		[ "$t0" = "$SECONDS" ] && say "waiting up to 120 s: machine shaped by someone else: $(other_owner) cpus $(cat /sys/devices/system/cpu/online), $(grep -ls '^0' /sys/devices/system/memory/memory*/online | wc -l) memory blocks offline"
+		[ "$t0" = "$SECONDS" ] && log "waiting up to 120 s: machine shaped by someone else: $(other_owner) cpus $(cat /sys/devices/system/cpu/online), $(grep -ls '^0' /sys/devices/system/memory/memory*/online | wc -l) memory blocks offline"
 		sleep 2
 	done
 	[ -z "$(other_owner)" ] && machine_whole ||
@@ -99,42 +85,33 @@ snapshot() {
 	[ -z "$(drained)" ] || fail "nodes drained before the test: $(drained)"
 }
 
-# Restore whatever is left, then verify; runs from the EXIT trap.
-restore_and_check() {
-	local rc=$? now
-	set +e
+# Restore whatever is left, then verify; runs at exit.
+t2x_exit() {
+	local now
 	# test-specific undo first (e.g. permissions a test broke on purpose)
 	declare -F t2x_cleanup >/dev/null && t2x_cleanup
-	# cancel our jobs
-	[ -s "$T2X_TMP/jobs" ] && scancel $(cat "$T2X_TMP/jobs") 2>/dev/null
-	for _ in $(seq 1 60); do
-		[ -s "$T2X_TMP/jobs" ] || break
-		[ -z "$(squeue -h -j "$(paste -sd, "$T2X_TMP/jobs")" 2>/dev/null)" ] && break
-		sleep 1
-	done
+	cancel_jobs
 	"$T2X_NODE" restore --state-dir "$T2X_STATE" --policy "$T2X_POLICY" >/dev/null 2>&1
 	now=$(machine_state)
 	if [ -n "$T2X_BEFORE" ] && [ "$now" != "$T2X_BEFORE" ] && [ -n "$(other_owner)" ]; then
 		# Not ours to undo: another site's job shaped the machine meanwhile.
-		echo "$T2X_NAME: machine shaped by another site's job $(other_owner) meanwhile: cannot compare (skip)" >&2
-		[ "$rc" = 0 ] || rc=77
+		echo "$T: machine shaped by another site's job $(other_owner) meanwhile: cannot compare (skip)" >&2
+		[ "$IT_RC" = 0 ] || IT_RC=77
 	elif [ -n "$T2X_BEFORE" ] && [ "$now" != "$T2X_BEFORE" ]; then
-		echo "$T2X_NAME: machine state differs from the snapshot, forcing it back:" >&2
+		echo "$T: machine state differs from the snapshot, forcing it back:" >&2
 		diff <(echo "$T2X_BEFORE") <(echo "$now") >&2
 		force_restore
-		rc=1
+		IT_RC=1
 	fi
 	for n in $(drained); do
 		if [ -n "$T2X_EXPECT_DRAIN" ]; then
 			scontrol update nodename="$n" state=resume 2>/dev/null
 		else
-			echo "$T2X_NAME: node $n drained: $(sinfo -h -n "$n" -o %E)" >&2
+			echo "$T: node $n drained: $(sinfo -h -n "$n" -o %E)" >&2
 			scontrol update nodename="$n" state=resume 2>/dev/null
-			rc=1
+			IT_RC=1
 		fi
 	done
-	rm -rf "$T2X_TMP"
-	exit "$rc"
 }
 
 # Last resort: online every CPU and memory block that was online in the
@@ -157,29 +134,7 @@ force_restore() {
 	done < <(echo "$T2X_BEFORE" | grep blkio.throttle)
 }
 
-trap restore_and_check EXIT
-
-# submit ARGS...: sbatch --parsable, remember the job id for the trap.
-submit() {
-	local id
-	id=$(sbatch --parsable "$@") || return 1
-	echo "$id" >>"$T2X_TMP/jobs"
-	echo "$id"
-}
-
-# wait_job ID [SECONDS]: until the job left the queue (or is held).
-wait_job() {
-	local id=$1 max=${2:-120} t=0 st
-	while [ $t -lt "$max" ]; do
-		st=$(squeue -h -j "$id" -o %T 2>/dev/null)
-		[ -z "$st" ] && return 0
-		sleep 1
-		t=$((t + 1))
-	done
-	return 1
-}
-
-job_state() { scontrol show job "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p'; }
+at_exit t2x_exit
 
 # wait_running ID MARKER: until the job's script runs, i.e. has created
 # MARKER.  With PrologFlags=Alloc a job shows RUNNING while its prolog is
@@ -210,10 +165,6 @@ expect_restored() {
 	fail "$what: node not restored to the snapshot"
 }
 
-expect_not_drained() {
-	[ -z "$(drained)" ] || fail "$1: node drained: $(sinfo -h -n "$(drained)" -o %E)"
-}
-
 # health_enable INTERVAL: slurmd runs iostrata-node check for s1 (the node
 # the plugin acts on) as its HealthCheckProgram every INTERVAL seconds.
 # HealthCheckProgram takes no arguments: a wrapper gives the state
@@ -226,7 +177,7 @@ health_enable() {
 	local iv=$1
 	cat >"$T2X_HEALTH.tmp" <<EOS
 #!/bin/sh
-# written by $T2X_NAME: iostrata health check for node $T2X_HOST only
+# written by $T: iostrata health check for node $T2X_HOST only
 [ "\$SLURMD_NODENAME" = $T2X_HOST ] || exit 0
 {
 	echo "run \$(date +%s.%N)"
@@ -238,15 +189,15 @@ EOS
 	mv -f "$T2X_HEALTH.tmp" "$T2X_HEALTH"
 	: >"$T2X_HEALTH_LOG"
 	IOSTRATA_HEALTH_CHECK=$T2X_HEALTH IOSTRATA_HEALTH_INTERVAL=$iv \
-		"$LOCALSITE" slurm-restart "$IOSTRATA_SITE_BASE" >"$T2X_TMP/restart.log" 2>&1 ||
-		{ cat "$T2X_TMP/restart.log"; fail "slurm-restart with the health check failed"; }
+		"$LOCALSITE" slurm-restart "$IOSTRATA_SITE_BASE" >"$work/restart.log" 2>&1 ||
+		{ cat "$work/restart.log"; fail "slurm-restart with the health check failed"; }
 	grep -qx "HealthCheckProgram=$T2X_HEALTH" "$(dirname "$SLURM_CONF")/health.conf" ||
 		fail "health.conf does not name $T2X_HEALTH"
 }
 
 health_disable() {
 	"$LOCALSITE" slurm-restart "$IOSTRATA_SITE_BASE" \
-		>"$T2X_TMP/restart.log" 2>&1 || cat "$T2X_TMP/restart.log" >&2
+		>"$work/restart.log" 2>&1 || cat "$work/restart.log" >&2
 	rm -f "$T2X_HEALTH"
 }
 

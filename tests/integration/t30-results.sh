@@ -16,23 +16,10 @@ T=t30-results
 JOB_TIMEOUT=180
 PY=/usr/bin/python3
 
-log() { printf '%s: %s\n' "$T" "$*"; }
-fail() {
-	printf '%s: FAIL: %s\n' "$T" "$*" >&2
-	exit 1
-}
-skip() {
-	printf '%s: SKIP: %s\n' "$T" "$*"
-	exit 77
-}
+. "$(dirname "$0")/lib.bash"
+require_env SLURM_CONF CEPH_CONF IOSTRATA_BENCH_DIR IOSTRATA_LOCAL_DIR \
+	IOSTRATA_SLURM_PARTITION
 
-for v in SLURM_CONF CEPH_CONF IOSTRATA_BENCH_DIR IOSTRATA_LOCAL_DIR \
-	IOSTRATA_SLURM_PARTITION; do
-	[[ -n ${!v:-} ]] || skip "$v is not set: run me through tests/integration/run (or source a site env)"
-done
-
-top=$(cd "$(dirname "$0")/../.." && pwd)
-build=${IOSTRATA_BUILD_DIR:-$top/build}
 report=$build/report/iostrata-report
 synth=$build/tests/tools/iostrata-h5synth
 bench=${T30_BENCH:-$build/mpibench/iostrata-bench}
@@ -40,25 +27,9 @@ bench=${T30_BENCH:-$build/mpibench/iostrata-bench}
 [[ -x $synth ]] || skip "$synth not built"
 $PY -c 'import h5py' 2>/dev/null || skip "$PY has no h5py (apt-get install python3-h5py)"
 
-work=$(mktemp -d "$IOSTRATA_LOCAL_DIR/$T.XXXXXX")
-chmod 755 "$work"
-jobid=
-datadir=
-
-cleanup() {
-	local rc=$?
-	if [[ -n $jobid && -n $(squeue -h -j "$jobid" 2>/dev/null) ]]; then
-		scancel "$jobid" 2>/dev/null || true
-	fi
-	[[ -n $datadir ]] && rm -rf -- "$datadir"
-	rm -rf -- "$work"
-	exit "$rc"
-}
-trap cleanup EXIT
-
+make_work
 datadir=$IOSTRATA_BENCH_DIR/$T.$$
-mkdir -p "$datadir"
-chmod 1777 "$datadir"
+make_shared "$datadir"
 run=$work/run.h5
 
 # every node of the compute partition
@@ -95,23 +66,15 @@ cat >"$work/job.sbatch" <<EOF
 set -eu
 $body
 EOF
-jobid=$(sbatch --parsable -p "$IOSTRATA_SLURM_PARTITION" -o "$work/job.out" \
+jobid=$(submit -p "$IOSTRATA_SLURM_PARTITION" -o "$work/job.out" \
 	"$work/job.sbatch") || fail "sbatch failed"
-jobid=${jobid%%;*}
 log "submitted job $jobid"
-deadline=$((SECONDS + JOB_TIMEOUT))
-while [[ -n $(squeue -h -j "$jobid" 2>/dev/null) ]]; do
-	((SECONDS < deadline)) || fail "job $jobid still running after ${JOB_TIMEOUT}s"
-	sleep 0.2
-done
-info=$(scontrol -o show job "$jobid")
-state=$(sed -n 's/.*JobState=\([^ ]*\).*/\1/p' <<<"$info")
+wait_job "$jobid" "$JOB_TIMEOUT" || fail "job $jobid still running after ${JOB_TIMEOUT}s"
+state=$(job_state "$jobid")
 [[ $state == COMPLETED ]] || {
 	cat "$work/job.out" >&2 || true
 	fail "job $jobid ended in state $state"
 }
-jobid_done=$jobid
-jobid=
 [[ -s $run ]] || fail "no results file $run"
 ls "$work" | grep -q '\.tmp\.' && fail "temporary files left next to $run: $(ls "$work")"
 
@@ -122,7 +85,7 @@ ls "$work" | grep -q '\.tmp\.' && fail "temporary files left next to $run: $(ls 
 ceph_sizes=$(ceph --conf "$CEPH_CONF" osd pool ls detail -f json 2>/dev/null |
 	$PY -c 'import json,sys; print(json.dumps({p["pool_name"]: p["size"] for p in json.load(sys.stdin)}))') ||
 	fail "ceph osd pool ls detail failed"
-RUN=$run JOBID=$jobid_done CEPH_SIZES=$ceph_sizes NNODES=$NNODES NODES=$IOSTRATA_SLURM_NODES \
+RUN=$run JOBID=$jobid CEPH_SIZES=$ceph_sizes NNODES=$NNODES NODES=$IOSTRATA_SLURM_NODES \
 	$PY - <<'EOF' || fail "h5py checks failed"
 import json, os, sys
 import h5py

@@ -14,20 +14,11 @@ T=t41-layers
 . "$(dirname "$0")/t4x-lib.bash"
 t4x_require
 
-work=$(mktemp -d "$IOSTRATA_LOCAL_DIR/$T.XXXXXX")
-chmod 755 "$work"
+make_work
 cdir=$T.$$
+make_shared "$IOSTRATA_CEPHFS_MOUNT/$cdir"
 devdir=$work/dev
-cleanup() {
-	local rc=$?
-	t4x_cleanup_pools
-	rm -rf -- "${IOSTRATA_CEPHFS_MOUNT:?}/$cdir"
-	rm -rf -- "$work"
-	exit "$rc"
-}
-trap cleanup EXIT
-mkdir -p "$IOSTRATA_CEPHFS_MOUNT/$cdir" "$devdir"/{0,1,2}
-chmod 1777 "$IOSTRATA_CEPHFS_MOUNT/$cdir"
+mkdir -p "$devdir"/{0,1,2}
 
 # The device layer writes into a directory per node; on the local site the
 # OSDs' files sit on the host's disk like $work does.  The full stack runs

@@ -15,17 +15,10 @@ t4x_require
 [[ -n ${CEPH_KEYRING:-} && -r $CEPH_KEYRING ]] || skip "CEPH_KEYRING not readable"
 command -v ceph-authtool >/dev/null || skip "no ceph-authtool"
 
-work=$(mktemp -d "$IOSTRATA_LOCAL_DIR/$T.XXXXXX")
-chmod 755 "$work"
+make_work
 cdir=$T.$$
-cleanup() {
-	local rc=$?
-	rm -rf -- "${IOSTRATA_CEPHFS_MOUNT:?}/$cdir" "$work"
-	exit "$rc"
-}
-trap cleanup EXIT
-mkdir -p "$IOSTRATA_CEPHFS_MOUNT/$cdir" "$work/dev"/{0,1,2}
-chmod 1777 "$IOSTRATA_CEPHFS_MOUNT/$cdir"
+make_shared "$IOSTRATA_CEPHFS_MOUNT/$cdir"
+mkdir -p "$work/dev"/{0,1,2}
 
 # A keyring with the right name and a valid but wrong key.
 sed "s|key = .*|key = $(ceph-authtool --gen-print-key)|" "$CEPH_KEYRING" >"$work/wrong.keyring"
@@ -65,13 +58,13 @@ for c in "${cases[@]}"; do
 				--bs=1M --size=4M --runtime=1 --reps=1
 				--output="$work/$name.h5")
 		fi
-		t0=$(date +%s.%N)
+		t0=$(now)
 		set +e
 		t4x_srun 120 "$bench" "${args[@]}" "${extra[@]}" --ceph-timeout=$TMO \
 			>"$work/out" 2>"$work/err"
 		rc=$?
 		set -e
-		dt=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+		dt=$(since "$t0")
 		log "$name/$mode: exit $rc in $dt s: $(grep -m1 -E "$msg" "$work/err" || head -n 1 "$work/err")"
 		[[ $rc != 0 && $rc != 124 && $rc != 137 ]] ||
 			fail "$name/$mode: exit $rc (want a clean non-zero exit)"

@@ -11,16 +11,9 @@ T=t43-layers-cached
 . "$(dirname "$0")/t4x-lib.bash"
 t4x_require
 
-work=$(mktemp -d "$IOSTRATA_LOCAL_DIR/$T.XXXXXX")
+make_work
 cdir=$T.$$
-cleanup() {
-	local rc=$?
-	rm -rf -- "${IOSTRATA_CEPHFS_MOUNT:?}/$cdir" "$work"
-	exit "$rc"
-}
-trap cleanup EXIT
-mkdir -p "$IOSTRATA_CEPHFS_MOUNT/$cdir"
-chmod 1777 "$IOSTRATA_CEPHFS_MOUNT/$cdir"
+make_shared "$IOSTRATA_CEPHFS_MOUNT/$cdir"
 pool=${IOSTRATA_RADOS_POOL:-bench}
 
 set +e

@@ -28,7 +28,7 @@ starttime() { local s; s=$(cat "/proc/$1/stat" 2>/dev/null) || return 1; s=${s##
 localsite=$top/site/local/localsite
 [[ -x $localsite ]] || skip "no $localsite to restart the OSD with"
 
-work=$(mktemp -d "$IOSTRATA_LOCAL_DIR/$T.XXXXXX")
+make_work
 pool=${IOSTRATA_RADOS_POOL:-bench}
 killed=0
 
@@ -52,23 +52,20 @@ cluster_ok() {
 }
 
 stopped=0
-cleanup() {
-	local rc=$?
+t44_exit() {
 	((stopped)) && kill -CONT "$opid" 2>/dev/null
 	t4x_cleanup_pools
 	restart_osd || true
-	cluster_ok || { echo "$T: cluster not back to 3 OSDs up, all PGs active+clean" >&2; rc=1; }
-	rm -rf -- "$work"
-	exit "$rc"
+	cluster_ok || late_fail "cluster not back to 3 OSDs up, all PGs active+clean"
 }
-trap cleanup EXIT
+at_exit t44_exit
 
 cluster_ok || skip "cluster not healthy before the test"
 RT=8
 TMO=20
 BOUND=$((2 * RT + TMO + 60))
 log "protocol layer on pool $pool for ${RT}s per phase; killing osd.$OSD (PID $opid) once writes are under way"
-t0=$(date +%s.%N)
+t0=$(now)
 t4x_srun $((BOUND + 30)) "$bench" --layers \
 	--layers-skip=device,network,fullstack,fullstack-lib --rados-pool="$pool" \
 	--ceph-timeout=$TMO --bs=1M --size=32M --iodepth=4 --runtime=$RT --reps=1 \
@@ -85,7 +82,7 @@ set +e
 wait "$job"
 rc=$?
 set -e
-dt=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
+dt=$(since "$t0" 0)
 cat "$work/out"
 log "run ended with exit $rc after $dt s (bound $BOUND s)"
 ((dt <= BOUND)) || fail "took $dt s, bound $BOUND s"
@@ -107,7 +104,7 @@ t4x_pool "$spool" 1 || fail "create pool $spool"
 TMO=8
 BOUND=$((RT + 2 * TMO + 60))
 log "rados backend on size-1 pool $spool; stopping osd.$OSD (PID $opid) once writes are under way"
-t0=$(date +%s.%N)
+t0=$(now)
 t4x_srun $((BOUND + 30)) "$bench" --backend=rados --rados-pool="$spool" \
 	--ceph-timeout=$TMO --rw=write --bs=1M --size=32M --iodepth=4 \
 	--ioengine=libaio --runtime=$RT --reps=1 --output=none --summary=json \
@@ -137,7 +134,7 @@ stopped=0
 for code in OSD_SLOW_PING_TIME_BACK OSD_SLOW_PING_TIME_FRONT SLOW_OPS; do
 	ceph health mute "$code" 15m >/dev/null 2>&1 || true
 done
-dt=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
+dt=$(since "$t0" 0)
 log "run ended with exit $rc after $dt s (bound $BOUND s)"
 ((dt <= BOUND)) || fail "hung OSD: took $dt s, bound $BOUND s"
 [[ $rc == 1 ]] || fail "hung OSD: exit $rc, want 1 (invalid run): $(tail -3 "$work/err2")"

@@ -1,25 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 # t4x-lib.bash: shared helpers of the layers area's integration tests (t4x-*),
-# sourced, not run.  Needs T (the test's name) set by the caller.
+# sourced, not run; on top of lib.bash.  t4x_require skips unless the site,
+# the benchmark with its rados backend and the ceph CLI are there, and sets
+# bench and PART; pools made by t4x_pool are deleted at exit.
 
-log() { printf '%s: %s\n' "$T" "$*"; }
-fail() {
-	printf '%s: FAIL: %s\n' "$T" "$*" >&2
-	exit 1
-}
-skip() {
-	printf '%s: SKIP: %s\n' "$T" "$*"
-	exit 77
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 
 t4x_require() {
-	local v
-	for v in SLURM_CONF CEPH_CONF IOSTRATA_SITE_BASE IOSTRATA_BENCH_DIR \
-		IOSTRATA_CEPHFS_MOUNT IOSTRATA_LOCAL_DIR IOSTRATA_SLURM_PARTITION; do
-		[[ -n ${!v:-} ]] || skip "$v is not set: run me through tests/integration/run (or source a site env)"
-	done
-	top=$(cd "$(dirname "$0")/../.." && pwd)
-	build=${IOSTRATA_BUILD_DIR:-$top/build}
+	require_env SLURM_CONF CEPH_CONF IOSTRATA_SITE_BASE IOSTRATA_BENCH_DIR \
+		IOSTRATA_CEPHFS_MOUNT IOSTRATA_LOCAL_DIR IOSTRATA_SLURM_PARTITION
 	bench=$build/mpibench/iostrata-bench
 	[[ -x $bench ]] || skip "$bench not built"
 	# not `--help | grep -q`: under pipefail the help's SIGPIPE (grep -q
@@ -31,6 +21,7 @@ t4x_require() {
 	# every node of the (compute) partition
 	NNODES=$(sinfo -h -p "$PART" -o %D 2>/dev/null) || NNODES=
 	[[ $NNODES =~ ^[0-9]+$ ]] || skip "no nodes in partition $PART (sinfo: \"$NNODES\")"
+	at_exit t4x_cleanup_pools
 }
 
 # srun on every node of the partition, one rank each (MPI over pmix),
@@ -41,7 +32,7 @@ t4x_srun() { # timeout_s args...
 	timeout -k 10 "$t" srun -p "$PART" -N "$NNODES" -n "$NNODES" --mpi=pmix --overcommit "$@"
 }
 
-# Create a replicated pool of [size]; remember it for t4x_cleanup_pools.
+# Create a replicated pool of [size]; t4x_cleanup_pools deletes it (at exit).
 T4X_POOLS=()
 t4x_pool() { # name size
 	ceph osd pool create "$1" 8 8 >/dev/null 2>&1 || return 1

@@ -18,26 +18,26 @@ source "$(dirname "$0")/t5x-lib.bash"
 t5x_init
 t5x_need_real
 
-site=$WORK/site/site.conf
+site=$work/site/site.conf
 t5x_site "$site" workload.file_size=2M workload.seq_bs=1M workload.runtime=2 workload.reps=2 \
 	workload.iodepth=2 'sweep.cpus=1, 2' 'sweep.mem=22G, 23G'
 start=$SECONDS
-"$CAMPAIGN" submit "$site" sweep-cores-mem || t5x_fail "submit failed"
+"$CAMPAIGN" submit "$site" sweep-cores-mem || fail "submit failed"
 t5x_wait "$site" sweep-cores-mem 420
 rc=$?
 if [[ $rc -eq 1 ]]; then
 	# Memory offlining is partial on this VM and slow under load: the plugin
 	# refuses a job whose memory target it cannot reach.  Resubmit the
 	# failed elements once, as a user would.
-	t5x_log "resubmitting failed elements once (--resume)"
-	"$CAMPAIGN" submit "$site" sweep-cores-mem --resume || t5x_fail "resume failed"
+	log "resubmitting failed elements once (--resume)"
+	"$CAMPAIGN" submit "$site" sweep-cores-mem --resume || fail "resume failed"
 	t5x_wait "$site" sweep-cores-mem 300
 	rc=$?
 fi
-[[ $rc -eq 0 ]] || t5x_fail "not every element is DONE (see above)"
-t5x_log "4 elements ran in $((SECONDS - start)) s"
-dir=$WORK/campaigns/local-sweep-cores-mem
-"$CAMPAIGN" collect "$site" sweep-cores-mem || t5x_fail "collect: exit $?"
+[[ $rc -eq 0 ]] || fail "not every element is DONE (see above)"
+log "4 elements ran in $((SECONDS - start)) s"
+dir=$work/campaigns/local-sweep-cores-mem
+"$CAMPAIGN" collect "$site" sweep-cores-mem || fail "collect: exit $?"
 
 # the CPUs the plugin applied, from its per-job file copied before the run
 while IFS=$'\t' read -r idx label _; do
@@ -45,26 +45,26 @@ while IFS=$'\t' read -r idx label _; do
 	want=${label#cpus}
 	want=${want%%-*}
 	f=$dir/elements/$idx/storage-applied-s1.json
-	/usr/bin/python3 - "$f" "$want" <<'PY' || t5x_fail "element $idx ($label): applied CPUs differ from the request: $(cat "$f" 2>&1)"
+	/usr/bin/python3 - "$f" "$want" <<'PY' || fail "element $idx ($label): applied CPUs differ from the request: $(cat "$f" 2>&1)"
 import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["applied"]["cpus_online"] == int(sys.argv[2]), s["applied"]
 PY
 done <"$dir/elements.tsv"
 
-"$REPORT" plot --kind=heatmap --out="$WORK/plot" "$dir"/results/*.h5 >"$WORK/plot.txt" 2>&1 ||
-	t5x_fail "plot failed: $(cat "$WORK/plot.txt")"
-pngs=("$WORK"/plot-heatmap-*.png)
-[[ -e ${pngs[0]} ]] || t5x_fail "no heatmap drawn: $(cat "$WORK/plot.txt")"
+"$REPORT" plot --kind=heatmap --out="$work/plot" "$dir"/results/*.h5 >"$work/plot.txt" 2>&1 ||
+	fail "plot failed: $(cat "$work/plot.txt")"
+pngs=("$work"/plot-heatmap-*.png)
+[[ -e ${pngs[0]} ]] || fail "no heatmap drawn: $(cat "$work/plot.txt")"
 
 # advise vs an independent computation of the same question
 target=seq-write=0.5,rand-write=0.5
-"$REPORT" advise --site="$site" --target="$target" --plot="$WORK/advise" "$dir" >"$WORK/advise.txt" 2>&1
+"$REPORT" advise --site="$site" --target="$target" --plot="$work/advise" "$dir" >"$work/advise.txt" 2>&1
 rc=$?
-cat "$WORK/advise.txt"
-"$REPORT" export --format=csv "$dir"/results/*.h5 >"$WORK/export.csv" ||
-	t5x_fail "export failed"
-want=$(/usr/bin/python3 - "$WORK/export.csv" "$dir/index.tsv" <<'PY'
+cat "$work/advise.txt"
+"$REPORT" export --format=csv "$dir"/results/*.h5 >"$work/export.csv" ||
+	fail "export failed"
+want=$(/usr/bin/python3 - "$work/export.csv" "$dir/index.tsv" <<'PY'
 import csv, re, sys, statistics
 # prices of site/local/site.conf: node_base + cores x core + GB x mem_gb
 # (+ disks and NVMe, equal for all configurations)
@@ -91,19 +91,19 @@ best = min(ok, key=lambda l: cfg[l][0] * core + cfg[l][1] / 1e9 * mem_gb) if ok 
 print(best)
 PY
 )
-t5x_log "independent computation: $want"
+log "independent computation: $want"
 if [[ $want == none ]]; then
-	[[ $rc -eq 1 ]] || t5x_fail "advise exit $rc, but no configuration meets $target"
+	[[ $rc -eq 1 ]] || fail "advise exit $rc, but no configuration meets $target"
 else
-	[[ $rc -eq 0 ]] || t5x_fail "advise exit $rc, want 0"
-	grep -q "^Advice: $want (" "$WORK/advise.txt" ||
-		t5x_fail "advise did not pick $want"
-	[[ $(stat -c %s "$WORK/advise.png" 2>/dev/null || echo 0) -gt 5000 ]] ||
-		t5x_fail "advise drew no frontier plot"
+	[[ $rc -eq 0 ]] || fail "advise exit $rc, want 0"
+	grep -q "^Advice: $want (" "$work/advise.txt" ||
+		fail "advise did not pick $want"
+	[[ $(stat -c %s "$work/advise.png" 2>/dev/null || echo 0) -gt 5000 ]] ||
+		fail "advise drew no frontier plot"
 fi
-"$REPORT" advise --site="$site" --target=rand-write=2 "$dir" >"$WORK/advise2.txt" 2>&1
+"$REPORT" advise --site="$site" --target=rand-write=2 "$dir" >"$work/advise2.txt" 2>&1
 rc=$?
-[[ $rc -eq 1 ]] || t5x_fail "advise with an unreachable target: exit $rc, want 1"
-grep -q "No configuration meets the target" "$WORK/advise2.txt" ||
-	t5x_fail "advise with an unreachable target: no clear message: $(cat "$WORK/advise2.txt")"
-t5x_log "PASS"
+[[ $rc -eq 1 ]] || fail "advise with an unreachable target: exit $rc, want 1"
+grep -q "No configuration meets the target" "$work/advise2.txt" ||
+	fail "advise with an unreachable target: no clear message: $(cat "$work/advise2.txt")"
+log "PASS"

@@ -294,6 +294,18 @@ static void test_outliers_512(void **state)
 	free(r);
 }
 
+/* A negative rank count is refused by name, not taken for ~2^64 ranks
+ * (before: calloc of SIZE_MAX doubles, "out of memory computing figures"). */
+static void test_negative_rank_count(void **state)
+{
+	struct ios_rep_result rep = {.nranks = -1};
+
+	(void)state;
+	ios_figures_compute(&rep, NULL, 0);
+	assert_false(rep.valid);
+	assert_string_equal(rep.invalid_reason, "rank count -1 is negative");
+}
+
 static void test_validity_reasons(void **state)
 {
 	struct rk r[4];
@@ -430,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_outliers),
 		cmocka_unit_test(test_outliers_512),
 		cmocka_unit_test(test_validity_reasons),
+		cmocka_unit_test(test_negative_rank_count),
 		cmocka_unit_test(test_over_reps),
 		cmocka_unit_test(test_dropped_histograms),
 		cmocka_unit_test(test_median_mad),

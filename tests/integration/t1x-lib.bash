@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+# t1x-lib.bash: helpers of the benchmark's integration tests (t1x-*.sh) on
+# the local site, sourced, not run; on top of lib.bash.  Sets bench (the
+# built iostrata-bench), H5 (yes when it has the results writer) and work.
+# Jobs: run_job NAME NTASKS TIMEOUT COMMAND... runs an sbatch job on every
+# node of the site's compute partition ($NNODES), waits, leaves its output
+# in $work/NAME.out and srun's exit code in $work/NAME.rc.
+
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+
+require_env SLURM_CONF IOSTRATA_BENCH_DIR IOSTRATA_LOCAL_DIR IOSTRATA_SLURM_PARTITION
+bench=$build/mpibench/iostrata-bench
+[[ -x $bench ]] || skip "$bench not built (configure found no MPI?)"
+# the nodes of the (compute) partition the jobs run on
+NNODES=$(sinfo -h -p "$IOSTRATA_SLURM_PARTITION" -o %D 2>/dev/null) || NNODES=
+[[ $NNODES =~ ^[0-9]+$ ]] || skip "no nodes in partition $IOSTRATA_SLURM_PARTITION (sinfo: \"$NNODES\")"
+H5=no
+"$bench" --version | grep -q 'results writer: yes' && H5=yes
+make_work
+
+# run_job NAME NTASKS TIMEOUT COMMAND... (COMMAND runs under srun)
+run_job() {
+	local name=$1 ntasks=$2 timeout=$3 jobid
+	shift 3
+	{
+		printf '#!/bin/bash\n#SBATCH --job-name=%s\n#SBATCH --nodes=%s\n#SBATCH --ntasks=%s\n#SBATCH --overcommit\n#SBATCH --time=5\n' "$T-$name" "$NNODES" "$ntasks"
+		printf 'srun --mpi=pmix --overcommit'
+		printf ' %q' "$@"
+		printf '\necho $? > %q\n' "$work/$name.rc"
+	} >"$work/$name.sbatch"
+	jobid=$(submit -p "$IOSTRATA_SLURM_PARTITION" -o "$work/$name.out" \
+		"$work/$name.sbatch") || fail "sbatch $name failed"
+	wait_job "$jobid" "$timeout" || fail "job $name ($jobid) still running after ${timeout}s"
+	[[ -f $work/$name.rc ]] || fail "job $name ($jobid) left no exit code: $(cat "$work/$name.out" 2>/dev/null)"
+	log "job $name ($jobid): exit $(cat "$work/$name.rc")"
+}
+
+# --output value: a file in $work, or none without a results writer.
+h5out() {
+	if [[ $H5 == yes ]]; then
+		echo "$work/$1.h5"
+	else
+		echo none
+	fi
+}
+
+job_rc() { cat "$work/$1.rc"; }
+
+# The JSON summary is the only stdout line starting with '{'.
+json_of() { grep '^{' "$work/$1.out" | tail -1; }
