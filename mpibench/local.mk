@@ -14,6 +14,9 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/be_null.c \
 	mpibench/phase.c \
 	mpibench/phase.h \
+	mpibench/phase_gather.c \
+	mpibench/phase_internal.h \
+	mpibench/phase_rank.c \
 	mpibench/progress.c \
 	mpibench/progress.h \
 	mpibench/verify.c \
@@ -22,6 +25,7 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/verify.h \
 	mpibench/watchdog.c \
 	mpibench/watchdog.h \
+	mpibench/world.c \
 	mpibench/h5out.c \
 	mpibench/h5out.h \
 	mpibench/runrec.c \
