@@ -6,6 +6,9 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/main.c \
 	mpibench/mb_config.c \
 	mpibench/mb_config.h \
+	mpibench/mb_config_check.c \
+	mpibench/mb_config_internal.h \
+	mpibench/mb_target.c \
 	mpibench/ownfile.c \
 	mpibench/ownfile.h \
 	mpibench/backend.c \
@@ -79,6 +82,8 @@ dist_noinst_SCRIPTS += \
 # Unit tests: the MPI-free parts (options, backends, verify stamps).
 MB_TEST_SOURCES = \
 	mpibench/mb_config.c \
+	mpibench/mb_config_check.c \
+	mpibench/mb_target.c \
 	mpibench/ownfile.c \
 	mpibench/backend.c \
 	mpibench/be_posix.c \
