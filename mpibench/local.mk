@@ -33,6 +33,8 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/h5out.h \
 	mpibench/runrec.c \
 	mpibench/mb_runrec.h \
+	mpibench/summary.c \
+	mpibench/summary.h \
 	mpibench/config_record.c \
 	# End of mpibench_iostrata_bench_SOURCES
 mpibench_iostrata_bench_CPPFLAGS = \
