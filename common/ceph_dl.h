@@ -28,6 +28,7 @@
 	X(rados_conf_read_file)                                                \
 	X(rados_conf_parse_env)                                                \
 	X(rados_conf_set)                                                      \
+	X(rados_conf_get)                                                      \
 	X(rados_connect)                                                       \
 	X(rados_shutdown)                                                      \
 	X(rados_cluster_fsid)                                                  \
@@ -73,6 +74,7 @@ const struct ios_rados_api *ios_rados_load(struct ios_err *err);
 	X(ceph_conf_read_file)                                                 \
 	X(ceph_conf_parse_env)                                                 \
 	X(ceph_conf_set)                                                       \
+	X(ceph_conf_get)                                                       \
 	X(ceph_mount)                                                          \
 	X(ceph_unmount)                                                        \
 	X(ceph_release)                                                        \

@@ -1,4 +1,5 @@
-## common/: small shared helpers (units, errbuf, JSON writer, latency histogram).
+## common/: small shared helpers (units, errbuf, JSON writer, latency histogram,
+## the Ceph client libraries and the one Ceph connect).
 noinst_LTLIBRARIES += common/libiostrata_common.la
 common_libiostrata_common_la_SOURCES = \
 	common/errbuf.c \
@@ -15,8 +16,11 @@ common_libiostrata_common_la_SOURCES = \
 	common/units.h \
 	common/ceph_dl.c \
 	common/ceph_dl.h \
+	common/ceph_conn.c \
+	common/ceph_conn.h \
 	# End of common_libiostrata_common_la_SOURCES
-# ceph_dl.c: librados/libcephfs loaded on first use; only their headers here.
+# ceph_dl.c, ceph_conn.c: librados/libcephfs loaded on first use; only their
+# headers here.
 common_libiostrata_common_la_CPPFLAGS = $(AM_CPPFLAGS) $(RADOS_CPPFLAGS) \
 	$(CEPHFS_CPPFLAGS)
 common_libiostrata_common_la_LIBADD = -lm $(DL_LIBS) $(PTHREAD_LIBS)
@@ -27,6 +31,7 @@ check_PROGRAMS += \
 	tests/unit/test_jsonw \
 	tests/unit/test_lathist \
 	tests/unit/test_ceph_dl \
+	tests/unit/test_ceph_conn \
 	tests/unit/test_gnuplot \
 	tests/unit/test_safefile \
 	# End of check_PROGRAMS (common)
@@ -35,6 +40,7 @@ TESTS += \
 	tests/unit/test_jsonw \
 	tests/unit/test_lathist \
 	tests/unit/test_ceph_dl \
+	tests/unit/test_ceph_conn \
 	tests/unit/test_gnuplot \
 	tests/unit/test_safefile \
 	# End of TESTS (common)
@@ -51,6 +57,10 @@ tests_unit_test_ceph_dl_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_ceph_dl_CPPFLAGS = $(AM_CPPFLAGS) $(INC_COMMON) $(RADOS_CPPFLAGS) \
 	$(CEPHFS_CPPFLAGS)
 tests_unit_test_ceph_dl_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
+tests_unit_test_ceph_conn_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_ceph_conn_CPPFLAGS = $(AM_CPPFLAGS) $(INC_COMMON) \
+	$(RADOS_CPPFLAGS) $(CEPHFS_CPPFLAGS)
+tests_unit_test_ceph_conn_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
 tests_unit_test_gnuplot_CPPFLAGS = $(AM_CPPFLAGS) $(INC_COMMON)
 tests_unit_test_gnuplot_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_gnuplot_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)

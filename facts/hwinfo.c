@@ -24,13 +24,7 @@
 #ifdef HAVE_HWLOC
 #include <hwloc.h>
 #endif
-#ifdef HAVE_RADOS
-#include "ceph_dl.h"
-
-/* librados, loaded by ios_hw_ceph_json() when there is a cluster to ask */
-static const struct ios_rados_api *librados;
-#endif
-
+#include "ceph_conn.h"
 #include "hwinfo.h"
 #include "hwinfo_internal.h"
 
@@ -51,9 +45,9 @@ char *ios_hw_job_json(void)
 	return NULL;
 }
 
-char *ios_hw_ceph_json(const char *ceph_conf, const char *target_dir)
+char *ios_hw_ceph_json(const struct ios_ceph_opts *opts, const char *target_dir)
 {
-	(void)ceph_conf;
+	(void)opts;
 	(void)target_dir;
 	return NULL;
 }
@@ -660,7 +654,6 @@ int ios_hw_ceph_dir_pool(const char *dir, char *out, size_t len)
 	}
 }
 
-#ifdef HAVE_RADOS
 /* o[key] = v (a borrowed reference), or "unknown" when v is NULL. */
 static void copy_or_unknown(json_t *o, const char *key, json_t *v)
 {
@@ -670,71 +663,71 @@ static void copy_or_unknown(json_t *o, const char *key, json_t *v)
 		json_object_set_new(o, key, json_string(UNKNOWN));
 }
 
-static json_t *mon_json(rados_t c, const char *cmd)
+/* The JSON answer to [cmd]; NULL when not connected or on any error. */
+static json_t *mon_json(void *c, const char *cmd)
 {
-	const char *cmds[1] = {cmd};
-	char *outbuf = NULL, *outs = NULL;
-	size_t outlen = 0, outslen = 0;
+	char *out = NULL;
+	size_t len = 0;
 	json_t *j = NULL;
 
-	if (librados->rados_mon_command(c, cmds, 1, "", 0, &outbuf, &outlen,
-					&outs, &outslen) == 0 &&
-	    outbuf)
-		j = json_loadb(outbuf, outlen, 0, NULL);
-	if (outbuf)
-		librados->rados_buffer_free(outbuf);
-	if (outs)
-		librados->rados_buffer_free(outs);
+	if (c && ios_rados_mon_command(c, cmd, &out, &len, NULL, NULL) >= 0)
+		j = json_loadb(out, len, 0, NULL);
+	free(out);
 	return j;
 }
-#endif
 
-char *ios_hw_ceph_json(const char *ceph_conf, const char *target_dir)
+/* The facts probe's time bound: see hwinfo.h. */
+static unsigned int probe_timeout(const struct ios_ceph_opts *opts)
 {
-#ifdef HAVE_RADOS
-	const char *conf = ceph_conf, *id = getenv("CEPH_ID"),
-		   *keyring = getenv("CEPH_KEYRING"),
-		   *tmo = getenv("IOSTRATA_CEPH_TIMEOUT");
-	char fsid[64], pool[256];
-	rados_t c;
+	const char *e = getenv("IOSTRATA_CEPH_TIMEOUT");
+	unsigned int t = IOS_CEPH_PROBE_TIMEOUT;
+
+	if (e && atoi(e) > 0)
+		t = (unsigned int)atoi(e);
+	if (opts && opts->timeout && opts->timeout < t)
+		t = opts->timeout;
+	return t;
+}
+
+char *ios_hw_ceph_json(const struct ios_ceph_opts *opts, const char *target_dir)
+{
+	/* librados would print its own complaints on a failed probe */
+	static const struct ios_ceph_kv quiet[] = {
+		{"log_to_stderr", "false"},
+		{"err_to_stderr", "false"},
+		{NULL, NULL},
+	};
+	struct ios_ceph_opts co = {0};
+	struct ios_err err = {0};
+	char pool[256], confbuf[PATH_MAX], *client;
+	const char *conf;
+	void *c = NULL;
 	json_t *o, *j, *pools;
 
-	if (!conf || !conf[0])
-		conf = getenv("CEPH_CONF");
-	if (!conf || !conf[0])
-		conf = "/etc/ceph/ceph.conf";
-	if (access(conf, R_OK) != 0)
-		return NULL;
-	if (!tmo || !tmo[0] || atoi(tmo) <= 0)
-		tmo = "5";
-	if (!librados)
-		librados = ios_rados_load(NULL);
-	if (!librados)
-		return NULL; /* recorded as unknown, like an unreachable cluster
-			      */
-	if (librados->rados_create(&c, id && id[0] ? id : NULL) < 0)
-		return NULL;
-	if (librados->rados_conf_read_file(c, conf) < 0) {
-		librados->rados_shutdown(c);
-		return NULL;
-	}
-	if (keyring && keyring[0])
-		librados->rados_conf_set(c, "keyring", keyring);
-	librados->rados_conf_set(c, "client_mount_timeout", tmo);
-	librados->rados_conf_set(c, "rados_mon_op_timeout", tmo);
-	librados->rados_conf_set(c, "rados_osd_op_timeout", tmo);
-	librados->rados_conf_set(c, "log_to_stderr", "false");
-	librados->rados_conf_set(c, "err_to_stderr", "false");
-	if (librados->rados_connect(c) < 0) {
-		librados->rados_shutdown(c);
-		return NULL;
-	}
+	if (opts)
+		co = *opts;
+	conf = ios_ceph_conf(&co, confbuf, sizeof(confbuf));
+	if (!conf)
+		return NULL; /* no Ceph configured here */
+	co.timeout = probe_timeout(opts);
+	co.op_timeout = 0;
+	co.extra = quiet;
 	o = json_object();
 	json_object_set_new(o, "conf", json_string(conf));
-	if (librados->rados_cluster_fsid(c, fsid, sizeof(fsid)) >= 0)
-		json_object_set_new(o, "fsid", json_string(fsid));
-	else
-		set_str(o, "fsid", NULL);
+	client = malloc(strlen(ios_ceph_id(&co)) + sizeof("client."));
+	if (client) {
+		sprintf(client, "client.%s", ios_ceph_id(&co));
+		json_object_set_new(o, "client", json_string(client));
+		free(client);
+	}
+	/* Not reachable: every cluster fact "unknown", and why. */
+	if (ios_rados_connect(&co, &c, &err) < 0) {
+		json_object_set_new(o, "error", json_string(err.msg));
+		c = NULL;
+	}
+	j = mon_json(c, "{\"prefix\":\"fsid\",\"format\":\"json\"}");
+	set_str(o, "fsid", json_string_value(json_object_get(j, "fsid")));
+	json_decref(j);
 	j = mon_json(c, "{\"prefix\":\"version\",\"format\":\"json\"}");
 	set_str(o, "version", json_string_value(json_object_get(j, "version")));
 	json_decref(j);
@@ -805,12 +798,7 @@ char *ios_hw_ceph_json(const char *ceph_conf, const char *target_dir)
 			json_string(dp ? "fs ls (first data pool)" : UNKNOWN));
 		json_decref(j);
 	}
-	librados->rados_shutdown(c);
+	ios_rados_shutdown(c);
 	return dump(o);
-#else
-	(void)ceph_conf;
-	(void)target_dir;
-	return NULL;
-#endif
 }
 #endif /* HAVE_JANSSON */

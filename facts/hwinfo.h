@@ -31,16 +31,26 @@ char *ios_hw_node_json(const char *target_dir);
 char *ios_hw_job_json(void);
 
 /*
- * Ceph facts through librados: fsid, version, osds {total, up, in}, pools
- * [{name, id, size, min_size, pg_num, crush_rule}], data_pool of
- * [target_dir] (xattr ceph.dir.layout.pool / ceph.file.layout.pool of the
- * directory or its parents, else the file system's first data pool) and
- * data_pool_source.  [ceph_conf] NULL: $CEPH_CONF, else
- * /etc/ceph/ceph.conf; the key comes from $CEPH_KEYRING when set, the id
- * from $CEPH_ID (default admin).  Bounded time: connect and commands time
- * out after $IOSTRATA_CEPH_TIMEOUT seconds (default 5).  Returns malloc'd
- * JSON, or NULL when no Ceph is reachable (or built without librados).
+ * Ceph facts through librados: conf (the ceph.conf read), client
+ * (client.<id>), fsid, version, osds {total, up, in}, pools [{name, id,
+ * size, min_size, pg_num, crush_rule}], data_pool of [target_dir] (xattr
+ * ceph.dir.layout.pool / ceph.file.layout.pool of the directory or its
+ * parents, else the file system's first data pool) and data_pool_source.
+ * Connects with [opts] (NULL: every default; ceph_conn.h, the same
+ * connect and defaults as the rados backend: the conf from opts->conf,
+ * $CEPH_CONF or Ceph's default places, client.<opts->id or admin>, the
+ * keyring given, else $CEPH_KEYRING, else the conf's; opts->extra is
+ * replaced by keys that keep librados quiet).  Bounded time: connect and
+ * every command time out after IOS_CEPH_PROBE_TIMEOUT (5) seconds, or
+ * $IOSTRATA_CEPH_TIMEOUT, or opts->timeout when shorter.
+ * Returns malloc'd JSON; NULL only when no ceph.conf is given or found
+ * (no Ceph here) or when built without jansson.  When a conf is there but
+ * the cluster cannot be asked (library missing, wrong key, monitor
+ * unreachable), every cluster fact is "unknown" and "error" says why,
+ * naming the step, the client and the conf: never another key's facts.
  */
-char *ios_hw_ceph_json(const char *ceph_conf, const char *target_dir);
+struct ios_ceph_opts;
+char *ios_hw_ceph_json(const struct ios_ceph_opts *opts,
+		       const char *target_dir);
 
 #endif

@@ -9,7 +9,7 @@ facts_libiostrata_facts_la_SOURCES = \
 	facts/hwinfo_internal.h \
 	# End of facts_libiostrata_facts_la_SOURCES
 facts_libiostrata_facts_la_CPPFLAGS = $(AM_CPPFLAGS) $(INC_FACTS) \
-	$(JANSSON_CFLAGS) $(HWLOC_CFLAGS) $(RADOS_CPPFLAGS) $(CEPHFS_CPPFLAGS)
+	$(JANSSON_CFLAGS) $(HWLOC_CFLAGS)
 facts_libiostrata_facts_la_LIBADD = common/libiostrata_common.la \
 	$(JANSSON_LIBS) $(HWLOC_LIBS)
 

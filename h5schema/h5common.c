@@ -112,6 +112,29 @@ hid_t ios_h5_compound_type(enum ios_h5_type c)
 	return t;
 }
 
+/*
+ * Transfer properties of every write (and of the reader's plain and text
+ * datasets: a fresh isolated-reader child otherwise faults in two 1 MiB
+ * buffers per file): type conversion in strips of 64 KiB
+ * instead of HDF5's default two 1 MiB buffers per write call (conversion
+ * and background), which HDF5 then keeps on its free lists: they were most
+ * of the writer's peak memory, and the writer runs on rank 0.  The free
+ * lists themselves are bounded too (set once, with the properties).
+ */
+hid_t ios_h5_dxpl(void)
+{
+	static hid_t dxpl = -1;
+
+	if (dxpl >= 0)
+		return dxpl;
+	H5set_free_list_limits(256 * 1024, 64 * 1024, 256 * 1024, 64 * 1024,
+			       256 * 1024, 64 * 1024);
+	dxpl = H5Pcreate(H5P_DATASET_XFER);
+	if (dxpl < 0 || H5Pset_buffer(dxpl, 64 * 1024, NULL, NULL) < 0)
+		return H5P_DEFAULT;
+	return dxpl;
+}
+
 /* ---- the reader's messages (reader and validator) ------------------ */
 
 int ios_h5_rfail(struct ios_h5_rctx *r, int code, const char *fmt, ...)

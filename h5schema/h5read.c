@@ -22,6 +22,8 @@
 #include "h5run_internal.h"
 #include "schema.h"
 
+bool ios_h5_read_in_core;
+
 int ios_h5_bound(uint64_t nelem, uint64_t file_esz, uint64_t mem_esz,
 		 uint64_t stored, bool filtered, uint64_t chunk)
 {
@@ -322,7 +324,7 @@ static int read_text(struct ios_h5_rctx *r, hid_t loc, const char *name,
 	if (d < 0)
 		return r->err ? r->err->code : -EBADMSG;
 	t = ios_h5_str_type();
-	if (H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, &s) < 0) {
+	if (H5Dread(d, t, H5S_ALL, H5S_ALL, ios_h5_dxpl(), &s) < 0) {
 		rc = ios_h5_rfail(r, -EBADMSG, "dataset '%s': %s", name,
 				  ios_h5_why(r->why));
 	} else {
@@ -368,7 +370,7 @@ static int read_u64_2d(struct ios_h5_rctx *r, hid_t loc, const char *name,
 	if (!*out)
 		rc = ios_h5_rfail(r, -ENOMEM, "%s", strerror(ENOMEM));
 	else if (rows * dims[1] != 0 &&
-		 H5Dread(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+		 H5Dread(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, ios_h5_dxpl(),
 			 *out) < 0) {
 		rc = ios_h5_rfail(r, -EBADMSG,
 				  "dataset '%s': %s (corrupt file?)", name,
@@ -459,7 +461,7 @@ static int read_rep(struct ios_h5_rctx *r, hid_t g, struct ios_rep_result *rep)
 	if (!rep->node_bw)
 		rc = ios_h5_rfail(r, -ENOMEM, "%s", strerror(ENOMEM));
 	else if (dims[0] && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
-				    H5P_DEFAULT, rep->node_bw) < 0)
+				    ios_h5_dxpl(), rep->node_bw) < 0)
 		rc = ios_h5_rfail(r, -EBADMSG, "node_bw: %s",
 				  ios_h5_why(r->why));
 	H5Dclose(d);
@@ -507,6 +509,23 @@ static herr_t attach_cb(hid_t g, const char *name, const H5L_info_t *info,
 	return 0;
 }
 
+/* sec2 (the default), or the core driver when ios_h5_read_in_core. */
+static hid_t reader_fapl(void)
+{
+	static hid_t core = -1;
+
+	if (!ios_h5_read_in_core)
+		return H5P_DEFAULT;
+	if (core < 0) {
+		core = H5Pcreate(H5P_FILE_ACCESS);
+		if (core >= 0 && H5Pset_fapl_core(core, 1 << 20, 0) < 0) {
+			H5Pclose(core);
+			core = -1;
+		}
+	}
+	return core >= 0 ? core : H5P_DEFAULT;
+}
+
 int ios_h5_open_file(struct ios_h5_rctx *r, hid_t *out)
 {
 	struct stat st;
@@ -537,7 +556,7 @@ int ios_h5_open_file(struct ios_h5_rctx *r, hid_t *out)
 			r->err, -EBADMSG,
 			"h5schema: read %s: not an HDF5 file (no HDF5 signature; an empty, truncated or foreign file)",
 			r->path);
-	f = H5Fopen(r->path, H5F_ACC_RDONLY, H5P_DEFAULT);
+	f = H5Fopen(r->path, H5F_ACC_RDONLY, reader_fapl());
 	if (f < 0)
 		return ios_errf(
 			r->err, -EBADMSG,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * h5run_internal: test hooks of the writer and the reader's bound (not part
- * of the API).
+ * h5run_internal: test hooks of the writer, the reader's bound and the
+ * isolated reader's switches (not part of the API).
  */
 #ifndef IOSTRATA_H5RUN_INTERNAL_H
 #define IOSTRATA_H5RUN_INTERNAL_H
@@ -36,6 +36,10 @@ const char *ios_h5_why(char *buf);
 hid_t ios_h5_str_type(void);
 hid_t ios_h5_fstr_type(size_t n);
 hid_t ios_h5_compound_type(enum ios_h5_type c);
+
+/* The transfer properties of every H5Dwrite and of the reader's plain and
+ * text datasets (not to be closed): conversion in strips of 64 KiB. */
+hid_t ios_h5_dxpl(void);
 
 /* The native HDF5 type of a numeric tag (not to be closed); -1 for other
  * tags. */
@@ -87,5 +91,23 @@ extern const char *ios_h5_test_tmp;
  */
 int ios_h5_bound(uint64_t nelem, uint64_t file_esz, uint64_t mem_esz,
 		 uint64_t stored, bool filtered, uint64_t chunk);
+
+/*
+ * When set, the reader opens files with HDF5's core driver (the file read
+ * into memory at open, no backing store written) instead of sec2: the
+ * isolated reader's child reads a memfd through its /proc/self/fd name,
+ * which sec2 resolves as a symbolic link and cannot open (h5iso.c).
+ */
+extern bool ios_h5_read_in_core;
+
+/*
+ * What the isolated reader's last child said it ran as (h5iso.c), for the
+ * tests that check the privilege drop; uid, euid, gid, egid as reported by
+ * the child, ngroups its supplementary groups.
+ */
+struct ios_h5_iso_seen {
+	uint32_t uid, euid, gid, egid, ngroups;
+};
+extern struct ios_h5_iso_seen ios_h5_iso_test_seen;
 
 #endif

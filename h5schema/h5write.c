@@ -34,7 +34,7 @@ struct wctx {
 	int rc;
 	char why[256];
 	hid_t src;  /* the file being replaced, for dropped histograms; or -1 */
-	hid_t dxpl; /* every H5Dwrite: see writer_dxpl() */
+	hid_t dxpl; /* every H5Dwrite: ios_h5_dxpl() */
 };
 
 static int wfail(struct wctx *w, const char *what)
@@ -682,27 +682,6 @@ static int check_run(const char *path, const struct ios_run *run,
 	return 0;
 }
 
-/*
- * Transfer properties of every write: type conversion in strips of 64 KiB
- * instead of HDF5's default two 1 MiB buffers per write call (conversion
- * and background), which HDF5 then keeps on its free lists: they were most
- * of the writer's peak memory, and the writer runs on rank 0.  The free
- * lists themselves are bounded too (set once, with the properties).
- */
-static hid_t writer_dxpl(void)
-{
-	static hid_t dxpl = -1;
-
-	if (dxpl >= 0)
-		return dxpl;
-	H5set_free_list_limits(256 * 1024, 64 * 1024, 256 * 1024, 64 * 1024,
-			       256 * 1024, 64 * 1024);
-	dxpl = H5Pcreate(H5P_DATASET_XFER);
-	if (dxpl < 0 || H5Pset_buffer(dxpl, 64 * 1024, NULL, NULL) < 0)
-		return H5P_DEFAULT;
-	return dxpl;
-}
-
 /* Does a repetition rely on the file being replaced for its histograms? */
 static bool needs_src(const struct ios_run *run)
 {
@@ -740,7 +719,7 @@ int ios_h5_write_run(const char *path, const struct ios_run *run,
 	void *vfd = NULL;
 
 	ios_h5_quiet();
-	w.dxpl = writer_dxpl();
+	w.dxpl = ios_h5_dxpl();
 	if ((rc = check_run(path, run, err)))
 		return rc;
 	if (!path || !path[0])

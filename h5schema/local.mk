@@ -7,11 +7,15 @@ if HAVE_HDF5
 noinst_LTLIBRARIES += h5schema/libiostrata_h5.la
 h5schema_libiostrata_h5_la_SOURCES = \
 	h5schema/h5common.c \
+	h5schema/h5iso.c \
+	h5schema/h5iso.h \
 	h5schema/h5read.c \
 	h5schema/h5run.h \
 	h5schema/h5run_internal.h \
 	h5schema/h5validate.c \
 	h5schema/h5write.c \
+	h5schema/runwire.c \
+	h5schema/runwire.h \
 	h5schema/schema.c \
 	h5schema/schema.h \
 	# End of h5schema_libiostrata_h5_la_SOURCES
@@ -31,9 +35,11 @@ if HAVE_HDF5
 if HAVE_CMOCKA
 check_PROGRAMS += \
 	tests/unit/test_h5run \
+	tests/unit/test_h5iso \
 	# End of check_PROGRAMS (h5schema)
 TESTS += \
 	tests/unit/test_h5run \
+	tests/unit/test_h5iso \
 	# End of TESTS (h5schema)
 tests_unit_test_h5run_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_h5run_CPPFLAGS = $(AM_CPPFLAGS) $(INC_H5) $(HDF5_CFLAGS)
@@ -41,6 +47,11 @@ tests_unit_test_h5run_LDADD = model/libiostrata_synth.la \
 	h5schema/libiostrata_h5.la model/libiostrata_model.la \
 	common/libiostrata_common.la \
 	$(HDF5_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_h5run_SOURCES = tests/unit/test_h5run.c tests/unit/sanitizer.h
+tests_unit_test_h5iso_SOURCES = tests/unit/test_h5iso.c tests/unit/sanitizer.h
+tests_unit_test_h5iso_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_h5iso_CPPFLAGS = $(AM_CPPFLAGS) $(INC_H5) $(HDF5_CFLAGS)
+tests_unit_test_h5iso_LDADD = $(tests_unit_test_h5run_LDADD)
 endif
 
 endif

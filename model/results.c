@@ -84,6 +84,11 @@ static void clean(char *s, bool lines)
 	}
 }
 
+void ios_text_sanitize(char *s, bool lines)
+{
+	clean(s, lines);
+}
+
 void ios_run_sanitize_text(struct ios_run *run)
 {
 	char *hdr[] = {run->run_id,       run->created_utc,  run->tool,

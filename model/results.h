@@ -210,4 +210,8 @@ void ios_run_free(struct ios_run *run);
  */
 void ios_run_sanitize_text(struct ios_run *run);
 
+/* The same for one string, in place ([s] NULL is fine): control
+ * characters become '?', newlines and tabs too unless [lines]. */
+void ios_text_sanitize(char *s, bool lines);
+
 #endif

@@ -127,10 +127,16 @@ const struct mb_backend *mb_backend_find(const char *name);
 int mb_backend_validate(const struct mb_backend *be, struct ios_err *err);
 
 /*
- * What a Ceph connect or mount error usually means, as a hint appended to a
- * message (" (wrong key or keyring for this client id?)"), or "" when there
- * is none.  Shared by the rados and cephfs backends and the layered run.
+ * The Ceph connection options of [cfg] (--ceph-conf, --ceph-id,
+ * --ceph-keyring, --ceph-timeout, each as given or as its default in the
+ * backend's table) in [o], the one options struct of ceph_conn.h, for the
+ * rados and cephfs backends, the layered run and the Ceph facts.  Options
+ * the backend does not have stay NULL / 0 (ceph_conn.h's defaults).
+ * Returns 0, or -EINVAL with [err] set for a --ceph-timeout outside
+ * 1..3600 seconds.
  */
-const char *mb_ceph_hint(int rc);
+struct ios_ceph_opts;
+int mb_ceph_opts(const struct mb_config *cfg, struct ios_ceph_opts *o,
+		 struct ios_err *err);
 
 #endif

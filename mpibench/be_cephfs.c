@@ -16,14 +16,12 @@
 #include <string.h>
 
 #include "backend.h"
+#include "ceph_conn.h"
 #include "ceph_dl.h"
 #include "mb_config.h"
-#include "units.h"
 
 /* libcephfs, loaded by cephfs_init() (ceph_dl.h) */
 static const struct ios_cephfs_api *libcephfs;
-
-#define DEFAULT_TIMEOUT "30"
 
 static const struct mb_option cephfs_options[] = {
 	{"ceph-conf", "FILE", NULL,
@@ -31,7 +29,7 @@ static const struct mb_option cephfs_options[] = {
 	{"ceph-id", "ID", "admin", "client id to connect as (client.ID)"},
 	{"ceph-keyring", "FILE", NULL,
 	 "keyring (default: $CEPH_KEYRING, then the conf's keyring)"},
-	{"ceph-timeout", "SECONDS", DEFAULT_TIMEOUT,
+	{"ceph-timeout", "SECONDS", IOS_CEPH_TIMEOUT_STR,
 	 "bound on connecting and on every monitor and OSD operation"},
 	{"cephfs-root", "PATH", "/",
 	 "CephFS directory the client mounts as its root; --dir is relative to it"},
@@ -58,12 +56,10 @@ static const char *opt(struct mb_ctx *ctx, const char *name)
 static int cephfs_check(struct mb_ctx *ctx)
 {
 	const char *root = opt(ctx, "cephfs-root");
-	uint64_t t;
+	struct ios_ceph_opts co;
 	int rc;
 
-	rc = ios_parse_uint(opt(ctx, "ceph-timeout") ? opt(ctx, "ceph-timeout")
-						     : DEFAULT_TIMEOUT,
-			    "--ceph-timeout", 1, 3600, &t, ctx->err);
+	rc = mb_ceph_opts(ctx->cfg, &co, ctx->err);
 	if (rc < 0)
 		return rc;
 	if (root && root[0] != '/')
@@ -82,30 +78,17 @@ static int cephfs_check(struct mb_ctx *ctx)
 static int cephfs_init(struct mb_ctx *ctx)
 {
 	struct cephfs_priv *cp;
-	const char *conf = opt(ctx, "ceph-conf");
-	const char *id = opt(ctx, "ceph-id") ? opt(ctx, "ceph-id") : "admin";
-	const char *keyring = opt(ctx, "ceph-keyring");
 	const char *root =
 		opt(ctx, "cephfs-root") ? opt(ctx, "cephfs-root") : "/";
-	const char *tmo = opt(ctx, "ceph-timeout") ? opt(ctx, "ceph-timeout")
-						   : DEFAULT_TIMEOUT;
-	static const char *const tmo_keys[] = {"client_mount_timeout",
-					       "rados_mon_op_timeout",
-					       "rados_osd_op_timeout"};
 	const char *dir = ctx->cfg->dir;
-	size_t i;
+	struct ios_ceph_opts co;
+	struct ios_err e = {0};
 	int rc;
 
 	rc = cephfs_check(ctx);
 	if (rc < 0)
 		return rc;
-	if (!libcephfs) {
-		struct ios_err e = {0};
-
-		libcephfs = ios_cephfs_load(&e);
-		if (!libcephfs)
-			return ios_errf(ctx->err, e.code, "cephfs: %s", e.msg);
-	}
+	mb_ceph_opts(ctx->cfg, &co, NULL); /* checked just above */
 	cp = calloc(1, sizeof(*cp));
 	if (!cp)
 		return ios_errf(ctx->err, -ENOMEM,
@@ -113,50 +96,12 @@ static int cephfs_init(struct mb_ctx *ctx)
 				strerror(ENOMEM));
 	snprintf(cp->dir, sizeof(cp->dir), "%s", dir && *dir ? dir : ".");
 
-	rc = libcephfs->ceph_create(&cp->cmount, id);
+	rc = ios_cephfs_mount(&co, root, &cp->cmount, &e);
 	if (rc < 0) {
-		ios_errf(ctx->err, rc, "cephfs: create client 'client.%s': %s",
-			 id, strerror(-rc));
+		ios_errf(ctx->err, rc, "cephfs: %s", e.msg);
 		goto out_free;
 	}
-	rc = libcephfs->ceph_conf_read_file(cp->cmount, conf);
-	if (rc < 0) {
-		ios_errf(ctx->err, rc, "cephfs: read ceph config '%s': %s",
-			 conf ? conf : "$CEPH_CONF or default search path",
-			 strerror(-rc));
-		goto out_release;
-	}
-	rc = libcephfs->ceph_conf_parse_env(cp->cmount, NULL);
-	if (rc < 0) {
-		ios_errf(ctx->err, rc, "cephfs: parse CEPH_ARGS: %s",
-			 strerror(-rc));
-		goto out_release;
-	}
-	if (keyring) {
-		rc = libcephfs->ceph_conf_set(cp->cmount, "keyring", keyring);
-		if (rc < 0) {
-			ios_errf(ctx->err, rc, "cephfs: set keyring '%s': %s",
-				 keyring, strerror(-rc));
-			goto out_release;
-		}
-	}
-	for (i = 0; i < sizeof(tmo_keys) / sizeof(tmo_keys[0]); i++) {
-		rc = libcephfs->ceph_conf_set(cp->cmount, tmo_keys[i], tmo);
-		if (rc < 0) {
-			ios_errf(ctx->err, rc, "cephfs: set %s to '%s': %s",
-				 tmo_keys[i], tmo, strerror(-rc));
-			goto out_release;
-		}
-	}
-	rc = libcephfs->ceph_mount(cp->cmount, root);
-	if (rc < 0) {
-		ios_errf(
-			ctx->err, rc,
-			"cephfs: mount '%s' as client.%s (conf '%s', timeout %s s): %s%s",
-			root, id, conf ? conf : "default", tmo, strerror(-rc),
-			mb_ceph_hint(rc));
-		goto out_release;
-	}
+	libcephfs = ios_cephfs_load(NULL); /* loaded by the mount */
 	if (strcmp(cp->dir, ".") != 0) {
 		struct ceph_statx stx;
 
@@ -177,7 +122,6 @@ static int cephfs_init(struct mb_ctx *ctx)
 
 out_unmount:
 	libcephfs->ceph_unmount(cp->cmount);
-out_release:
 	libcephfs->ceph_release(cp->cmount);
 out_free:
 	free(cp);

@@ -17,16 +17,15 @@
 #include <time.h>
 
 #include "backend.h"
+#include "ceph_conn.h"
 #include "ceph_dl.h"
 #include "mb_config.h"
 #include "results.h"
-#include "units.h"
 
 /* librados, loaded by rados_init() (ceph_dl.h) */
 static const struct ios_rados_api *librados;
 
 #define OID_LEN 24
-#define DEFAULT_TIMEOUT "30"
 
 static const struct mb_option rados_options[] = {
 	{"rados-pool", "POOL", NULL,
@@ -36,7 +35,7 @@ static const struct mb_option rados_options[] = {
 	{"ceph-id", "ID", "admin", "client id to connect as (client.ID)"},
 	{"ceph-keyring", "FILE", NULL,
 	 "keyring (default: $CEPH_KEYRING, then the conf's keyring)"},
-	{"ceph-timeout", "SECONDS", DEFAULT_TIMEOUT,
+	{"ceph-timeout", "SECONDS", IOS_CEPH_TIMEOUT_STR,
 	 "bound on connecting and on every monitor and OSD operation"},
 	{NULL, NULL, NULL, NULL},
 };
@@ -72,16 +71,14 @@ static const char *opt(struct mb_ctx *ctx, const char *name)
 
 static int rados_check(struct mb_ctx *ctx)
 {
-	uint64_t t;
+	struct ios_ceph_opts co;
 	int rc;
 
 	if (!opt(ctx, "rados-pool"))
 		return ios_errf(
 			ctx->err, -EINVAL,
 			"rados: option --rados-pool: missing: name the pool to benchmark (e.g. --rados-pool=bench)");
-	rc = ios_parse_uint(opt(ctx, "ceph-timeout") ? opt(ctx, "ceph-timeout")
-						     : DEFAULT_TIMEOUT,
-			    "--ceph-timeout", 1, 3600, &t, ctx->err);
+	rc = mb_ceph_opts(ctx->cfg, &co, ctx->err);
 	if (rc < 0)
 		return rc;
 	if (ctx->cfg->bs == 0)
@@ -94,28 +91,15 @@ static int rados_check(struct mb_ctx *ctx)
 static int rados_init(struct mb_ctx *ctx)
 {
 	struct rados_priv *rp;
-	const char *conf = opt(ctx, "ceph-conf");
-	const char *id = opt(ctx, "ceph-id") ? opt(ctx, "ceph-id") : "admin";
-	const char *keyring = opt(ctx, "ceph-keyring");
-	const char *tmo = opt(ctx, "ceph-timeout") ? opt(ctx, "ceph-timeout")
-						   : DEFAULT_TIMEOUT;
-	static const char *const tmo_keys[] = {"client_mount_timeout",
-					       "rados_mon_op_timeout",
-					       "rados_osd_op_timeout"};
+	struct ios_ceph_opts co;
+	struct ios_err e = {0};
 	rados_ioctx_t io;
-	size_t i;
 	int rc;
 
 	rc = rados_check(ctx);
 	if (rc < 0)
 		return rc;
-	if (!librados) {
-		struct ios_err e = {0};
-
-		librados = ios_rados_load(&e);
-		if (!librados)
-			return ios_errf(ctx->err, e.code, "rados: %s", e.msg);
-	}
+	mb_ceph_opts(ctx->cfg, &co, NULL); /* checked just above */
 	rp = calloc(1, sizeof(*rp));
 	if (!rp)
 		return ios_errf(ctx->err, -ENOMEM,
@@ -124,53 +108,12 @@ static int rados_init(struct mb_ctx *ctx)
 	snprintf(rp->pool, sizeof(rp->pool), "%s", opt(ctx, "rados-pool"));
 	rp->objsize = ctx->cfg->bs;
 
-	rc = librados->rados_create(&rp->cluster, id);
+	rc = ios_rados_connect(&co, &rp->cluster, &e);
 	if (rc < 0) {
-		ios_errf(ctx->err, rc, "rados: create client 'client.%s': %s",
-			 id, strerror(-rc));
+		ios_errf(ctx->err, rc, "rados: %s", e.msg);
 		goto out_free;
 	}
-	/* NULL searches $CEPH_CONF then the default paths */
-	rc = librados->rados_conf_read_file(rp->cluster, conf);
-	if (rc < 0) {
-		ios_errf(ctx->err, rc, "rados: read ceph config '%s': %s",
-			 conf ? conf : "$CEPH_CONF or default search path",
-			 strerror(-rc));
-		goto out_shutdown;
-	}
-	/* CEPH_ARGS, CEPH_KEYRING */
-	rc = librados->rados_conf_parse_env(rp->cluster, NULL);
-	if (rc < 0) {
-		ios_errf(ctx->err, rc, "rados: parse CEPH_ARGS: %s",
-			 strerror(-rc));
-		goto out_shutdown;
-	}
-	if (keyring) {
-		rc = librados->rados_conf_set(rp->cluster, "keyring", keyring);
-		if (rc < 0) {
-			ios_errf(ctx->err, rc, "rados: set keyring '%s': %s",
-				 keyring, strerror(-rc));
-			goto out_shutdown;
-		}
-	}
-	/* Bounded time for a dead monitor, a wrong key, a down OSD. */
-	for (i = 0; i < sizeof(tmo_keys) / sizeof(tmo_keys[0]); i++) {
-		rc = librados->rados_conf_set(rp->cluster, tmo_keys[i], tmo);
-		if (rc < 0) {
-			ios_errf(ctx->err, rc, "rados: set %s to '%s': %s",
-				 tmo_keys[i], tmo, strerror(-rc));
-			goto out_shutdown;
-		}
-	}
-	rc = librados->rados_connect(rp->cluster);
-	if (rc < 0) {
-		ios_errf(
-			ctx->err, rc,
-			"rados: connect to cluster as client.%s (conf '%s', timeout %s s): %s%s",
-			id, conf ? conf : "default", tmo, strerror(-rc),
-			mb_ceph_hint(rc));
-		goto out_shutdown;
-	}
+	librados = ios_rados_load(NULL); /* loaded by the connect */
 	/* Fail here, before any I/O, when the pool is missing. */
 	rc = librados->rados_ioctx_create(rp->cluster, rp->pool, &io);
 	if (rc < 0) {

@@ -37,7 +37,7 @@ char *mb_hw_job_json(void)
 	return ios_hw_job_json();
 }
 
-char *mb_hw_ceph_json(const char *ceph_conf, const char *target_dir)
+char *mb_hw_ceph_json(const struct ios_ceph_opts *ceph, const char *target_dir)
 {
-	return ios_hw_ceph_json(ceph_conf, target_dir);
+	return ios_hw_ceph_json(ceph, target_dir);
 }

@@ -18,9 +18,14 @@
  * them from the file, so rank 0 holds one repetition's, not the run's.
  */
 int mb_h5_write(const char *path, struct ios_run *run, struct ios_err *err);
-/* Malloc'd JSON: this node / the Slurm job / Ceph (NULL when none). */
+/*
+ * Malloc'd JSON: this node / the Slurm job / Ceph (NULL when none).  The
+ * Ceph facts connect with [ceph] (mb_ceph_opts(): the run's --ceph-*
+ * options), see ios_hw_ceph_json().
+ */
+struct ios_ceph_opts;
 char *mb_hw_node_json(const char *target_dir);
 char *mb_hw_job_json(void);
-char *mb_hw_ceph_json(const char *ceph_conf, const char *target_dir);
+char *mb_hw_ceph_json(const struct ios_ceph_opts *ceph, const char *target_dir);
 
 #endif

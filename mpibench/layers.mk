@@ -16,7 +16,7 @@ EXTRA_DIST += \
 # The layered run and the Ceph backends, linked into iostrata-bench
 # (bench defines the three variables with '=' in mpibench/local.mk).
 mpibench_iostrata_bench_SOURCES += \
-	mpibench/ceph_hint.c \
+	mpibench/ceph_opts.c \
 	mpibench/layers_run.c \
 	mpibench/layers_run.h \
 	mpibench/layers_opts.c \
@@ -48,7 +48,7 @@ if HAVE_CEPHFS
 noinst_PROGRAMS += bench/be_harness
 bench_be_harness_SOURCES = \
 	bench/be_harness.c \
-	mpibench/ceph_hint.c \
+	mpibench/ceph_opts.c \
 	mpibench/be_rados.c \
 	mpibench/be_cephfs.c \
 	# End of bench_be_harness_SOURCES

@@ -35,6 +35,8 @@ static const struct ios_rados_api *librados;
 #include <jansson.h>
 #endif
 
+#include "backend.h"
+#include "ceph_conn.h"
 #include "h5out.h"
 #include "layers.h"
 #include "layers_opts.h"
@@ -68,22 +70,18 @@ struct ceph_facts {
 #if defined(HAVE_JANSSON) && defined(HAVE_RADOS)
 static int mon_json(rados_t c, const char *cmd, json_t **out)
 {
-	const char *cmds[1] = {cmd};
-	char *obuf = NULL, *sbuf = NULL;
-	size_t olen = 0, slen = 0;
+	char *obuf = NULL;
+	size_t olen = 0;
 	json_error_t je;
 	int rc;
 
-	rc = librados->rados_mon_command(c, cmds, 1, "", 0, &obuf, &olen, &sbuf,
-					 &slen);
+	rc = ios_rados_mon_command(c, cmd, &obuf, &olen, NULL, NULL);
 	if (rc < 0)
-		goto out;
+		return rc;
 	*out = json_loadb(obuf, olen, 0, &je);
 	if (!*out)
 		rc = -EINVAL;
-out:
-	librados->rados_buffer_free(obuf);
-	librados->rados_buffer_free(sbuf);
+	free(obuf);
 	return rc;
 }
 
@@ -108,26 +106,26 @@ static int pool_size(rados_t c, const char *pool)
 #endif
 
 /*
- * Connect like the rados backend (same options, same timeouts), check the
- * pool, and read the pool's size, the CephFS data pool's size and the OSD
- * count.  Returns 0 or -errno with [err] set (nothing written anywhere).
+ * Connect like the rados backend (the same options struct [co], the same
+ * connect), check the pool, and read the pool's size, the CephFS data
+ * pool's size and the OSD count.  Returns 0 or -errno with [err] set
+ * (nothing written anywhere).
  */
-static int ceph_preflight(const struct lyr_opts *o, bool need_pool,
+static int ceph_preflight(const struct lyr_opts *o,
+			  const struct ios_ceph_opts *co, bool need_pool,
 			  struct ceph_facts *f, struct ios_err *err)
 {
 #ifndef HAVE_RADOS
 	(void)o;
+	(void)co;
 	(void)need_pool;
 	memset(f, 0, sizeof(*f));
 	return ios_errf(
 		err, -ENOSYS,
 		"layers: built without librados: the protocol and full-stack layers need it (or --layers-skip=protocol,fullstack,fullstack-lib)");
 #else
-	const char *conf = ceph_opt(o, "ceph-conf");
-	const char *id = ceph_opt(o, "ceph-id");
-	const char *keyring = ceph_opt(o, "ceph-keyring");
-	const char *tmo = ceph_opt(o, "ceph-timeout");
 	const char *pool = ceph_opt(o, "rados-pool");
+	struct ios_err e = {0};
 	rados_t c;
 	rados_ioctx_t io;
 	int rc;
@@ -138,8 +136,6 @@ static int ceph_preflight(const struct lyr_opts *o, bool need_pool,
 			err, -EINVAL,
 			"--rados-pool: missing: the protocol layer needs a pool (e.g. --rados-pool=bench), or --layers-skip=protocol");
 	if (!librados) {
-		struct ios_err e = {0};
-
 		librados = ios_rados_load(&e);
 		if (!librados)
 			return ios_errf(
@@ -147,36 +143,9 @@ static int ceph_preflight(const struct lyr_opts *o, bool need_pool,
 				"layers: %s (the protocol and full-stack layers need it, or --layers-skip=protocol,fullstack,fullstack-lib)",
 				e.msg);
 	}
-	rc = librados->rados_create(&c, id ? id : "admin");
+	rc = ios_rados_connect(co, &c, &e);
 	if (rc < 0)
-		return ios_errf(err, rc, "layers: create Ceph client: %s",
-				strerror(-rc));
-	rc = librados->rados_conf_read_file(c, conf);
-	if (rc == 0)
-		rc = librados->rados_conf_parse_env(c, NULL);
-	if (rc == 0 && keyring)
-		rc = librados->rados_conf_set(c, "keyring", keyring);
-	if (rc == 0)
-		rc = librados->rados_conf_set(c, "client_mount_timeout",
-					      tmo ? tmo : "30");
-	if (rc == 0)
-		rc = librados->rados_conf_set(c, "rados_mon_op_timeout",
-					      tmo ? tmo : "30");
-	if (rc < 0) {
-		ios_errf(err, rc,
-			 "layers: configure Ceph client (conf '%s'): %s",
-			 conf ? conf : "default", strerror(-rc));
-		goto out;
-	}
-	rc = librados->rados_connect(c);
-	if (rc < 0) {
-		ios_errf(
-			err, rc,
-			"layers: connect to Ceph as client.%s (conf '%s', timeout %s s): %s%s",
-			id ? id : "admin", conf ? conf : "default",
-			tmo ? tmo : "30", strerror(-rc), mb_ceph_hint(rc));
-		goto out;
-	}
+		return ios_errf(err, rc, "layers: %s", e.msg);
 	if (need_pool) {
 		rc = librados->rados_ioctx_create(c, pool, &io);
 		if (rc < 0) {
@@ -647,6 +616,19 @@ static void on_watchdog(const char *stage, double seconds)
 }
 
 /*
+ * The run's Ceph options (--ceph-*) with the rados backend's defaults, as
+ * the protocol layer takes them: for the preflight and the Ceph facts.
+ */
+static int ceph_opts(const struct lctx *c, struct ios_ceph_opts *co,
+		     struct ios_err *err)
+{
+	struct mb_config pc;
+
+	lyr_layer_config(c->cfg, c->o, LYR_PROTOCOL, NULL, 1, &pc);
+	return mb_ceph_opts(&pc, co, err);
+}
+
+/*
  * The output is new; Ceph is reachable and the pool is there: checked on
  * rank 0 before anything is touched (a run that cannot start still leaves
  * a results file saying why).  0, or MB_EXIT_USAGE on every rank.
@@ -655,6 +637,7 @@ static int check_before_start(struct lctx *c, struct ceph_facts *facts)
 {
 	const struct lyr_opts *o = c->o;
 	const struct mb_config *cfg = c->cfg;
+	struct ios_ceph_opts co;
 	struct ios_err err = {0};
 	int rc = 0;
 
@@ -664,10 +647,13 @@ static int check_before_start(struct lctx *c, struct ceph_facts *facts)
 			&err, -EEXIST,
 			"--output: \"%s\" exists: refusing to overwrite it (accepted: a new file name, or --force)",
 			cfg->output);
+	if (c->rank == 0 && rc == 0)
+		rc = ceph_opts(c, &co, &err);
 	if (c->rank == 0 && rc == 0 &&
 	    (!o->skip[LYR_PROTOCOL] || !o->skip[LYR_FULLLIB] ||
 	     !o->skip[LYR_FULLSTACK]))
-		rc = ceph_preflight(o, !o->skip[LYR_PROTOCOL], facts, &err);
+		rc = ceph_preflight(o, &co, !o->skip[LYR_PROTOCOL], facts,
+				    &err);
 	MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (rc == 0)
 		return 0;
@@ -778,7 +764,7 @@ static void start_record(struct lctx *c, struct lrun *lr)
 
 	if (c->rank == 0) {
 		struct ios_run *r = &lr->run;
-		const char *conf = ceph_opt(c->o, "ceph-conf");
+		struct ios_ceph_opts co;
 
 		lr->output = cfg->output;
 		c->lr = lr;
@@ -790,8 +776,9 @@ static void start_record(struct lctx *c, struct lrun *lr)
 		r->nranks = c->w->nranks;
 		r->rank_info = c->w->ri;
 		r->job_json = mb_hw_job_json();
-		r->ceph_json = mb_hw_ceph_json(
-			conf ? conf : getenv("CEPH_CONF"), cfg->dir);
+		/* checked by check_before_start() */
+		ceph_opts(c, &co, NULL);
+		r->ceph_json = mb_hw_ceph_json(&co, cfg->dir);
 	}
 	mb_gather_node_json(c->w, cfg->dir, &lr->run);
 	if (c->rank == 0)

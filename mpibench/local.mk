@@ -98,10 +98,10 @@ MB_TEST_SOURCES = \
 MB_TEST_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH) $(RADOS_CPPFLAGS) \
 	$(CEPHFS_CPPFLAGS)
 if HAVE_RADOS
-MB_TEST_SOURCES += mpibench/be_rados.c mpibench/ceph_hint.c
+MB_TEST_SOURCES += mpibench/be_rados.c mpibench/ceph_opts.c
 else
 if HAVE_CEPHFS
-MB_TEST_SOURCES += mpibench/ceph_hint.c
+MB_TEST_SOURCES += mpibench/ceph_opts.c
 endif
 endif
 if HAVE_CEPHFS

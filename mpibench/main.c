@@ -22,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backend.h"
+#include "ceph_conn.h"
 #include "figures.h"
 #include "h5out.h"
 #include "mb_runrec.h"
@@ -334,8 +336,13 @@ static void start_record(struct mb_world *w, int nranks, struct ios_run *run)
 		run->phases =
 			calloc((size_t)g_cfg.npatterns, sizeof(*run->phases));
 		run->job_json = mb_hw_job_json();
-		run->ceph_json =
-			mb_hw_ceph_json(getenv("CEPH_CONF"), g_cfg.dir);
+		{
+			struct ios_ceph_opts copts;
+
+			/* the backend's --ceph-* options (checked above) */
+			mb_ceph_opts(&g_cfg, &copts, NULL);
+			run->ceph_json = mb_hw_ceph_json(&copts, g_cfg.dir);
+		}
 		g_run = run;
 	}
 	mb_gather_node_json(w, g_cfg.dir, run);

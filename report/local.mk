@@ -32,6 +32,7 @@ check_PROGRAMS += \
 TESTS += \
 	tests/unit/test_report \
 	tests/unit/test_advise \
+	tests/unit/test_report_isolated.sh \
 	# End of TESTS (report)
 endif
 tests_unit_test_report_SOURCES = tests/unit/test_report.c \
@@ -59,5 +60,6 @@ endif
 
 EXTRA_DIST += \
 	report/README.md \
+	tests/unit/test_report_isolated.sh \
 	bench/bench_report.sh \
 	# End of EXTRA_DIST (report)

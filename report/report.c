@@ -17,7 +17,7 @@
 
 #include <jansson.h>
 
-#include "h5run.h"
+#include "h5iso.h"
 #include "jsonw.h"
 #include "report.h"
 #include "report_advise.h"
@@ -274,7 +274,7 @@ struct report_run *report_load(int argc, char **argv, size_t *n, int *nbad)
 		struct ios_err err = {0};
 		struct ios_run *run;
 
-		if (ios_h5_read_run(paths[i], &run, &err) < 0) {
+		if (ios_h5_read_run_isolated(paths[i], NULL, &run, &err) < 0) {
 			fprintf(stderr, "iostrata-report: %s\n", err.msg);
 			(*nbad)++;
 			free(paths[i]);
@@ -757,7 +757,7 @@ int report_validate(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		struct ios_err err = {0};
 
-		if (ios_h5_validate(paths[i], &err) < 0) {
+		if (ios_h5_validate_isolated(paths[i], NULL, &err) < 0) {
 			printf("INVALID %s: %s\n", paths[i], err.msg);
 			bad++;
 		} else {

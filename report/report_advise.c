@@ -22,7 +22,7 @@
 #include "safefile.h"
 #include "siteconf.h"
 #include "units.h"
-#include "h5run.h"
+#include "h5iso.h"
 #include "results.h"
 
 #define PROG "iostrata-report advise"
@@ -623,7 +623,7 @@ static int h5_reader(const char *path, struct adv_config *cfg,
 		     struct ios_err *err)
 {
 	struct ios_run *run = NULL;
-	int rc = ios_h5_read_run(path, &run, err);
+	int rc = ios_h5_read_run_isolated(path, NULL, &run, err);
 
 	if (rc < 0)
 		return rc;

@@ -102,8 +102,8 @@ int adv_plot(const char *prefix, const struct adv_config *c, size_t n,
 
 /*
  * Reader of one results file: add its valid repetitions to [cfg].  The
- * default (ADV_READER_H5) reads HDF5 through ios_h5_read_run; tests pass
- * their own.  Returns 0 or a negative errno with [err].
+ * default (ADV_READER_H5) reads HDF5 through ios_h5_read_run_isolated; tests
+ * pass their own.  Returns 0 or a negative errno with [err].
  */
 typedef int (*adv_reader_fn)(const char *path, struct adv_config *cfg,
 			     struct ios_err *err);

@@ -204,15 +204,19 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Split a whitespace/comma separated list into [arr]. */
-static int add_list(char **arr, size_t *n, char *val)
+/* Split a whitespace/comma separated list of [key] into [arr]. */
+static int add_list(char **arr, size_t *n, char *val, const char *key,
+		    struct ios_err *err)
 {
 	char *save = NULL;
 
 	for (char *t = strtok_r(val, " \t,", &save); t;
 	     t = strtok_r(NULL, " \t,", &save)) {
 		if (*n >= POLICY_MAX_LIST)
-			return -E2BIG;
+			return ios_errf(
+				err, -E2BIG,
+				"%s: more than %d entries (accepted: at most %d in all)",
+				key, POLICY_MAX_LIST, POLICY_MAX_LIST);
 		arr[*n] = strdup(t);
 		if (!arr[*n])
 			return -ENOMEM;
@@ -275,10 +279,10 @@ static int add_cgroups(struct policy *p, char *val, struct ios_err *err,
 		       const char *where)
 {
 	size_t first = p->n_cgroups;
-	int rc = add_list(p->cgroups, &p->n_cgroups, val);
+	int rc = add_list(p->cgroups, &p->n_cgroups, val, "cgroup", err);
 
 	if (rc < 0)
-		return rc;
+		return at_where(err, rc, where);
 	for (size_t i = first; i < p->n_cgroups; i++) {
 		const char *cg = p->cgroups[i], *why = NULL;
 
@@ -355,13 +359,13 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 			seen[i] = lineno;
 		}
 	if (strcmp(key, "allow_users") == 0)
-		rc = add_list(p->allow_users, &p->n_users, val);
+		rc = add_list(p->allow_users, &p->n_users, val, key, err);
 	else if (strcmp(key, "allow_accounts") == 0)
-		rc = add_list(p->allow_accounts, &p->n_accounts, val);
+		rc = add_list(p->allow_accounts, &p->n_accounts, val, key, err);
 	else if (strcmp(key, "device") == 0 || strcmp(key, "devices") == 0) {
 		size_t first = p->n_devices;
 
-		rc = add_list(p->devices, &p->n_devices, val);
+		rc = add_list(p->devices, &p->n_devices, val, key, err);
 		for (size_t i = first; rc == 0 && i < p->n_devices; i++)
 			for (size_t j = 0; j < i; j++)
 				if (strcmp(p->devices[j], p->devices[i]) == 0)

@@ -29,9 +29,10 @@ endif
 EXTRA_PROGRAMS = $(FUZZ_PROGS)
 
 fuzz_ldflags = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
-fuzz_spank_cppflags = $(AM_CPPFLAGS) -I$(top_srcdir)/spank
+fuzz_spank_cppflags = $(AM_CPPFLAGS) $(INC_SPANK)
 
 tests_fuzz_fuzz_units_SOURCES = tests/fuzz/fuzz_units.c tests/fuzz/fuzz_util.c
+tests_fuzz_fuzz_units_CPPFLAGS = $(AM_CPPFLAGS) $(INC_COMMON)
 tests_fuzz_fuzz_units_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_units_LDADD = common/libiostrata_common.la
 
@@ -55,21 +56,22 @@ tests_fuzz_fuzz_journal_LDADD = spank/libiostrata_node.la
 
 tests_fuzz_fuzz_siteconf_SOURCES = tests/fuzz/fuzz_siteconf.c \
 	tests/fuzz/fuzz_util.c
-tests_fuzz_fuzz_siteconf_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/site
+tests_fuzz_fuzz_siteconf_CPPFLAGS = $(AM_CPPFLAGS) $(INC_SITE)
 tests_fuzz_fuzz_siteconf_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_siteconf_LDADD = site/libiostrata_site.la
 
 tests_fuzz_fuzz_fio_json_SOURCES = tests/fuzz/fuzz_fio_json.c \
 	tests/fuzz/fuzz_util.c
+tests_fuzz_fuzz_fio_json_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MODEL)
 tests_fuzz_fuzz_fio_json_LDFLAGS = $(fuzz_ldflags)
-tests_fuzz_fuzz_fio_json_LDADD = mpibench/libiostrata_layers.la
+tests_fuzz_fuzz_fio_json_LDADD = model/libiostrata_model.la
 
 tests_fuzz_fuzz_h5run_SOURCES = tests/fuzz/fuzz_h5run.c \
 	tests/fuzz/fuzz_util.c
-tests_fuzz_fuzz_h5run_CPPFLAGS = $(AM_CPPFLAGS) $(HDF5_CFLAGS)
+tests_fuzz_fuzz_h5run_CPPFLAGS = $(AM_CPPFLAGS) $(INC_H5) $(HDF5_CFLAGS)
 tests_fuzz_fuzz_h5run_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_h5run_LDADD = h5schema/libiostrata_h5.la \
-	common/libiostrata_common.la $(HDF5_LIBS)
+	model/libiostrata_model.la common/libiostrata_common.la $(HDF5_LIBS)
 
 fuzz: $(FUZZ_PROGS)
 else

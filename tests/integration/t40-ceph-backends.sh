@@ -5,7 +5,10 @@
 # and read verified data on the local site's real Ceph: rados on pools of
 # size 1, 2 and 3 (created here, deleted after) at queue depth 8, cephfs
 # (libcephfs, O_DIRECT, no mount) on a CephFS directory; a deliberately
-# corrupted object is caught by --verify; nothing is left behind.
+# corrupted object is caught by --verify; nothing is left behind.  The Ceph
+# facts of the results file connect with the run's --ceph-id and
+# --ceph-keyring (not $CEPH_KEYRING), and say "unknown" and why when that
+# key is wrong.
 
 set -euo pipefail
 T=t40-ceph-backends
@@ -13,9 +16,12 @@ T=t40-ceph-backends
 t4x_require
 
 work=$(mktemp -d "$IOSTRATA_LOCAL_DIR/$T.XXXXXX")
+chmod 755 "$work"
 cdir=
+client=
 cleanup() {
 	local rc=$?
+	[[ -n $client ]] && ceph auth del "client.$client" >/dev/null 2>&1
 	t4x_cleanup_pools
 	[[ -n $cdir ]] && rm -rf -- "$IOSTRATA_CEPHFS_MOUNT/$cdir"
 	rm -rf -- "$work"
@@ -83,6 +89,57 @@ fi
 log "corrupted object caught on rank 1 only (exit $rc)"
 left=$(t4x_objects "$pool")
 [[ $left == 0 ]] || fail "$left objects left after the last run without --keep"
+
+# The Ceph facts in the results file connect like the backend, with its
+# options: a client of its own, its keyring given with --ceph-keyring while
+# $CEPH_KEYRING names a wrong key; then a wrong --ceph-keyring.
+if ! /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
+	log "no h5py: Ceph facts of the results file not checked"
+elif [[ -z ${CEPH_KEYRING:-} || ! -r $CEPH_KEYRING ]] ||
+	! command -v ceph-authtool >/dev/null; then
+	log "no readable CEPH_KEYRING or no ceph-authtool: Ceph facts not checked"
+else
+	client=iostrata-$T-$$
+	ceph auth get-or-create "client.$client" mon 'allow r' \
+		osd "allow rwx pool=$pool" >"$work/client.keyring" ||
+		fail "create client.$client"
+	sed "s|key = .*|key = $(ceph-authtool --gen-print-key)|" "$CEPH_KEYRING" >"$work/wrong.keyring"
+	facts=(--backend=rados --rados-pool="$pool" --rw=write --bs=1M --size=4M
+		--runtime=1 --reps=1 --summary=none)
+	CEPH_KEYRING=$work/wrong.keyring t4x_srun 120 "$bench" "${facts[@]}" \
+		--ceph-id="$client" --ceph-keyring="$work/client.keyring" \
+		--output="$work/own.h5" >/dev/null 2>"$work/err" ||
+		fail "rados run as client.$client failed: $(tail -3 "$work/err")"
+	set +e
+	t4x_srun 120 "$bench" "${facts[@]}" --ceph-keyring="$work/wrong.keyring" \
+		--output="$work/wrong.h5" >/dev/null 2>"$work/err"
+	rc=$?
+	set -e
+	[[ $rc == 3 ]] || fail "run with a wrong --ceph-keyring exited $rc, want 3: $(tail -3 "$work/err")"
+	grep -q 'Permission denied' "$work/err" ||
+		fail "wrong --ceph-keyring: backend message: $(tail -3 "$work/err")"
+	CLIENT=client.$client /usr/bin/python3 - "$work/own.h5" "$work/wrong.h5" <<'PY' ||
+import os, sys
+import h5py
+own, wrong = (h5py.File(p, "r") for p in sys.argv[1:])
+def attrs(f):
+    if "ceph" not in f:
+        sys.exit("%s: no /ceph facts" % f.filename)
+    return {k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in f["ceph"].attrs.items()}
+a = attrs(own)
+if a.get("client") != os.environ["CLIENT"] or "error" in a or a.get("fsid", "unknown") == "unknown":
+    sys.exit("facts not collected as %s with its keyring: %s" % (os.environ["CLIENT"], a))
+if len(own["ceph/pools"]) == 0:
+    sys.exit("no pools in the facts of %s" % own.filename)
+b = attrs(wrong)
+if b.get("fsid") != "unknown" or "Permission denied" not in b.get("error", "") or "wrong.keyring" not in b.get("error", "") or b.get("client") != "client.admin":
+    sys.exit("a wrong --ceph-keyring: facts %s (want fsid unknown and the reason)" % b)
+print("facts as %s: fsid %s; with a wrong key: %s" % (a["client"], a["fsid"], b["error"]))
+PY
+		fail "Ceph facts of the results files"
+	ceph auth del "client.$client" >/dev/null 2>&1 || fail "remove client.$client"
+	client=
+fi
 
 # cephfs backend: libcephfs, no mount, O_DIRECT
 cdir=$T.$$

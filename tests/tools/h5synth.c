@@ -157,6 +157,7 @@ int main(int argc, char **argv)
 		run->node_json[i] = text;
 	}
 	if (hw_dir) {
+		/* the defaults: $CEPH_CONF, client.admin, $CEPH_KEYRING */
 		char *j = ios_hw_ceph_json(NULL, hw_dir);
 
 		free(run->ceph_json);

@@ -28,6 +28,7 @@
 #include "h5run.h"
 #include "h5run_internal.h"
 #include "schema.h"
+#include "sanitizer.h"
 #include "synth.h"
 
 static int count_tmp(const char *dir);
@@ -600,14 +601,6 @@ static void unwritten_samples(const char *path, hsize_t rows, bool filtered)
 	H5Sclose(sp);
 	assert_true(H5Fclose(f) >= 0);
 }
-
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
 
 #ifndef UNDER_ASAN
 /* Read [path] in a child whose address space may grow by [slack] bytes

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_hwinfo: node facts from a fake /proc + /sys tree, CPU list
- * parsing, mountinfo matching, Slurm environment facts.
+ * parsing, mountinfo matching, Slurm environment facts, Ceph facts when
+ * the cluster cannot be asked.
  */
 #include "config.h"
 
@@ -14,10 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "ceph_conn.h"
 #include "hwinfo.h"
 #include "hwinfo_internal.h"
 
@@ -250,11 +254,99 @@ static void test_job_env(void **state)
 	json_decref(j);
 }
 
+/* No conf given or found: no Ceph facts at all (skipped on a host with
+ * /etc/ceph/ceph.conf, which comes first). */
+static void test_ceph_no_conf(void **state)
+{
+	char dir[] = "/tmp/test_hwinfo_ceph.XXXXXX", cwd[PATH_MAX];
+	const char *home = getenv("HOME");
+	char *saved = home ? strdup(home) : NULL;
+
+	(void)state;
+	if (access("/etc/ceph/ceph.conf", F_OK) == 0) {
+		free(saved);
+		skip();
+	}
+	assert_non_null(mkdtemp(dir));
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(dir), 0);
+	setenv("HOME", dir, 1);
+	unsetenv("CEPH_CONF");
+	assert_null(ios_hw_ceph_json(NULL, "/tmp"));
+	assert_int_equal(chdir(cwd), 0);
+	if (saved)
+		setenv("HOME", saved, 1);
+	free(saved);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* The facts of [o]: "unknown" everywhere, the client asked for, and an
+ * error containing [want] (when the library loads). */
+static void check_unknown(const struct ios_ceph_opts *o, const char *want)
+{
+	char *s = ios_hw_ceph_json(o, "/tmp");
+	json_t *j;
+	const char *e;
+
+	assert_non_null(s);
+	j = json_loads(s, 0, NULL);
+	assert_non_null(j);
+	print_message("%s\n", s);
+	assert_string_equal(str_at(j, "conf"), o->conf);
+	assert_string_equal(str_at(j, "client"), "client.nobody");
+	assert_string_equal(str_at(j, "fsid"), "unknown");
+	assert_string_equal(str_at(j, "version"), "unknown");
+	assert_string_equal(str_at(j, "osds.up"), "unknown");
+	assert_int_equal(json_array_size(json_object_get(j, "pools")), 0);
+	e = str_at(j, "error");
+	assert_non_null(strstr(e, o->conf));
+	if (!strstr(e, "cannot load the Ceph client library") &&
+	    !strstr(e, "built without librados"))
+		assert_non_null(strstr(e, want));
+	json_decref(j);
+	free(s);
+}
+
+/* A conf that cannot be used: "unknown" and why, for the client, conf
+ * and keyring asked for, never silently another's. */
 static void test_ceph_unreachable(void **state)
 {
+	char dir[] = "/tmp/test_hwinfo_ceph.XXXXXX", conf[PATH_MAX + 16];
+	struct ios_ceph_opts o = {.conf = "/nonexistent/ceph.conf",
+				  .id = "nobody"};
+	struct timespec t0, t1;
+	FILE *f;
+
 	(void)state;
-	/* no such conf: NULL, quickly */
-	assert_null(ios_hw_ceph_json("/nonexistent/ceph.conf", "/tmp"));
+	check_unknown(
+		&o,
+		"read the config for client.nobody (conf '/nonexistent/ceph.conf'");
+
+	/* a monitor nobody listens on: bounded by the caller's shorter
+	 * timeout (1 s, not the probe's 5 s) */
+	assert_non_null(mkdtemp(dir));
+	snprintf(conf, sizeof(conf), "%s/ceph.conf", dir);
+	f = fopen(conf, "w");
+	assert_non_null(f);
+	fputs("[global]\nmon host = 127.0.0.1:1\nauth client required = none\n",
+	      f);
+	assert_int_equal(fclose(f), 0);
+	o.conf = conf;
+	o.keyring = "/x/wrong.keyring";
+	o.timeout = 1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	check_unknown(&o, "connect to the cluster as client.nobody (conf '");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_true(t1.tv_sec - t0.tv_sec < 5);
+	/* no timeout given: the probe's, here from the environment */
+	o.timeout = 0;
+	setenv("IOSTRATA_CEPH_TIMEOUT", "2", 1);
+	check_unknown(
+		&o,
+		"keyring '/x/wrong.keyring', timeout 2 s): Connection timed out (monitor unreachable?)");
+	unsetenv("IOSTRATA_CEPH_TIMEOUT");
+	assert_int_equal(unlink(conf), 0);
+	assert_int_equal(rmdir(dir), 0);
 }
 
 int main(void)
@@ -265,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_node_empty_root),
 		cmocka_unit_test(test_count_list),
 		cmocka_unit_test(test_job_env),
+		cmocka_unit_test(test_ceph_no_conf),
 		cmocka_unit_test(test_ceph_unreachable),
 	};
 

@@ -229,6 +229,19 @@ static const struct hostile hostile[] = {
 	 ":1: require_exclusive: invalid value \"yes please\" (accepted: yes, no)"},
 	{"empty key", "= 5\n", 0, -EINVAL, ":1: unknown key \"\"", NULL},
 	{"CRLF", "min_cpus = 2\r\n", 0, 0, NULL, NULL},
+	/* found by the policy fuzz harness: no message at all */
+	{"33 cgroups",
+	 "cgroup = " CG "c0 " CG "c1 " CG "c2 " CG "c3 " CG "c4 " CG "c5 " CG
+	 "c6 " CG "c7 " CG "c8 " CG "c9 " CG "c10 " CG "c11 " CG "c12 " CG
+	 "c13 " CG "c14 " CG "c15 " CG "c16 " CG "c17 " CG "c18 " CG "c19 " CG
+	 "c20 " CG "c21 " CG "c22 " CG "c23 " CG "c24 " CG "c25 " CG "c26 " CG
+	 "c27 " CG "c28 " CG "c29 " CG "c30 " CG "c31 " CG "c32\n",
+	 0, -E2BIG, NULL,
+	 ":1: cgroup: more than 32 entries (accepted: at most 32 in all)"},
+	{"33 users",
+	 "allow_users = u0 u1 u2 u3 u4 u5 u6 u7 u8 u9 u10 u11 u12 u13 u14 u15 u16 u17 u18 u19 u20 u21 u22 u23 u24 u25 u26 u27 u28 u29 u30 u31 u32\n",
+	 0, -E2BIG, NULL,
+	 ":1: allow_users: more than 32 entries (accepted: at most 32 in all)"},
 };
 
 static void write_bytes(struct fake_root *r, const char *rel, const char *data,
