@@ -1,15 +1,19 @@
 ## h5schema/: the results file: schema.def (one table walked by the writer,
-## the reader and the validator), h5run.c.  Depends on model/ and common/.
+## the reader and the validator), h5write.c, h5read.c, h5validate.c and
+## what they share, h5common.c.  Depends on model/ and common/.
 ## libiostrata_h5.la: link it before model/ and common/.
 
 if HAVE_HDF5
 noinst_LTLIBRARIES += h5schema/libiostrata_h5.la
 h5schema_libiostrata_h5_la_SOURCES = \
-	h5schema/h5run.c \
-	h5schema/h5run.h \
-	h5schema/h5run_internal.h \
+	h5schema/h5common.c \
 	h5schema/h5iso.c \
 	h5schema/h5iso.h \
+	h5schema/h5read.c \
+	h5schema/h5run.h \
+	h5schema/h5run_internal.h \
+	h5schema/h5validate.c \
+	h5schema/h5write.c \
 	h5schema/runwire.c \
 	h5schema/runwire.h \
 	h5schema/schema.c \
