@@ -7,7 +7,68 @@
 #define IOSTRATA_H5RUN_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include <hdf5.h>
+
+#include "errbuf.h"
+#include "schema.h"
+
+/*
+ * Shared by the writer (h5write.c), the reader (h5read.c) and the
+ * validator (h5validate.c); defined in h5common.c unless said otherwise.
+ */
+
+/* Sanity bound on ranks, nodes, phases and repetitions. */
+#define IOS_H5_MAX_COUNT (1 << 24)
+
+/* Turn off HDF5's printing of its error stack (errors are returned). */
+void ios_h5_quiet(void);
+
+/* The innermost message of the current HDF5 error stack, or "HDF5
+ * error", in [buf] (at least 200 bytes).  Returns [buf]. */
+const char *ios_h5_why(char *buf);
+
+/* HDF5 types (close with H5Tclose): a variable-length UTF-8 string, a
+ * NUL-terminated string of [n] bytes, and the memory compound type of a
+ * compound tag of schema.def (IOS_T_KV, IOS_T_RANKRES, ...). */
+hid_t ios_h5_str_type(void);
+hid_t ios_h5_fstr_type(size_t n);
+hid_t ios_h5_compound_type(enum ios_h5_type c);
+
+/* The transfer properties of every H5Dwrite and of the reader's plain and
+ * text datasets (not to be closed): conversion in strips of 64 KiB. */
+hid_t ios_h5_dxpl(void);
+
+/* The native HDF5 type of a numeric tag (not to be closed); -1 for other
+ * tags. */
+hid_t ios_h5_native_type(enum ios_h5_type t);
+
+/* A reading of one file, by the reader or the validator. */
+struct ios_h5_rctx {
+	const char *path;
+	struct ios_err *err;
+	char why[256];
+	char obj[256]; /* object being read, for messages */
+};
+
+/* Set [r->err] to "h5schema: read PATH: OBJECT: <fmt>" and return [code]. */
+int ios_h5_rfail(struct ios_h5_rctx *r, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* -EBADMSG with "[what]: <HDF5's reason> (corrupt file?)". */
+int ios_h5_rfail_h5(struct ios_h5_rctx *r, const char *what);
+
+/*
+ * Open [r->path] read-only as an iostrata results file of a schema
+ * version this build reads (h5read.c).  Returns 0 with the file in *out,
+ * or the errors of ios_h5_read_run (-ENOENT, -EACCES, -EBADMSG, -ENOMSG,
+ * -EPROTONOSUPPORT) with [r->err] set.
+ */
+int ios_h5_open_file(struct ios_h5_rctx *r, hid_t *out);
+
+/* ---- test hooks (h5write.c, h5read.c) --------------------------------- */
 
 /*
  * When set, the writer calls it at each step ("create", "attrs", "config",

@@ -1,15 +1,19 @@
 ## h5schema/: the results file: schema.def (one table walked by the writer,
-## the reader and the validator), h5run.c.  Depends on model/ and common/.
+## the reader and the validator), h5write.c, h5read.c, h5validate.c and
+## what they share, h5common.c.  Depends on model/ and common/.
 ## libiostrata_h5.la: link it before model/ and common/.
 
 if HAVE_HDF5
 noinst_LTLIBRARIES += h5schema/libiostrata_h5.la
 h5schema_libiostrata_h5_la_SOURCES = \
-	h5schema/h5run.c \
-	h5schema/h5run.h \
-	h5schema/h5run_internal.h \
+	h5schema/h5common.c \
 	h5schema/h5iso.c \
 	h5schema/h5iso.h \
+	h5schema/h5read.c \
+	h5schema/h5run.h \
+	h5schema/h5run_internal.h \
+	h5schema/h5validate.c \
+	h5schema/h5write.c \
 	h5schema/runwire.c \
 	h5schema/runwire.h \
 	h5schema/schema.c \
@@ -44,10 +48,23 @@ tests_unit_test_h5run_LDADD = model/libiostrata_synth.la \
 	common/libiostrata_common.la \
 	$(HDF5_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_h5run_SOURCES = tests/unit/test_h5run.c tests/unit/sanitizer.h
-tests_unit_test_h5iso_SOURCES = tests/unit/test_h5iso.c tests/unit/sanitizer.h
+tests_unit_test_h5iso_SOURCES = tests/unit/test_h5iso.c tests/unit/sanitizer.h \
+	tests/fakes/h5fault.c tests/fakes/h5fault.h
 tests_unit_test_h5iso_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_h5iso_CPPFLAGS = $(AM_CPPFLAGS) $(INC_H5) $(HDF5_CFLAGS)
+tests_unit_test_h5iso_CPPFLAGS = $(AM_CPPFLAGS) $(INC_H5) $(HDF5_CFLAGS) \
+	-I$(top_srcdir)/tests/fakes
 tests_unit_test_h5iso_LDADD = $(tests_unit_test_h5run_LDADD)
+
+# The stand-in libhdf5 fault as a shared object, for LD_PRELOAD under the
+# real iostrata-report (test_report_isolated.sh); -rpath makes libtool
+# build a .so of a check library.  No sanitizer: it is preloaded.
+check_LTLIBRARIES += tests/fakes/libh5fault.la
+tests_fakes_libh5fault_la_SOURCES = tests/fakes/h5fault.c tests/fakes/h5fault.h
+tests_fakes_libh5fault_la_CFLAGS = $(WARNING_CFLAGS)
+tests_fakes_libh5fault_la_CPPFLAGS = $(AM_CPPFLAGS) $(HDF5_CFLAGS)
+tests_fakes_libh5fault_la_LDFLAGS = -module -avoid-version -shared \
+	-rpath $(abs_builddir)/tests/fakes
+tests_fakes_libh5fault_la_LIBADD = $(HDF5_LIBS)
 endif
 
 endif

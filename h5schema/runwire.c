@@ -13,7 +13,7 @@
 
 #include "runwire.h"
 
-#define WIRE_MAX_COUNT (1 << 24) /* the reader's MAX_COUNT (h5run.c) */
+#define WIRE_MAX_COUNT (1 << 24) /* the reader's IOS_H5_MAX_COUNT */
 #define WIRE_NULL 0xffffffffu    /* string length of a NULL string */
 
 /* ---- encoding -------------------------------------------------------- */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * schema: the results file layout as data (tables built from schema.def),
- * shared by the writer, the reader and the validator in h5run.c.  Internal
- * to libiostrata_h5; the public API is h5run.h.
+ * shared by the writer, the reader and the validator (h5write.c, h5read.c,
+ * h5validate.c).  Internal to libiostrata_h5; the public API is h5run.h.
  */
 #ifndef IOSTRATA_SCHEMA_H
 #define IOSTRATA_SCHEMA_H

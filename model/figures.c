@@ -119,7 +119,11 @@ static double loo_at(const double *s, int skip, int k)
  * reference is the median of the other ranks' rates, the spread their MAD,
  * and rank i is an outlier when it is below the reference by more than
  * max(IOS_OUTLIER_K x 1.4826 x MAD, IOS_OUTLIER_RATE_FLOOR x reference),
- * or above it by as much with 3 ranks or more.  Leaving the rank out is
+ * or above it by as much with 3 ranks or more.  On the slow side the
+ * threshold is at most IOS_OUTLIER_RATE_CEIL x reference: a rank at under
+ * half its peers' median is a straggler whatever their spread (with 3
+ * ranks the others' MAD is half their gap, and two free ranks 1600 and
+ * 700 MB/s apart hid a throttled one at 20).  Leaving the rank out is
  * what makes the rule work at 2 ranks, where the median of both sits
  * halfway and no MAD can separate them; with 2 ranks only the slow side is
  * flagged (the other rank is the only reference, so the fast one would be
@@ -165,7 +169,8 @@ static void rate_outliers(struct ios_rep_result *rep, const double *rate, int n,
 		}
 		thr = fmax(IOS_OUTLIER_K * 1.4826 * mad,
 			   IOS_OUTLIER_RATE_FLOOR * ref);
-		if (rate[i] < ref - thr || (n >= 3 && rate[i] > ref + thr))
+		if (rate[i] < ref - fmin(thr, IOS_OUTLIER_RATE_CEIL * ref) ||
+		    (n >= 3 && rate[i] > ref + thr))
 			rep->ranks[i].outlier |= IOS_OUTLIER_RATE;
 	}
 }

@@ -19,7 +19,9 @@
  * Outliers (robust).  Rates, from 2 ranks on: each rank against the OTHER
  * ranks, ref = median of the others' rates, spread = their MAD (the MAD of
  * all ranks above 64 ranks); an outlier when below ref - thr, or (from 3
- * ranks on) above ref + thr, thr = max(3.5 * 1.4826 * MAD, 10% of ref).
+ * ranks on) above ref + thr, thr = max(3.5 * 1.4826 * MAD, 10% of ref),
+ * and on the slow side at most 50% of ref (under half the others' median
+ * is a straggler whatever their spread).
  * Leaving the rank out is what lets 2 ranks be judged (a 20 MB/s rank next
  * to a 1.85 GB/s one); with 2 only the slow side counts, since the fast
  * rank's only reference is the straggler.  End times, from 3 ranks on:
@@ -88,6 +90,7 @@ struct ios_stats {
 /* Outlier thresholds (see above). */
 #define IOS_OUTLIER_K 3.5
 #define IOS_OUTLIER_RATE_FLOOR 0.10
+#define IOS_OUTLIER_RATE_CEIL 0.50
 #define IOS_OUTLIER_END_FLOOR 0.02
 #define IOS_OUTLIER_END_MIN_NS 100000000ll
 

@@ -6,6 +6,9 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/main.c \
 	mpibench/mb_config.c \
 	mpibench/mb_config.h \
+	mpibench/mb_config_check.c \
+	mpibench/mb_config_internal.h \
+	mpibench/mb_target.c \
 	mpibench/ownfile.c \
 	mpibench/ownfile.h \
 	mpibench/backend.c \
@@ -14,6 +17,9 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/be_null.c \
 	mpibench/phase.c \
 	mpibench/phase.h \
+	mpibench/phase_gather.c \
+	mpibench/phase_internal.h \
+	mpibench/phase_rank.c \
 	mpibench/progress.c \
 	mpibench/progress.h \
 	mpibench/verify.c \
@@ -22,10 +28,13 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/verify.h \
 	mpibench/watchdog.c \
 	mpibench/watchdog.h \
+	mpibench/world.c \
 	mpibench/h5out.c \
 	mpibench/h5out.h \
 	mpibench/runrec.c \
 	mpibench/mb_runrec.h \
+	mpibench/summary.c \
+	mpibench/summary.h \
 	mpibench/config_record.c \
 	# End of mpibench_iostrata_bench_SOURCES
 mpibench_iostrata_bench_CPPFLAGS = \
@@ -75,6 +84,8 @@ dist_noinst_SCRIPTS += \
 # Unit tests: the MPI-free parts (options, backends, verify stamps).
 MB_TEST_SOURCES = \
 	mpibench/mb_config.c \
+	mpibench/mb_config_check.c \
+	mpibench/mb_target.c \
 	mpibench/ownfile.c \
 	mpibench/backend.c \
 	mpibench/be_posix.c \

@@ -1,26 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * mb_config: option parsing and target validation for iostrata-bench.  All
- * checks happen here, before MPI work or any file is created, so bad input
- * costs nothing and clobbers nothing.
+ * mb_config: the option table of iostrata-bench (it drives --help) and the
+ * parser.  Every check happens before MPI work or any file is created, so
+ * bad input costs nothing and clobbers nothing: the syntax and ranges
+ * here, the consistency between options in mb_config_check.c, the target
+ * in mb_target.c.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <sys/vfs.h>
 #include <time.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "mb_config.h"
-#include "ownfile.h"
+#include "mb_config_internal.h"
 #include "units.h"
 
 static const char *const pattern_names[] = {
@@ -310,13 +305,152 @@ char *mb_command_line(int argc, char **argv)
 	return s;
 }
 
+/* --ioengine: a known engine, built in. */
+static int parse_engine(struct mb_config *cfg, const char *v,
+			struct ios_err *err)
+{
+	unsigned e;
+
+	for (e = 0; e < MB_ENG_COUNT; e++)
+		if (!strcmp(v, engine_names[e]))
+			break;
+	if (e == MB_ENG_COUNT)
+		return ios_errf(
+			err, -EINVAL,
+			"--ioengine: unknown engine \"%s\" (accepted: psync, libaio, io_uring, posixaio)",
+			v);
+#ifndef HAVE_LIBAIO
+	if (e == MB_ENG_LIBAIO)
+		return ios_errf(
+			err, -EINVAL,
+			"--ioengine: \"libaio\" is not built in (configure found no libaio; accepted: psync%s)",
+#ifdef HAVE_LIBURING
+			", io_uring"
+#else
+			""
+#endif
+		);
+#endif
+#ifndef HAVE_LIBURING
+	if (e == MB_ENG_IO_URING)
+		return ios_errf(
+			err, -EINVAL,
+			"--ioengine: \"io_uring\" is not built in (configure found no liburing; accepted: psync%s)",
+#ifdef HAVE_LIBAIO
+			", libaio"
+#else
+			""
+#endif
+		);
+#endif
+	cfg->ioengine = (enum mb_engine)e;
+	return 0;
+}
+
+/* --backend: a backend of the registry (mb_backends[]). */
+static int parse_backend(struct mb_config *cfg, const char *v,
+			 struct ios_err *err)
+{
+	const struct mb_backend *be = mb_backend_find(v);
+	const struct mb_backend *const *b;
+	char list[256] = "";
+
+	if (!be) {
+		for (b = mb_backends; *b; b++) {
+			if (list[0])
+				strncat(list, ", ",
+					sizeof(list) - strlen(list) - 1);
+			strncat(list, (*b)->name,
+				sizeof(list) - strlen(list) - 1);
+		}
+		return ios_errf(
+			err, -EINVAL,
+			"--backend: unknown or not built backend \"%s\" (accepted: %s)",
+			v, list);
+	}
+	cfg->backend = be;
+	return 0;
+}
+
+/* --attach=NAME=FILE: NAME of letters, digits, '-', '_', '.'. */
+static int parse_attach(struct mb_config *cfg, const char *v,
+			struct ios_err *err)
+{
+	const char *eq = strchr(v, '=');
+	struct mb_attach *a;
+	const char *c;
+
+	if (!eq || eq == v || !eq[1])
+		return ios_errf(
+			err, -EINVAL,
+			"--attach: invalid value \"%s\" (accepted: NAME=FILE, NAME of letters, digits, '-', '_', '.')",
+			v);
+	for (c = v; c < eq; c++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.",
+			    *c))
+			return ios_errf(
+				err, -EINVAL,
+				"--attach: invalid name in \"%s\" (accepted: NAME=FILE, NAME of letters, digits, '-', '_', '.')",
+				v);
+	if (cfg->nattach == MB_MAX_ATTACH)
+		return ios_errf(err, -EINVAL,
+				"--attach: more than %d attachments",
+				MB_MAX_ATTACH);
+	a = &cfg->attach[cfg->nattach];
+	a->name = strndup(v, (size_t)(eq - v));
+	a->path = strdup(eq + 1);
+	if (!a->name || !a->path)
+		return -ENOMEM;
+	cfg->nattach++;
+	return 0;
+}
+
+/* The options without a value. */
+static int apply_flag(struct mb_config *cfg, enum opt_id id)
+{
+	switch (id) {
+	case OPT_REORDER:
+		cfg->reorder = true;
+		break;
+	case OPT_FSYNC:
+		cfg->fsync = true;
+		break;
+	case OPT_VERIFY:
+		cfg->verify = true;
+		break;
+	case OPT_KEEP:
+		cfg->keep = true;
+		break;
+	case OPT_QUIET:
+		cfg->quiet = true;
+		break;
+	case OPT_ALLOW_DEVICE:
+		cfg->allow_device = true;
+		break;
+	case OPT_FORCE:
+		cfg->force = true;
+		break;
+	case OPT_BUFFERED:
+		cfg->direct = false;
+		break;
+	case OPT_HELP:
+		cfg->help = true;
+		break;
+	case OPT_VERSION:
+		cfg->version = true;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int apply(struct mb_config *cfg, const struct opt *o, const char *v,
 		 struct ios_err *err)
 {
 	uint64_t u;
 	double d;
 	int rc;
-	unsigned e;
 
 	switch (o->id) {
 	case OPT_RW:
@@ -380,62 +514,9 @@ static int apply(struct mb_config *cfg, const struct opt *o, const char *v,
 		cfg->iodepth_batch = (unsigned)u;
 		return 0;
 	case OPT_IOENGINE:
-		for (e = 0; e < MB_ENG_COUNT; e++)
-			if (!strcmp(v, engine_names[e]))
-				break;
-		if (e == MB_ENG_COUNT)
-			return ios_errf(
-				err, -EINVAL,
-				"--ioengine: unknown engine \"%s\" (accepted: psync, libaio, io_uring, posixaio)",
-				v);
-#ifndef HAVE_LIBAIO
-		if (e == MB_ENG_LIBAIO)
-			return ios_errf(
-				err, -EINVAL,
-				"--ioengine: \"libaio\" is not built in (configure found no libaio; accepted: psync%s)",
-#ifdef HAVE_LIBURING
-				", io_uring"
-#else
-				""
-#endif
-			);
-#endif
-#ifndef HAVE_LIBURING
-		if (e == MB_ENG_IO_URING)
-			return ios_errf(
-				err, -EINVAL,
-				"--ioengine: \"io_uring\" is not built in (configure found no liburing; accepted: psync%s)",
-#ifdef HAVE_LIBAIO
-				", libaio"
-#else
-				""
-#endif
-			);
-#endif
-		cfg->ioengine = (enum mb_engine)e;
-		return 0;
-	case OPT_BACKEND: {
-		const struct mb_backend *be = mb_backend_find(v);
-		const struct mb_backend *const *b;
-		char list[256] = "";
-
-		if (!be) {
-			for (b = mb_backends; *b; b++) {
-				if (list[0])
-					strncat(list, ", ",
-						sizeof(list) - strlen(list) -
-							1);
-				strncat(list, (*b)->name,
-					sizeof(list) - strlen(list) - 1);
-			}
-			return ios_errf(
-				err, -EINVAL,
-				"--backend: unknown or not built backend \"%s\" (accepted: %s)",
-				v, list);
-		}
-		cfg->backend = be;
-		return 0;
-	}
+		return parse_engine(cfg, v, err);
+	case OPT_BACKEND:
+		return parse_backend(cfg, v, err);
 	case OPT_RUNTIME:
 		rc = ios_parse_duration(v, "--runtime", &d, err);
 		if (rc)
@@ -496,65 +577,10 @@ static int apply(struct mb_config *cfg, const struct opt *o, const char *v,
 		cfg->seed = u;
 		cfg->seed_given = true;
 		return 0;
-	case OPT_ATTACH: {
-		const char *eq = strchr(v, '=');
-		struct mb_attach *a;
-		const char *c;
-
-		if (!eq || eq == v || !eq[1])
-			return ios_errf(
-				err, -EINVAL,
-				"--attach: invalid value \"%s\" (accepted: NAME=FILE, NAME of letters, digits, '-', '_', '.')",
-				v);
-		for (c = v; c < eq; c++)
-			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.",
-				    *c))
-				return ios_errf(
-					err, -EINVAL,
-					"--attach: invalid name in \"%s\" (accepted: NAME=FILE, NAME of letters, digits, '-', '_', '.')",
-					v);
-		if (cfg->nattach == MB_MAX_ATTACH)
-			return ios_errf(err, -EINVAL,
-					"--attach: more than %d attachments",
-					MB_MAX_ATTACH);
-		a = &cfg->attach[cfg->nattach];
-		a->name = strndup(v, (size_t)(eq - v));
-		a->path = strdup(eq + 1);
-		if (!a->name || !a->path)
-			return -ENOMEM;
-		cfg->nattach++;
-		return 0;
-	}
-	case OPT_REORDER:
-		cfg->reorder = true;
-		return 0;
-	case OPT_FSYNC:
-		cfg->fsync = true;
-		return 0;
-	case OPT_VERIFY:
-		cfg->verify = true;
-		return 0;
-	case OPT_KEEP:
-		cfg->keep = true;
-		return 0;
-	case OPT_QUIET:
-		cfg->quiet = true;
-		return 0;
-	case OPT_ALLOW_DEVICE:
-		cfg->allow_device = true;
-		return 0;
-	case OPT_FORCE:
-		cfg->force = true;
-		return 0;
-	case OPT_BUFFERED:
-		cfg->direct = false;
-		return 0;
-	case OPT_HELP:
-		cfg->help = true;
-		return 0;
-	case OPT_VERSION:
-		cfg->version = true;
-		return 0;
+	case OPT_ATTACH:
+		return parse_attach(cfg, v, err);
+	default:
+		return apply_flag(cfg, o->id);
 	}
 	return -EINVAL;
 }
@@ -596,181 +622,99 @@ static int default_output(struct mb_config *cfg)
 	return set_str(&cfg->output, buf);
 }
 
-int mb_config_parse(struct mb_config *cfg, int argc, char **argv,
-		    struct ios_err *err)
+/*
+ * The value of option --[name] ([arg]: NULL for a flag) given as [eq]
+ * ("=VALUE", or NULL: then the next argument, argv[++*i]).  A flag takes
+ * none: *val is left as it is.
+ */
+static int option_value(const char *name, const char *arg, const char *eq,
+			int argc, char **argv, int *i, const char **val,
+			struct ios_err *err)
 {
-	bool output_given = false;
-	int i, rc;
-	unsigned p;
-
-	mb_config_defaults(cfg);
-	cfg->command_line = mb_command_line(argc, argv);
-	if (!cfg->command_line)
-		return ios_errf(err, -ENOMEM, "iostrata-bench: out of memory");
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *name, *eq, *val = NULL;
-		size_t len;
-		size_t k;
-		const struct mb_option *bo;
-
-		if (!strcmp(a, "-h")) {
-			cfg->help = true;
-			continue;
-		}
-		if (strncmp(a, "--", 2) || !a[2])
+	if (arg) {
+		if (eq)
+			*val = eq + 1;
+		else if (*i + 1 < argc)
+			*val = argv[++*i];
+		else
 			return ios_errf(
 				err, -EINVAL,
-				"unexpected argument \"%s\" (options are --NAME=VALUE; see --help)",
-				a);
-		name = a + 2;
-		eq = strchr(name, '=');
-		len = eq ? (size_t)(eq - name) : strlen(name);
-		for (k = 0; k < NOPTS; k++)
-			if (strlen(opts[k].name) == len &&
-			    !strncmp(opts[k].name, name, len))
-				break;
-		if (k < NOPTS) {
-			const struct opt *o = &opts[k];
-
-			if (o->arg) {
-				if (eq)
-					val = eq + 1;
-				else if (i + 1 < argc)
-					val = argv[++i];
-				else
-					return ios_errf(
-						err, -EINVAL,
-						"--%s: missing value (accepted: --%s=%s)",
-						o->name, o->name, o->arg);
-			} else if (eq) {
-				return ios_errf(
-					err, -EINVAL,
-					"--%s: takes no value (given \"%s\")",
-					o->name, eq + 1);
-			}
-			if (o->id == OPT_OUTPUT)
-				output_given = true;
-			rc = apply(cfg, o, val, err);
-			if (rc)
-				return rc;
-			continue;
-		}
-		bo = find_bopt(name, len);
-		if (!bo)
-			return ios_errf(
-				err, -EINVAL,
-				"unknown option \"--%.*s\" (see --help for the accepted options)",
-				(int)len, name);
-		if (bo->arg) {
-			if (eq)
-				val = eq + 1;
-			else if (i + 1 < argc)
-				val = argv[++i];
-			else
-				return ios_errf(
-					err, -EINVAL,
-					"--%s: missing value (accepted: --%s=%s)",
-					bo->name, bo->name, bo->arg);
-		} else {
-			if (eq)
-				return ios_errf(
-					err, -EINVAL,
-					"--%s: takes no value (given \"%s\")",
-					bo->name, eq + 1);
-			val = "1";
-		}
-		if (cfg->nbopts == MB_MAX_BOPTS)
-			return ios_errf(err, -EINVAL,
-					"--%s: too many backend options",
-					bo->name);
-		cfg->bopts[cfg->nbopts].name = bo->name;
-		cfg->bopts[cfg->nbopts].value = strdup(val);
-		if (!cfg->bopts[cfg->nbopts].value)
-			return -ENOMEM;
-		cfg->nbopts++;
+				"--%s: missing value (accepted: --%s=%s)", name,
+				name, arg);
+	} else if (eq) {
+		return ios_errf(err, -EINVAL,
+				"--%s: takes no value (given \"%s\")", name,
+				eq + 1);
 	}
-	if (cfg->help || cfg->version)
+	return 0;
+}
+
+/* Argument argv[*i] (and its value, which may be the next one). */
+static int parse_arg(struct mb_config *cfg, int argc, char **argv, int *i,
+		     bool *output_given, struct ios_err *err)
+{
+	const char *a = argv[*i];
+	const char *name, *eq, *val = NULL;
+	size_t len;
+	size_t k;
+	const struct mb_option *bo;
+	int rc;
+
+	if (!strcmp(a, "-h")) {
+		cfg->help = true;
 		return 0;
-
-	/* Consistency between options. */
-	if (!cfg->backend)
-		return ios_errf(
-			err, -EINVAL,
-			"--backend: the default backend \"posix\" is not built");
-	if (cfg->bs > cfg->size)
-		return ios_errf(err, -EINVAL,
-				"--bs: %" PRIu64
-				" bytes is larger than --size %" PRIu64
-				" (accepted: bs <= size)",
-				cfg->bs, cfg->size);
-	if (cfg->size % cfg->bs)
-		return ios_errf(err, -EINVAL,
-				"--size: %" PRIu64
-				" is not a multiple of --bs %" PRIu64
-				" (accepted: size = N x bs)",
-				cfg->size, cfg->bs);
-	if (cfg->iodepth_batch > cfg->iodepth)
-		return ios_errf(
-			err, -EINVAL,
-			"--iodepth_batch: %u is more than --iodepth=%u (accepted: 1 to --iodepth)",
-			cfg->iodepth_batch, cfg->iodepth);
-	if (cfg->iodepth > 1 && cfg->ioengine == MB_ENG_PSYNC &&
-	    !strcmp(cfg->backend->name, "posix"))
-		return ios_errf(
-			err, -EINVAL,
-			"--iodepth: %u needs an asynchronous engine (accepted: --iodepth=1 with psync, or --ioengine=libaio|io_uring|posixaio)",
-			cfg->iodepth);
-	if (cfg->iodepth > 1 && !(cfg->backend->flags & MB_BF_ASYNC))
-		return ios_errf(
-			err, -EINVAL,
-			"--iodepth: %u: backend \"%s\" has no asynchronous path (accepted: --iodepth=1)",
-			cfg->iodepth, cfg->backend->name);
-	if (cfg->verify && (cfg->backend->flags & MB_BF_NO_DATA))
-		return ios_errf(
-			err, -EINVAL,
-			"--verify: backend \"%s\" moves no data (accepted: --verify with a backend that stores data, e.g. posix)",
-			cfg->backend->name);
-	if (cfg->verify && cfg->bs < 64)
-		return ios_errf(
-			err, -EINVAL,
-			"--verify: --bs %" PRIu64
-			" is too small for the block stamp (accepted: bs >= 64)",
-			cfg->bs);
-	if (cfg->interval > cfg->runtime)
-		return ios_errf(
-			err, -EINVAL,
-			"--interval: %g s is longer than --runtime %g s (accepted: interval <= runtime)",
-			cfg->interval, cfg->runtime);
-	if (cfg->runtime / cfg->interval > 1e6)
-		return ios_errf(
-			err, -EINVAL,
-			"--interval: %g s gives more than 10^6 samples over --runtime %g s",
-			cfg->interval, cfg->runtime);
-	if (cfg->direct && !(cfg->backend->flags & MB_BF_NO_DATA) &&
-	    !(cfg->backend->flags & MB_BF_NO_LOCAL_FS) && cfg->bs % 512)
-		return ios_errf(
-			err, -EINVAL,
-			"--bs: %" PRIu64
-			" is not a multiple of 512, which direct I/O needs (accepted: a multiple of the device's logical block size, or --buffered)",
-			cfg->bs);
-	if (!(cfg->backend->flags & (MB_BF_NO_LOCAL_FS | MB_BF_NO_DATA)) &&
-	    !cfg->dir)
-		return ios_errf(
-			err, -EINVAL,
-			"--dir: missing (accepted: --dir=PATH, an existing writable directory)");
-	for (p = 0; p < (unsigned)cfg->nbopts; p++) {
-		const struct mb_option *o;
-		bool mine = false;
-
-		for (o = cfg->backend->options; o && o->name; o++)
-			if (!strcmp(o->name, cfg->bopts[p].name))
-				mine = true;
-		if (!mine)
-			return ios_errf(err, -EINVAL,
-					"--%s: not an option of backend \"%s\"",
-					cfg->bopts[p].name, cfg->backend->name);
 	}
+	if (strncmp(a, "--", 2) || !a[2])
+		return ios_errf(
+			err, -EINVAL,
+			"unexpected argument \"%s\" (options are --NAME=VALUE; see --help)",
+			a);
+	name = a + 2;
+	eq = strchr(name, '=');
+	len = eq ? (size_t)(eq - name) : strlen(name);
+	for (k = 0; k < NOPTS; k++)
+		if (strlen(opts[k].name) == len &&
+		    !strncmp(opts[k].name, name, len))
+			break;
+	if (k < NOPTS) {
+		const struct opt *o = &opts[k];
+
+		rc = option_value(o->name, o->arg, eq, argc, argv, i, &val,
+				  err);
+		if (rc)
+			return rc;
+		if (o->id == OPT_OUTPUT)
+			*output_given = true;
+		return apply(cfg, o, val, err);
+	}
+	bo = find_bopt(name, len);
+	if (!bo)
+		return ios_errf(
+			err, -EINVAL,
+			"unknown option \"--%.*s\" (see --help for the accepted options)",
+			(int)len, name);
+	rc = option_value(bo->name, bo->arg, eq, argc, argv, i, &val, err);
+	if (rc)
+		return rc;
+	if (!bo->arg)
+		val = "1";
+	if (cfg->nbopts == MB_MAX_BOPTS)
+		return ios_errf(err, -EINVAL, "--%s: too many backend options",
+				bo->name);
+	cfg->bopts[cfg->nbopts].name = bo->name;
+	cfg->bopts[cfg->nbopts].value = strdup(val);
+	if (!cfg->bopts[cfg->nbopts].value)
+		return -ENOMEM;
+	cfg->nbopts++;
+	return 0;
+}
+
+/* What depends on the options given: the output name, the seed. */
+static int fill_derived(struct mb_config *cfg, bool output_given,
+			struct ios_err *err)
+{
+	int rc;
+
 	if (!output_given && !cfg->output) {
 		rc = default_output(cfg);
 		if (rc)
@@ -785,6 +729,29 @@ int mb_config_parse(struct mb_config *cfg, int argc, char **argv,
 			    (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
 	}
 	return 0;
+}
+
+int mb_config_parse(struct mb_config *cfg, int argc, char **argv,
+		    struct ios_err *err)
+{
+	bool output_given = false;
+	int i, rc;
+
+	mb_config_defaults(cfg);
+	cfg->command_line = mb_command_line(argc, argv);
+	if (!cfg->command_line)
+		return ios_errf(err, -ENOMEM, "iostrata-bench: out of memory");
+	for (i = 1; i < argc; i++) {
+		rc = parse_arg(cfg, argc, argv, &i, &output_given, err);
+		if (rc)
+			return rc;
+	}
+	if (cfg->help || cfg->version)
+		return 0;
+	rc = mb_config_check_options(cfg, err);
+	if (rc)
+		return rc;
+	return fill_derived(cfg, output_given, err);
 }
 
 void mb_config_free(struct mb_config *cfg)
@@ -816,145 +783,4 @@ const char *mb_config_opt(const struct mb_config *cfg, const char *name)
 			if (!strcmp(o->name, name))
 				return o->def;
 	return NULL;
-}
-
-const char *mb_target_name(int rank, char *buf, size_t len)
-{
-	snprintf(buf, len, "iostrata-bench.%d", rank);
-	return buf;
-}
-
-static unsigned read_uint_file(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	unsigned v = 0;
-
-	if (!f)
-		return 0;
-	if (fscanf(f, "%u", &v) != 1)
-		v = 0;
-	fclose(f);
-	return v;
-}
-
-unsigned int mb_logical_block_size(int fd)
-{
-	struct stat st;
-	char p[PATH_MAX];
-	unsigned v;
-	dev_t dev;
-
-	if (fstat(fd, &st))
-		return 512;
-	dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
-	if (major(dev) == 0) /* tmpfs, fuse, nfs: no block queue */
-		return 512;
-	snprintf(p, sizeof(p), "/sys/dev/block/%u:%u/queue/logical_block_size",
-		 major(dev), minor(dev));
-	v = read_uint_file(p);
-	if (!v) { /* a partition: the queue is the parent's */
-		snprintf(p, sizeof(p),
-			 "/sys/dev/block/%u:%u/../queue/logical_block_size",
-			 major(dev), minor(dev));
-		v = read_uint_file(p);
-	}
-	return v ? v : 512;
-}
-
-static bool fs_is_shared(int dirfd)
-{
-	struct statfs sf;
-
-	if (fstatfs(dirfd, &sf))
-		return false;
-	switch ((unsigned long)sf.f_type) {
-	case 0x00c36400: /* ceph */
-	case 0x65735546: /* fuse (ceph-fuse, ...) */
-	case 0x6969:     /* nfs */
-	case 0x0bd00bd0: /* lustre */
-	case 0x47504653: /* gpfs */
-	case 0x19830326: /* beegfs */
-	case 0xfe534d42: /* smb2 */
-		return true;
-	default:
-		return false;
-	}
-}
-
-int mb_config_check_target(const struct mb_config *cfg, int rank, int nranks,
-			   int ranks_on_node, struct ios_err *err)
-{
-	const struct mb_dir *d;
-	char name[64];
-	struct statvfs sv;
-	unsigned lbs;
-	uint64_t need, have, existing = 0;
-	bool shared;
-	int rc;
-
-	if (!cfg->dir)
-		return 0;
-	rc = mb_dir_get(cfg->dir, cfg->allow_device, &d, err);
-	if (rc)
-		return rc;
-	if (d->device) {
-		uint64_t devsz = 0;
-		int fd = mb_dir_open_device(d, O_RDONLY, err);
-
-		if (fd < 0)
-			return fd;
-		devsz = (uint64_t)lseek(fd, 0, SEEK_END);
-		close(fd);
-		if (devsz < (uint64_t)nranks * cfg->size)
-			return ios_errf(
-				err, -ENOSPC,
-				"--dir: device \"%s\" holds %" PRIu64
-				" bytes, less than %d ranks x --size %" PRIu64,
-				cfg->dir, devsz, nranks, cfg->size);
-		lbs = mb_logical_block_size(d->fd);
-		if (cfg->direct && cfg->bs % lbs)
-			return ios_errf(
-				err, -EINVAL,
-				"--bs: %" PRIu64
-				" is not a multiple of the logical block size %u of \"%s\" (accepted: a multiple of %u, or --buffered)",
-				cfg->bs, lbs, cfg->dir, lbs);
-		return 0;
-	}
-	if (faccessat(d->fd, ".", W_OK | X_OK, 0))
-		return ios_errf(
-			err, -errno,
-			"--dir: \"%s\" is not writable: %s (accepted: an existing writable directory)",
-			cfg->dir, strerror(errno));
-	lbs = mb_logical_block_size(d->fd);
-	if (cfg->direct && cfg->bs % lbs)
-		return ios_errf(
-			err, -EINVAL,
-			"--bs: %" PRIu64
-			" is not a multiple of the logical block size %u under \"%s\" (accepted: a multiple of %u, or --buffered)",
-			cfg->bs, lbs, cfg->dir, lbs);
-	rc = mb_own_check(d, mb_target_name(rank, name, sizeof(name)), "--dir",
-			  &existing, err);
-	if (rc < 0)
-		return rc;
-	if (fstatvfs(d->fd, &sv))
-		return ios_errf(err, -errno, "--dir: statvfs \"%s\": %s",
-				cfg->dir, strerror(errno));
-	have = (uint64_t)sv.f_bavail * sv.f_frsize;
-	shared = fs_is_shared(d->fd);
-	need = (uint64_t)(shared ? nranks : ranks_on_node) * cfg->size;
-	need = need > existing * (uint64_t)ranks_on_node
-		       ? need - existing * (uint64_t)ranks_on_node
-		       : 0;
-	if (!cfg->force && need > have) {
-		char a[32], b[32];
-
-		return ios_errf(
-			err, -ENOSPC,
-			"--size: %s needed under \"%s\" (%d ranks x %" PRIu64
-			" bytes) but only %s free (accepted: a smaller --size, fewer ranks, or --force)",
-			ios_fmt_size(need, a, sizeof(a)), cfg->dir,
-			shared ? nranks : ranks_on_node, cfg->size,
-			ios_fmt_size(have, b, sizeof(b)));
-	}
-	return 0;
 }

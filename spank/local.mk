@@ -18,6 +18,11 @@ spank_core_sources = \
 	spank/mem.h \
 	spank/node.c \
 	spank/node.h \
+	spank/node_apply.c \
+	spank/node_internal.h \
+	spank/node_publish.c \
+	spank/node_restore.c \
+	spank/node_status.c \
 	spank/policy.c \
 	spank/policy.h \
 	spank/state.c \

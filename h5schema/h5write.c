@@ -1,0 +1,828 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * h5write: the results file writer (ios_h5_write_run, h5run.h).  It walks
+ * the attribute tables of schema.def; the data-shaped datasets (ranks,
+ * histograms, samples, JSON trees, attachments) have code of their own.
+ * The file is written under a temporary name and renamed when complete.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <hdf5.h>
+#ifdef HAVE_JANSSON
+#include <jansson.h>
+#endif
+
+#include "h5run.h"
+#include "h5run_internal.h"
+#include "schema.h"
+
+int (*ios_h5_test_hook)(const char *step);
+const char *ios_h5_test_tmp;
+
+struct wctx {
+	const char *path;
+	struct ios_err *err;
+	int rc;
+	char why[256];
+	hid_t src;  /* the file being replaced, for dropped histograms; or -1 */
+	hid_t dxpl; /* every H5Dwrite: ios_h5_dxpl() */
+};
+
+static int wfail(struct wctx *w, const char *what)
+{
+	if (w->rc == 0) {
+		w->rc = -EIO;
+		ios_errf(w->err, -EIO, "h5schema: write %s: %s: %s", w->path,
+			 what, ios_h5_why(w->why));
+	}
+	return w->rc;
+}
+
+static int hook(struct wctx *w, const char *step)
+{
+	if (ios_h5_test_hook && ios_h5_test_hook(step)) {
+		w->rc = -EIO;
+		ios_errf(w->err, -EIO,
+			 "h5schema: write %s: injected failure at %s", w->path,
+			 step);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int attr_write(struct wctx *w, hid_t loc, const char *name, hid_t ftype,
+		      hid_t mtype, const void *val)
+{
+	hid_t sp = H5Screate(H5S_SCALAR), a;
+	int rc = 0;
+
+	if (H5Aexists(loc, name) > 0)
+		H5Adelete(loc, name);
+	a = H5Acreate2(loc, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT);
+	if (a < 0 || H5Awrite(a, mtype, val) < 0)
+		rc = wfail(w, name);
+	if (a >= 0)
+		H5Aclose(a);
+	H5Sclose(sp);
+	return rc;
+}
+
+static int attr_write_str(struct wctx *w, hid_t loc, const char *name,
+			  const char *s)
+{
+	hid_t t = ios_h5_str_type();
+	const char *v = s ? s : "";
+	int rc = attr_write(w, loc, name, t, t, &v);
+
+	H5Tclose(t);
+	return rc;
+}
+
+static int attr_write_num(struct wctx *w, hid_t loc, const char *name,
+			  enum ios_h5_type type, const void *p)
+{
+	hid_t nt = ios_h5_native_type(type);
+	uint8_t b;
+
+	if (type == IOS_T_BOOL) {
+		b = *(const bool *)p ? 1 : 0;
+		p = &b;
+	}
+	return attr_write(w, loc, name, nt, nt, p);
+}
+
+static const char *default_str(const char *name)
+{
+	if (!strcmp(name, "tool_version"))
+		return PACKAGE_VERSION;
+	if (!strcmp(name, "git_revision"))
+		return IOSTRATA_GIT_REVISION;
+	if (!strcmp(name, "build_options"))
+		return IOSTRATA_CONFIGURE_ARGS;
+	return "";
+}
+
+static int write_attrs(struct wctx *w, hid_t loc, enum ios_h5_group g,
+		       const void *obj)
+{
+	for (size_t i = 0; i < ios_h5_nattrs; i++) {
+		const struct ios_h5_attr_def *a = &ios_h5_attrs[i];
+		const char *p = (const char *)obj + a->off;
+		int rc = 0;
+
+		if (a->group != g)
+			continue;
+		if (a->is_const) {
+			if (!strcmp(a->name, "format")) {
+				rc = attr_write_str(w, loc, a->name,
+						    IOS_H5_FORMAT);
+			} else if (!strcmp(a->name, "schema_version")) {
+				int32_t v = IOS_SCHEMA_VERSION;
+
+				rc = attr_write_num(w, loc, a->name, IOS_T_I32,
+						    &v);
+			} else if (!strcmp(a->name, "writer_version")) {
+				rc = attr_write_str(
+					w, loc, a->name,
+					"libiostrata_h5 " PACKAGE_VERSION
+					" (" IOSTRATA_GIT_REVISION ")");
+			}
+		} else if (a->type == IOS_T_STR) {
+			const char *s = *(char *const *)p;
+
+			if (!s && a->flags != IOS_H5_REQ)
+				continue;
+			rc = attr_write_str(w, loc, a->name,
+					    s ? s : default_str(a->name));
+		} else if (a->type == IOS_T_FSTR) {
+			char buf[1024];
+
+			snprintf(buf, sizeof(buf), "%.*s", (int)a->size, p);
+			rc = attr_write_str(w, loc, a->name, buf);
+		} else {
+			rc = attr_write_num(w, loc, a->name, a->type, p);
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* A 1-D compound dataset of [n] elements at [data]. */
+static int write_compound(struct wctx *w, hid_t loc, const char *name,
+			  enum ios_h5_type c, const void *data, size_t n)
+{
+	hsize_t dims[1] = {n};
+	hid_t mt = ios_h5_compound_type(c), ft = H5Tcopy(mt), sp, d;
+	int rc = 0;
+
+	H5Tpack(ft);
+	sp = H5Screate_simple(1, dims, NULL);
+	d = H5Dcreate2(loc, name, ft, sp, H5P_DEFAULT, H5P_DEFAULT,
+		       H5P_DEFAULT);
+	if (d < 0 ||
+	    (n && H5Dwrite(d, mt, H5S_ALL, H5S_ALL, w->dxpl, data) < 0))
+		rc = wfail(w, name);
+	if (d >= 0)
+		H5Dclose(d);
+	H5Sclose(sp);
+	H5Tclose(ft);
+	H5Tclose(mt);
+	return rc;
+}
+
+static int write_text(struct wctx *w, hid_t loc, const char *name,
+		      const char *s)
+{
+	hid_t t = ios_h5_str_type(), sp = H5Screate(H5S_SCALAR), d;
+	const char *v = s ? s : "";
+	int rc = 0;
+
+	d = H5Dcreate2(loc, name, t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+	if (d < 0 || H5Dwrite(d, t, H5S_ALL, H5S_ALL, w->dxpl, &v) < 0)
+		rc = wfail(w, name);
+	if (d >= 0)
+		H5Dclose(d);
+	H5Sclose(sp);
+	H5Tclose(t);
+	return rc;
+}
+
+/* A 2-D [rows][cols] (or 1-D when cols == 0 means "1-D") numeric array. */
+static int write_array(struct wctx *w, hid_t loc, const char *name, hid_t type,
+		       int ndims, hsize_t rows, hsize_t cols, const void *data)
+{
+	hsize_t dims[2] = {rows, cols};
+	hid_t sp = H5Screate_simple(ndims, dims, NULL);
+	hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE), d;
+	hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
+	int rc = 0;
+
+	/* Written once, whole: no chunk cache (it would hold a copy of the
+	 * data, up to 1 MiB per dataset, in the writer's peak memory). */
+	H5Pset_chunk_cache(dapl, 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT);
+	if (ndims == 2 && rows > 0 && cols > 0) {
+		/* Chunks of at most 64 KiB: the filters (shuffle, deflate)
+		 * each take a chunk-sized buffer while writing, and this is
+		 * rank 0's peak memory. */
+		size_t esz = H5Tget_size(type);
+		hsize_t c = cols < 4096 ? cols : 4096;
+		hsize_t r = (hsize_t)(65536 / (esz ? esz : 8)) / c;
+		hsize_t chunk[2] = {r < 1 ? 1 : (r < rows ? r : rows), c};
+
+		H5Pset_chunk(dcpl, 2, chunk);
+		H5Pset_shuffle(dcpl);
+		H5Pset_deflate(dcpl, 1);
+	}
+	d = H5Dcreate2(loc, name, type, sp, H5P_DEFAULT, dcpl, dapl);
+	if (d < 0 || (rows * (ndims == 2 ? cols : 1) > 0 &&
+		      H5Dwrite(d, type, H5S_ALL, H5S_ALL, w->dxpl, data) < 0))
+		rc = wfail(w, name);
+	if (d >= 0)
+		H5Dclose(d);
+	H5Pclose(dapl);
+	H5Pclose(dcpl);
+	H5Sclose(sp);
+	return rc;
+}
+
+static hid_t group_create(struct wctx *w, hid_t loc, const char *name,
+			  int track_order)
+{
+	hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE), g;
+
+	if (track_order)
+		H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED |
+							 H5P_CRT_ORDER_INDEXED);
+	g = H5Gcreate2(loc, name, H5P_DEFAULT, gcpl, H5P_DEFAULT);
+	H5Pclose(gcpl);
+	if (g < 0)
+		wfail(w, name);
+	return g;
+}
+
+/* An HDF5 link or attribute name for a JSON key / option name. */
+static void safe_name(char *out, size_t len, const char *in)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; in[i] && j + 1 < len; i++)
+		out[j++] = in[i] == '/' ? '_' : in[i];
+	out[j] = '\0';
+	if (!strcmp(out, ".") || !out[0])
+		snprintf(out, len, "_");
+}
+
+#ifdef HAVE_JANSSON
+static int json_attr_array(struct wctx *w, hid_t g, const char *name,
+			   json_t *arr)
+{
+	size_t n = json_array_size(arr), i;
+	json_t *v;
+	int all_str = 1, all_int = 1, all_num = 1, all_bool = 1, rc = 0;
+	hsize_t dims[1] = {n};
+	hid_t sp, a = -1, t = -1;
+	void *buf = NULL;
+
+	json_array_foreach(arr, i, v)
+	{
+		all_str &= json_is_string(v);
+		all_int &= json_is_integer(v);
+		all_num &= json_is_number(v);
+		all_bool &= json_is_boolean(v);
+	}
+	if (n == 0) {
+		sp = H5Screate(H5S_NULL);
+		t = ios_h5_str_type();
+		a = H5Acreate2(g, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+		if (a < 0)
+			rc = wfail(w, name);
+		goto out;
+	}
+	if (!all_str && !all_num && !all_bool) {
+		char *s = json_dumps(arr, JSON_COMPACT);
+
+		rc = attr_write_str(w, g, name, s);
+		free(s);
+		return rc;
+	}
+	sp = H5Screate_simple(1, dims, NULL);
+	if (all_str) {
+		const char **p = calloc(n, sizeof(*p));
+
+		buf = p;
+		t = ios_h5_str_type();
+		json_array_foreach(arr, i, v) p[i] = json_string_value(v);
+	} else if (all_int || all_bool) {
+		int64_t *p = calloc(n, sizeof(*p));
+
+		buf = p;
+		t = H5Tcopy(all_bool ? H5T_NATIVE_UINT8 : H5T_NATIVE_INT64);
+		json_array_foreach(arr, i, v) p[i] =
+			all_bool ? json_is_true(v) : json_integer_value(v);
+		if (all_bool) {
+			uint8_t *b = (uint8_t *)p;
+
+			for (i = 0; i < n; i++)
+				b[i] = (uint8_t)p[i];
+		}
+	} else {
+		double *p = calloc(n, sizeof(*p));
+
+		buf = p;
+		t = H5Tcopy(H5T_NATIVE_DOUBLE);
+		json_array_foreach(arr, i, v) p[i] = json_number_value(v);
+	}
+	if (!buf) {
+		rc = w->rc =
+			ios_errf(w->err, -ENOMEM, "h5schema: write %s: %s: %s",
+				 w->path, name, strerror(ENOMEM));
+		goto out;
+	}
+	a = H5Acreate2(g, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+	if (a < 0 || H5Awrite(a, t, buf) < 0)
+		rc = wfail(w, name);
+out:
+	free(buf);
+	if (a >= 0)
+		H5Aclose(a);
+	if (t >= 0)
+		H5Tclose(t);
+	H5Sclose(sp);
+	return rc;
+}
+
+static int json_to_group(struct wctx *w, hid_t g, json_t *obj, int depth);
+
+static int json_member(struct wctx *w, hid_t g, const char *key, json_t *v,
+		       int depth)
+{
+	char name[256];
+	int rc = 0;
+
+	safe_name(name, sizeof(name), key);
+	if (H5Aexists(g, name) > 0 || H5Lexists(g, name, H5P_DEFAULT) > 0)
+		return 0; /* sanitised names collided: keep the first */
+	if (json_is_object(v)) {
+		hid_t sub = group_create(w, g, name, 1);
+
+		if (sub < 0)
+			return w->rc;
+		rc = json_to_group(w, sub, v, depth + 1);
+		H5Gclose(sub);
+	} else if (json_is_array(v)) {
+		size_t i, n = json_array_size(v);
+		json_t *e;
+		int all_obj = n > 0;
+
+		json_array_foreach(v, i, e) all_obj &= json_is_object(e);
+		if (all_obj) {
+			hid_t sub = group_create(w, g, name, 1);
+
+			if (sub < 0)
+				return w->rc;
+			json_array_foreach(v, i, e)
+			{
+				char idx[32];
+
+				snprintf(idx, sizeof(idx), "%zu", i);
+				rc = json_member(w, sub, idx, e, depth + 1);
+				if (rc)
+					break;
+			}
+			H5Gclose(sub);
+		} else {
+			rc = json_attr_array(w, g, name, v);
+		}
+	} else if (json_is_string(v)) {
+		rc = attr_write_str(w, g, name, json_string_value(v));
+	} else if (json_is_integer(v)) {
+		int64_t x = json_integer_value(v);
+
+		rc = attr_write_num(w, g, name, IOS_T_I64, &x);
+	} else if (json_is_real(v)) {
+		double x = json_real_value(v);
+
+		rc = attr_write_num(w, g, name, IOS_T_F64, &x);
+	} else if (json_is_boolean(v)) {
+		bool x = json_is_true(v);
+
+		rc = attr_write_num(w, g, name, IOS_T_BOOL, &x);
+	} else {
+		rc = attr_write_str(w, g, name, "null");
+	}
+	return rc;
+}
+
+static int json_to_group(struct wctx *w, hid_t g, json_t *obj, int depth)
+{
+	const char *key;
+	json_t *v;
+
+	if (depth > 16)
+		return attr_write_str(w, g, "truncated", "nesting too deep");
+	json_object_foreach(obj, key, v)
+	{
+		int rc = json_member(w, g, key, v, depth);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+#endif
+
+/*
+ * A JSON metadata group: the raw text as dataset raw_json, and, when the
+ * text parses as a JSON object, its members as attributes and subgroups.
+ */
+static int write_json_group(struct wctx *w, hid_t loc, const char *name,
+			    const char *json)
+{
+	hid_t g = group_create(w, loc, name, 1);
+	int rc;
+
+	if (g < 0)
+		return w->rc;
+	rc = write_text(w, g, "raw_json", json);
+#ifdef HAVE_JANSSON
+	if (!rc && json) {
+		json_error_t jerr;
+		json_t *root = json_loads(json, 0, &jerr);
+
+		if (!root || !json_is_object(root)) {
+			char msg[300];
+
+			snprintf(msg, sizeof(msg), "line %d: %s", jerr.line,
+				 root ? "not a JSON object" : jerr.text);
+			rc = attr_write_str(w, g, "json_error", msg);
+		} else {
+			rc = json_to_group(w, g, root, 0);
+		}
+		json_decref(root);
+	}
+#endif
+	H5Gclose(g);
+	return rc;
+}
+
+static int write_rep(struct wctx *w, hid_t loc, int phase, int r,
+		     const struct ios_rep_result *rep)
+{
+	char name[32];
+	hid_t g;
+	size_t nr = rep->nranks > 0 ? (size_t)rep->nranks : 0, maxns = 0;
+	uint64_t *buf = NULL;
+	int rc;
+
+	snprintf(name, sizeof(name), "%d", r);
+	g = group_create(w, loc, name, 0);
+	if (g < 0)
+		return w->rc;
+	rc = write_attrs(w, g, IOS_G_REP, rep);
+	if (!rc)
+		rc = write_compound(w, g, "ranks", IOS_T_RANKRES, rep->ranks,
+				    nr);
+	if (!rc && !rep->lat_hist && rep->lat_hist_in_file) {
+		/* dropped from memory after the last write: copy them over */
+		char src[96];
+
+		snprintf(src, sizeof(src), "phases/%d/reps/%d/lat_hist", phase,
+			 r);
+		if (w->src < 0 || H5Ocopy(w->src, src, g, "lat_hist",
+					  H5P_DEFAULT, H5P_DEFAULT) < 0)
+			rc = wfail(w,
+				   "copy lat_hist from the file it replaces");
+	} else if (!rc) {
+		/* a run built without histograms gets zero counts */
+		const uint64_t *h = rep->lat_hist;
+
+		if (!h)
+			h = buf =
+				calloc(nr * IOS_LAT_BUCKETS + 1, sizeof(*buf));
+		if (!h)
+			rc = w->rc = ios_errf(w->err, -ENOMEM,
+					      "h5schema: write %s: %s", w->path,
+					      strerror(ENOMEM));
+		else
+			rc = write_array(w, g, "lat_hist", H5T_NATIVE_UINT64, 2,
+					 nr, IOS_LAT_BUCKETS, h);
+		free(buf);
+		buf = NULL;
+	}
+	for (size_t i = 0; i < nr; i++)
+		if (rep->ranks[i].nsamples > maxns)
+			maxns = rep->ranks[i].nsamples;
+	for (int k = 0; !rc && k < 2; k++) {
+		buf = calloc(nr * maxns + 1, sizeof(*buf));
+		if (!buf) {
+			rc = w->rc = ios_errf(w->err, -ENOMEM,
+					      "h5schema: write %s: %s", w->path,
+					      strerror(ENOMEM));
+			break;
+		}
+		for (size_t i = 0; i < nr; i++) {
+			const uint64_t *src = k ? rep->ranks[i].sample_ops
+						: rep->ranks[i].sample_bytes;
+
+			if (src && rep->ranks[i].nsamples)
+				memcpy(buf + i * maxns, src,
+				       rep->ranks[i].nsamples * sizeof(*buf));
+		}
+		rc = write_array(w, g, k ? "sample_ops" : "sample_bytes",
+				 H5T_NATIVE_UINT64, 2, nr, maxns, buf);
+		free(buf);
+		buf = NULL;
+	}
+	if (!rc)
+		rc = write_compound(w, g, "errors", IOS_T_IOERR, rep->errors,
+				    rep->errors ? rep->nerrors : 0);
+	if (!rc)
+		rc = write_array(w, g, "node_bw", H5T_NATIVE_DOUBLE, 1,
+				 rep->node_bw && rep->nnodes > 0
+					 ? (hsize_t)rep->nnodes
+					 : 0,
+				 0, rep->node_bw);
+	H5Gclose(g);
+	return rc;
+}
+
+static int write_body(struct wctx *w, hid_t f, const struct ios_run *run)
+{
+	hid_t g, sub;
+	char name[256];
+	int rc;
+
+	if ((rc = write_attrs(w, f, IOS_G_ROOT, run)) || hook(w, "attrs"))
+		return w->rc ? w->rc : rc;
+	rc = write_compound(w, f, "ranks", IOS_T_RANKINFO, run->rank_info,
+			    run->rank_info ? (size_t)run->nranks : 0);
+	if (!rc && run->nlayers > 0 && run->layers)
+		rc = write_compound(w, f, "layers", IOS_T_LAYER, run->layers,
+				    (size_t)run->nlayers);
+	if (!rc && run->nnet > 0 && run->net)
+		rc = write_compound(w, f, "network", IOS_T_NETPAIR, run->net,
+				    run->nnet);
+	if (rc)
+		return rc;
+
+	/* /config */
+	if ((g = group_create(w, f, "config", 0)) < 0)
+		return w->rc;
+	rc = write_compound(w, g, "options", IOS_T_KV, run->config,
+			    run->config ? run->nconfig : 0);
+	for (size_t i = 0; !rc && run->config && i < run->nconfig; i++) {
+		if (!run->config[i].key)
+			continue;
+		safe_name(name, sizeof(name), run->config[i].key);
+		if (H5Aexists(g, name) > 0)
+			continue;
+		rc = attr_write_str(w, g, name, run->config[i].value);
+	}
+	H5Gclose(g);
+	if (rc || hook(w, "config"))
+		return w->rc ? w->rc : rc;
+
+	/* /nodes, /job, /ceph */
+	if ((g = group_create(w, f, "nodes", 0)) < 0)
+		return w->rc;
+	for (int i = 0; !rc && i < run->nnodes; i++) {
+		snprintf(name, sizeof(name), "%d", i);
+		rc = write_json_group(
+			w, g, name, run->node_json ? run->node_json[i] : NULL);
+	}
+	H5Gclose(g);
+	if (!rc && run->job_json)
+		rc = write_json_group(w, f, "job", run->job_json);
+	if (!rc && run->ceph_json)
+		rc = write_json_group(w, f, "ceph", run->ceph_json);
+	if (rc || hook(w, "nodes"))
+		return w->rc ? w->rc : rc;
+
+	/* /attachments */
+	if ((g = group_create(w, f, "attachments", 1)) < 0)
+		return w->rc;
+	for (size_t i = 0; !rc && run->attachments && i < run->nattach; i++) {
+		const char *an = run->attachments[i].key;
+		hid_t d;
+
+		safe_name(name, sizeof(name), an ? an : "");
+		for (int n = 2; H5Lexists(g, name, H5P_DEFAULT) > 0; n++) {
+			char base[200];
+
+			safe_name(base, sizeof(base), an ? an : "");
+			snprintf(name, sizeof(name), "%s_%d", base, n);
+		}
+		rc = write_text(w, g, name, run->attachments[i].value);
+		if (rc)
+			break;
+		d = H5Dopen2(g, name, H5P_DEFAULT);
+		rc = d < 0 ? wfail(w, name)
+			   : attr_write_str(w, d, "name", an ? an : "");
+		if (d >= 0)
+			H5Dclose(d);
+	}
+	H5Gclose(g);
+	if (rc)
+		return rc;
+
+	/* /phases */
+	if ((g = group_create(w, f, "phases", 0)) < 0)
+		return w->rc;
+	for (int k = 0; !rc && k < run->nphases; k++) {
+		const struct ios_phase_result *ph = &run->phases[k];
+		hid_t reps = -1;
+
+		snprintf(name, sizeof(name), "%d", k);
+		if ((sub = group_create(w, g, name, 0)) < 0) {
+			rc = w->rc;
+			break;
+		}
+		rc = write_attrs(w, sub, IOS_G_PHASE, ph);
+		if (!rc && (reps = group_create(w, sub, "reps", 0)) >= 0) {
+			for (int r = 0; !rc && r < ph->nreps; r++)
+				rc = write_rep(w, reps, k, r, &ph->reps[r]);
+			H5Gclose(reps);
+		} else if (!rc) {
+			rc = w->rc;
+		}
+		H5Gclose(sub);
+	}
+	H5Gclose(g);
+	if (rc || hook(w, "phases"))
+		return w->rc ? w->rc : rc;
+	return 0;
+}
+
+static int check_run(const char *path, const struct ios_run *run,
+		     struct ios_err *err)
+{
+	const char *bad = NULL;
+
+	if (!run)
+		bad = "run is NULL";
+	else if (run->nranks < 0 || run->nranks > IOS_H5_MAX_COUNT)
+		bad = "nranks out of range";
+	else if (run->nranks > 0 && !run->rank_info)
+		bad = "rank_info is NULL";
+	else if (run->nnodes < 0 || run->nnodes > IOS_H5_MAX_COUNT)
+		bad = "nnodes out of range";
+	else if (run->nphases < 0 || (run->nphases > 0 && !run->phases))
+		bad = "phases is NULL or nphases negative";
+	else if (run->nconfig > 0 && !run->config)
+		bad = "config is NULL";
+	else if (run->nattach > 0 && !run->attachments)
+		bad = "attachments is NULL";
+	for (int k = 0; !bad && k < run->nphases; k++) {
+		const struct ios_phase_result *ph = &run->phases[k];
+
+		if (ph->nreps < 0 || (ph->nreps > 0 && !ph->reps))
+			bad = "a phase has reps NULL or nreps negative";
+		for (int r = 0; !bad && r < ph->nreps; r++) {
+			const struct ios_rep_result *rep = &ph->reps[r];
+
+			if (rep->nranks < 0 || (rep->nranks > 0 && !rep->ranks))
+				bad = "a repetition has ranks NULL";
+			else if (rep->nnodes < 0)
+				bad = "a repetition has nnodes negative";
+		}
+	}
+	if (bad)
+		return ios_errf(err, -EINVAL, "h5schema: write %s: %s",
+				path ? path : "(null)", bad);
+	return 0;
+}
+
+/* Does a repetition rely on the file being replaced for its histograms? */
+static bool needs_src(const struct ios_run *run)
+{
+	for (int k = 0; k < run->nphases; k++)
+		for (int r = 0; r < run->phases[k].nreps; r++)
+			if (!run->phases[k].reps[r].lat_hist &&
+			    run->phases[k].reps[r].lat_hist_in_file)
+				return true;
+	return false;
+}
+
+static int fsync_dir(const char *path)
+{
+	char *copy = strdup(path);
+	int fd, rc = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd) < 0)
+		rc = -errno;
+	if (fd >= 0)
+		close(fd);
+	free(copy);
+	return rc;
+}
+
+int ios_h5_write_run(const char *path, const struct ios_run *run,
+		     struct ios_err *err)
+{
+	struct wctx w = {.path = path, .err = err, .src = -1};
+	char *tmp = NULL;
+	hid_t f = -1;
+	int fd, rc;
+	void *vfd = NULL;
+
+	ios_h5_quiet();
+	w.dxpl = ios_h5_dxpl();
+	if ((rc = check_run(path, run, err)))
+		return rc;
+	if (!path || !path[0])
+		return ios_errf(err, -EINVAL,
+				"h5schema: write results: empty path");
+	if (needs_src(run)) {
+		w.src = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+		if (w.src < 0)
+			return ios_errf(
+				err, -EIO,
+				"h5schema: write %s: latency histograms of earlier repetitions are only in that file, and it cannot be opened: %s",
+				path, ios_h5_why(w.why));
+	}
+	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
+		if (w.src >= 0)
+			H5Fclose(w.src);
+		return ios_errf(err, -ENOMEM, "h5schema: write %s: %s", path,
+				strerror(ENOMEM));
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc = -errno;
+		ios_errf(err, rc, "h5schema: create temporary file %s: %s", tmp,
+			 strerror(-rc));
+		if (w.src >= 0)
+			H5Fclose(w.src);
+		free(tmp);
+		return rc;
+	}
+	/* mkstemp chose a fresh name, but HDF5 opens by name: drop the file
+	 * and let HDF5 create it with O_EXCL (H5F_ACC_EXCL), so a link planted
+	 * at that name in between (a shared, non-sticky directory) makes the
+	 * create fail instead of being followed.  The mode is HDF5's 0666
+	 * less the umask. */
+	if (close(fd) < 0 || unlink(tmp) < 0) {
+		rc = -errno;
+		ios_errf(err, rc, "h5schema: write %s: %s", tmp, strerror(-rc));
+		goto out_unlink;
+	}
+	ios_h5_test_tmp = tmp;
+	if ((rc = hook(&w, "create")))
+		goto out_unlink;
+	f = H5Fcreate(tmp, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+	if (f < 0) {
+		rc = wfail(
+			&w,
+			"create HDF5 file (exclusively: is something planted at the temporary name?)");
+		goto out_unlink;
+	}
+	if ((rc = write_body(&w, f, run)))
+		goto out_close;
+	if (H5Fflush(f, H5F_SCOPE_GLOBAL) < 0) {
+		rc = wfail(&w, "flush");
+		goto out_close;
+	}
+	if ((rc = hook(&w, "flush")))
+		goto out_close;
+	if (H5Fget_vfd_handle(f, H5P_DEFAULT, &vfd) < 0 || !vfd) {
+		rc = wfail(&w, "get file descriptor");
+		goto out_close;
+	}
+	if (fsync(*(int *)vfd) < 0) {
+		rc = -errno;
+		ios_errf(err, rc, "h5schema: fsync %s: %s", tmp, strerror(-rc));
+		goto out_close;
+	}
+	if ((rc = hook(&w, "fsync")))
+		goto out_close;
+	if (H5Fclose(f) < 0) {
+		f = -1;
+		rc = wfail(&w, "close");
+		goto out_unlink;
+	}
+	f = -1;
+	if ((rc = hook(&w, "close")))
+		goto out_unlink;
+	if (w.src >= 0)
+		H5Fclose(w.src);
+	w.src = -1;
+	if (rename(tmp, path) < 0) {
+		rc = -errno;
+		ios_errf(err, rc, "h5schema: rename %s to %s: %s", tmp, path,
+			 strerror(-rc));
+		goto out_unlink;
+	}
+	if ((rc = fsync_dir(path)) < 0) {
+		ios_errf(err, rc, "h5schema: fsync directory of %s: %s", path,
+			 strerror(-rc));
+		free(tmp);
+		return rc; /* the file is complete; only durability unsure */
+	}
+	free(tmp);
+	/* HDF5 keeps freed blocks on its own free lists: give them back, so a
+	 * writer called once per repetition does not grow with the run. */
+	H5garbage_collect();
+	return 0;
+
+out_close:
+	H5Fclose(f);
+out_unlink:
+	if (w.src >= 0)
+		H5Fclose(w.src);
+	unlink(tmp);
+	free(tmp);
+	return rc;
+}

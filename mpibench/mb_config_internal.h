@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mb_config_internal: between the parser (mb_config.c) and its
+ * consistency checks (mb_config_check.c); not part of mb_config.h.
+ */
+#ifndef IOSTRATA_MB_CONFIG_INTERNAL_H
+#define IOSTRATA_MB_CONFIG_INTERNAL_H
+
+#include "errbuf.h"
+#include "mb_config.h"
+
+/*
+ * Check the options of a parsed [cfg] against each other and against its
+ * backend: bs <= size and a divisor of it, iodepth_batch <= iodepth, an
+ * asynchronous engine and backend for iodepth > 1, --verify only with data
+ * and bs >= 64, interval <= runtime, direct I/O alignment, --dir where the
+ * backend needs it, every backend option one of the backend's.  Returns 0
+ * or -EINVAL with [err] naming the option and what is accepted.
+ */
+int mb_config_check_options(const struct mb_config *cfg, struct ios_err *err);
+
+#endif

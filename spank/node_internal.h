@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * node_internal: what the parts of node.h share (not part of its API):
+ * the observed state and the host registry (node.c), the published files
+ * (node_publish.c), the restore (node_restore.c), used by the apply
+ * (node_apply.c) and the status and health check (node_status.c).
+ */
+#ifndef IOSTRATA_NODE_INTERNAL_H
+#define IOSTRATA_NODE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jsonw.h"
+#include "node.h"
+
+#define NODE_LOCK_TIMEOUT_MS 30000
+
+/* Online CPUs below [fs] (0 when they cannot be scanned), their list in
+ * [list] ("unknown" then). */
+unsigned node_count_online_cpus(const struct sysfs *fs, char *list, size_t len);
+
+/* Online memory below [fs], bytes (0 when it cannot be scanned). */
+uint64_t node_online_mem(const struct sysfs *fs);
+
+/*
+ * Host registry.  Several Slurm nodes (several sites, even) can share one
+ * kernel, e.g. the one-machine local site: their state directories differ
+ * but CPUs and memory are the same.  <sysroot>/run/iostrata-host/active
+ * names the one (state dir, job) whose shape is in effect; another apply
+ * is refused while that journal exists.
+ */
+#define NODE_HOST_DIR "run/iostrata-host"
+
+/* Take the host lock, waiting up to [timeout_ms]: the fd (release with
+ * state_unlock), or -errno (-ETIMEDOUT when held). */
+int node_host_lock_wait(const struct node_ctx *c, int timeout_ms);
+
+/* node_host_lock_wait with NODE_LOCK_TIMEOUT_MS. */
+int node_host_lock(const struct node_ctx *c);
+
+/* The live owner of the host, if any: 1 and [sd]/[job] filled; 0 when
+ * none, or the journal it names is gone. */
+int node_host_owner(const struct node_ctx *c, char *sd, size_t sdlen, char *job,
+		    size_t joblen);
+
+/* Make (c's state directory, [jobid]) the owner of the host.  0 or -errno. */
+int node_host_set(const struct node_ctx *c, const char *jobid);
+
+/* Forget the owner of the host, if it is (c's state directory, [jobid]). */
+void node_host_clear(const struct node_ctx *c, const char *jobid);
+
+/* An "applied"/"snapshot" object: CPUs, memory, throttles of [s], with
+ * [cpus_online] CPUs [cpu_list] and [mem_bytes] online. */
+void node_json_state(struct jsonw *w, const struct snapshot *s,
+		     unsigned cpus_online, const char *cpu_list,
+		     uint64_t mem_bytes);
+
+/*
+ * Write <jobid>.applied.json and <jobid>.env (KEY=VALUE lines) for [req]:
+ * [snap] and [now] (the state before and after) when applied, or
+ * [refused] (then [snap] and [now] are unused).  0 or -errno.
+ */
+int node_publish(struct node_ctx *c, const char *jobid,
+		 const struct iostrata_req *req, const struct snapshot *snap,
+		 const struct snapshot *now, const char *refused);
+
+/* Undo [s] on the node, then verify.  Appends what is left to [left]
+ * ([len] bytes).  0, or -EIO when the node is not as [s] says. */
+int node_restore_snapshot(struct node_ctx *c, const struct snapshot *s,
+			  char *left, size_t len);
+
+#endif
