@@ -20,6 +20,11 @@ bin_PROGRAMS += jobscripts/iostrata-campaign
 jobscripts_iostrata_campaign_SOURCES = \
 	jobscripts/campaign.c \
 	jobscripts/campaign.h \
+	jobscripts/campaign_dir.c \
+	jobscripts/campaign_internal.h \
+	jobscripts/campaign_plan.c \
+	jobscripts/campaign_state.c \
+	jobscripts/campaign_submit.c \
 	# End of jobscripts_iostrata_campaign_SOURCES
 jobscripts_iostrata_campaign_CPPFLAGS = \
 	$(AM_CPPFLAGS) \

@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * campaign_dir: a campaign's directory (the site, the job, the elements
+ * and their job ids in elements.tsv, written atomically), and the argv
+ * lists the submit builds.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include "campaign.h"
+#include "safefile.h"
+#include "siteconf.h"
+#include "slurmcompat.h"
+#include "units.h"
+
+#include "campaign_internal.h"
+
+/* ------------------------------------------------------------ argv */
+
+int camp_argv_add(struct argv *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+int camp_argv_add(struct argv *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int rc;
+
+	if (a->n + 2 > a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 32;
+		char **v = realloc(a->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		a->v = v;
+		a->cap = cap;
+	}
+	va_start(ap, fmt);
+	rc = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (rc < 0)
+		return -ENOMEM;
+	a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+	return 0;
+}
+
+/* Split [s] on blanks into [a] (site [slurm] extra, element options). */
+int camp_argv_split(struct argv *a, const char *s)
+{
+	char *copy = strdup(s ? s : ""), *tok, *save = NULL;
+	int rc = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, " \t", &save); tok && !rc;
+	     tok = strtok_r(NULL, " \t", &save))
+		rc = camp_argv_add(a, "%s", tok);
+	free(copy);
+	return rc;
+}
+
+void camp_argv_free(struct argv *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Shell-quote for display (dry run, the campaign's record). */
+void camp_print_quoted(FILE *fp, char *const *v)
+{
+	for (size_t i = 0; v[i]; i++) {
+		const char *p = v[i];
+		bool plain = *p != '\0';
+
+		for (; *p; p++)
+			if (!isalnum((unsigned char)*p) &&
+			    !strchr("-_=./,:%+@", *p))
+				plain = false;
+		if (i)
+			fputc(' ', fp);
+		if (plain) {
+			fputs(v[i], fp);
+			continue;
+		}
+		fputc('\'', fp);
+		for (p = v[i]; *p; p++) {
+			if (*p == '\'')
+				fputs("'\\''", fp);
+			else
+				fputc(*p, fp);
+		}
+		fputc('\'', fp);
+	}
+	fputc('\n', fp);
+}
+
+/* ------------------------------------------------------------ campaign */
+
+int camp_mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* Write [text] to DIR/[name] via a new temporary file, fsync and rename
+ * (safefile: a symlink planted at either name is never followed).
+ * Returns 0 or a negative errno, also left in errno. */
+int camp_write_atomic(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX + 64];
+	int rc;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    (int)sizeof(path))
+		rc = -ENAMETOOLONG;
+	else
+		rc = sf_write(path, text, strlen(text), SF_SYNC, NULL);
+	if (rc < 0)
+		errno = -rc;
+	return rc;
+}
+
+int camp_open(struct campaign *c, const char *site_arg, const char *job,
+	      const char *dir)
+{
+	struct ios_err err = {0};
+	const char *root = getenv("IOSTRATA_CAMPAIGNS");
+	const char *name;
+	int rc;
+
+	c->site_arg = site_arg;
+	c->job = job;
+	if (!camp_job_known(job)) {
+		fprintf(stderr,
+			PROG
+			": job \"%s\": unknown job: accepted: sweep-cores-mem, sweep-disk-bw, layered, nightly-health, acceptance\n",
+			job);
+		return -EINVAL;
+	}
+	rc = ios_site_load(site_arg, &c->site, &err);
+	if (rc < 0) {
+		fprintf(stderr, PROG ": %s\n", err.msg);
+		return rc;
+	}
+	if (!realpath(ios_site_path(c->site), c->site_abs))
+		snprintf(c->site_abs, sizeof(c->site_abs), "%s",
+			 ios_site_path(c->site));
+	name = ios_site_get(c->site, "site", "name");
+	{
+		char rel[PATH_MAX], cwd[PATH_MAX / 2];
+
+		if (dir)
+			snprintf(rel, sizeof(rel), "%s", dir);
+		else
+			snprintf(rel, sizeof(rel), "%s/%s-%s",
+				 root && *root ? root : "campaigns",
+				 name ? name : "site", job);
+		/* jobs run elsewhere: always an absolute path */
+		if (rel[0] != '/' && getcwd(cwd, sizeof(cwd)))
+			snprintf(c->dir, sizeof(c->dir), "%s/%.*s", cwd,
+				 (int)(sizeof(c->dir) - sizeof(cwd) - 2), rel);
+		else
+			snprintf(c->dir, sizeof(c->dir), "%s", rel);
+	}
+	rc = camp_plan(c->site, job, &c->el, &c->nel, &err);
+	if (rc < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return rc;
+	}
+	return 0;
+}
+
+void camp_close(struct campaign *c)
+{
+	ios_site_free(c->site);
+	camp_elements_free(c->el, c->nel);
+}
+
+/*
+ * Read DIR/elements.tsv (written by submit): fills jobid of each element.
+ * Returns the number of elements recorded, 0 when the file does not exist.
+ */
+int camp_read_jobids(struct campaign *c)
+{
+	char path[PATH_MAX + 64], line[1024];
+	FILE *fp;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/elements.tsv", c->dir);
+	fp = fopen(path, "re");
+	if (!fp)
+		return errno == ENOENT ? 0 : -errno;
+	while (fgets(line, sizeof(line), fp)) {
+		unsigned idx, jobid;
+		char label[128];
+
+		if (line[0] == '#')
+			continue;
+		if (sscanf(line, "%u\t%127s\t%u", &idx, label, &jobid) != 3)
+			continue;
+		if (idx < c->nel && strcmp(c->el[idx].label, label) == 0) {
+			c->el[idx].jobid = jobid;
+			n++;
+		}
+	}
+	fclose(fp);
+	return n;
+}
+
+int camp_write_jobids(const struct campaign *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int rc;
+
+	if (!m)
+		return -ENOMEM;
+	fprintf(m, "# index\tlabel\tjobid\toptions\n");
+	for (size_t i = 0; i < c->nel; i++)
+		fprintf(m, "%d\t%s\t%u\t%s\n", c->el[i].index, c->el[i].label,
+			c->el[i].jobid, c->el[i].options);
+	fclose(m);
+	rc = camp_write_atomic(c->dir, "elements.tsv", buf);
+	free(buf);
+	return rc;
+}
+
+int camp_load_recorded(struct campaign *c)
+{
+	int n = camp_read_jobids(c);
+
+	if (n < 0) {
+		fprintf(stderr, PROG ": read %s/elements.tsv: %s\n", c->dir,
+			strerror(-n));
+		return -1;
+	}
+	if (n == 0) {
+		fprintf(stderr,
+			PROG
+			": %s: no campaign here (no elements.tsv): run `" PROG
+			" submit %s %s` first\n",
+			c->dir, c->site_arg, c->job);
+		return -1;
+	}
+	return n;
+}

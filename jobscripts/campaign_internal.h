@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * campaign_internal: what the parts of iostrata-campaign share (campaign.c:
+ * main, getvar and env; campaign_plan.c, campaign_dir.c, campaign_submit.c,
+ * campaign_state.c).  Not a library interface.
+ */
+#ifndef IOSTRATA_CAMPAIGN_INTERNAL_H
+#define IOSTRATA_CAMPAIGN_INTERNAL_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "campaign.h"
+#include "siteconf.h"
+
+#define PROG "iostrata-campaign"
+
+struct argv {
+	char **v;
+	size_t n, cap;
+};
+
+struct campaign {
+	struct ios_site *site;
+	const char *site_arg;
+	char site_abs[PATH_MAX];
+	const char *job;
+	char dir[PATH_MAX];
+	struct camp_element *el;
+	size_t nel;
+};
+
+struct opts {
+	const char *campaign;
+	unsigned throttle;
+	bool throttle_set;
+	bool resume;
+	bool dry_run;
+	bool list;
+	const char *dflt;
+	double wait;
+	char **extra;
+};
+
+/* Heterogeneous (storage + compute components) or compute-only jobs. */
+bool camp_job_is_het(const char *job);
+
+int camp_argv_add(struct argv *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int camp_argv_split(struct argv *a, const char *s);
+void camp_argv_free(struct argv *a);
+void camp_print_quoted(FILE *fp, char *const *v);
+
+int camp_mkdir_p(const char *path);
+int camp_write_atomic(const char *dir, const char *name, const char *text);
+int camp_open(struct campaign *c, const char *site_arg, const char *job,
+	      const char *dir);
+void camp_close(struct campaign *c);
+int camp_read_jobids(struct campaign *c);
+int camp_write_jobids(const struct campaign *c);
+int camp_load_recorded(struct campaign *c);
+
+int camp_cmd_submit(struct campaign *c, const struct opts *o);
+int camp_cmd_status(struct campaign *c, const struct opts *o);
+int camp_cmd_collect(struct campaign *c);
+
+#endif

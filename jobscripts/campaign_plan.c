@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * campaign_plan: a job over a site's sweep, as elements (one Slurm job
+ * each): their labels and --iostrata-* options.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include "campaign.h"
+#include "safefile.h"
+#include "siteconf.h"
+#include "slurmcompat.h"
+#include "units.h"
+
+#include "campaign_internal.h"
+
+static const char *const jobs[] = {
+	"sweep-cores-mem", "sweep-disk-bw", "layered",
+	"nightly-health",  "acceptance",
+};
+
+/* ------------------------------------------------------------ elements */
+
+/* Print bytes as the shortest exact form: 32G, 64M, 4K, else bytes. */
+static void fmt_size_exact(uint64_t v, char *buf, size_t len)
+{
+	static const char units[] = "KMGT";
+	int u = -1;
+
+	while (v && v % 1024 == 0 && u < 3) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)v, units[u]);
+}
+
+/* Rates: decimal MB when exact (the paper's 100..275 MB/s), else bytes. */
+static void fmt_rate_exact(uint64_t v, char *buf, size_t len)
+{
+	if (v && v % 1000000 == 0)
+		snprintf(buf, len, "%lluMB", (unsigned long long)(v / 1000000));
+	else if (v && v % (1024 * 1024) == 0)
+		snprintf(buf, len, "%lluM", (unsigned long long)(v >> 20));
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+void camp_elements_free(struct camp_element *e, size_t n)
+{
+	(void)n;
+	free(e);
+}
+
+int camp_plan(const struct ios_site *s, const char *job,
+	      struct camp_element **out, size_t *nout, struct ios_err *err)
+{
+	struct camp_element *e = NULL;
+	uint64_t *cpus = NULL, *mem = NULL, *bw = NULL;
+	int nc, nm, nb;
+	size_t n = 0;
+	int rc = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (strcmp(job, "sweep-cores-mem") == 0) {
+		nc = ios_site_get_list(s, "sweep", "cpus", &cpus, err);
+		if (nc < 0)
+			return nc;
+		nm = ios_site_get_list(s, "sweep", "mem", &mem, err);
+		if (nm < 0) {
+			free(cpus);
+			return nm;
+		}
+		e = calloc((size_t)nc * (size_t)nm, sizeof(*e));
+		if (!e) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		for (int i = 0; i < nc; i++) {
+			for (int j = 0; j < nm; j++) {
+				struct camp_element *x = &e[n];
+				char m[32];
+
+				fmt_size_exact(mem[j], m, sizeof(m));
+				x->index = (int)n;
+				x->cpus = cpus[i];
+				x->mem = mem[j];
+				snprintf(x->label, sizeof(x->label),
+					 "cpus%llu-mem%s",
+					 (unsigned long long)cpus[i], m);
+				snprintf(
+					x->options, sizeof(x->options),
+					"--iostrata-cpus=%llu --iostrata-mem=%s",
+					(unsigned long long)cpus[i], m);
+				n++;
+			}
+		}
+	} else if (strcmp(job, "sweep-disk-bw") == 0) {
+		nb = ios_site_get_list(s, "sweep", "disk_bw", &bw, err);
+		if (nb < 0)
+			return nb;
+		e = calloc((size_t)nb, sizeof(*e));
+		if (!e) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		for (int i = 0; i < nb; i++) {
+			char r[32];
+
+			fmt_rate_exact(bw[i], r, sizeof(r));
+			e[n].index = (int)n;
+			e[n].disk_bw = bw[i];
+			snprintf(e[n].label, sizeof(e[n].label), "diskbw%s", r);
+			snprintf(e[n].options, sizeof(e[n].options),
+				 "--iostrata-disk-bw=%s", r);
+			n++;
+		}
+	} else if (camp_job_known(job)) {
+		e = calloc(1, sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		snprintf(e->label, sizeof(e->label), "%s", job);
+		n = 1;
+	} else {
+		return ios_errf(
+			err, -EINVAL,
+			PROG
+			": plan job \"%s\": unknown job: accepted: sweep-cores-mem, sweep-disk-bw, layered, nightly-health, acceptance",
+			job);
+	}
+out:
+	free(cpus);
+	free(mem);
+	free(bw);
+	if (rc < 0) {
+		free(e);
+		return rc;
+	}
+	*out = e;
+	*nout = n;
+	return 0;
+}
+
+bool camp_job_known(const char *job)
+{
+	for (size_t i = 0; i < sizeof(jobs) / sizeof(*jobs); i++)
+		if (strcmp(job, jobs[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Heterogeneous (storage + compute components) or compute-only jobs. */
+bool camp_job_is_het(const char *job)
+{
+	return strncmp(job, "sweep-", 6) == 0 || strcmp(job, "layered") == 0;
+}

@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * campaign_state: the elements' states (libslurm, then the job
+ * script's status file), `status` and `collect`.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include "campaign.h"
+#include "safefile.h"
+#include "siteconf.h"
+#include "slurmcompat.h"
+#include "units.h"
+
+#include "campaign_internal.h"
+
+/* ------------------------------------------------------------ states */
+
+static const char *const state_names[] = {
+	[CAMP_UNSUBMITTED] = "UNSUBMITTED", [CAMP_PENDING] = "PENDING",
+	[CAMP_RUNNING] = "RUNNING",         [CAMP_DONE] = "DONE",
+	[CAMP_FAILED] = "FAILED",           [CAMP_LOST] = "LOST",
+};
+
+const char *camp_state_name(enum camp_state s)
+{
+	return state_names[s];
+}
+
+/* The job script's own verdict: DIR/elements/K/status ("ok" or why not). */
+static int read_status_file(const char *dir, const struct camp_element *e,
+			    char *out, size_t len)
+{
+	char path[PATH_MAX + 64];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/elements/%d/status", dir, e->index);
+	fp = fopen(path, "re");
+	if (!fp)
+		return -errno;
+	if (!fgets(out, (int)len, fp))
+		out[0] = '\0';
+	fclose(fp);
+	out[strcspn(out, "\n")] = '\0';
+	return 0;
+}
+
+enum camp_state camp_element_state(const char *dir, struct camp_element *e)
+{
+	job_info_msg_t *msg = NULL;
+	enum camp_state st = CAMP_DONE;
+	bool any_pending = false, any_running = false, any_failed = false;
+	char status[256];
+	int have_status;
+
+	if (!e->jobid)
+		return CAMP_UNSUBMITTED;
+	have_status = read_status_file(dir, e, status, sizeof(status)) == 0;
+	e->why[0] = '\0';
+	if (slurm_load_job(&msg, e->jobid, SHOW_ALL) != SLURM_SUCCESS) {
+		/* purged from slurmctld (MinJobAge): the script's verdict */
+		if (!have_status) {
+			snprintf(
+				e->why, sizeof(e->why),
+				"job %u unknown to Slurm (%s) and no status file",
+				e->jobid, slurm_strerror(IOS_SLURM_ERRNO()));
+			return CAMP_LOST;
+		}
+		if (strcmp(status, "ok") == 0)
+			return CAMP_DONE;
+		snprintf(e->why, sizeof(e->why), "%s", status);
+		return CAMP_FAILED;
+	}
+	for (uint32_t i = 0; i < msg->record_count; i++) {
+		const slurm_job_info_t *j = &msg->job_array[i];
+		uint32_t base = j->job_state & JOB_STATE_BASE;
+
+		switch (base) {
+		case JOB_PENDING:
+			any_pending = true;
+			break;
+		case JOB_RUNNING:
+		case JOB_SUSPENDED:
+			any_running = true;
+			break;
+		case JOB_COMPLETE:
+			if (j->het_job_offset == 0 ||
+			    j->het_job_offset == NO_VAL)
+				e->exit_code = j->exit_code;
+			if ((j->job_state & JOB_COMPLETING) != 0)
+				any_running = true;
+			break;
+		default:
+			any_failed = true;
+			e->exit_code = j->exit_code;
+			if (!e->why[0])
+				snprintf(e->why, sizeof(e->why),
+					 "Slurm state %s (component %u)",
+					 base == JOB_CANCELLED   ? "CANCELLED"
+					 : base == JOB_FAILED    ? "FAILED"
+					 : base == JOB_TIMEOUT   ? "TIMEOUT"
+					 : base == JOB_NODE_FAIL ? "NODE_FAIL"
+					 : base == JOB_OOM ? "OUT_OF_MEMORY"
+							   : "ended abnormally",
+					 j->het_job_offset == NO_VAL
+						 ? 0
+						 : j->het_job_offset);
+			break;
+		}
+	}
+	slurm_free_job_info_msg(msg);
+	if (any_failed) {
+		st = CAMP_FAILED;
+		if (have_status && strcmp(status, "ok") != 0)
+			snprintf(e->why, sizeof(e->why), "%s", status);
+	} else if (any_running)
+		st = CAMP_RUNNING;
+	else if (any_pending)
+		st = CAMP_PENDING;
+	else if (have_status && strcmp(status, "ok") != 0) {
+		st = CAMP_FAILED;
+		snprintf(e->why, sizeof(e->why), "%s", status);
+	} else if (!have_status) {
+		st = CAMP_FAILED;
+		snprintf(e->why, sizeof(e->why),
+			 "job completed without writing its status file");
+	}
+	if (st == CAMP_DONE && e->exit_code != 0) {
+		st = CAMP_FAILED;
+		snprintf(e->why, sizeof(e->why), "exit code %u",
+			 e->exit_code >> 8);
+	}
+	return st;
+}
+int camp_cmd_status(struct campaign *c, const struct opts *o)
+{
+	int count[CAMP_NSTATES];
+	double waited = 0;
+
+	if (camp_load_recorded(c) < 0)
+		return 2;
+	for (;;) {
+		memset(count, 0, sizeof(count));
+		for (size_t i = 0; i < c->nel; i++) {
+			c->el[i].state = camp_element_state(c->dir, &c->el[i]);
+			count[c->el[i].state]++;
+		}
+		if (o->wait <= 0 ||
+		    (count[CAMP_PENDING] == 0 && count[CAMP_RUNNING] == 0) ||
+		    waited >= o->wait)
+			break;
+		sleep(1);
+		waited += 1;
+	}
+	printf("campaign %s: job %s, %zu element(s)\n", c->dir, c->job, c->nel);
+	printf("%-5s %-24s %-8s %-11s %s\n", "elem", "label", "jobid", "state",
+	       "detail");
+	for (size_t i = 0; i < c->nel; i++) {
+		const struct camp_element *e = &c->el[i];
+
+		printf("%-5d %-24s %-8u %-11s %s\n", e->index, e->label,
+		       e->jobid, camp_state_name(e->state), e->why);
+	}
+	printf("done %d, failed %d, running %d, pending %d, lost %d, unsubmitted %d\n",
+	       count[CAMP_DONE], count[CAMP_FAILED], count[CAMP_RUNNING],
+	       count[CAMP_PENDING], count[CAMP_LOST], count[CAMP_UNSUBMITTED]);
+	if (count[CAMP_PENDING] || count[CAMP_RUNNING])
+		return 3;
+	if (count[CAMP_FAILED] || count[CAMP_LOST] || count[CAMP_UNSUBMITTED])
+		return 1;
+	return 0;
+}
+
+static bool is_hdf5(const char *path)
+{
+	static const unsigned char sig[8] = {0x89, 'H',  'D',  'F',
+					     '\r', '\n', 0x1a, '\n'};
+	unsigned char buf[8];
+	/* a FIFO planted among the results must not block collect */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	     read(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf) &&
+	     memcmp(buf, sig, sizeof(sig)) == 0;
+	close(fd);
+	return ok;
+}
+
+static void json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(fp, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(fp, "\\u%04x", *s);
+		else
+			fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+int camp_cmd_collect(struct campaign *c)
+{
+	char rdir[PATH_MAX + 16], pattern[PATH_MAX + 64];
+	char *tsv = NULL, *json = NULL;
+	size_t tlen = 0, jlen = 0;
+	FILE *t, *j;
+	int count[CAMP_NSTATES] = {0}, nfiles = 0, nbad = 0, rc;
+
+	if (camp_load_recorded(c) < 0)
+		return 2;
+	snprintf(rdir, sizeof(rdir), "%s/results", c->dir);
+	if ((rc = camp_mkdir_p(rdir)) < 0) {
+		fprintf(stderr, PROG ": collect: create %s: %s\n", rdir,
+			strerror(-rc));
+		return 2;
+	}
+	t = open_memstream(&tsv, &tlen);
+	j = open_memstream(&json, &jlen);
+	if (!t || !j)
+		return 2;
+	fprintf(t, "# campaign %s, job %s, site %s\n", c->dir, c->job,
+		c->site_abs);
+	fprintf(t,
+		"element\tlabel\tcpus\tmem_bytes\tdisk_bw_Bps\tjobid\tstate\tfile\tnote\n");
+	fprintf(j, "{\"campaign\":");
+	json_str(j, c->dir);
+	fprintf(j, ",\"job\":");
+	json_str(j, c->job);
+	fprintf(j, ",\"site\":");
+	json_str(j, c->site_abs);
+	fprintf(j, ",\"elements\":[");
+	for (size_t i = 0; i < c->nel; i++) {
+		struct camp_element *e = &c->el[i];
+		glob_t g = {0};
+		int nf = 0;
+
+		e->state = camp_element_state(c->dir, e);
+		count[e->state]++;
+		snprintf(pattern, sizeof(pattern), "%s/elements/%d/*.h5",
+			 c->dir, e->index);
+		glob(pattern, 0, NULL, &g);
+		fprintf(j, "%s{\"element\":%d,\"label\":", i ? "," : "",
+			e->index);
+		json_str(j, e->label);
+		fprintf(j,
+			",\"cpus\":%llu,\"mem_bytes\":%llu,\"disk_bw_Bps\":%llu,\"jobid\":%u,\"state\":\"%s\",\"note\":",
+			(unsigned long long)e->cpus, (unsigned long long)e->mem,
+			(unsigned long long)e->disk_bw, e->jobid,
+			camp_state_name(e->state));
+		json_str(j, e->why);
+		fprintf(j, ",\"files\":[");
+		for (size_t k = 0; k < g.gl_pathc; k++) {
+			const char *f = g.gl_pathv[k];
+			const char *base = strrchr(f, '/') + 1;
+			char link[PATH_MAX + 300], target[PATH_MAX + 300];
+			const char *note = "";
+			bool ok = is_hdf5(f);
+
+			if (!ok) {
+				note = "not an HDF5 file (truncated or foreign): left out of results/";
+				nbad++;
+			} else {
+				snprintf(link, sizeof(link), "%s/%03d-%s-%s",
+					 rdir, e->index, e->label, base);
+				snprintf(target, sizeof(target),
+					 "../elements/%d/%s", e->index, base);
+				unlink(link);
+				if (symlink(target, link) < 0) {
+					fprintf(stderr,
+						PROG ": collect: link %s: %s\n",
+						link, strerror(errno));
+					nbad++;
+				}
+				nfiles++;
+			}
+			fprintf(t,
+				"%d\t%s\t%llu\t%llu\t%llu\t%u\t%s\t%s\t%s%s%s\n",
+				e->index, e->label, (unsigned long long)e->cpus,
+				(unsigned long long)e->mem,
+				(unsigned long long)e->disk_bw, e->jobid,
+				camp_state_name(e->state), f, e->why,
+				e->why[0] && note[0] ? "; " : "", note);
+			fprintf(j, "%s{\"path\":", nf ? "," : "");
+			json_str(j, f);
+			fprintf(j, ",\"valid_hdf5\":%s}",
+				ok ? "true" : "false");
+			nf++;
+		}
+		if (nf == 0) {
+			const char *note =
+				e->state == CAMP_DONE ? "no results file" : "";
+			fprintf(t,
+				"%d\t%s\t%llu\t%llu\t%llu\t%u\t%s\t-\t%s%s%s\n",
+				e->index, e->label, (unsigned long long)e->cpus,
+				(unsigned long long)e->mem,
+				(unsigned long long)e->disk_bw, e->jobid,
+				camp_state_name(e->state), e->why,
+				e->why[0] && note[0] ? "; " : "", note);
+			if (e->state == CAMP_DONE)
+				nbad++;
+		}
+		fprintf(j, "]}");
+		globfree(&g);
+	}
+	fprintf(j, "]}\n");
+	fclose(t);
+	fclose(j);
+	if ((rc = camp_write_atomic(c->dir, "index.tsv", tsv)) < 0 ||
+	    (rc = camp_write_atomic(c->dir, "index.json", json)) < 0)
+		fprintf(stderr, PROG ": collect: write index in %s: %s\n",
+			c->dir, strerror(-rc));
+	free(tsv);
+	free(json);
+	printf("campaign %s: %d results file(s) in %s, index %s/index.tsv\n",
+	       c->dir, nfiles, rdir, c->dir);
+	printf("done %d, failed %d, running %d, pending %d, lost %d, unsubmitted %d\n",
+	       count[CAMP_DONE], count[CAMP_FAILED], count[CAMP_RUNNING],
+	       count[CAMP_PENDING], count[CAMP_LOST], count[CAMP_UNSUBMITTED]);
+	if (count[CAMP_FAILED] || count[CAMP_LOST] || nbad) {
+		fprintf(stderr,
+			PROG
+			": collect: %d element(s) failed or lost, %d file problem(s): partial results kept, marked in %s/index.tsv; resubmit with `" PROG
+			" submit %s %s --resume`\n",
+			count[CAMP_FAILED] + count[CAMP_LOST], nbad, c->dir,
+			c->site_arg, c->job);
+		return 1;
+	}
+	if (count[CAMP_PENDING] || count[CAMP_RUNNING] ||
+	    count[CAMP_UNSUBMITTED]) {
+		fprintf(stderr,
+			PROG
+			": collect: %d element(s) not finished yet: collected what exists\n",
+			count[CAMP_PENDING] + count[CAMP_RUNNING] +
+				count[CAMP_UNSUBMITTED]);
+		return 3;
+	}
+	return rc < 0 ? 2 : 0;
+}

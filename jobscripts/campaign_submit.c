@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * campaign_submit: `iostrata-campaign submit`, one sbatch per element,
+ * the site checked first, the %N throttle as --dependency=afterany.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include "campaign.h"
+#include "safefile.h"
+#include "siteconf.h"
+#include "slurmcompat.h"
+#include "units.h"
+
+#include "campaign_internal.h"
+
+/* Does a partition exist?  1 yes, 0 no, negative: cannot ask. */
+static int partition_exists(const char *name, char *known, size_t klen)
+{
+	partition_info_msg_t *msg = NULL;
+	int found = 0;
+
+	if (slurm_load_partitions((time_t)0, &msg, SHOW_ALL) != SLURM_SUCCESS)
+		return -EIO;
+	known[0] = '\0';
+	for (uint32_t i = 0; i < msg->record_count; i++) {
+		const char *p = msg->partition_array[i].name;
+
+		if (p && strcmp(p, name) == 0)
+			found = 1;
+		if (p && strlen(known) + strlen(p) + 3 < klen) {
+			if (known[0])
+				strcat(known, ", ");
+			strcat(known, p);
+		}
+	}
+	slurm_free_partition_info_msg(msg);
+	return found;
+}
+
+/* The job script for [job]: $IOSTRATA_JOBSCRIPTS, installed, source tree. */
+static int find_script(const char *job, char *out, size_t len)
+{
+	const char *dirs[] = {getenv("IOSTRATA_JOBSCRIPTS"), JOBSCRIPTS_DATADIR,
+			      JOBSCRIPTS_SRCDIR};
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		if (!dirs[i] || !*dirs[i])
+			continue;
+		char p[PATH_MAX + 64];
+
+		snprintf(p, sizeof(p), "%s/%s.sbatch", dirs[i], job);
+		if (access(p, R_OK) == 0) {
+			if (!realpath(p, out) && strlen(p) < len)
+				memcpy(out, p, strlen(p) + 1);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* Run argv, capture stdout (first line) into [out].  Returns exit status. */
+static int run_capture(char *const *argv, char *out, size_t len)
+{
+	int pfd[2], status;
+	pid_t pid;
+	ssize_t n;
+	size_t got = 0;
+
+	if (pipe(pfd) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -errno;
+	}
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		execvp(argv[0], argv);
+		fprintf(stderr, PROG ": exec %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	while (got + 1 < len &&
+	       (n = read(pfd[0], out + got, len - got - 1)) > 0)
+		got += (size_t)n;
+	out[got] = '\0';
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	out[strcspn(out, "\n")] = '\0';
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* The partition, node count and node list of the site's [section]. */
+static int add_nodes(struct argv *a, const struct ios_site *s,
+		     const char *section)
+{
+	const char *v = ios_site_get(s, section, "nodelist");
+	int rc = camp_argv_add(a, "--partition=%s",
+			       ios_site_get(s, section, "partition"));
+
+	rc |= camp_argv_add(a, "--nodes=%s", ios_site_get(s, section, "nodes"));
+	if (v)
+		rc |= camp_argv_add(a, "--nodelist=%s", v);
+	return rc;
+}
+
+/* Build the sbatch command line of element [e]. */
+static int build_sbatch(const struct campaign *c, const struct camp_element *e,
+			const char *script, uint32_t after, char *const *extra,
+			struct argv *a)
+{
+	const struct ios_site *s = c->site;
+	const char *sname = ios_site_get(s, "site", "name");
+	const char *v;
+	char edir[PATH_MAX + 64], sdir[PATH_MAX];
+	char *slash;
+	int rc = 0;
+
+	snprintf(edir, sizeof(edir), "%s/elements/%d", c->dir, e->index);
+	snprintf(sdir, sizeof(sdir), "%s", script);
+	slash = strrchr(sdir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(sdir, ".");
+	rc |= camp_argv_add(a, "sbatch");
+	rc |= camp_argv_add(a, "--parsable");
+	rc |= camp_argv_add(a, "--job-name=iostrata-%s-%s",
+			    sname ? sname : "site", c->job);
+	if (after)
+		rc |= camp_argv_add(a, "--dependency=afterany:%u", after);
+	rc |= camp_argv_add(a, "--output=%s/slurm-%%j.out", edir);
+	rc |= camp_argv_add(
+		a,
+		"--export=ALL,IOSTRATA_SITE=%s,IOSTRATA_CAMPAIGN_DIR=%s,IOSTRATA_ELEMENT=%d,IOSTRATA_ELEMENT_DIR=%s,IOSTRATA_ELEMENT_LABEL=%s,IOSTRATA_JOBSCRIPTS=%s",
+		c->site_abs, c->dir, e->index, edir, e->label, sdir);
+	if ((v = ios_site_get(s, "slurm", "account")))
+		rc |= camp_argv_add(a, "--account=%s", v);
+	if ((v = ios_site_get(s, "slurm", "qos")))
+		rc |= camp_argv_add(a, "--qos=%s", v);
+	if (rc)
+		return -ENOMEM;
+	if ((rc = camp_argv_split(a, ios_site_get(s, "slurm", "extra"))) < 0)
+		return rc;
+	for (size_t i = 0; extra && extra[i]; i++)
+		if ((rc = camp_argv_add(a, "%s", extra[i])) < 0)
+			return rc;
+	if (camp_job_is_het(c->job)) {
+		/* component 0: the storage nodes, exclusive, shaped */
+		rc |= add_nodes(a, s, "storage");
+		rc |= camp_argv_add(a, "--ntasks-per-node=1");
+		rc |= camp_argv_add(a, "--exclusive");
+		if ((v = ios_site_get(s, "slurm", "time")))
+			rc |= camp_argv_add(a, "--time=%s", v);
+		if (rc || (rc = camp_argv_split(a, e->options)) < 0)
+			return rc ? rc : -ENOMEM;
+		rc |= camp_argv_add(a, ":");
+	}
+	/* the compute nodes */
+	rc |= add_nodes(a, s, "compute");
+	rc |= camp_argv_add(a, "--ntasks-per-node=%s",
+			    ios_site_get(s, "compute", "ranks_per_node"));
+	if ((v = ios_site_get(s, "slurm", "time")))
+		rc |= camp_argv_add(a, "--time=%s", v);
+	rc |= camp_argv_add(a, "%s", script);
+	return rc ? -ENOMEM : 0;
+}
+
+static int check_site_for_submit(const struct campaign *c)
+{
+	static const char *const need[][2] = {
+		{"compute", "partition"},      {"compute", "nodes"},
+		{"compute", "ranks_per_node"}, {"workload", "dir"},
+		{"storage", "partition"},      {"storage", "nodes"},
+	};
+	char known[512];
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(need) / sizeof(*need); i++) {
+		if (i >= 4 && !camp_job_is_het(c->job))
+			break;
+		if (!ios_site_get(c->site, need[i][0], need[i][1])) {
+			fprintf(stderr,
+				PROG
+				": submit %s: %s: [%s] %s: not set (needed to build the job)\n",
+				c->job, ios_site_path(c->site), need[i][0],
+				need[i][1]);
+			bad = 1;
+		}
+	}
+	if (bad)
+		return -EINVAL;
+	for (int k = 0; k < 2; k++) {
+		const char *sec = k ? "storage" : "compute";
+		const char *p = ios_site_get(c->site, sec, "partition");
+		int rc;
+
+		if (k && !camp_job_is_het(c->job))
+			break;
+		rc = partition_exists(p, known, sizeof(known));
+		if (rc < 0) {
+			fprintf(stderr,
+				PROG ": submit %s: load partitions: %s\n",
+				c->job, slurm_strerror(IOS_SLURM_ERRNO()));
+			return -EIO;
+		}
+		if (rc == 0) {
+			fprintf(stderr,
+				PROG
+				": submit %s: %s: [%s] partition \"%s\": no such partition in this cluster (known: %s)\n",
+				c->job, ios_site_path(c->site), sec, p,
+				known[0] ? known : "none");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int camp_cmd_submit(struct campaign *c, const struct opts *o)
+{
+	char script[PATH_MAX], out[256], edir[PATH_MAX + 32];
+	uint64_t throttle = 1;
+	int recorded, failed = 0, submitted = 0;
+	char *rec = NULL;
+	size_t reclen = 0, nsub = 0;
+	uint32_t after, *subs;
+	FILE *m;
+
+	if (o->throttle_set)
+		throttle = o->throttle;
+	else if (ios_site_get(c->site, "sweep", "throttle"))
+		ios_site_get_uint(c->site, "sweep", "throttle", &throttle,
+				  NULL);
+	if (find_script(c->job, script, sizeof(script)) < 0) {
+		fprintf(stderr,
+			PROG
+			": submit %s: job script %s.sbatch not found in $IOSTRATA_JOBSCRIPTS, " JOBSCRIPTS_DATADIR
+			" or " JOBSCRIPTS_SRCDIR "\n",
+			c->job, c->job);
+		return 2;
+	}
+	if (!o->dry_run && check_site_for_submit(c) < 0)
+		return 2;
+	recorded = o->dry_run ? 0 : camp_read_jobids(c);
+	if (recorded < 0) {
+		fprintf(stderr, PROG ": submit %s: read %s/elements.tsv: %s\n",
+			c->job, c->dir, strerror(-recorded));
+		return 2;
+	}
+	if (recorded > 0 && !o->resume) {
+		fprintf(stderr,
+			PROG
+			": submit %s: campaign %s already exists with %d submitted elements: use `status`/`collect`, --resume to resubmit failed or missing elements, or --campaign=DIR for a new one\n",
+			c->job, c->dir, recorded);
+		return 2;
+	}
+	if (!o->dry_run) {
+		int rc = camp_mkdir_p(c->dir);
+
+		if (rc < 0) {
+			fprintf(stderr, PROG ": submit %s: create %s: %s\n",
+				c->job, c->dir, strerror(-rc));
+			return 2;
+		}
+	}
+	subs = calloc(c->nel + 1, sizeof(*subs));
+	m = open_memstream(&rec, &reclen);
+	if (!m || !subs) {
+		free(subs);
+		return 2;
+	}
+	for (size_t i = 0; i < c->nel; i++) {
+		struct camp_element *e = &c->el[i];
+		struct argv a = {0};
+		int rc;
+
+		if (recorded > 0 && e->jobid) {
+			enum camp_state st = camp_element_state(c->dir, e);
+
+			if (st != CAMP_FAILED && st != CAMP_LOST)
+				continue;
+		}
+		snprintf(edir, sizeof(edir), "%s/elements/%d", c->dir,
+			 e->index);
+		/* the array's %N: wait for the element N submissions back */
+		after = throttle && (uint64_t)nsub >= throttle
+				? subs[(uint64_t)nsub - throttle]
+				: 0;
+		if (build_sbatch(c, e, script, after, o->extra, &a) < 0) {
+			camp_argv_free(&a);
+			fclose(m);
+			free(rec);
+			free(subs);
+			return 2;
+		}
+		if (o->dry_run) {
+			camp_print_quoted(stdout, a.v);
+			camp_argv_free(&a);
+			continue;
+		}
+		if (e->jobid) {
+			/* a resubmitted element: keep the failed attempt's
+			 * partial results aside, start from an empty dir */
+			char old[PATH_MAX + 96];
+
+			snprintf(old, sizeof(old), "%s.failed-job%u", edir,
+				 e->jobid);
+			if (rename(edir, old) < 0 && errno != ENOENT) {
+				fprintf(stderr,
+					PROG ": submit %s: move %s aside: %s\n",
+					c->job, edir, strerror(errno));
+				camp_argv_free(&a);
+				failed++;
+				break;
+			}
+			printf("element %d %s: previous attempt (job %u) kept in %s\n",
+			       e->index, e->label, e->jobid, old);
+			e->jobid = 0;
+		}
+		if ((rc = camp_mkdir_p(edir)) < 0) {
+			fprintf(stderr, PROG ": submit %s: create %s: %s\n",
+				c->job, edir, strerror(-rc));
+			camp_argv_free(&a);
+			failed++;
+			break;
+		}
+		/* a resubmitted element starts without the old verdict */
+		{
+			char p[PATH_MAX + 128], *txt = NULL;
+
+			snprintf(p, sizeof(p), "%s/status", edir);
+			unlink(p);
+			if (asprintf(&txt, "index=%d\nlabel=%s\noptions=%s\n",
+				     e->index, e->label, e->options) < 0 ||
+			    camp_write_atomic(edir, "element", txt) < 0)
+				fprintf(stderr,
+					PROG
+					": submit %s: write %s/element: %s\n",
+					c->job, edir, strerror(errno));
+			free(txt);
+		}
+		fprintf(m, "# element %d (%s)\n", e->index, e->label);
+		camp_print_quoted(m, a.v);
+		rc = run_capture(a.v, out, sizeof(out));
+		if (rc != 0 || !isdigit((unsigned char)out[0])) {
+			fprintf(stderr,
+				PROG
+				": submit %s: element %d (%s): sbatch failed (exit %d): see its message above\n",
+				c->job, e->index, e->label, rc);
+			camp_argv_free(&a);
+			failed++;
+			break; /* the rest would fail the same way */
+		}
+		e->jobid = (uint32_t)strtoul(out, NULL, 10);
+		subs[nsub++] = e->jobid;
+		printf("element %d %s: job %u\n", e->index, e->label, e->jobid);
+		submitted++;
+		camp_argv_free(&a);
+		/* record after each submission: a failure later keeps these */
+		camp_write_jobids(c);
+	}
+	fclose(m);
+	free(subs);
+	if (!o->dry_run && rec && *rec) {
+		char path[PATH_MAX + 32];
+		struct ios_err err = {0};
+
+		snprintf(path, sizeof(path), "%s/submit.log", c->dir);
+		if (sf_append(path, rec, strlen(rec), &err) < 0)
+			fprintf(stderr, PROG ": submit %s: %s\n", c->job,
+				err.msg);
+	}
+	free(rec);
+	if (!o->dry_run) {
+		printf("campaign %s: %d element(s) submitted, throttle %llu\n",
+		       c->dir, submitted, (unsigned long long)throttle);
+		if (camp_write_jobids(c) < 0)
+			fprintf(stderr,
+				PROG ": submit %s: write %s/elements.tsv: %s\n",
+				c->job, c->dir, strerror(errno));
+	}
+	return failed ? 1 : 0;
+}
