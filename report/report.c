@@ -344,7 +344,7 @@ int report_show(int argc, char **argv)
 	struct report_run *runs;
 	size_t n, ncols = 0;
 	const char **cols;
-	int c, nbad;
+	int c, nbad, pw = 16; /* the phase column's width */
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
@@ -477,7 +477,15 @@ int report_show(int argc, char **argv)
 
 	/* Table 2 (the paper's rows): min/avg/max per run and phase. */
 	printf("\nper run: min / avg / max (stddev) over valid repetitions\n");
-	printf("%-24s %-16s %-6s %-15s %-8s %10s %10s %10s %9s %s\n", "run",
+	for (size_t i = 0; i < n; i++) /* the phase column fits every label */
+		for (int k = 0; k < runs[i].run->nphases; k++) {
+			char lb[40];
+			int w = (int)strlen(phase_label(&runs[i].run->phases[k],
+							lb, sizeof(lb)));
+
+			pw = w > pw ? w : pw;
+		}
+	printf("%-24s %-*s %-6s %-15s %-8s %10s %10s %10s %9s %s\n", "run", pw,
 	       "phase", "ranks", "figure", "unit", "min", "avg", "max",
 	       "stddev", "valid");
 	for (size_t i = 0; i < n; i++)
@@ -503,8 +511,8 @@ int report_show(int argc, char **argv)
 				fmt_num(d, sizeof(d), st.max * figs[q]->scale);
 				fmt_num(e, sizeof(e),
 					st.stddev * figs[q]->scale);
-				printf("%-24.24s %-16s %-6d %-15s %-8s %10s %10s %10s %9s %d/%d\n",
-				       runs[i].label,
+				printf("%-24.24s %-*s %-6d %-15s %-8s %10s %10s %10s %9s %d/%d\n",
+				       runs[i].label, pw,
 				       phase_label(ph, lb, sizeof(lb)),
 				       runs[i].run->nranks, figs[q]->name,
 				       figs[q]->dunit, a, b, d, e, st.n,
