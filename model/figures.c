@@ -203,46 +203,28 @@ static const char *host_of(const struct ios_rank_info *ri, int rank)
 	return ri ? ri[rank].host : "?";
 }
 
-void ios_figures_compute(struct ios_rep_result *rep,
-			 const struct ios_rank_info *ri, int nnodes)
-{
-	struct ios_figures *fig = &rep->fig;
-	struct ios_lathist *all;
-	int n = rep->nranks, i, nact = 0;
-	int64_t first_start = INT64_MAX, last_start = INT64_MIN;
-	int64_t first_end = INT64_MAX, last_end = INT64_MIN;
+/* What the stages of ios_figures_compute share: per-rank rates and end
+ * times, scratch arrays of [n], the merged histogram, the time bounds. */
+struct figctx {
+	struct ios_rep_result *rep;
+	const struct ios_rank_info *ri;
+	int n;
 	double *rate, *end, *tmp, *vv;
-	uint64_t sw_bytes = 0, sw_ops = 0;
-	double cpu = 0, med_end_all;
-	int reasons_rank = 0;
+	struct ios_lathist *all;
+	int64_t first_start, last_start, first_end, last_end;
+	uint64_t sw_bytes, sw_ops;
+	double cpu;
+};
 
-	struct ios_figures kept = *fig;
+/* Sums, rates, the merged histogram and the time bounds over the ranks. */
+static void sum_ranks(struct figctx *x)
+{
+	struct ios_figures *fig = &x->rep->fig;
 
-	memset(fig, 0, sizeof(*fig));
-	rep->valid = true;
-	rep->invalid_reason[0] = '\0';
-	/* A negative count would turn every size below into ~2^64 (and GCC 14
-	 * rightly flags the memcpy()s below for it): refuse it here. */
-	if (n < 0) {
-		add_reason(rep, "rank count %d is negative", n);
-		return;
-	}
-	rate = calloc((size_t)(n ? n : 1), sizeof(double));
-	end = calloc((size_t)(n ? n : 1), sizeof(double));
-	tmp = calloc((size_t)(n ? n : 1), sizeof(double));
-	vv = calloc((size_t)(n ? n : 1), sizeof(double));
-	all = malloc(sizeof(*all));
-	if (!rate || !end || !tmp || !vv || !all) {
-		add_reason(rep, "out of memory computing figures");
-		goto out;
-	}
-	ios_lathist_init(all);
-	if (n == 0) {
-		add_reason(rep, "no ranks");
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		struct ios_rank_result *r = &rep->ranks[i];
+	x->first_start = x->first_end = INT64_MAX;
+	x->last_start = x->last_end = INT64_MIN;
+	for (int i = 0; i < x->n; i++) {
+		struct ios_rank_result *r = &x->rep->ranks[i];
 		uint64_t b = r->bytes[0] + r->bytes[1];
 		uint64_t o = r->ops[0] + r->ops[1];
 		double dur = (double)(r->t_end_ns - r->t_start_ns) / 1e9;
@@ -250,41 +232,48 @@ void ios_figures_compute(struct ios_rep_result *rep,
 		r->outlier = 0;
 		fig->bytes += b;
 		fig->ops += o;
-		sw_bytes += r->stonewall_bytes;
-		sw_ops += r->stonewall_ops;
-		cpu += r->cpu_user_s + r->cpu_sys_s;
-		if (rep->lat_hist)
+		x->sw_bytes += r->stonewall_bytes;
+		x->sw_ops += r->stonewall_ops;
+		x->cpu += r->cpu_user_s + r->cpu_sys_s;
+		if (x->rep->lat_hist)
 			ios_lathist_merge_parts(
-				all,
-				rep->lat_hist + (size_t)i * IOS_LAT_BUCKETS,
+				x->all,
+				x->rep->lat_hist + (size_t)i * IOS_LAT_BUCKETS,
 				&r->lat);
-		if (r->t_start_ns < first_start)
-			first_start = r->t_start_ns;
-		if (r->t_start_ns > last_start)
-			last_start = r->t_start_ns;
-		if (r->t_end_ns < first_end)
-			first_end = r->t_end_ns;
-		if (r->t_end_ns > last_end)
-			last_end = r->t_end_ns;
-		rate[i] = dur > 0 ? (double)b / dur : 0.0;
+		if (r->t_start_ns < x->first_start)
+			x->first_start = r->t_start_ns;
+		if (r->t_start_ns > x->last_start)
+			x->last_start = r->t_start_ns;
+		if (r->t_end_ns < x->first_end)
+			x->first_end = r->t_end_ns;
+		if (r->t_end_ns > x->last_end)
+			x->last_end = r->t_end_ns;
+		x->rate[i] = dur > 0 ? (double)b / dur : 0.0;
 		if (dur > 0) {
 			fig->sum_rank_bw += (double)b / dur;
 			fig->sum_rank_iops += (double)o / dur;
 		}
-		end[i] = (double)r->t_end_ns;
-		nact++;
+		x->end[i] = (double)r->t_end_ns;
 	}
-	if (first_end > last_start) {
-		double w = (double)(first_end - last_start) / 1e9;
+}
 
-		fig->stonewall_bw = (double)sw_bytes / w;
-		fig->stonewall_iops = (double)sw_ops / w;
+/* Stonewall and window rates, per-rank rate spread, CPU per GiB. */
+static void rate_figures(struct figctx *x)
+{
+	struct ios_figures *fig = &x->rep->fig;
+	int n = x->n;
+
+	if (x->first_end > x->last_start) {
+		double w = (double)(x->first_end - x->last_start) / 1e9;
+
+		fig->stonewall_bw = (double)x->sw_bytes / w;
+		fig->stonewall_iops = (double)x->sw_ops / w;
 	} else {
 		fig->stonewall_bw = NAN;
 		fig->stonewall_iops = NAN;
 	}
-	if (last_end > first_start) {
-		double w = (double)(last_end - first_start) / 1e9;
+	if (x->last_end > x->first_start) {
+		double w = (double)(x->last_end - x->first_start) / 1e9;
 
 		fig->window_bw = (double)fig->bytes / w;
 		fig->window_iops = (double)fig->ops / w;
@@ -292,149 +281,211 @@ void ios_figures_compute(struct ios_rep_result *rep,
 		fig->window_bw = NAN;
 		fig->window_iops = NAN;
 	}
-	memcpy(vv, rate, sizeof(double) * (size_t)n);
-	fig->rank_bw_median = ios_median(vv, n);
-	fig->rank_bw_min = vv[0];
-	fig->rank_bw_max = vv[n - 1];
-	if (!rep->lat_hist && rep->lat_hist_in_file) {
-		/* histograms already dropped: the figures from them stand */
-		fig->lat_mean_ns = kept.lat_mean_ns;
-		fig->lat_p50_ns = kept.lat_p50_ns;
-		fig->lat_p90_ns = kept.lat_p90_ns;
-		fig->lat_p99_ns = kept.lat_p99_ns;
-		fig->lat_p999_ns = kept.lat_p999_ns;
-		fig->lat_max_ns = kept.lat_max_ns;
-	} else {
-		fig->lat_mean_ns = all->n ? all->sum_ns / (double)all->n : NAN;
-		fig->lat_p50_ns = ios_lathist_quantile(
-			all->count, all->n, 0.50, all->min_ns, all->max_ns);
-		fig->lat_p90_ns = ios_lathist_quantile(
-			all->count, all->n, 0.90, all->min_ns, all->max_ns);
-		fig->lat_p99_ns = ios_lathist_quantile(
-			all->count, all->n, 0.99, all->min_ns, all->max_ns);
-		fig->lat_p999_ns = ios_lathist_quantile(
-			all->count, all->n, 0.999, all->min_ns, all->max_ns);
-		fig->lat_max_ns = all->n ? (double)all->max_ns : NAN;
-	}
+	memcpy(x->vv, x->rate, sizeof(double) * (size_t)n);
+	fig->rank_bw_median = ios_median(x->vv, n);
+	fig->rank_bw_min = x->vv[0];
+	fig->rank_bw_max = x->vv[n - 1];
 	fig->cpu_s_per_gib =
-		fig->bytes ? cpu / ((double)fig->bytes / (1024.0 * 1024 * 1024))
-			   : NAN;
+		fig->bytes
+			? x->cpu / ((double)fig->bytes / (1024.0 * 1024 * 1024))
+			: NAN;
+}
 
-	/* Outliers: rate (each rank against the others) and end time. */
+/* Latency figures from the merged histogram, or the ones [kept] when the
+ * histograms were already dropped. */
+static void lat_figures(struct figctx *x, const struct ios_figures *kept)
+{
+	struct ios_figures *fig = &x->rep->fig;
+	const struct ios_lathist *all = x->all;
+
+	if (!x->rep->lat_hist && x->rep->lat_hist_in_file) {
+		fig->lat_mean_ns = kept->lat_mean_ns;
+		fig->lat_p50_ns = kept->lat_p50_ns;
+		fig->lat_p90_ns = kept->lat_p90_ns;
+		fig->lat_p99_ns = kept->lat_p99_ns;
+		fig->lat_p999_ns = kept->lat_p999_ns;
+		fig->lat_max_ns = kept->lat_max_ns;
+		return;
+	}
+	fig->lat_mean_ns = all->n ? all->sum_ns / (double)all->n : NAN;
+	fig->lat_p50_ns = ios_lathist_quantile(all->count, all->n, 0.50,
+					       all->min_ns, all->max_ns);
+	fig->lat_p90_ns = ios_lathist_quantile(all->count, all->n, 0.90,
+					       all->min_ns, all->max_ns);
+	fig->lat_p99_ns = ios_lathist_quantile(all->count, all->n, 0.99,
+					       all->min_ns, all->max_ns);
+	fig->lat_p999_ns = ios_lathist_quantile(all->count, all->n, 0.999,
+						all->min_ns, all->max_ns);
+	fig->lat_max_ns = all->n ? (double)all->max_ns : NAN;
+}
+
+/* Outliers: rate (each rank against the others) and end time. */
+static void outliers(struct figctx *x)
+{
+	struct ios_rep_result *rep = x->rep;
+	int n = x->n;
+
 	if (n >= 2)
-		rate_outliers(rep, rate, n, vv, tmp);
+		rate_outliers(rep, x->rate, n, x->vv, x->tmp);
 	if (n >= 3) {
 		double mad, thr, med_end, med_start;
 
-		memcpy(vv, end, sizeof(double) * (size_t)n);
-		med_end = ios_median(vv, n);
-		for (i = 0; i < n; i++)
-			vv[i] = (double)rep->ranks[i].t_start_ns;
-		med_start = ios_median(vv, n);
-		mad = ios_mad(end, n, med_end, tmp);
+		memcpy(x->vv, x->end, sizeof(double) * (size_t)n);
+		med_end = ios_median(x->vv, n);
+		for (int i = 0; i < n; i++)
+			x->vv[i] = (double)rep->ranks[i].t_start_ns;
+		med_start = ios_median(x->vv, n);
+		mad = ios_mad(x->end, n, med_end, x->tmp);
 		thr = fmax(IOS_OUTLIER_K * 1.4826 * mad,
 			   fmax(IOS_OUTLIER_END_FLOOR * (med_end - med_start),
 				(double)IOS_OUTLIER_END_MIN_NS));
-		for (i = 0; i < n; i++)
-			if (fabs(end[i] - med_end) > thr)
+		for (int i = 0; i < n; i++)
+			if (fabs(x->end[i] - med_end) > thr)
 				rep->ranks[i].outlier |= IOS_OUTLIER_END;
 	}
-	for (i = 0; i < n; i++)
+	for (int i = 0; i < n; i++)
 		if (rep->ranks[i].outlier)
-			fig->outliers++;
+			rep->fig.outliers++;
+}
 
-	/* Validity, naming node and rank. */
-	memcpy(vv, end, sizeof(double) * (size_t)n);
-	med_end_all = ios_median(vv, n);
-	for (i = 0; i < n; i++) {
-		struct ios_rank_result *r = &rep->ranks[i];
-		int rk = r->rank;
-		const char *h = host_of(ri, rk < n && rk >= 0 ? rk : i);
-		bool early;
+/* The reasons rank [i] makes the repetition invalid (0, 1 or more added:
+ * the number added).  [med_end] is the median end time of all ranks. */
+static int rank_reasons(struct figctx *x, int i, double med_end)
+{
+	struct ios_rep_result *rep = x->rep;
+	struct ios_rank_result *r = &rep->ranks[i];
+	int rk = r->rank, added = 0, n = x->n;
+	const char *h = host_of(x->ri, rk < n && rk >= 0 ? rk : i);
+	/* A time-based repetition plans its end (rep->t_end_ns): a rank that
+	 * kept issuing I/O until then did not end early, even when its last
+	 * operation completed before the others' (on a slow target one
+	 * operation can take seconds).  It is still flagged as an end-time
+	 * outlier.  Without a planned end (size-based), an early end-time
+	 * outlier is an early end. */
+	bool sched = rep->t_end_ns > rep->t_start_ns;
+	bool early = r->ended_early;
 
-		if (reasons_rank > 12) {
-			add_reason(rep, "more ranks affected");
+	if (r->errors > r->short_ops) {
+		add_reason(rep,
+			   "rank %d (%s) erred: %" PRIu32
+			   " I/O error(s), first: %s",
+			   rk, h, r->errors - r->short_ops,
+			   r->first_errno ? strerror(r->first_errno)
+					  : "unknown");
+		added++;
+	}
+	if (r->short_ops) {
+		add_reason(rep,
+			   "rank %d (%s) moved short: %" PRIu32
+			   " short transfer(s)",
+			   rk, h, r->short_ops);
+		added++;
+	} else if (r->ops[0] + r->ops[1] == 0) {
+		add_reason(rep, "rank %d (%s) moved short: no I/O completed",
+			   rk, h);
+		added++;
+	}
+	if (r->verify_errors) {
+		add_reason(rep,
+			   "rank %d (%s) failed --verify: %" PRIu32
+			   " bad block(s)",
+			   rk, h, r->verify_errors);
+		added++;
+	}
+	if ((r->outlier & IOS_OUTLIER_END) && x->end[i] < med_end &&
+	    !(sched && r->t_end_ns >= rep->t_end_ns))
+		early = true;
+	if (early) {
+		int64_t t0 = sched ? rep->t_start_ns : x->first_start;
+		double planned = sched ? (double)(rep->t_end_ns - t0) / 1e9
+				       : (med_end - (double)t0) / 1e9;
+
+		add_reason(rep,
+			   "rank %d (%s) ended early: after %.3f s of %.3f s",
+			   rk, h, (double)(r->t_end_ns - t0) / 1e9, planned);
+		added++;
+	}
+	return added;
+}
+
+/* Validity, naming node and rank (at most about a dozen ranks named). */
+static void validity(struct figctx *x)
+{
+	double med_end;
+	int named = 0;
+
+	memcpy(x->vv, x->end, sizeof(double) * (size_t)x->n);
+	med_end = ios_median(x->vv, x->n);
+	for (int i = 0; i < x->n; i++) {
+		if (named > 12) {
+			add_reason(x->rep, "more ranks affected");
 			break;
 		}
-		if (r->errors > r->short_ops) {
-			add_reason(rep,
-				   "rank %d (%s) erred: %" PRIu32
-				   " I/O error(s), first: %s",
-				   rk, h, r->errors - r->short_ops,
-				   r->first_errno ? strerror(r->first_errno)
-						  : "unknown");
-			reasons_rank++;
-		}
-		if (r->short_ops) {
-			add_reason(rep,
-				   "rank %d (%s) moved short: %" PRIu32
-				   " short transfer(s)",
-				   rk, h, r->short_ops);
-			reasons_rank++;
-		} else if (r->ops[0] + r->ops[1] == 0) {
-			add_reason(rep,
-				   "rank %d (%s) moved short: no I/O completed",
-				   rk, h);
-			reasons_rank++;
-		}
-		if (r->verify_errors) {
-			add_reason(rep,
-				   "rank %d (%s) failed --verify: %" PRIu32
-				   " bad block(s)",
-				   rk, h, r->verify_errors);
-			reasons_rank++;
-		}
-		/* A time-based repetition plans its end (rep->t_end_ns): a
-		 * rank that kept issuing I/O until then did not end early,
-		 * even when its last operation completed before the others'
-		 * (on a slow target one operation can take seconds).  It is
-		 * still flagged as an end-time outlier.  Without a planned end
-		 * (size-based), an early end-time outlier is an early end. */
-		bool sched = rep->t_end_ns > rep->t_start_ns;
-
-		early = r->ended_early;
-		if ((r->outlier & IOS_OUTLIER_END) && end[i] < med_end_all &&
-		    !(sched && r->t_end_ns >= rep->t_end_ns))
-			early = true;
-		if (early) {
-			int64_t t0 = sched ? rep->t_start_ns : first_start;
-			double planned =
-				sched ? (double)(rep->t_end_ns - t0) / 1e9
-				      : (med_end_all - (double)t0) / 1e9;
-
-			add_reason(
-				rep,
-				"rank %d (%s) ended early: after %.3f s of %.3f s",
-				rk, h, (double)(r->t_end_ns - t0) / 1e9,
-				planned);
-			reasons_rank++;
-		}
+		named += rank_reasons(x, i, med_end);
 	}
+}
 
-	/* Per node: sum of the rates of its ranks. */
-	if (ri && nnodes > 0) {
-		if (!rep->node_bw)
-			rep->node_bw = calloc((size_t)nnodes, sizeof(double));
-		if (rep->node_bw) {
-			rep->nnodes = nnodes;
-			memset(rep->node_bw, 0,
-			       sizeof(double) * (size_t)nnodes);
-			for (i = 0; i < n; i++) {
-				int rk = rep->ranks[i].rank;
-				int nd = (rk >= 0 && rk < n) ? ri[rk].node : -1;
+/* Per node: the sum of the rates of its ranks. */
+static void node_rates(struct figctx *x, int nnodes)
+{
+	struct ios_rep_result *rep = x->rep;
 
-				if (nd >= 0 && nd < nnodes)
-					rep->node_bw[nd] += rate[i];
-			}
-		}
+	if (!x->ri || nnodes <= 0)
+		return;
+	if (!rep->node_bw)
+		rep->node_bw = calloc((size_t)nnodes, sizeof(double));
+	if (!rep->node_bw)
+		return;
+	rep->nnodes = nnodes;
+	memset(rep->node_bw, 0, sizeof(double) * (size_t)nnodes);
+	for (int i = 0; i < x->n; i++) {
+		int rk = rep->ranks[i].rank;
+		int nd = (rk >= 0 && rk < x->n) ? x->ri[rk].node : -1;
+
+		if (nd >= 0 && nd < nnodes)
+			rep->node_bw[nd] += x->rate[i];
 	}
-out:
-	(void)nact;
-	free(rate);
-	free(end);
-	free(tmp);
-	free(vv);
-	free(all);
+}
+
+void ios_figures_compute(struct ios_rep_result *rep,
+			 const struct ios_rank_info *ri, int nnodes)
+{
+	struct ios_figures kept = rep->fig;
+	struct figctx x = {.rep = rep, .ri = ri, .n = rep->nranks};
+	size_t k = (size_t)(x.n > 0 ? x.n : 1);
+
+	memset(&rep->fig, 0, sizeof(rep->fig));
+	rep->valid = true;
+	rep->invalid_reason[0] = '\0';
+	/* A negative count would turn every size below into ~2^64 (and GCC 14
+	 * rightly flags the memcpy()s below for it): refuse it here. */
+	if (x.n < 0) {
+		add_reason(rep, "rank count %d is negative", x.n);
+		return;
+	}
+	x.rate = calloc(k, sizeof(double));
+	x.end = calloc(k, sizeof(double));
+	x.tmp = calloc(k, sizeof(double));
+	x.vv = calloc(k, sizeof(double));
+	x.all = malloc(sizeof(*x.all));
+	if (!x.rate || !x.end || !x.tmp || !x.vv || !x.all) {
+		add_reason(rep, "out of memory computing figures");
+	} else if (x.n == 0) {
+		add_reason(rep, "no ranks");
+	} else {
+		ios_lathist_init(x.all);
+		sum_ranks(&x);
+		rate_figures(&x);
+		lat_figures(&x, &kept);
+		outliers(&x);
+		validity(&x);
+		node_rates(&x, nnodes);
+	}
+	free(x.rate);
+	free(x.end);
+	free(x.tmp);
+	free(x.vv);
+	free(x.all);
 }
 
 void ios_fig_stat(const struct ios_phase_result *ph, enum ios_fig f,
