@@ -333,149 +333,99 @@ static const char *phase_label(const struct ios_phase_result *ph, char *buf,
 	return buf;
 }
 
-int report_show(int argc, char **argv)
+/*
+ * Table 1 (seeds/001 shape): one block per mode, rows = ranks, one column
+ * per configuration ([cols], the runs' labels); cells = mean over valid
+ * repetitions of figure [fname] ("auto": the phase's headline figure).
+ */
+static void show_modes(const struct report_run *runs, size_t n,
+		       const char **cols, size_t ncols, const char *fname)
 {
-	static const struct option opts[] = {
-		{"figure", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *fname = "auto";
-	struct report_run *runs;
-	size_t n, ncols = 0;
-	const char **cols;
-	int c, nbad, pw = 16; /* the phase column's width */
+	struct row {
+		char mode[40]; /* phase_label() */
+		char base[16]; /* the access pattern alone */
+		int ranks;
+	} *rows = NULL;
+	size_t nrows = 0, cap = 0;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			fname = optarg;
-			break;
-		case 'h':
-			printf("usage: iostrata-report show [--figure=NAME|auto] FILE...\n");
-			return 0;
-		default:
-			return REPORT_EXIT_USAGE;
-		}
-	}
-	if (strcmp(fname, "auto") && !ios_fig_find(fname)) {
-		fprintf(stderr,
-			"iostrata-report show: unknown figure \"%s\" (accepted: auto",
-			fname);
-		for (size_t i = 0; i < (size_t)IOS_FIG_COUNT; i++)
-			fprintf(stderr, ", %s", ios_figs[i].name);
-		fprintf(stderr, ")\n");
-		return REPORT_EXIT_USAGE;
-	}
-	if (optind >= argc)
-		return usage_files("show");
-	runs = report_load(argc - optind, argv + optind, &n, &nbad);
-	cols = calloc(n + 1, sizeof(*cols));
-	for (size_t i = 0; i < n; i++) {
-		size_t k;
-
-		for (k = 0; k < ncols; k++)
-			if (!strcmp(cols[k], runs[i].label))
-				break;
-		if (k == ncols)
-			cols[ncols++] = runs[i].label;
-	}
-
-	/* Table 1 (seeds/001 shape): one block per mode, rows = ranks,
-	 * one column per configuration; cells = mean over valid reps. */
-	{
-		struct row {
-			char mode[40]; /* phase_label() */
-			char base[16]; /* the access pattern alone */
-			int ranks;
-		} *rows = NULL;
-		size_t nrows = 0, cap = 0;
-
-		for (size_t i = 0; i < n; i++)
-			for (int k = 0; k < runs[i].run->nphases; k++) {
-				char lb[40];
-				const char *m =
-					phase_label(&runs[i].run->phases[k], lb,
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < runs[i].run->nphases; k++) {
+			char lb[40];
+			const char *m = phase_label(&runs[i].run->phases[k], lb,
 						    sizeof(lb));
-				size_t r;
+			size_t r;
 
-				for (r = 0; r < nrows; r++)
-					if (!strcmp(rows[r].mode, m) &&
-					    rows[r].ranks ==
-						    runs[i].run->nranks)
-						break;
-				if (r < nrows)
-					continue;
-				if (nrows == cap) {
-					cap = cap ? cap * 2 : 16;
-					rows = realloc(rows,
-						       cap * sizeof(*rows));
-				}
-				snprintf(rows[nrows].mode, sizeof(rows->mode),
-					 "%s", m);
-				snprintf(rows[nrows].base, sizeof(rows->base),
-					 "%s", runs[i].run->phases[k].name);
-				rows[nrows++].ranks = runs[i].run->nranks;
+			for (r = 0; r < nrows; r++)
+				if (!strcmp(rows[r].mode, m) &&
+				    rows[r].ranks == runs[i].run->nranks)
+					break;
+			if (r < nrows)
+				continue;
+			if (nrows == cap) {
+				cap = cap ? cap * 2 : 16;
+				rows = realloc(rows, cap * sizeof(*rows));
 			}
-		for (size_t r = 0; r < nrows; r++) {
-			const struct ios_fig_desc *f =
-				strcmp(fname, "auto")
-					? ios_fig_find(fname)
-					: ios_fig_headline(rows[r].base);
+			snprintf(rows[nrows].mode, sizeof(rows->mode), "%s", m);
+			snprintf(rows[nrows].base, sizeof(rows->base), "%s",
+				 runs[i].run->phases[k].name);
+			rows[nrows++].ranks = runs[i].run->nranks;
+		}
+	for (size_t r = 0; r < nrows; r++) {
+		const struct ios_fig_desc *f =
+			strcmp(fname, "auto") ? ios_fig_find(fname)
+					      : ios_fig_headline(rows[r].base);
 
-			if (r == 0 || strcmp(rows[r].mode, rows[r - 1].mode)) {
-				printf("%s%s: %s [%s], mean over valid repetitions\n",
-				       r ? "\n" : "", rows[r].mode, f->name,
-				       f->dunit);
-				printf("^%-20s^%6s^", "mode", "ranks");
-				for (size_t k = 0; k < ncols; k++)
-					printf("%12s^", cols[k]);
-				printf("\n");
-			}
-			printf("| %-19s| %5d|", rows[r].mode, rows[r].ranks);
-			for (size_t k = 0; k < ncols; k++) {
-				double sum = 0;
-				int cnt = 0;
-				char buf[32];
-
-				for (size_t i = 0; i < n; i++) {
-					if (strcmp(runs[i].label, cols[k]) ||
-					    runs[i].run->nranks !=
-						    rows[r].ranks)
-						continue;
-					for (int p = 0;
-					     p < runs[i].run->nphases; p++) {
-						struct report_stats st;
-						char lb[40];
-
-						if (strcmp(phase_label(
-								   &runs[i].run->phases
-									    [p],
-								   lb,
-								   sizeof(lb)),
-							   rows[r].mode))
-							continue;
-						report_phase_stats(
-							&runs[i].run->phases[p],
-							f, &st);
-						if (st.n) {
-							sum += st.mean *
-							       f->scale;
-							cnt++;
-						}
-					}
-				}
-				fmt_num(buf, sizeof(buf),
-					cnt ? sum / cnt : NAN);
-				printf("%12s|", buf);
-			}
+		if (r == 0 || strcmp(rows[r].mode, rows[r - 1].mode)) {
+			printf("%s%s: %s [%s], mean over valid repetitions\n",
+			       r ? "\n" : "", rows[r].mode, f->name, f->dunit);
+			printf("^%-20s^%6s^", "mode", "ranks");
+			for (size_t k = 0; k < ncols; k++)
+				printf("%12s^", cols[k]);
 			printf("\n");
 		}
-		free(rows);
-	}
+		printf("| %-19s| %5d|", rows[r].mode, rows[r].ranks);
+		for (size_t k = 0; k < ncols; k++) {
+			double sum = 0;
+			int cnt = 0;
+			char buf[32];
 
-	/* Table 2 (the paper's rows): min/avg/max per run and phase. */
+			for (size_t i = 0; i < n; i++) {
+				if (strcmp(runs[i].label, cols[k]) ||
+				    runs[i].run->nranks != rows[r].ranks)
+					continue;
+				for (int p = 0; p < runs[i].run->nphases; p++) {
+					struct report_stats st;
+					char lb[40];
+
+					if (strcmp(phase_label(
+							   &runs[i].run
+								    ->phases[p],
+							   lb, sizeof(lb)),
+						   rows[r].mode))
+						continue;
+					report_phase_stats(
+						&runs[i].run->phases[p], f,
+						&st);
+					if (st.n) {
+						sum += st.mean * f->scale;
+						cnt++;
+					}
+				}
+			}
+			fmt_num(buf, sizeof(buf), cnt ? sum / cnt : NAN);
+			printf("%12s|", buf);
+		}
+		printf("\n");
+	}
+	free(rows);
+}
+
+/* Table 2 (the paper's rows): min/avg/max per run and phase. */
+static void show_runs(const struct report_run *runs, size_t n,
+		      const char *fname)
+{
+	int pw = 16; /* the phase column's width */
+
 	printf("\nper run: min / avg / max (stddev) over valid repetitions\n");
 	for (size_t i = 0; i < n; i++) /* the phase column fits every label */
 		for (int k = 0; k < runs[i].run->nphases; k++) {
@@ -519,30 +469,85 @@ int report_show(int argc, char **argv)
 				       st.nreps);
 			}
 		}
-	/* why repetitions were left out */
-	{
-		int header = 0;
+}
 
-		for (size_t i = 0; i < n; i++)
-			for (int k = 0; k < runs[i].run->nphases; k++) {
-				const struct ios_phase_result *ph =
-					&runs[i].run->phases[k];
+/* Why repetitions were left out. */
+static void show_invalid(const struct report_run *runs, size_t n)
+{
+	int header = 0;
 
-				for (int r = 0; r < ph->nreps; r++) {
-					if (ph->reps[r].valid)
-						continue;
-					if (!header++)
-						printf("\ninvalid repetitions (left out above):\n");
-					char lb[40];
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < runs[i].run->nphases; k++) {
+			const struct ios_phase_result *ph =
+				&runs[i].run->phases[k];
 
-					printf("  %s %s rep %d: %s\n",
-					       runs[i].label,
-					       phase_label(ph, lb, sizeof(lb)),
-					       ph->reps[r].rep,
-					       ph->reps[r].invalid_reason);
-				}
+			for (int r = 0; r < ph->nreps; r++) {
+				if (ph->reps[r].valid)
+					continue;
+				if (!header++)
+					printf("\ninvalid repetitions (left out above):\n");
+				char lb[40];
+
+				printf("  %s %s rep %d: %s\n", runs[i].label,
+				       phase_label(ph, lb, sizeof(lb)),
+				       ph->reps[r].rep,
+				       ph->reps[r].invalid_reason);
 			}
+		}
+}
+
+int report_show(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"figure", required_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *fname = "auto";
+	struct report_run *runs;
+	size_t n, ncols = 0;
+	const char **cols;
+	int c, nbad;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			fname = optarg;
+			break;
+		case 'h':
+			printf("usage: iostrata-report show [--figure=NAME|auto] FILE...\n");
+			return 0;
+		default:
+			return REPORT_EXIT_USAGE;
+		}
 	}
+	if (strcmp(fname, "auto") && !ios_fig_find(fname)) {
+		fprintf(stderr,
+			"iostrata-report show: unknown figure \"%s\" (accepted: auto",
+			fname);
+		for (size_t i = 0; i < (size_t)IOS_FIG_COUNT; i++)
+			fprintf(stderr, ", %s", ios_figs[i].name);
+		fprintf(stderr, ")\n");
+		return REPORT_EXIT_USAGE;
+	}
+	if (optind >= argc)
+		return usage_files("show");
+	runs = report_load(argc - optind, argv + optind, &n, &nbad);
+	cols = calloc(n + 1, sizeof(*cols));
+	for (size_t i = 0; i < n; i++) {
+		size_t k;
+
+		for (k = 0; k < ncols; k++)
+			if (!strcmp(cols[k], runs[i].label))
+				break;
+		if (k == ncols)
+			cols[ncols++] = runs[i].label;
+	}
+
+	show_modes(runs, n, cols, ncols, fname);
+	show_runs(runs, n, fname);
+	show_invalid(runs, n);
 	free(cols);
 	report_runs_free(runs, n);
 	if (nbad)
