@@ -15,6 +15,7 @@
 #ifndef IOSTRATA_REPORT_ADVISE_H
 #define IOSTRATA_REPORT_ADVISE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,7 +41,8 @@ struct adv_config {
 	double cost;      /* whole storage tier, from the site's prices */
 	int nreps[ADV_NMETRICS];
 	double reps[ADV_NMETRICS][ADV_MAX_REPS]; /* B/s or IOPS */
-	int failed; /* element failed: shown, never advised */
+	int failed;      /* element failed: shown, never advised */
+	int replication; /* data pool size of its runs, 0 unknown */
 };
 
 /* A target: metric >= ratio x baseline (ratio 0: metric not targeted). */
@@ -116,6 +118,29 @@ typedef int (*adv_reader_fn)(const char *path, struct adv_config *cfg,
  */
 int adv_load_campaign(const char *dir, adv_reader_fn reader,
 		      struct adv_config **out, struct ios_err *err);
+
+/* The advised node (adv_model_advise). */
+struct adv_choice {
+	uint64_t cores, mem, disk_bw; /* disk_bw 0: the installed drives */
+	char disk[64];                /* its disk class */
+	double cost;
+	int where;     /* enum sf_where: measured, interpolated, ... */
+	int confident; /* its whole interval meets the target */
+};
+
+struct ios_site;
+
+/*
+ * Fit the model (model/sweepfit.h) to the configurations of one or more
+ * campaigns [c] of [site], search the catalogue (cores x memory x disk
+ * classes) and print the model, the frontier and the advice on stdout;
+ * --plot when [plot] is set.  Sets *nmeets (nodes meeting the target) and
+ * *choice (may be NULL) when advice is given.  Returns an exit code:
+ * 0 advice, 1 nothing meets (or the plot failed), 2 bad input.
+ */
+int adv_model_advise(const struct ios_site *site, const struct adv_config *c,
+		     size_t n, const struct adv_target *t, const char *plot,
+		     bool all, int *nmeets, struct adv_choice *choice);
 
 /*
  * The `advise` subcommand for iostrata-report's dispatch table

@@ -24,6 +24,8 @@
 
 #include "hostile.h"
 #include "report_advise.h"
+#include "siteconf.h"
+#include "sweepfit.h"
 
 #define G (1ull << 30)
 
@@ -290,6 +292,110 @@ static void test_load_campaign(void **state)
 }
 
 /*
+ * The paper's question on a catalogue: a cores x memory campaign (8..32
+ * cores x 32..192G, 10% less with 8 cores, 8% less with 32G) and a
+ * disk-speed campaign on the full node (100..275 MB/s, plateau from
+ * 200 MB/s) of a 10-node site with 120 drives.  Target seq-write 0.88:
+ * 5400 rpm drives (180 MB/s: 0.9 of the installed 7200 rpm) need a full
+ * grid cell (16 cores, 64G: 99292 EUR) and beat the 7200 rpm drives with
+ * the smallest node (8 cores, 32G, 0.95: 108146 EUR); 180 MB/s lies between
+ * two measured speeds: interpolated.
+ */
+static const char catalogue_site[] = "[storage]\n"
+				     "nodes = 10\n"
+				     "disks_per_node = 12\n"
+				     "osds_per_node = 12\n"
+				     "cores = 32\n"
+				     "memory = 192G\n"
+				     "disk_class = hdd-7200\n"
+				     "[prices]\n"
+				     "currency = EUR\n"
+				     "core = 95\n"
+				     "mem_gb = 4.5\n"
+				     "node_base = 4500\n"
+				     "[disk \"hdd-5400\"]\n"
+				     "bw = 180MB\n"
+				     "price = 300\n"
+				     "[disk \"hdd-7200\"]\n"
+				     "bw = 250MB\n"
+				     "price = 450\n"
+				     "[disk \"sata-ssd\"]\n"
+				     "bw = 530MB\n"
+				     "price = 1400\n"
+				     "[catalogue]\n"
+				     "cores = 8, 16, 24, 32\n"
+				     "memory = 32G, 64G, 128G, 192G\n";
+
+static void test_model_catalogue(void **state)
+{
+	static const uint64_t cores[] = {8, 16, 24, 32};
+	static const uint64_t mem[] = {32 * G, 64 * G, 128 * G, 192 * G};
+	char dir[] = "/tmp/test_advise.XXXXXX", path[128], cmd[160];
+	struct adv_config c[32];
+	struct adv_target t;
+	struct adv_choice ch;
+	struct ios_site *site = NULL;
+	struct ios_err err = {0};
+	FILE *fp, *saved;
+	size_t n = 0;
+	int nmeets = 0, rc;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/site.conf", dir);
+	fp = fopen(path, "w");
+	assert_non_null(fp);
+	fputs(catalogue_site, fp);
+	fclose(fp);
+	if (ios_site_load(path, &site, &err) < 0)
+		fail_msg("%s", err.msg);
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++) {
+			double v = i == 0 ? 95 : j == 0 ? 92 : 100;
+			const double r[] = {v, v, v};
+
+			c[n] = cfg("cm", cores[i], mem[j], 0, r, 3, r, 0);
+			n++;
+		}
+	for (int d = 100; d <= 275; d += 25) {
+		double v = 100 * fmin(d, 200) / 200;
+		const double r[] = {v, v, v};
+
+		c[n] = cfg("disk", 0, 0, 0, r, 3, r, 0);
+		c[n++].disk_bw = (uint64_t)d * 1000000;
+	}
+	assert_int_equal(adv_parse_targets("seq-write=0.88", &t, &err), 0);
+	/* TEST_ADVISE_SHOW=PREFIX: print the advice and plot to PREFIX */
+	saved = stdout;
+	if (!getenv("TEST_ADVISE_SHOW"))
+		stdout = fopen("/dev/null", "w");
+	rc = adv_model_advise(site, c, n, &t, getenv("TEST_ADVISE_SHOW"), false,
+			      &nmeets, &ch);
+	if (stdout != saved)
+		fclose(stdout);
+	stdout = saved;
+	assert_int_equal(rc, 0);
+	assert_true(nmeets > 0);
+	assert_int_equal(ch.cores, 16);
+	assert_int_equal(ch.mem, 64 * G);
+	assert_string_equal(ch.disk, "hdd-5400");
+	assert_int_equal(ch.where, SF_INTERPOLATED);
+	if (fabs(ch.cost - (10 * (4500 + 16 * 95 + 64 * 1.073741824 * 4.5) +
+			    120 * 300)) > 1e-6)
+		fail_msg("cost %.3f", ch.cost);
+	/* nothing meets 1.05: exit 1 */
+	assert_int_equal(adv_parse_targets("seq-write=1.05", &t, &err), 0);
+	stdout = fopen("/dev/null", "w");
+	rc = adv_model_advise(site, c, n, &t, NULL, false, &nmeets, NULL);
+	fclose(stdout);
+	stdout = saved;
+	assert_int_equal(rc, 1);
+	ios_site_free(site);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
  * Plot the grid, labels replaced when [labels] is given, with currency
  * [cur] to [name] in a new directory, run from there (so that payloads that
  * name no directory would land in it): no PWNED appears, the PNG and SVG
@@ -424,6 +530,7 @@ int main(void)
 		cmocka_unit_test(test_frontier_and_confidence),
 		cmocka_unit_test(test_no_baseline),
 		cmocka_unit_test(test_load_campaign),
+		cmocka_unit_test(test_model_catalogue),
 		cmocka_unit_test(test_plot),
 		cmocka_unit_test(test_plot_hostile),
 		cmocka_unit_test(test_plot_outputs_hostile),
