@@ -596,7 +596,8 @@ int sf_fit(struct sf_model *m, const struct sf_point *p, size_t n, double d_ref,
 		}
 	}
 	m->d_ref = d_ref;
-	tmp = malloc(n * sizeof(*tmp));
+	/* n values, and d_ref added to the full node's speeds */
+	tmp = malloc((n + 1) * sizeof(*tmp));
 	if (!tmp)
 		return -ENOMEM;
 	/* grid axes from the points at d_ref; disk speeds from the full
