@@ -303,8 +303,8 @@ static int cand_cost_cmp(const void *a, const void *b)
 
 /*
  * Every node of the catalogue (cores x memory x the installed drives and
- * each disk class no cheaper class is as fast as), priced and predicted,
- * by cost; the advice and the cheapest sure node.  Returns 0 or
+ * each other disk class no cheaper class is as fast as), priced and
+ * predicted, by cost; the advice and the cheapest sure node.  Returns 0 or
  * ADV_EXIT_USAGE.
  */
 static int search_catalogue(struct search *s, const struct adv_config *c,
@@ -313,6 +313,7 @@ static int search_catalogue(struct search *s, const struct adv_config *c,
 	struct ios_disk_class *cl = NULL;
 	uint64_t *cores = NULL, *mem = NULL;
 	struct ios_err err = {0};
+	char inst[64] = ""; /* the installed drives' class */
 	int rc = ADV_EXIT_USAGE;
 
 	s->nco = cat_axis(s->site, "cores", c, n, false, s->ax.cores, &cores,
@@ -350,9 +351,13 @@ static int search_catalogue(struct search *s, const struct adv_config *c,
 						err.msg);
 					goto out;
 				}
-				if (d >= 0 &&
-				    strcmp(tc.disk_class, cl[d].name) != 0)
+				if (d < 0)
+					snprintf(inst, sizeof(inst), "%s",
+						 tc.disk_class);
+				else if (strcmp(tc.disk_class, cl[d].name) != 0)
 					continue; /* a cheaper class as fast */
+				else if (strcmp(cl[d].name, inst) == 0)
+					continue; /* the installed drives */
 				snprintf(x->disk, sizeof(x->disk), "%s",
 					 tc.disk_class);
 				x->cost = tc.total;

@@ -525,6 +525,8 @@ static void test_disk_only_no_unthrottled(void **state)
 	assert_has(cap.out, "cores, memory: not swept");
 	assert_has(cap.out, "disk speed: plateau from 150 MB/s");
 	assert_has(cap.out, "32 cores, 192 GiB, installed");
+	/* the installed class is listed once, as the installed drives */
+	assert_lacks(cap.out, "hdd-7200");
 	assert_has(cap.out, "extrapolated above");
 	assert_has(cap.out, "Advice: 32 cores, 192 GiB RAM, hdd-5400 disks");
 	assert_string_equal(ch.disk, "hdd-5400");
