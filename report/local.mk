@@ -11,6 +11,9 @@ report_sources = \
 	report/report_plot.c \
 	report/report_advise.c \
 	report/report_advise.h \
+	report/report_advise_int.h \
+	report/report_advise_search.c \
+	report/report_advise_plot.c \
 	report/report_layers.c \
 	report/report_layers.h \
 	# End of report_sources

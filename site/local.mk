@@ -22,6 +22,7 @@ tests_unit_test_siteconf_CPPFLAGS = $(AM_CPPFLAGS) $(INC_SITE)
 tests_unit_test_siteconf_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_siteconf_LDADD = \
 	site/libiostrata_site.la \
+	-lm \
 	$(CMOCKA_LIBS) \
 	# End of tests_unit_test_siteconf_LDADD
 endif

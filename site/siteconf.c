@@ -25,7 +25,7 @@
 #define MAX_LIST_ITEMS 10000
 
 struct key_def {
-	const char *section; /* "tier" matches every tier "NAME" section */
+	const char *section; /* "tier"/"disk": every tier/disk "NAME" */
 	const char *key;
 	enum ios_site_kind kind;
 	const char *choices; /* IOS_SITE_ENUM: '|'-separated */
@@ -51,6 +51,7 @@ static const struct key_def keys[] = {
 	{"storage", "policy", IOS_SITE_STRING, NULL, true},
 	{"storage", "state_dir", IOS_SITE_STRING, NULL, true},
 	{"storage", "device_dir", IOS_SITE_STRING, NULL, false},
+	{"storage", "disk_class", IOS_SITE_STRING, NULL, false},
 	{"compute", "nodes", IOS_SITE_UINT, NULL, false},
 	{"compute", "nodelist", IOS_SITE_STRING, NULL, false},
 	{"compute", "partition", IOS_SITE_STRING, NULL, false},
@@ -74,6 +75,8 @@ static const struct key_def keys[] = {
 	{"prices", "hdd", IOS_SITE_DOUBLE, NULL, false},
 	{"prices", "nvme", IOS_SITE_DOUBLE, NULL, false},
 	{"prices", "node_base", IOS_SITE_DOUBLE, NULL, false},
+	{"catalogue", "cores", IOS_SITE_UINT_LIST, NULL, false},
+	{"catalogue", "memory", IOS_SITE_SIZE_LIST, NULL, false},
 	{"slurm", "time", IOS_SITE_STRING, NULL, false},
 	{"slurm", "account", IOS_SITE_STRING, NULL, false},
 	{"slurm", "qos", IOS_SITE_STRING, NULL, false},
@@ -92,11 +95,18 @@ static const struct key_def keys[] = {
 	{"tier", "rand_read_iops", IOS_SITE_DOUBLE, NULL, false},
 	{"tier", "rand_write_iops", IOS_SITE_DOUBLE, NULL, false},
 	{"tier", "description", IOS_SITE_STRING, NULL, false},
+	{"disk", "bw", IOS_SITE_RATE, NULL, false},
+	{"disk", "iops", IOS_SITE_DOUBLE, NULL, false},
+	{"disk", "price", IOS_SITE_DOUBLE, NULL, false},
+	{"disk", "description", IOS_SITE_STRING, NULL, false},
 };
+
+/* Sections with a quoted name: `tier "NAME"`, `disk "NAME"`. */
+static const char *const named_sections[] = {"tier", "disk"};
 
 static const char *const plain_sections[] = {
 	"site",   "storage", "compute", "workload", "sweep",
-	"prices", "slurm",   "health",  "accept",
+	"prices", "slurm",   "health",  "accept",   "catalogue",
 };
 
 struct entry {
@@ -131,15 +141,28 @@ struct load_ctx {
 	char cursec[256]; /* normalised current section */
 };
 
+/* "tier" for `tier "NAME"` (the kind of a named section), else NULL. */
+static const char *named_kind(const char *section)
+{
+	for (size_t i = 0; i < sizeof(named_sections) / sizeof(*named_sections);
+	     i++) {
+		size_t l = strlen(named_sections[i]);
+
+		if (strncmp(section, named_sections[i], l) == 0 &&
+		    strncmp(section + l, " \"", 2) == 0)
+			return named_sections[i];
+	}
+	return NULL;
+}
+
 static const struct key_def *find_key(const char *section, const char *key)
 {
-	bool tier = strncmp(section, "tier \"", 6) == 0;
+	const char *kind = named_kind(section);
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		if (strcmp(keys[i].key, key) != 0)
 			continue;
-		if (tier ? strcmp(keys[i].section, "tier") == 0
-			 : strcmp(keys[i].section, section) == 0)
+		if (strcmp(keys[i].section, kind ? kind : section) == 0)
 			return &keys[i];
 	}
 	return NULL;
@@ -173,6 +196,7 @@ static int normalise_section(const char *raw, char *out, size_t outlen,
 {
 	char buf[256];
 	char *s, *q, *end;
+	const char *kind;
 
 	if (strlen(raw) >= sizeof(buf))
 		return -EINVAL;
@@ -186,9 +210,18 @@ static int normalise_section(const char *raw, char *out, size_t outlen,
 			return 0;
 		}
 	}
-	if (strncmp(s, "tier", 4) != 0 || !isspace((unsigned char)s[4]))
+	kind = NULL;
+	for (size_t i = 0; i < sizeof(named_sections) / sizeof(*named_sections);
+	     i++) {
+		size_t l = strlen(named_sections[i]);
+
+		if (strncmp(s, named_sections[i], l) == 0 &&
+		    isspace((unsigned char)s[l]))
+			kind = named_sections[i];
+	}
+	if (!kind)
 		return -EINVAL;
-	q = trim(s + 4);
+	q = trim(s + strlen(kind));
 	end = q + strlen(q);
 	if (end - q < 3 || q[0] != '"' || end[-1] != '"')
 		return -EINVAL;
@@ -196,7 +229,7 @@ static int normalise_section(const char *raw, char *out, size_t outlen,
 	q++;
 	if (strchr(q, '"') || !*trim(q))
 		return -EINVAL;
-	snprintf(out, outlen, "tier \"%s\"", q);
+	snprintf(out, outlen, "%s \"%s\"", kind, q);
 	snprintf(label, labellen, "%s", q);
 	return 0;
 }
@@ -282,7 +315,7 @@ static char *reader(char *str, int num, void *stream)
 	    0) {
 		load_fail(
 			c, -EINVAL,
-			"unknown section \"[%s]\": accepted: [site], [storage], [compute], [workload], [sweep], [prices], [slurm], [health], [accept], [tier \"NAME\"]",
+			"unknown section \"[%s]\": accepted: [site], [storage], [compute], [workload], [sweep], [prices], [slurm], [health], [accept], [catalogue], [tier \"NAME\"], [disk \"NAME\"]",
 			p + 1);
 		return NULL;
 	}
@@ -578,6 +611,60 @@ static int handler(void *user, const char *section, const char *name,
 	return 1;
 }
 
+static const struct entry *find_entry(const struct ios_site *s,
+				      const char *section, const char *key)
+{
+	for (size_t i = 0; i < s->nentries; i++)
+		if (strcmp(s->entries[i].section, section) == 0 &&
+		    strcmp(s->entries[i].key, key) == 0)
+			return &s->entries[i];
+	return NULL;
+}
+
+/*
+ * What one line cannot show: every disk class has its rate and price, and
+ * storage.disk_class names one of them.  Returns 0 or load_fail's code.
+ */
+static int check_complete(struct load_ctx *c)
+{
+	const struct ios_site *s = c->site;
+	const struct entry *dc = find_entry(s, "storage", "disk_class");
+	char names[512] = "";
+	size_t nl = 0;
+	bool found = false;
+
+	for (size_t i = 0; i < s->nsections; i++) {
+		const struct section *x = &s->sections[i];
+		static const char *const need_keys[] = {"bw", "price"};
+
+		if (strncmp(x->name, "disk \"", 6) != 0)
+			continue;
+		for (size_t k = 0; k < 2; k++)
+			if (!find_entry(s, x->name, need_keys[k])) {
+				c->line = x->line;
+				return load_fail(
+					c, -EINVAL,
+					"[%s]: key \"%s\" missing: a disk class needs bw (sustained rate, e.g. 180MB), price (per drive) and may have iops",
+					x->name, need_keys[k]);
+			}
+		if (dc && strcmp(dc->value, x->label) == 0)
+			found = true;
+		if (nl < sizeof(names))
+			nl += (size_t)snprintf(names + nl, sizeof(names) - nl,
+					       "%s\"%s\"", nl ? ", " : "",
+					       x->label);
+	}
+	if (dc && !found) {
+		c->line = dc->line;
+		return load_fail(
+			c, -EINVAL,
+			"storage.disk_class: unknown disk class \"%s\": accepted: %s",
+			dc->value,
+			nl ? names : "none (define [disk \"NAME\"] sections)");
+	}
+	return 0;
+}
+
 int ios_site_load(const char *path, struct ios_site **out, struct ios_err *err)
 {
 	struct load_ctx c = {0};
@@ -636,6 +723,8 @@ int ios_site_load(const char *path, struct ios_site **out, struct ios_err *err)
 	} else if (!c.err && rc < 0) {
 		load_fail(&c, -ENOMEM, "out of memory");
 	}
+	if (!c.err)
+		check_complete(&c);
 	if (c.err) {
 		ios_site_free(s);
 		return c.err;
@@ -781,6 +870,124 @@ static double price(const struct ios_site *s, const char *key)
 	if (ios_site_get(s, "prices", key))
 		ios_site_get_double(s, "prices", key, &d, NULL);
 	return d;
+}
+
+static uint64_t count(const struct ios_site *s, const char *key, uint64_t dflt)
+{
+	uint64_t u = dflt;
+
+	if (ios_site_get(s, "storage", key))
+		ios_site_get_uint(s, "storage", key, &u, NULL);
+	return u;
+}
+
+static int class_cmp(const void *a, const void *b)
+{
+	const struct ios_disk_class *x = a, *y = b;
+
+	if (x->bw != y->bw)
+		return x->bw < y->bw ? -1 : 1;
+	return x->price < y->price ? -1 : x->price > y->price;
+}
+
+int ios_site_disk_classes(const struct ios_site *s, struct ios_disk_class **out)
+{
+	struct ios_disk_class *v = NULL;
+	size_t n = 0;
+
+	*out = NULL;
+	for (size_t i = 0; i < s->nsections; i++) {
+		const char *name = s->sections[i].name;
+		struct ios_disk_class *nv, *d;
+
+		if (strncmp(name, "disk \"", 6) != 0)
+			continue;
+		nv = realloc(v, (n + 1) * sizeof(*v));
+		if (!nv) {
+			free(v);
+			return -ENOMEM;
+		}
+		v = nv;
+		d = &v[n++];
+		memset(d, 0, sizeof(*d));
+		snprintf(d->name, sizeof(d->name), "%s", s->sections[i].label);
+		/* the loader checked bw and price are there and typed */
+		ios_site_get_rate(s, name, "bw", &d->bw, NULL);
+		ios_site_get_double(s, name, "price", &d->price, NULL);
+		d->iops = NAN;
+		if (ios_site_get(s, name, "iops"))
+			ios_site_get_double(s, name, "iops", &d->iops, NULL);
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), class_cmp);
+	*out = v;
+	return (int)n;
+}
+
+int ios_site_tier_cost(const struct ios_site *s, uint64_t cores,
+		       uint64_t mem_bytes, uint64_t disk_bw,
+		       struct ios_tier_cost *out, struct ios_err *err)
+{
+	struct ios_disk_class *cl = NULL;
+	const char *installed = ios_site_get(s, "storage", "disk_class");
+	double node;
+	int n, rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = ios_site_node_cost(s, cores, mem_bytes, &node, err)) < 0)
+		return rc;
+	out->nodes = count(s, "nodes", 1);
+	out->disks = out->nodes * count(s, "disks_per_node", 0);
+	/* ios_site_node_cost counted the installed disks: take them out, the
+	 * class priced below replaces them */
+	node -= (double)count(s, "disks_per_node", 0) * price(s, "hdd");
+	n = ios_site_disk_classes(s, &cl);
+	if (n < 0)
+		return ios_errf(err, n, "siteconf: %s: %s", s->path,
+				strerror(-n));
+	if (disk_bw == 0 && !installed) {
+		snprintf(out->disk_class, sizeof(out->disk_class), "%s",
+			 ios_site_get(s, "prices", "hdd") ? "hdd" : "unpriced");
+		out->disk_price = price(s, "hdd");
+	} else {
+		long pick = -1;
+
+		for (int i = 0; i < n; i++) {
+			if (disk_bw == 0
+				    ? strcmp(cl[i].name, installed) == 0
+				    : cl[i].bw >= disk_bw &&
+					      (pick < 0 ||
+					       cl[i].price < cl[pick].price))
+				pick = i;
+		}
+		if (pick < 0) {
+			char want[32], top[32] = "";
+
+			ios_fmt_rate((double)disk_bw, want, sizeof(want));
+			if (n)
+				ios_fmt_rate((double)cl[n - 1].bw, top,
+					     sizeof(top));
+			rc = n ? ios_errf(
+					 err, -ERANGE,
+					 "siteconf: %s: no disk class sustains %s: the fastest is \"%s\" at %s",
+					 s->path, want, cl[n - 1].name, top)
+			       : ios_errf(
+					 err, -ENOENT,
+					 "siteconf: %s: no [disk \"NAME\"] class: cannot price a disk speed of %s (add classes with bw and price, see site/example/site.conf)",
+					 s->path, want);
+			free(cl);
+			return rc;
+		}
+		snprintf(out->disk_class, sizeof(out->disk_class), "%s",
+			 cl[pick].name);
+		out->disk_price = cl[pick].price;
+		out->disk_bw = cl[pick].bw;
+	}
+	free(cl);
+	out->node = node;
+	out->total = (double)out->nodes * node +
+		     (double)out->disks * out->disk_price;
+	return 0;
 }
 
 int ios_site_node_cost(const struct ios_site *s, uint64_t cores,

@@ -12,13 +12,19 @@
  *               osds_per_node, nvme_per_node, replication, policy,
  *               state_dir (iostrata-node's --policy and --state-dir),
  *               device_dir (layered run: a directory on the OSDs'
- *               filesystem, %n node index, %h node name)
+ *               filesystem, %n node index, %h node name), disk_class
+ *               (the installed drives: a [disk "NAME"] section)
  *   [compute]   nodes (count), nodelist, partition, ranks_per_node
  *   [workload]  file_size, seq_bs, rand_bs, runtime, reps, iodepth,
  *               ioengine, dir, interval
  *   [sweep]     cpus (list), mem (list), disk_bw (list or A..B:STEP),
  *               reps, throttle
- *   [prices]    currency, core, mem_gb, hdd, nvme, node_base
+ *   [prices]    currency, core, mem_gb, hdd, nvme, node_base (per core,
+ *               per GB of RAM, per installed data disk, per NVMe, per node)
+ *   [disk "NAME"]  a drive class: bw (sustained rate), iops, price (per
+ *               drive), description; every class needs bw and price
+ *   [catalogue] cores (list), memory (list): what a node can be bought
+ *               with (advise searches these x the disk classes)
  *   [slurm]     time, account, qos, mpi, extra
  *   [health]    file_size, runtime, reps, history, textfile, threshold
  *   [accept]    tiers, tier
@@ -129,5 +135,43 @@ int ios_site_sections(const struct ios_site *s, const char *prefix,
  */
 int ios_site_node_cost(const struct ios_site *s, uint64_t cores,
 		       uint64_t mem_bytes, double *out, struct ios_err *err);
+
+/* A drive class of the site ([disk "NAME"]). */
+struct ios_disk_class {
+	char name[64];
+	uint64_t bw;  /* sustained B/s */
+	double iops;  /* NAN when not given */
+	double price; /* per drive */
+};
+
+/*
+ * The site's disk classes, sorted by bw then price.  Returns their count
+ * (0: none) and sets *out (malloc'd, NULL for none), or -ENOMEM.
+ */
+int ios_site_disk_classes(const struct ios_site *s,
+			  struct ios_disk_class **out);
+
+/* The cost of a whole storage tier in one configuration. */
+struct ios_tier_cost {
+	uint64_t nodes;      /* storage.nodes (1 when unset) */
+	uint64_t disks;      /* nodes x storage.disks_per_node */
+	double node;         /* one node without its data disks */
+	char disk_class[64]; /* the class priced ("hdd": prices.hdd) */
+	double disk_price;   /* per drive */
+	uint64_t disk_bw;    /* the class's rate (0: the installed drives) */
+	double total;        /* nodes x node + disks x disk_price */
+};
+
+/*
+ * Cost of the storage tier with [cores] cores and [mem_bytes] of RAM per
+ * node and data disks of at least [disk_bw] B/s (0: the installed drives,
+ * storage.disk_class, else prices.hdd): the cheapest class whose bw is at
+ * least disk_bw.  Returns 0, -ENOENT ([prices] has neither core nor mem_gb,
+ * or disk_bw > 0 and no disk class), -ERANGE (no class is fast enough:
+ * [err] names the fastest), -ENOMEM.
+ */
+int ios_site_tier_cost(const struct ios_site *s, uint64_t cores,
+		       uint64_t mem_bytes, uint64_t disk_bw,
+		       struct ios_tier_cost *out, struct ios_err *err);
 
 #endif

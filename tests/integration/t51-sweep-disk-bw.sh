@@ -1,14 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# t51-sweep-disk-bw: a scaled-down disk throttle sweep (three rates, one
-# repetition, 2 s phases) submitted with iostrata-campaign to the real local
+# t51-sweep-disk-bw: a scaled-down disk throttle sweep (three rates, two
+# repetitions, 2 s phases) submitted with iostrata-campaign to the real local
 # Slurm with the real SPANK plugin: every element is a heterogeneous job
 # (s1 throttled and exclusive, c1 c2 running iostrata-bench on CephFS).
 # Asserts: all elements DONE, the throttle the plugin applied is recorded
 # before the run and equals the request, collect indexes two valid results
-# files per element, `iostrata-report plot` draws the throttle curves, and
-# afterwards the node is whole and nothing is drained.
+# files per element, `iostrata-report plot` draws the throttle curves,
+# `iostrata-report advise` over the campaign (every element throttled:
+# relative to the fastest measured rate) advises a node of the site's
+# catalogue with its basis and interval and draws its plot without a gnuplot
+# complaint, and afterwards the node is whole and nothing is drained.
 
 set -uo pipefail
 T=t51-sweep-disk-bw
@@ -18,7 +21,7 @@ t5x_init
 t5x_need_real
 
 site=$work/site/site.conf
-t5x_site "$site" workload.file_size=2M workload.seq_bs=1M workload.runtime=2 workload.reps=1 \
+t5x_site "$site" workload.file_size=2M workload.seq_bs=1M workload.runtime=2 workload.reps=2 \
 	workload.iodepth=2 'sweep.disk_bw=20MB..60MB:20MB'
 start=$SECONDS
 "$CAMPAIGN" submit "$site" sweep-disk-bw || fail "submit failed"
@@ -51,4 +54,29 @@ pngs=("$work"/plot-throttle-*.png)
 for p in "${pngs[@]}"; do
 	[[ $(stat -c %s "$p") -gt 5000 ]] || fail "$p is (nearly) empty"
 done
-log "PASS (${#pngs[@]} curves)"
+
+# advise over the real campaign: a disk-speed sweep alone, every element
+# throttled, so values are relative to the fastest measured rate (60 MB/s);
+# the drive classes of site/local lie between the rates (hdd-5400 36 MB/s,
+# hdd-7200 55 MB/s: interpolated) and beyond them (extrapolated)
+target=seq-write=0.3
+"$REPORT" advise --site="$site" --target=$target --plot="$work/advise" "$dir" \
+	>"$work/advise.txt" 2>"$work/advise.err"
+rc=$?
+cat "$work/advise.txt" "$work/advise.err"
+[[ $rc -eq 0 ]] || fail "advise exit $rc, want 0 (a third of the fastest rate is met)"
+[[ ! -s $work/advise.err ]] || fail "advise wrote to stderr: $(cat "$work/advise.err")"
+grep -q "^Campaign $dir: 3 configuration(s), replication " "$work/advise.txt" ||
+	fail "advise did not read the campaign's 3 configurations"
+grep -q "1 cores x 1 memory cell(s), 3 disk speed(s); no unthrottled full node: relative to the fastest measured speed" \
+	"$work/advise.txt" || fail "advise does not say it is relative to the fastest measured rate"
+grep -Eq "^Advice: 2 cores, 24 GiB RAM, [^ ]+ disks: [0-9]+ EUR for the storage tier \((measured|interpolated)\)\.$" \
+	"$work/advise.txt" || fail "no advice on the full node with a measured or interpolated basis"
+grep -Eq "^  seq-write: [0-9.]+ of the baseline \(95% interval -?[0-9.]+\.\.[0-9.]+; (measured|interpolated), target 0\.30\)$" \
+	"$work/advise.txt" || fail "the advice has no 95% interval with its basis"
+grep -q "^Confidence: " "$work/advise.txt" || fail "advise says nothing about confidence"
+grep -qx "Plot: $work/advise.png $work/advise.svg" "$work/advise.txt" || fail "advise drew no plot"
+[[ $(stat -c %s "$work/advise.png") -gt 5000 ]] || fail "$work/advise.png is (nearly) empty"
+[[ -s $work/advise.svg && -s $work/advise.dat && -s $work/advise.gp ]] ||
+	fail "advise --plot did not write .svg, .dat and .gp"
+log "PASS (${#pngs[@]} curves, advice with its plot)"

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -113,6 +114,32 @@ static const struct bad_case bad_cases[] = {
 	 "site.conf:2:", "sixteen"},
 	{"huge range", "[sweep]\ndisk_bw = 1..100000:1\n", -EINVAL,
 	 "site.conf:2:", "more than 10000 items"},
+	{"disk class without price",
+	 "[site]\nname = x\n[disk \"hdd\"]\nbw = 180MB\n", -EINVAL,
+	 "site.conf:3:",
+	 "[disk \"hdd\"]: key \"price\" missing: a disk class needs bw"},
+	{"disk class without bw", "[disk \"ssd\"]\nprice = 100\n", -EINVAL,
+	 "site.conf:1:", "key \"bw\" missing"},
+	{"disk class bad rate", "[disk \"ssd\"]\nbw = fast\nprice = 1\n",
+	 -EINVAL, "site.conf:2:", "disk \"ssd\".bw"},
+	{"disk class negative price", "[disk \"ssd\"]\nbw = 1GB\nprice = -5\n",
+	 -EINVAL, "site.conf:3:", "\"-5\""},
+	{"disk class unknown key", "[disk \"ssd\"]\nrpm = 7200\n", -EINVAL,
+	 "site.conf:2:", "unknown key \"rpm\" in section [disk \"ssd\"]"},
+	{"disk without quotes", "[disk ssd]\nbw = 1GB\n", -EINVAL,
+	 "site.conf:1:", "[disk \"NAME\"]"},
+	{"unknown installed class",
+	 "[storage]\nnodes = 2\ndisk_class = hdd-9000\n[disk \"hdd-7200\"]\nbw = 250MB\nprice = 300\n[disk \"nvme\"]\nbw = 3GB\nprice = 900\n",
+	 -EINVAL, "site.conf:3:",
+	 "unknown disk class \"hdd-9000\": accepted: \"hdd-7200\", \"nvme\""},
+	{"installed class, none defined", "[storage]\ndisk_class = hdd\n",
+	 -EINVAL, "site.conf:2:", "accepted: none (define [disk"},
+	{"catalogue bad core", "[catalogue]\ncores = 8, many\n", -EINVAL,
+	 "site.conf:2:", "many"},
+	{"catalogue bad memory", "[catalogue]\nmemory = 64G, 1TX\n", -EINVAL,
+	 "site.conf:2:", "catalogue.memory"},
+	{"unknown catalogue key", "[catalogue]\ndisks = 12\n", -EINVAL,
+	 "site.conf:2:", "unknown key \"disks\" in section [catalogue]"},
 };
 
 static void test_bad_input(void **state)
@@ -294,6 +321,125 @@ static void test_good(void **state)
 	ios_site_free(s);
 }
 
+/* Tier cost: nodes x (node without disks) + disks x the class price. */
+static const char priced[] = "[storage]\n"
+			     "nodes = 10\n"
+			     "disks_per_node = 12\n"
+			     "nvme_per_node = 2\n"
+			     "disk_class = hdd-7200\n"
+			     "[prices]\n"
+			     "core = 100\n"
+			     "mem_gb = 5\n"
+			     "nvme = 1000\n"
+			     "node_base = 3000\n"
+			     "[disk \"nvme\"]\n"
+			     "bw = 3GB\n"
+			     "iops = 500000\n"
+			     "price = 900\n"
+			     "[disk \"hdd-5400\"]\n"
+			     "bw = 180MB\n"
+			     "price = 250\n"
+			     "[disk \"hdd-7200\"]\n"
+			     "bw = 250MB\n"
+			     "iops = 200\n"
+			     "price = 350\n"
+			     "[disk \"sata-ssd\"]\n"
+			     "bw = 530MB\n"
+			     "price = 800\n"
+			     "[disk \"slow-ssd\"]\n"
+			     "bw = 530MB\n"
+			     "price = 700\n"
+			     "[catalogue]\n"
+			     "cores = 8, 16\n"
+			     "memory = 64G, 128G\n";
+
+struct cost_case {
+	uint64_t cores, mem, disk_bw;
+	int rc;
+	const char *cls; /* class priced, or a message substring */
+	double total;
+};
+
+/* node = 3000 + cores x 100 + GB x 5 + 2 x 1000; 120 disks */
+static const struct cost_case cost_cases[] = {
+	{8, 64000000000ull, 0, 0, "hdd-7200",
+	 10 * (3000 + 800 + 320 + 2000) + 120 * 350},
+	{8, 64000000000ull, 100000000, 0, "hdd-5400", 61200 + 120 * 250},
+	{8, 64000000000ull, 180000000, 0, "hdd-5400", 61200 + 120 * 250},
+	{8, 64000000000ull, 180000001, 0, "hdd-7200", 61200 + 120 * 350},
+	{16, 0, 275000000, 0, "slow-ssd",
+	 10 * (3000 + 1600 + 2000) + 120 * 700},
+	{16, 0, 3000000000ull, 0, "nvme", 66000 + 120 * 900},
+	{16, 0, 4000000000ull, -ERANGE, "the fastest is \"nvme\" at", 0},
+};
+
+static void test_tier_cost(void **state)
+{
+	struct fixture *f = *state;
+	struct ios_site *s = NULL;
+	struct ios_disk_class *cl = NULL;
+	struct ios_err err = {0};
+	uint64_t *list = NULL;
+
+	write_file(f->path, priced);
+	if (ios_site_load(f->path, &s, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(ios_site_disk_classes(s, &cl), 5);
+	assert_string_equal(cl[0].name, "hdd-5400");
+	assert_true(isnan(cl[0].iops));
+	assert_string_equal(cl[1].name, "hdd-7200");
+	assert_true(cl[1].iops == 200);
+	assert_string_equal(cl[2].name,
+			    "slow-ssd"); /* same bw: cheaper first */
+	assert_string_equal(cl[4].name, "nvme");
+	assert_int_equal(cl[4].bw, 3000000000ull);
+	free(cl);
+	for (size_t i = 0; i < sizeof(cost_cases) / sizeof(*cost_cases); i++) {
+		const struct cost_case *c = &cost_cases[i];
+		struct ios_tier_cost t;
+		int rc = ios_site_tier_cost(s, c->cores, c->mem, c->disk_bw, &t,
+					    &err);
+
+		if (rc != c->rc)
+			fail_msg("case %zu: rc %d want %d (%s)", i, rc, c->rc,
+				 err.msg);
+		if (rc < 0) {
+			assert_non_null(strstr(err.msg, c->cls));
+			continue;
+		}
+		assert_string_equal(t.disk_class, c->cls);
+		assert_int_equal(t.nodes, 10);
+		assert_int_equal(t.disks, 120);
+		if (fabs(t.total - c->total) > 1e-6)
+			fail_msg("case %zu: total %.3f want %.3f", i, t.total,
+				 c->total);
+	}
+	assert_int_equal(
+		ios_site_get_list(s, "catalogue", "memory", &list, &err), 2);
+	assert_int_equal(list[1], 128ull << 30);
+	free(list);
+	ios_site_free(s);
+
+	/* no classes: an unthrottled config uses prices.hdd, a disk speed
+	 * cannot be priced */
+	write_file(f->path, "[storage]\nnodes = 2\ndisks_per_node = 3\n"
+			    "[prices]\ncore = 1\nhdd = 10\n");
+	assert_int_equal(ios_site_load(f->path, &s, &err), 0);
+	{
+		struct ios_tier_cost t;
+
+		assert_int_equal(ios_site_tier_cost(s, 4, 0, 0, &t, &err), 0);
+		assert_true(t.total == 2 * 4 + 6 * 10);
+		assert_string_equal(t.disk_class, "hdd");
+		assert_int_equal(
+			ios_site_tier_cost(s, 4, 0, 20000000, &t, &err),
+			-ENOENT);
+		assert_non_null(
+			strstr(err.msg, "cannot price a disk speed of"));
+	}
+	ios_site_free(s);
+}
+
 static void test_no_prices(void **state)
 {
 	struct fixture *f = *state;
@@ -369,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_tier_cost),
 		cmocka_unit_test(test_no_prices),
 		cmocka_unit_test(test_shipped),
 	};
