@@ -279,6 +279,25 @@ static int add_section(struct load_ctx *c, const char *name, const char *label)
 }
 
 /*
+ * The first control character of [s] (a byte below 0x20 other than a tab,
+ * or 0x7f), or NULL.  Site text reaches terminals and gnuplot scripts.  A
+ * [line] read from the file may end in LF or CRLF.
+ */
+static const char *control_char(const char *s, bool line)
+{
+	for (const char *p = s; *p; p++) {
+		unsigned char b = (unsigned char)*p;
+
+		if (line && (b == '\n' || (b == '\r' && p[1] == '\n')) &&
+		    !p[b == '\r' ? 2 : 1])
+			continue;
+		if ((b < 0x20 && b != '\t') || b == 0x7f)
+			return p;
+	}
+	return NULL;
+}
+
+/*
  * inih reader: hands inih one line at a time so we know the line number,
  * and checks section headers ourselves (inih does not report empty
  * sections).  Returning NULL ends the parse (EOF or our error).
@@ -296,6 +315,13 @@ static char *reader(char *str, int num, void *stream)
 	if (!strchr(str, '\n') && !feof(c->fp)) {
 		load_fail(c, -EINVAL, "line longer than %d characters",
 			  num - 2);
+		return NULL;
+	}
+	if ((p = (char *)control_char(str, true))) {
+		load_fail(
+			c, -EINVAL,
+			"byte 0x%02x at column %d: control characters are not accepted (printable text and tabs only)",
+			(unsigned char)*p, (int)(p - str) + 1);
 		return NULL;
 	}
 	p = str;
@@ -575,6 +601,16 @@ static int handler(void *user, const char *section, const char *name,
 	if (!v)
 		return load_fail(c, -ENOMEM, "out of memory"), 0;
 	snprintf(what, sizeof(what), "%s.%s", c->cursec, name);
+	if (control_char(v, false)) {
+		const char *p = control_char(v, false);
+
+		load_fail(
+			c, -EINVAL,
+			"%s: byte 0x%02x at offset %d (after ${VAR} expansion): control characters are not accepted",
+			what, (unsigned char)*p, (int)(p - v));
+		free(v);
+		return 0;
+	}
 	ios_err_clear(&verr);
 	if (check_value(d, v, what, &verr) < 0) {
 		free(v);

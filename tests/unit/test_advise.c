@@ -707,11 +707,10 @@ static void test_plot(void **state)
 /*
  * Issue 11: every text of the command that reaches the plot, from files
  * users write, carries gnuplot payloads (backquotes, system(), $(), @
- * macros, runs of quotes, newlines from ${VAR} in the site file, a
- * terminal escape): the currency, the name of the advised disk class
- * (placed by the site file), the site's name and the classes'
- * descriptions, the campaign directories and configuration labels, and
- * the --plot prefix.  The command is run from the directory the payloads
+ * macros, runs of quotes, text from ${VAR} in the site file): the currency, the
+ * name of the advised disk class (placed by the site file), the site's name and
+ * the classes' descriptions, the campaign directories and configuration labels,
+ * and the --plot prefix.  The command is run from the directory the payloads
  * name: no payload runs, the plot is still drawn.
  */
 #define PAY "`touch PWNED`'.system('touch PWNED').'$(touch PWNED)@PAY''''x"
@@ -734,8 +733,9 @@ static void test_plot_hostile(void **state)
 	(void)state;
 	if (!gp_find())
 		skip(); /* no gnuplot on this machine */
-	setenv("TEST_ADVISE_NL",
-	       "'\n!touch PWNED\nsystem('touch PWNED')\n\x1b[1m", 1);
+	/* newlines and escapes from ${VAR} are refused when the site file
+	 * is read (test_siteconf); the rest of the payload stays */
+	setenv("TEST_ADVISE_NL", "' !touch PWNED; system('touch PWNED')", 1);
 	snprintf(label, sizeof(label), "%s",
 		 "l`touch PWNED`\"$(touch PWNED)\"'");
 	for (size_t i = 0; i < n; i++)
@@ -760,6 +760,17 @@ static void test_plot_hostile(void **state)
 	assert_has(cap.out, "Plot: ");
 	assert_true(file_size(arg_plot + strlen("--plot="), "png") > 5000);
 	assert_true(file_size(arg_plot + strlen("--plot="), "svg") > 5000);
+	cap_free(&cap);
+	/* a newline and a terminal escape from ${VAR}: the site is refused,
+	 * naming the key; nothing reaches the terminal or gnuplot */
+	setenv("TEST_ADVISE_NL", "'\n!touch PWNED\n\x1b[1m", 1);
+	rc = run(argv, &cap);
+	unsetenv("TEST_ADVISE_NL");
+	assert_int_equal(rc, 2);
+	assert_has(cap.err, "site.description: byte 0x0a at offset");
+	assert_null(strchr(cap.out, '\x1b'));
+	assert_null(strchr(cap.err, '\x1b'));
+	assert_false(pwned(dir));
 	cap_free(&cap);
 	rm_dir(dir);
 }

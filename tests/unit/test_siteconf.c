@@ -140,11 +140,27 @@ static const struct bad_case bad_cases[] = {
 	 "site.conf:2:", "catalogue.memory"},
 	{"unknown catalogue key", "[catalogue]\ndisks = 12\n", -EINVAL,
 	 "site.conf:2:", "unknown key \"disks\" in section [catalogue]"},
+	/* text the report prints to a terminal and draws in gnuplot:
+	 * before, an escape sequence in a value or a class name went
+	 * through as it was */
+	{"escape in a value", "[prices]\ncurrency = \x1b]0;owned\x07EUR\n",
+	 -EINVAL, "site.conf:2:",
+	 "byte 0x1b at column 12: control characters are not accepted"},
+	{"escape in a section name", "[disk \"a\x1b[2Jb\"]\nbw = 1GB\n",
+	 -EINVAL, "site.conf:1:", "byte 0x1b at column 9"},
+	{"carriage return", "[site]\nname = x\ry\n", -EINVAL,
+	 "site.conf:2:", "byte 0x0d at column 9"},
+	{"escape from the environment",
+	 "[prices]\ncurrency = ${IOS_TEST_CURRENCY}\n", -EINVAL, "site.conf:2:",
+	 "prices.currency: byte 0x1b at offset 0 (after ${VAR} expansion): "
+	 "control characters are not accepted"},
 };
 
 static void test_bad_input(void **state)
 {
 	struct fixture *f = *state;
+
+	setenv("IOS_TEST_CURRENCY", "\x1b[31mEUR", 1);
 
 	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(*bad_cases); i++) {
 		const struct bad_case *c = &bad_cases[i];
