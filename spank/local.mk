@@ -153,4 +153,5 @@ EXTRA_DIST += \
 	tests/integration/t24-spank-slurmd-crash.sh \
 	tests/integration/t25-spank-health.sh \
 	tests/integration/t26-spank-soak.sh \
+	tests/integration/t27-spank-osds.sh \
 	# End of EXTRA_DIST (spank integration)
