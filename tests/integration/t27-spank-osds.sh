@@ -68,7 +68,8 @@ wait_running "$id" "$work/ready" || { cat "$work/out" 2>/dev/null; fail "job $id
 journal=$T2X_STATE/journal/$id.state
 [ -f "$journal" ] || fail "no journal $journal while job $id runs"
 # "thr VER MAJ:MIN rbps wbps riops wiops CGROUP"
-awk -v d="$IOSTRATA_DISK_DEV" -v c="$mine" '$1 == "thr" && $3 == d && $8 == c { ok = 1 } END { exit !ok }' "$journal" ||
+# (through the environment: awk -v would turn "\x2d" into "-")
+D=$IOSTRATA_DISK_DEV C=$mine awk '$1 == "thr" && $3 == ENVIRON["D"] && $8 == ENVIRON["C"] { ok = 1 } END { exit !ok }' "$journal" ||
 	{ cat "$journal"; fail "journal of job $id does not name $mine with $IOSTRATA_DISK_DEV"; }
 [ "$(grep -c '^thr ' "$journal")" = 1 ] || { cat "$journal"; fail "journal of job $id throttles more than one (cgroup, device)"; }
 : >"$work/go"
