@@ -405,3 +405,115 @@ int blkio_resolve_dev(const struct sysfs *fs, const char *spec,
 			strerror(-rc));
 	return 0;
 }
+
+int blkio_check_cgroup_dir(const char *cg, const char **why)
+{
+	if (cg && strcmp(cg, "/sys/fs/cgroup") == 0) {
+		if (why)
+			*why = NULL;
+		return 0;
+	}
+	return blkio_check_cgroup(cg, why);
+}
+
+/* Is [word] one of the space-separated words of [list]? */
+static bool has_word(const char *list, const char *word)
+{
+	size_t l = strlen(word);
+
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, " \n");
+
+		if (n == l && strncmp(p, word, l) == 0)
+			return true;
+		p += n;
+		p += strspn(p, " \n");
+	}
+	return false;
+}
+
+static int read_words(const struct sysfs *fs, const char *dir, const char *file,
+		      char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+
+	if (sysfs_pathf(path, sizeof(path), "%s/%s", dir, file) < 0)
+		return -ENAMETOOLONG;
+	n = sysfs_read(fs, path, buf, len);
+	return n < 0 ? (int)n : 0;
+}
+
+int blkio_v2_has_io(const struct sysfs *fs, const char *dir)
+{
+	char buf[1024];
+	int rc =
+		read_words(fs, dir, "cgroup.subtree_control", buf, sizeof(buf));
+
+	return rc < 0 ? rc : has_word(buf, "io");
+}
+
+int blkio_v2_plan(const struct sysfs *fs, const char *cg,
+		  char (*dirs)[BLKIO_CG_MAX], size_t max, size_t *n)
+{
+	char dir[BLKIO_CG_MAX], buf[1024], path[PATH_MAX];
+	size_t len, end;
+	bool root = false;
+	int rc;
+
+	*n = 0;
+	rc = blkio_check_cgroup(cg, NULL);
+	if (rc < 0)
+		return rc;
+	if (sysfs_pathf(path, sizeof(path), "%s/cgroup.controllers", cg) < 0)
+		return -ENAMETOOLONG;
+	if (!sysfs_exists(fs, path))
+		return -EOPNOTSUPP;
+	len = strlen(cg);
+	/* Parents from the top: /sys/fs/cgroup, /sys/fs/cgroup/a, ...; the
+	 * first with cgroup.controllers is the cgroup2 root (/sys/fs/cgroup,
+	 * or /sys/fs/cgroup/unified on a hybrid host). */
+	for (end = strlen("/sys/fs/cgroup"); end < len;) {
+		memcpy(dir, cg, end);
+		dir[end] = '\0';
+		if (!root) {
+			rc = read_words(fs, dir, "cgroup.controllers", buf,
+					sizeof(buf));
+			if (rc == 0) {
+				if (!has_word(buf, "io"))
+					return -EOPNOTSUPP;
+				root = true;
+			}
+		}
+		if (root) {
+			rc = blkio_v2_has_io(fs, dir);
+			if (rc < 0)
+				return rc;
+			if (rc == 0) {
+				if (*n >= max)
+					return -E2BIG;
+				memcpy(dirs[*n], dir, end + 1);
+				(*n)++;
+			}
+		}
+		end += 1 + strcspn(cg + end + 1, "/");
+	}
+	return root ? 0 : -EOPNOTSUPP;
+}
+
+int blkio_v2_set_io(const struct sysfs *fs, const char *dir, bool on)
+{
+	char path[PATH_MAX];
+	int rc;
+
+	if (sysfs_pathf(path, sizeof(path), "%s/cgroup.subtree_control", dir) <
+	    0)
+		return -ENAMETOOLONG;
+	rc = sysfs_write(fs, path, on ? "+io" : "-io");
+	if (rc < 0)
+		return rc;
+	rc = blkio_v2_has_io(fs, dir);
+	if (rc < 0)
+		return rc;
+	return rc == (int)on ? 0 : -EIO;
+}

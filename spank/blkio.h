@@ -7,6 +7,8 @@
 #ifndef IOSTRATA_BLKIO_H
 #define IOSTRATA_BLKIO_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "errbuf.h"
@@ -64,6 +66,34 @@ int blkio_set(const struct sysfs *fs, const char *cg, enum blkio_ver ver,
  */
 int blkio_resolve_dev(const struct sysfs *fs, const char *spec,
 		      struct blkio_dev *out, struct ios_err *err);
+
+/*
+ * blkio_check_cgroup, but also accepting the cgroup2 root
+ * "/sys/fs/cgroup" itself (a parent whose cgroup.subtree_control the
+ * plugin may change).
+ */
+int blkio_check_cgroup_dir(const char *cg, const char **why);
+
+/*
+ * cgroup v2: the parents of [cg] whose cgroup.subtree_control lacks "io",
+ * top-down from the cgroup2 root, i.e. where "+io" must be written so
+ * that [cg] gets io.max.  Fills at most [max] paths into [dirs] (each
+ * BLKIO_CG_MAX bytes) and sets *n.  Returns 0, -EOPNOTSUPP ([cg] is not a
+ * cgroup2 directory, or the root's cgroup.controllers has no "io": bound
+ * to cgroup v1 blkio or not built), -E2BIG, or -errno of a read.
+ */
+int blkio_v2_plan(const struct sysfs *fs, const char *cg,
+		  char (*dirs)[BLKIO_CG_MAX], size_t max, size_t *n);
+
+/*
+ * Write "+io" ([on]) or "-io" to [dir]/cgroup.subtree_control and read it
+ * back.  Returns 0, -EIO (the read-back disagrees) or the write's -errno
+ * (-EBUSY: [dir] has processes of its own, or a child still uses io).
+ */
+int blkio_v2_set_io(const struct sysfs *fs, const char *dir, bool on);
+
+/* 1 when [dir]/cgroup.subtree_control lists "io", 0 when not, -errno. */
+int blkio_v2_has_io(const struct sysfs *fs, const char *dir);
 
 /* Parse "MAJ:MIN" strictly.  Returns 0 or -EINVAL. */
 int blkio_parse_devnum(const char *s, struct blkio_dev *out);

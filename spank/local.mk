@@ -23,6 +23,8 @@ spank_core_sources = \
 	spank/node_publish.c \
 	spank/node_restore.c \
 	spank/node_status.c \
+	spank/osd.c \
+	spank/osd.h \
 	spank/policy.c \
 	spank/policy.h \
 	spank/state.c \
@@ -102,6 +104,7 @@ check_PROGRAMS += \
 	tests/unit/test_mem \
 	tests/unit/test_node \
 	tests/unit/test_options \
+	tests/unit/test_osd \
 	tests/unit/test_policy \
 	tests/unit/test_state \
 	# End of check_PROGRAMS (spank)
@@ -111,6 +114,7 @@ TESTS += \
 	tests/unit/test_mem \
 	tests/unit/test_node \
 	tests/unit/test_options \
+	tests/unit/test_osd \
 	tests/unit/test_policy \
 	tests/unit/test_state \
 	# End of TESTS (spank)
@@ -129,6 +133,9 @@ tests_unit_test_node_LDADD = $(spank_test_ldadd)
 tests_unit_test_options_CPPFLAGS = $(spank_test_cppflags)
 tests_unit_test_options_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_options_LDADD = $(spank_test_ldadd)
+tests_unit_test_osd_CPPFLAGS = $(spank_test_cppflags)
+tests_unit_test_osd_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_osd_LDADD = $(spank_test_ldadd)
 tests_unit_test_policy_CPPFLAGS = $(spank_test_cppflags)
 tests_unit_test_policy_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_policy_LDADD = $(spank_test_ldadd)
@@ -146,4 +153,5 @@ EXTRA_DIST += \
 	tests/integration/t24-spank-slurmd-crash.sh \
 	tests/integration/t25-spank-health.sh \
 	tests/integration/t26-spank-soak.sh \
+	tests/integration/t27-spank-osds.sh \
 	# End of EXTRA_DIST (spank integration)

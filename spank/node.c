@@ -25,6 +25,144 @@
 #include "mem.h"
 #include "node.h"
 #include "node_internal.h"
+#include "osd.h"
+
+/* The cgroup2 parents of [cg] that need "+io" for it to get io.max,
+ * added to s->ioen (each once, top-down). */
+static int plan_io(const struct node_ctx *c, const char *cg, struct snapshot *s,
+		   struct ios_err *err)
+{
+	enum { MAX_DEPTH = 32 };
+	char(*dirs)[BLKIO_CG_MAX] = calloc(MAX_DEPTH, BLKIO_CG_MAX);
+	size_t n = 0;
+	int rc;
+
+	if (!dirs)
+		return -ENOMEM;
+	rc = blkio_v2_plan(&c->fs, cg, dirs, MAX_DEPTH, &n);
+	if (rc == 0 && n == 0)
+		rc = -EOPNOTSUPP; /* io enabled above, yet no io.max */
+	if (rc < 0) {
+		free(dirs);
+		return ios_errf(
+			err, rc,
+			"iostrata: cgroup %s: no throttle interface: %s (accepted: a cgroup v1 blkio directory, or a cgroup v2 directory whose hierarchy has the io controller)",
+			cg, strerror(-rc));
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct snap_ioen *nv;
+		bool dup = false;
+
+		for (size_t j = 0; j < s->n_ioen && !dup; j++)
+			dup = strcmp(s->ioen[j].cg, dirs[i]) == 0;
+		if (dup)
+			continue;
+		nv = realloc(s->ioen, (s->n_ioen + 1) * sizeof(*nv));
+		if (!nv) {
+			free(dirs);
+			return -ENOMEM;
+		}
+		s->ioen = nv;
+		memcpy(nv[s->n_ioen++].cg, dirs[i], BLKIO_CG_MAX);
+	}
+	free(dirs);
+	return 0;
+}
+
+/* The throttles of [cg] for the [n] devices [dev], appended to [s] (a
+ * cgroup already observed is skipped).  [strict]: a cgroup without a
+ * throttle interface is an error (a cgroup2 one whose parents lack "+io"
+ * is planned in s->ioen: no limit is in effect there yet); else skipped. */
+static int observe_cgroup(const struct node_ctx *c, bool strict, const char *cg,
+			  const struct blkio_dev *dev, size_t n,
+			  struct snapshot *s, struct ios_err *err)
+{
+	enum blkio_ver ver;
+	bool fresh = false;
+	int rc;
+
+	if (n == 0)
+		return 0; /* nothing to throttle there: nothing to enable */
+	for (size_t i = 0; i < s->n_thr; i++)
+		if (strcmp(s->thr[i].cg, cg) == 0)
+			return 0;
+	rc = blkio_detect(&c->fs, cg, &ver);
+	if (rc == -EOPNOTSUPP && strict) {
+		rc = plan_io(c, cg, s, err);
+		if (rc < 0)
+			return rc;
+		ver = BLKIO_V2;
+		fresh = true;
+	} else if (rc < 0) {
+		if (!strict && rc != -EINVAL && rc != -ENAMETOOLONG) {
+			log_verbose("iostrata: cgroup %s: %s (skipped)", cg,
+				    strerror(-rc));
+			return 0;
+		}
+		return ios_errf(
+			err, rc,
+			"iostrata: cgroup %s: no throttle interface: %s", cg,
+			strerror(-rc));
+	}
+	for (size_t d = 0; d < n; d++) {
+		struct snap_thr t;
+
+		memset(&t, 0, sizeof(t));
+		t.dev = dev[d];
+		t.ver = ver;
+		/* blkio_detect refused paths that do not fit; a cut path
+		 * would name a parent cgroup. */
+		if (sysfs_pathf(t.cg, sizeof(t.cg), "%s", cg) < 0)
+			return ios_errf(
+				err, -ENAMETOOLONG,
+				"iostrata: cgroup \"%.80s...\": path longer than %zu characters",
+				cg, sizeof(t.cg) - 1);
+		rc = fresh ? 0 : blkio_get(&c->fs, cg, ver, t.dev, &t.lim);
+		if (rc < 0)
+			return ios_errf(
+				err, rc,
+				"iostrata: cgroup %s: read throttle of %u:%u: %s",
+				cg, t.dev.maj, t.dev.min, strerror(-rc));
+		rc = snapshot_push_thr(s, &t);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Every (cgroup, device) of the policy: the "cgroup =" lines with the
+ * "device =" lines, then the OSDs of this host ("osds =") with their own
+ * devices. */
+static int observe_throttles(const struct node_ctx *c, bool strict,
+			     struct snapshot *s, struct ios_err *err)
+{
+	const struct policy *p = c->pol;
+	struct blkio_dev devs[POLICY_MAX_LIST];
+	struct osd_found *o = NULL;
+	int rc = 0, n;
+
+	if (p->n_cgroups) {
+		for (size_t d = 0; d < p->n_devices; d++) {
+			rc = blkio_resolve_dev(&c->fs, p->devices[d], &devs[d],
+					       err);
+			if (rc < 0)
+				return rc;
+		}
+		for (size_t g = 0; g < p->n_cgroups && rc == 0; g++)
+			rc = observe_cgroup(c, strict, p->cgroups[g], devs,
+					    p->n_devices, s, err);
+		if (rc < 0)
+			return rc;
+	}
+	n = osd_discover(&c->fs, p, strict, &o, err);
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n && rc == 0; i++)
+		rc = observe_cgroup(c, strict, o[i].cg, o[i].dev, o[i].n_dev, s,
+				    err);
+	free(o);
+	return rc;
+}
 
 int node_observe(const struct node_ctx *c, bool strict, struct snapshot *s,
 		 struct ios_err *err)
@@ -71,62 +209,10 @@ int node_observe(const struct node_ctx *c, bool strict, struct snapshot *s,
 	}
 	if (!c->pol)
 		return 0;
-	for (size_t g = 0; g < c->pol->n_cgroups; g++) {
-		const char *cg = c->pol->cgroups[g];
-		enum blkio_ver ver;
-
-		rc = blkio_detect(&c->fs, cg, &ver);
-		if (rc < 0) {
-			if (!strict && rc != -EINVAL && rc != -ENAMETOOLONG) {
-				log_verbose("iostrata: cgroup %s: %s (skipped)",
-					    cg, strerror(-rc));
-				continue;
-			}
-			snapshot_free(s);
-			return ios_errf(
-				err, rc,
-				"iostrata: cgroup %s: no throttle interface: %s",
-				cg, strerror(-rc));
-		}
-		for (size_t d = 0; d < c->pol->n_devices; d++) {
-			struct snap_thr t, *nv;
-
-			memset(&t, 0, sizeof(t));
-			rc = blkio_resolve_dev(&c->fs, c->pol->devices[d],
-					       &t.dev, err);
-			if (rc < 0) {
-				snapshot_free(s);
-				return rc;
-			}
-			t.ver = ver;
-			/* blkio_detect refused paths that do not fit; a cut
-			 * path would name a parent cgroup. */
-			if (sysfs_pathf(t.cg, sizeof(t.cg), "%s", cg) < 0) {
-				snapshot_free(s);
-				return ios_errf(
-					err, -ENAMETOOLONG,
-					"iostrata: cgroup \"%.80s...\": path longer than %zu characters",
-					cg, sizeof(t.cg) - 1);
-			}
-			rc = blkio_get(&c->fs, cg, ver, t.dev, &t.lim);
-			if (rc < 0) {
-				snapshot_free(s);
-				return ios_errf(
-					err, rc,
-					"iostrata: cgroup %s: read throttle of %u:%u: %s",
-					cg, t.dev.maj, t.dev.min,
-					strerror(-rc));
-			}
-			nv = realloc(s->thr, (s->n_thr + 1) * sizeof(*nv));
-			if (!nv) {
-				snapshot_free(s);
-				return -ENOMEM;
-			}
-			s->thr = nv;
-			nv[s->n_thr++] = t;
-		}
-	}
-	return 0;
+	rc = observe_throttles(c, strict, s, err);
+	if (rc < 0)
+		snapshot_free(s);
+	return rc;
 }
 
 unsigned node_count_online_cpus(const struct sysfs *fs, char *list, size_t len)

@@ -199,6 +199,24 @@ static int apply_throttles(struct node_ctx *c, const char *jobid,
 			   const struct iostrata_req *req,
 			   const struct snapshot *snap, struct ios_err *err)
 {
+	/* cgroup v2: give the io controller to the throttled cgroups first
+	 * (journalled as "ioen" lines: the restore takes it back). */
+	for (size_t i = 0; i < snap->n_ioen; i++) {
+		const char *d = snap->ioen[i].cg;
+		int rc = blkio_v2_set_io(&c->fs, d, true);
+
+		if (rc < 0)
+			return ios_errf(
+				err, rc,
+				"iostrata: cgroup %s: write +io to cgroup.subtree_control: %s%s",
+				d, strerror(-rc),
+				rc == -EBUSY
+					? " (a cgroup with processes of its own cannot give the io controller to its children)"
+					: "");
+		log_info(
+			"iostrata: node %s: job %s: io controller enabled in %s/cgroup.subtree_control",
+			c->node, jobid, d);
+	}
 	for (size_t i = 0; i < snap->n_thr; i++) {
 		const struct snap_thr *t = &snap->thr[i];
 		struct blkio_limit l = wanted_limit(req, t->lim);

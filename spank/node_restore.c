@@ -84,6 +84,22 @@ int node_restore_snapshot(struct node_ctx *c, const struct snapshot *s,
 			log_err("iostrata: cgroup %s: restore throttle of %u:%u: %s",
 				t->cg, t->dev.maj, t->dev.min, strerror(-rc));
 	}
+	/* cgroup v2: take back the io controller where the apply gave it,
+	 * deepest first (a parent's "-io" fails while a child uses io). */
+	for (size_t i = s->n_ioen; i-- > 0;) {
+		const char *d = s->ioen[i].cg;
+
+		if (blkio_v2_has_io(&c->fs, d) != 1)
+			continue; /* not enabled (any more), or gone */
+		rc = blkio_v2_set_io(&c->fs, d, false);
+		if (rc < 0)
+			log_err("iostrata: cgroup %s: write -io to cgroup.subtree_control: %s",
+				d, strerror(-rc));
+		else
+			log_info(
+				"iostrata: node %s: job %s: io controller disabled again in %s/cgroup.subtree_control",
+				c->node, s->jobid, d);
+	}
 	/* Verify against the snapshot. */
 	memset(&now, 0, sizeof(now));
 	{
@@ -153,6 +169,16 @@ int node_restore_snapshot(struct node_ctx *c, const struct snapshot *s,
 			if (off >= len)
 				off = len - 1;
 		}
+	}
+	for (size_t i = 0; i < s->n_ioen; i++) {
+		if (blkio_v2_has_io(&c->fs, s->ioen[i].cg) != 1)
+			continue;
+		off += (size_t)snprintf(left + off, off < len ? len - off : 0,
+					"%sio controller still enabled in %s",
+					off ? ", " : "", s->ioen[i].cg);
+		bad++;
+		if (off >= len)
+			off = len - 1;
 	}
 	snapshot_free(&now);
 	return bad ? -EIO : 0;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "blkio.h"
+#include "osd.h"
 #include "policy.h"
 #include "units.h"
 
@@ -189,6 +190,12 @@ void policy_free(struct policy *p)
 		free(p->devices[i]);
 	for (size_t i = 0; i < p->n_cgroups; i++)
 		free(p->cgroups[i]);
+	for (size_t i = 0; i < p->n_osds; i++)
+		free(p->osds[i]);
+	for (size_t i = 0; i < p->n_osd_slices; i++)
+		free(p->osd_slices[i]);
+	for (size_t i = 0; i < p->n_osd_data; i++)
+		free(p->osd_data[i]);
 	free(p);
 }
 
@@ -274,6 +281,21 @@ static int at_where(struct ios_err *err, int rc, const char *where)
 	return ios_errf(err, rc, "iostrata: %s: %s", where, m);
 }
 
+/* Entries [first, n) of [arr] that repeat an earlier one: "<what>
+ * \"X\" listed twice". */
+static int no_repeats(char *const *arr, size_t first, size_t n,
+		      const char *what, struct ios_err *err, const char *where)
+{
+	for (size_t i = first; i < n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(arr[j], arr[i]) == 0)
+				return ios_errf(
+					err, -EINVAL,
+					"iostrata: %s: %s \"%s\" listed twice",
+					where, what, arr[i]);
+	return 0;
+}
+
 /* Add the cgroups of one "cgroup =" line, each checked (and not twice). */
 static int add_cgroups(struct policy *p, char *val, struct ios_err *err,
 		       const char *where)
@@ -293,12 +315,93 @@ static int add_cgroups(struct policy *p, char *val, struct ios_err *err,
 				"iostrata: %s: invalid cgroup \"%.80s%s\" (%zu characters): %s (accepted: an absolute path below /sys/fs/cgroup/ of at most %d characters, names of letters, digits, ._-:@+ and systemd's \\xHH escapes, no \"..\")",
 				where, cg, strlen(cg) > 80 ? "..." : "",
 				strlen(cg), why, BLKIO_CG_MAX - 1);
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(p->cgroups[j], cg) == 0)
-				return ios_errf(
-					err, -EINVAL,
-					"iostrata: %s: cgroup \"%s\" listed twice",
-					where, cg);
+	}
+	return no_repeats(p->cgroups, first, p->n_cgroups, "cgroup", err,
+			  where);
+}
+
+/* "osds =": "auto" alone, or OSD names (osd_check_pattern), each once. */
+static int add_osds(struct policy *p, char *val, struct ios_err *err,
+		    const char *where)
+{
+	size_t first = p->n_osds;
+	const char *why;
+	int rc = add_list(p->osds, &p->n_osds, val, "osds", err);
+
+	if (rc < 0)
+		return at_where(err, rc, where);
+	for (size_t i = first; i < p->n_osds; i++) {
+		const char *o = p->osds[i];
+
+		if (osd_check_pattern(o, &why) < 0)
+			return ios_errf(
+				err, -EINVAL,
+				"iostrata: %s: osds: invalid entry \"%.80s\": %s (accepted: auto, or unit names such as ceph-osd@*.service or ceph-<fsid>@osd.3.service, or osd.N, with wildcards *?[])",
+				where, o, why);
+		if ((strcmp(o, "auto") == 0 && p->n_osds > 1) ||
+		    (i > 0 && strcmp(p->osds[0], "auto") == 0))
+			return ios_errf(
+				err, -EINVAL,
+				"iostrata: %s: osds: \"auto\" must be the only entry",
+				where);
+	}
+	return no_repeats(p->osds, first, p->n_osds, "osds:", err, where);
+}
+
+/* "osd_slice =": paths of slices in the cgroup hierarchy ("/ceph.slice"). */
+static int add_osd_slices(struct policy *p, char *val, struct ios_err *err,
+			  const char *where)
+{
+	size_t first = p->n_osd_slices;
+	int rc = add_list(p->osd_slices, &p->n_osd_slices, val, "osd_slice",
+			  err);
+
+	if (rc < 0)
+		return at_where(err, rc, where);
+	for (size_t i = first; i < p->n_osd_slices; i++) {
+		const char *s = p->osd_slices[i],
+			   *why = "not absolute or too long";
+		char full[BLKIO_CG_MAX + 32];
+		size_t l = strlen(s);
+
+		if (s[0] == '/' &&
+		    snprintf(full, sizeof(full), "/sys/fs/cgroup%s", s) <
+			    (int)sizeof(full) &&
+		    blkio_check_cgroup(full, &why) == 0 &&
+		    (l > 6 && strcmp(s + l - 6, ".slice") == 0))
+			continue;
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: %s: osd_slice: invalid slice \"%.80s\": %s (accepted: an absolute path in the cgroup hierarchy ending in .slice, e.g. /ceph.slice or /system.slice/ceph\\x2dosd.slice)",
+			where, s, why ? why : "does not end in .slice");
+	}
+	return 0;
+}
+
+/* "osd_data =": absolute directories, Ceph's $id $name $cluster $fsid. */
+static int add_osd_data(struct policy *p, char *val, struct ios_err *err,
+			const char *where)
+{
+	size_t first = p->n_osd_data;
+	int rc = add_list(p->osd_data, &p->n_osd_data, val, "osd_data", err);
+
+	if (rc < 0)
+		return at_where(err, rc, where);
+	for (size_t i = first; i < p->n_osd_data; i++) {
+		const char *s = p->osd_data[i];
+		bool ok = s[0] == '/' && strlen(s) < 1024;
+
+		for (const char *c = s; ok && *c; c++)
+			ok = isalnum((unsigned char)*c) ||
+			     strchr("/._-@+:$", *c);
+		/* no ".." component */
+		for (const char *c = s; ok && (c = strstr(c, "..")); c += 2)
+			ok = !(c[-1] == '/' && (c[2] == '/' || c[2] == '\0'));
+		if (!ok)
+			return ios_errf(
+				err, -EINVAL,
+				"iostrata: %s: osd_data: invalid directory \"%.80s\" (accepted: an absolute path of letters, digits, /._-@+: and Ceph's $id, $name, $cluster, $fsid, no \"..\")",
+				where, s);
 	}
 	return 0;
 }
@@ -366,15 +469,23 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 		size_t first = p->n_devices;
 
 		rc = add_list(p->devices, &p->n_devices, val, key, err);
-		for (size_t i = first; rc == 0 && i < p->n_devices; i++)
-			for (size_t j = 0; j < i; j++)
-				if (strcmp(p->devices[j], p->devices[i]) == 0)
-					return ios_errf(
-						err, -EINVAL,
-						"iostrata: %s: device \"%s\" listed twice",
-						where, p->devices[i]);
+		if (rc == 0 && (rc = no_repeats(p->devices, first, p->n_devices,
+						"device", err, where)) < 0)
+			return rc;
 	} else if (strcmp(key, "cgroup") == 0 || strcmp(key, "cgroups") == 0) {
 		rc = add_cgroups(p, val, err, where);
+		if (rc < 0)
+			return rc;
+	} else if (strcmp(key, "osds") == 0) {
+		rc = add_osds(p, val, err, where);
+		if (rc < 0)
+			return rc;
+	} else if (strcmp(key, "osd_slice") == 0) {
+		rc = add_osd_slices(p, val, err, where);
+		if (rc < 0)
+			return rc;
+	} else if (strcmp(key, "osd_data") == 0) {
+		rc = add_osd_data(p, val, err, where);
 		if (rc < 0)
 			return rc;
 	} else if (strcmp(key, "require_exclusive") == 0) {
@@ -644,11 +755,11 @@ int policy_check_req(const struct policy *p, struct iostrata_req *req,
 				"iostrata: --iostrata-disk-iops: %" PRIu64
 				" is below the site minimum %" PRIu64,
 				req->iops, p->min_disk_iops);
-	if ((req->has_bw || req->has_iops) &&
+	if ((req->has_bw || req->has_iops) && p->n_osds == 0 &&
 	    (p->n_devices == 0 || p->n_cgroups == 0))
 		return ios_errf(
 			err, -ERANGE,
-			"iostrata: --iostrata-disk-bw/--iostrata-disk-iops: the site policy %s names no device or cgroup to throttle",
+			"iostrata: --iostrata-disk-bw/--iostrata-disk-iops: the site policy %s names no OSDs, or no device or cgroup, to throttle",
 			p->path);
 	return 0;
 }

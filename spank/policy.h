@@ -54,6 +54,17 @@ struct policy {
 	size_t n_devices;
 	char *cgroups[POLICY_MAX_LIST];
 	size_t n_cgroups;
+	/* OSDs of this host by name (osd.h): "auto" alone, or unit names /
+	 * "osd.N", fnmatch wildcards allowed */
+	char *osds[POLICY_MAX_LIST];
+	size_t n_osds;
+	/* the site's own OSD slices ("/ceph.slice"), for the allow-list */
+	char *osd_slices[POLICY_MAX_LIST];
+	size_t n_osd_slices;
+	/* OSD data directories with $id $name $cluster $fsid, tried before
+	 * the standard ones */
+	char *osd_data[POLICY_MAX_LIST];
+	size_t n_osd_data;
 	unsigned cpu_tolerance;   /* extra CPUs online allowed */
 	uint64_t mem_tolerance;   /* extra bytes online allowed */
 	double mem_tolerance_pct; /* or percent of the target (0: unused) */

@@ -23,9 +23,22 @@ void snapshot_free(struct snapshot *s)
 	free(s->cpu);
 	free(s->mem);
 	free(s->thr);
+	free(s->ioen);
 	s->cpu = s->mem = NULL;
 	s->thr = NULL;
-	s->n_cpu = s->n_mem = s->n_thr = 0;
+	s->ioen = NULL;
+	s->n_cpu = s->n_mem = s->n_thr = s->n_ioen = 0;
+}
+
+int snapshot_push_thr(struct snapshot *s, const struct snap_thr *t)
+{
+	struct snap_thr *nv = realloc(s->thr, (s->n_thr + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	s->thr = nv;
+	nv[s->n_thr++] = *t;
+	return 0;
 }
 
 static int check_dir(int fd, mode_t forbidden, const char *path,
@@ -256,6 +269,9 @@ int state_journal_write(struct state_dir *sd, const struct snapshot *s)
 	for (size_t i = 0; i < s->n_thr; i++)
 		if (blkio_check_cgroup(s->thr[i].cg, NULL) < 0)
 			return -EINVAL;
+	for (size_t i = 0; i < s->n_ioen; i++)
+		if (blkio_check_cgroup_dir(s->ioen[i].cg, NULL) < 0)
+			return -EINVAL;
 	if (!state_valid_id(s->node) && strcmp(s->node, "-") != 0 && s->node[0])
 		return -EINVAL;
 	f = open_memstream(&buf, &len);
@@ -277,6 +293,8 @@ int state_journal_write(struct state_dir *sd, const struct snapshot *s)
 			(int)t->ver, t->dev.maj, t->dev.min, t->lim.rbps,
 			t->lim.wbps, t->lim.riops, t->lim.wiops, t->cg);
 	}
+	for (size_t i = 0; i < s->n_ioen; i++)
+		fprintf(f, "ioen %s\n", s->ioen[i].cg);
 	fprintf(f, "end\n");
 	if (fclose(f) != 0) {
 		free(buf);
@@ -399,8 +417,19 @@ static int journal_line(struct snapshot *s, char *line, unsigned *seen)
 						  (int)b);
 		return push_item(&s->mem, &s->n_mem, (int)a, (int)b);
 	}
+	if (strcmp(w[0], "ioen") == 0 && n == 2 &&
+	    blkio_check_cgroup_dir(w[1], NULL) == 0) {
+		struct snap_ioen *nv =
+			realloc(s->ioen, (s->n_ioen + 1) * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		s->ioen = nv;
+		memcpy(nv[s->n_ioen++].cg, w[1], strlen(w[1]) + 1);
+		return 0;
+	}
 	if (strcmp(w[0], "thr") == 0 && n == 8) {
-		struct snap_thr t, *nv;
+		struct snap_thr t;
 		uint64_t ver;
 
 		memset(&t, 0, sizeof(t));
@@ -414,12 +443,7 @@ static int journal_line(struct snapshot *s, char *line, unsigned *seen)
 			return -EINVAL;
 		t.ver = (enum blkio_ver)ver;
 		memcpy(t.cg, w[7], strlen(w[7]) + 1); /* fits: checked */
-		nv = realloc(s->thr, (s->n_thr + 1) * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		s->thr = nv;
-		nv[s->n_thr++] = t;
-		return 0;
+		return snapshot_push_thr(s, &t);
 	}
 	return -EINVAL;
 }

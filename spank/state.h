@@ -44,9 +44,19 @@ struct snapshot {
 	struct snap_item *mem; /* hot-pluggable memory blocks only */
 	size_t n_thr;
 	struct snap_thr *thr;
+	/* cgroup2 parents whose cgroup.subtree_control lacked "io": the
+	 * apply writes "+io" there (top-down), the restore "-io" (journal
+	 * lines "ioen DIR") */
+	size_t n_ioen;
+	struct snap_ioen {
+		char cg[BLKIO_CG_MAX];
+	} * ioen;
 };
 
 void snapshot_free(struct snapshot *s);
+
+/* Append a copy of [t] to s->thr.  0 or -ENOMEM. */
+int snapshot_push_thr(struct snapshot *s, const struct snap_thr *t);
 
 struct state_dir {
 	int dirfd;  /* <path>: 0755, holds the per-job applied files */

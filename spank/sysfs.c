@@ -164,8 +164,8 @@ int sysfs_write(const struct sysfs *fs, const char *path, const char *val)
 	ssize_t n;
 	int fd, rc = 0;
 
-	if (sysfs_fault_hook && (rc = sysfs_fault_hook(rel(path), val)) < 0)
-		return rc;
+	if (sysfs_fault_hook && (rc = sysfs_fault_hook(rel(path), val)) != 0)
+		return rc < 0 ? rc : 0;
 
 	fd = sysfs_openat(fs, path, O_WRONLY | O_TRUNC, 0);
 	if (fd < 0)
@@ -224,12 +224,14 @@ int sysfs_write_timeout(const struct sysfs *fs, const char *path,
 	if (pid == 0) {
 		/* Child: async-signal-safe calls only (the parent may be
 		 * multi-threaded, e.g. slurmd). */
-		int fd, f;
+		int fd, f = 0;
 		ssize_t n;
 
 		if (sysfs_fault_hook &&
 		    (f = sysfs_fault_hook(rel(path), val)) < 0)
 			_exit(-f > 255 ? EIO : -f);
+		if (f > 0)
+			_exit(0);
 		fd = sysfs_openat(fs, path, O_WRONLY | O_TRUNC, 0);
 
 		if (fd < 0)

@@ -68,7 +68,9 @@ int sysfs_parse_id(const char *name, const char *prefix);
 /*
  * Fault injection for unit tests (NULL in production): called before each
  * write with the relative path; a negative errno return fails the write
- * with it.  Runs in the child for sysfs_write_timeout.
+ * with it, 1 makes it succeed without writing (the hook stood in for the
+ * kernel, e.g. cgroup.subtree_control), 0 lets it happen.  Runs in the
+ * child for sysfs_write_timeout.
  */
 extern int (*sysfs_fault_hook)(const char *path, const char *val);
 /* The same for sysfs_read (e.g. -EACCES where the tests run as root). */

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -17,6 +18,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <dirent.h>
 
 #include <cmocka.h>
 
@@ -226,4 +229,150 @@ void fake_cg_v2(struct fake_root *r, const char *rel)
 
 	snprintf(p, sizeof(p), "%s/io.max", rel);
 	fake_write(r, p, "");
+}
+
+void fake_osd_proc(struct fake_root *r, int pid, const char *comm,
+		   const char *const *argv, const char *netns,
+		   const char *cgroup)
+{
+	char rel[256], p[8192];
+	FILE *f;
+
+	snprintf(rel, sizeof(rel), "proc/%d/comm", pid);
+	fake_write(r, rel, comm);
+	snprintf(rel, sizeof(rel), "proc/%d/cgroup", pid);
+	fake_write(r, rel, cgroup);
+	snprintf(rel, sizeof(rel), "proc/%d/ns/net", pid);
+	unlink(fake_path(r, rel));
+	fake_symlink(r, netns, rel);
+	/* the executable: a file of ours, as an installed one is root's */
+	fake_write(r, "usr/bin/ceph-osd", "");
+	snprintf(rel, sizeof(rel), "proc/%d/exe", pid);
+	unlink(fake_path(r, rel));
+	fake_symlink(r, "../../usr/bin/ceph-osd", rel);
+	snprintf(rel, sizeof(rel), "proc/%d/cmdline", pid);
+	snprintf(p, sizeof(p), "%s", fake_path(r, rel));
+	f = fopen(p, "w");
+	assert_non_null(f);
+	for (; argv && *argv; argv++)
+		fwrite(*argv, 1, strlen(*argv) + 1, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+void fake_proc_self(struct fake_root *r, const char *netns)
+{
+	fake_symlink(r, netns, "proc/self/ns/net");
+}
+
+void fake_cg2_dir(struct fake_root *r, const char *rel, const char *ctrls,
+		  const char *sub)
+{
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/cgroup.controllers", rel);
+	fake_write(r, p, ctrls);
+	snprintf(p, sizeof(p), "%s/cgroup.subtree_control", rel);
+	fake_write(r, p, sub);
+	snprintf(p, sizeof(p), "%s/cgroup.procs", rel);
+	fake_write(r, p, "");
+	if (strstr(ctrls, "io")) {
+		snprintf(p, sizeof(p), "%s/io.max", rel);
+		fake_write(r, p, "");
+	}
+}
+
+struct fake_root *fake_cg2_root;
+char fake_cg2_log[4096];
+
+/* [list] with [word] added ([on]) or removed, in [out]. */
+static void edit_words(const char *list, const char *word, bool on, char *out,
+		       size_t len)
+{
+	char tmp[1024], *save = NULL;
+	size_t off = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s", list);
+	out[0] = '\0';
+	for (char *t = strtok_r(tmp, " \n", &save); t;
+	     t = strtok_r(NULL, " \n", &save))
+		if (strcmp(t, word) != 0)
+			off += (size_t)snprintf(out + off, len - off, "%s%s",
+						off ? " " : "", t);
+	if (on)
+		snprintf(out + off, len - off, "%s%s", off ? " " : "", word);
+}
+
+static bool lists_word(const char *list, const char *word)
+{
+	char tmp[1024], *save = NULL;
+
+	snprintf(tmp, sizeof(tmp), "%s", list ? list : "");
+	for (char *t = strtok_r(tmp, " \n", &save); t;
+	     t = strtok_r(NULL, " \n", &save))
+		if (strcmp(t, word) == 0)
+			return true;
+	return false;
+}
+
+int fake_cg2_write(const char *path, const char *val)
+{
+	static const char sc[] = "/cgroup.subtree_control";
+	char dir[1024], rel[1200], words[1024];
+	size_t l = strlen(path), off = strlen(fake_cg2_log);
+	bool on;
+	DIR *d;
+	struct dirent *de;
+
+	if (off < sizeof(fake_cg2_log))
+		snprintf(fake_cg2_log + off, sizeof(fake_cg2_log) - off,
+			 "%s %s\n", path, val);
+	if (l <= strlen(sc) || strcmp(path + l - strlen(sc), sc) != 0)
+		return 0;
+	if (strcmp(val, "+io") != 0 && strcmp(val, "-io") != 0)
+		return -EINVAL;
+	on = val[0] == '+';
+	snprintf(dir, sizeof(dir), "%.*s", (int)(l - strlen(sc)), path);
+	snprintf(rel, sizeof(rel), "%s/cgroup.procs", dir);
+	if (on && strcmp(dir, "sys/fs/cgroup") != 0 &&
+	    fake_read(fake_cg2_root, rel) && *fake_read(fake_cg2_root, rel))
+		return -EBUSY;
+	d = opendir(fake_path(fake_cg2_root, dir));
+	if (!d)
+		return -ENOENT;
+	while ((de = readdir(d))) {
+		char c[1400], cw[1024];
+		const char *cur;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(c, sizeof(c), "%s/%s/cgroup.controllers", dir,
+			 de->d_name);
+		cur = fake_read(fake_cg2_root, c);
+		if (!cur)
+			continue;
+		snprintf(cw, sizeof(cw), "%s", cur);
+		snprintf(c, sizeof(c), "%s/%s/cgroup.subtree_control", dir,
+			 de->d_name);
+		if (!on && lists_word(fake_read(fake_cg2_root, c), "io")) {
+			closedir(d);
+			return -EBUSY;
+		}
+		edit_words(cw, "io", on, words, sizeof(words));
+		snprintf(c, sizeof(c), "%s/%s/cgroup.controllers", dir,
+			 de->d_name);
+		fake_write(fake_cg2_root, c, words);
+		snprintf(c, sizeof(c), "%s/%s/io.max", dir, de->d_name);
+		if (on)
+			fake_write(fake_cg2_root, c, "");
+		else
+			unlink(fake_path(fake_cg2_root, c));
+	}
+	closedir(d);
+	snprintf(rel, sizeof(rel), "%s", dir);
+	snprintf(rel + strlen(rel), sizeof(rel) - strlen(rel), "%s", sc);
+	edit_words(fake_read(fake_cg2_root, rel) ? fake_read(fake_cg2_root, rel)
+						 : "",
+		   "io", on, words, sizeof(words));
+	fake_write(fake_cg2_root, rel, words);
+	return 1;
 }

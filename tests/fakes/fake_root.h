@@ -47,4 +47,38 @@ void fake_meminfo(struct fake_root *r, unsigned long long total_kb,
 void fake_cg_v1(struct fake_root *r, const char *rel);
 void fake_cg_v2(struct fake_root *r, const char *rel);
 
+/*
+ * A process in the fake /proc: proc/<pid>/comm [comm], cmdline the
+ * NULL-ended [argv] (NUL-separated), ns/net a symlink to [netns] (as the
+ * kernel shows it: "net:[4026531840]"), cgroup [cgroup] (the text of
+ * /proc/<pid>/cgroup), exe a symlink to usr/bin/ceph-osd (made, ours).
+ * fake_proc_self: proc/self/ns/net -> [netns].
+ */
+void fake_osd_proc(struct fake_root *r, int pid, const char *comm,
+		   const char *const *argv, const char *netns,
+		   const char *cgroup);
+void fake_proc_self(struct fake_root *r, const char *netns);
+
+/*
+ * cgroup v2 directories: [rel] with cgroup.controllers [ctrls],
+ * cgroup.subtree_control [sub] and an empty cgroup.procs (io.max when
+ * "io" is in [ctrls]).
+ */
+void fake_cg2_dir(struct fake_root *r, const char *rel, const char *ctrls,
+		  const char *sub);
+
+/*
+ * The kernel's side of cgroup.subtree_control, for sysfs_fault_hook (set
+ * fake_cg2_root first): "+io" / "-io" written to <dir>/cgroup.subtree_control
+ * updates that file and gives (takes) the child cgroups "io" in their
+ * cgroup.controllers and their io.max; "+io" in a cgroup other than the
+ * root (/sys/fs/cgroup) whose cgroup.procs is not empty, and "-io" while a
+ * child lists io in its own subtree_control, fail with -EBUSY.  Returns 1
+ * (done, do not write), a negative errno, or 0 for other files.  Each
+ * write is appended to fake_cg2_log ("path val\n").
+ */
+extern struct fake_root *fake_cg2_root;
+extern char fake_cg2_log[4096];
+int fake_cg2_write(const char *path, const char *val);
+
 #endif

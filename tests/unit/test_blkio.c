@@ -14,11 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "blkio.h"
 #include "fake_root.h"
+#include "sysfs.h"
 
 #define V1 "sys/fs/cgroup/blkio/site/osd.0"
 #define V2 "sys/fs/cgroup/site/osd.1"
@@ -182,6 +184,89 @@ static void test_parse_devnum(void **state)
 	assert_int_equal(blkio_parse_devnum(NULL, &d), -EINVAL);
 }
 
+/* cgroup v2 without io below the root: the parents that need "+io",
+ * enabling them (the fake stands in for the kernel's subtree_control),
+ * and taking it back deepest first. */
+#define CG2 "sys/fs/cgroup"
+#define SYS CG2 "/system.slice"
+#define SLICE SYS "/system-ceph\\x2dosd.slice"
+#define UNIT SLICE "/ceph-osd@3.service"
+
+static void test_v2_io(void **state)
+{
+	struct fake_root *r = fake_root_new();
+	char dirs[8][BLKIO_CG_MAX];
+	struct sysfs fs;
+	enum blkio_ver v;
+	size_t n;
+
+	(void)state;
+	fake_cg2_dir(r, CG2, "cpu io memory", "cpu memory");
+	fake_cg2_dir(r, SYS, "cpu memory", "memory");
+	fake_cg2_dir(r, SLICE, "memory", "");
+	fake_cg2_dir(r, UNIT, "", "");
+	fake_write(r, UNIT "/cgroup.procs", "300\n");
+	assert_int_equal(sysfs_open(&fs, r->dir), 0);
+	fake_cg2_root = r;
+	fake_cg2_log[0] = '\0';
+	sysfs_fault_hook = fake_cg2_write;
+	assert_int_equal(blkio_detect(&fs, "/" UNIT, &v), -EOPNOTSUPP);
+	assert_int_equal(blkio_v2_plan(&fs, "/" UNIT, dirs, 8, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(dirs[0], "/" CG2);
+	assert_string_equal(dirs[1], "/" SYS);
+	assert_string_equal(dirs[2], "/" SLICE);
+	/* too many for the caller's array */
+	assert_int_equal(blkio_v2_plan(&fs, "/" UNIT, dirs, 2, &n), -E2BIG);
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(blkio_v2_set_io(&fs, dirs[i], true), 0);
+	assert_string_equal(fake_read(r, SYS "/cgroup.subtree_control"),
+			    "memory io");
+	assert_int_equal(blkio_detect(&fs, "/" UNIT, &v), 0);
+	assert_int_equal(v, BLKIO_V2);
+	assert_int_equal(blkio_v2_plan(&fs, "/" UNIT, dirs, 8, &n), 0);
+	assert_int_equal(n, 0);
+	/* a parent's "-io" fails while a child still gives io on */
+	assert_int_equal(blkio_v2_set_io(&fs, "/" SYS, false), -EBUSY);
+	assert_int_equal(blkio_v2_set_io(&fs, "/" SLICE, false), 0);
+	assert_int_equal(blkio_v2_set_io(&fs, "/" SYS, false), 0);
+	assert_int_equal(blkio_v2_set_io(&fs, "/" CG2, false), 0);
+	assert_string_equal(fake_read(r, SYS "/cgroup.subtree_control"),
+			    "memory");
+	assert_int_equal(blkio_detect(&fs, "/" UNIT, &v), -EOPNOTSUPP);
+	/* the kernel's no-internal-process rule */
+	fake_write(r, SYS "/cgroup.procs", "1\n");
+	assert_int_equal(blkio_v2_set_io(&fs, "/" CG2, true), 0);
+	assert_int_equal(blkio_v2_set_io(&fs, "/" SYS, true), -EBUSY);
+	assert_int_equal(blkio_v2_has_io(&fs, "/" SYS), 0);
+	assert_int_equal(blkio_v2_has_io(&fs, "/" CG2), 1);
+	/* a write the kernel takes but that does not stick */
+	sysfs_fault_hook = NULL;
+	assert_int_equal(blkio_v2_set_io(&fs, "/" SLICE, true), -EIO);
+	sysfs_fault_hook = fake_cg2_write;
+	/* no io controller in the hierarchy (bound to v1 blkio) */
+	fake_write(r, CG2 "/cgroup.controllers", "cpu memory");
+	assert_int_equal(blkio_v2_plan(&fs, "/" UNIT, dirs, 8, &n),
+			 -EOPNOTSUPP);
+	/* not a cgroup2 directory */
+	fake_mkdir(r, CG2 "/blkio/x");
+	assert_int_equal(blkio_v2_plan(&fs, "/" CG2 "/blkio/x", dirs, 8, &n),
+			 -EOPNOTSUPP);
+	/* a hybrid host: the cgroup2 root is /sys/fs/cgroup/unified */
+	fake_cg2_dir(r, CG2 "/unified", "io", "");
+	fake_cg2_dir(r, CG2 "/unified/a", "", "");
+	unlink(fake_path(r, CG2 "/cgroup.controllers"));
+	assert_int_equal(blkio_v2_plan(&fs, "/" CG2 "/unified/a", dirs, 8, &n),
+			 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(dirs[0], "/" CG2 "/unified");
+	assert_int_equal(blkio_check_cgroup_dir("/sys/fs/cgroup", NULL), 0);
+	assert_int_equal(blkio_check_cgroup("/sys/fs/cgroup", NULL), -EINVAL);
+	sysfs_fault_hook = NULL;
+	sysfs_close(&fs);
+	fake_root_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,6 +275,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_v2, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolve, setup, teardown),
 		cmocka_unit_test(test_parse_devnum),
+		cmocka_unit_test(test_v2_io),
 	};
 
 	return cmocka_run_group_tests_name("blkio", tests, NULL, NULL);

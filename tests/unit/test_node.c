@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <dirent.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -382,6 +383,240 @@ static void test_cgroup_missing(void **state)
 		snprintf(from, sizeof(from), "%s", fake_path(f->r, "gone"));
 		assert_int_equal(rename(from, fake_path(f->r, V2)), 0);
 	}
+	assert_whole(f);
+}
+
+/* ---- OSDs by name: "osds = auto" ------------------------------------ */
+
+#define FSID "8f7c2a54-1d2e-4b3c-9a8b-0123456789ab"
+#define CEPHADM_SLICE                                                          \
+	"system.slice/system-ceph\\x2d8f7c2a54\\x2d1d2e\\x2d4b3c\\x2d9a8b\\x2d0123456789ab.slice"
+#define PAYLOAD(n)                                                             \
+	CEPHADM_SLICE "/ceph-" FSID "@osd." #n ".service/libpod-payload-" #n
+#define OSD_V1(n) "sys/fs/cgroup/blkio/" PAYLOAD(n)
+#define NS_HERE "net:[4026532001]"
+#define NS_OTHER "net:[4026532002]"
+#define PKG_SLICE "system.slice/system-ceph\\x2dosd.slice"
+#define PKG_UNIT PKG_SLICE "/ceph-osd@3.service"
+
+/* Replace the fixture's policy with [text]. */
+static void use_policy(struct fx *f, const char *text)
+{
+	struct ios_err err;
+
+	policy_free(f->pol);
+	fake_write(f->r, "osd-policy.conf", text);
+	chmod(fake_path(f->r, "osd-policy.conf"), 0644);
+	if (policy_load(fake_path(f->r, "osd-policy.conf"), geteuid(), &f->pol,
+			&err) < 0)
+		fail_msg("policy: %s", err.msg);
+	f->c.pol = f->pol;
+}
+
+/* The device of the fake data file [rel], as "MAJ:MIN "; skip the test
+ * where the fake tree is on no block device (tmpfs). */
+static void dev_key(struct fx *f, const char *rel, char *key, size_t len)
+{
+	struct stat st;
+
+	assert_int_equal(stat(fake_path(f->r, rel), &st), 0);
+	if (major(st.st_dev) == 0)
+		skip();
+	snprintf(key, len, "%u:%u ", major(st.st_dev), minor(st.st_dev));
+}
+
+static void test_osds_auto_v1(void **state)
+{
+	struct fx *f = *state;
+	const char *const a0[] = {"/usr/bin/ceph-osd", "-n", "osd.0", NULL};
+	const char *const a1[] = {"/usr/bin/ceph-osd", "-n", "osd.1", NULL};
+	char key[32], want[64], rel[256];
+	struct iostrata_req r;
+	struct ios_err err;
+	const char *j;
+
+	/* osd.0 on this host, osd.1 on another one (same PID namespace) */
+	fake_proc_self(f->r, NS_HERE);
+	fake_osd_proc(f->r, 200, "ceph-osd", a0, NS_HERE,
+		      "7:blkio:/" PAYLOAD(0) "\n0::/\n");
+	fake_osd_proc(f->r, 201, "ceph-osd", a1, NS_OTHER,
+		      "7:blkio:/" PAYLOAD(1) "\n0::/\n");
+	fake_cg_v1(f->r, OSD_V1(0));
+	fake_cg_v1(f->r, OSD_V1(1));
+	fake_write(f->r, "var/lib/ceph/" FSID "/osd.0/block", "");
+	fake_write(f->r, "var/lib/ceph/" FSID "/osd.1/block", "");
+	dev_key(f, "var/lib/ceph/" FSID "/osd.0/block", key, sizeof(key));
+	use_policy(f, "allow_users = *\nosds = auto\n");
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(req_parse_opt(&r, REQ_DISK_BW, "50M", NULL), 0);
+	if (node_apply(&f->c, "800", 0, &r, &err) != 0)
+		fail_msg("apply: %s", err.msg);
+	snprintf(want, sizeof(want), "%s52428800", key);
+	assert_string_equal(
+		fake_read(f->r, OSD_V1(0) "/blkio.throttle.write_bps_device"),
+		want);
+	assert_string_equal(
+		fake_read(f->r, OSD_V1(1) "/blkio.throttle.write_bps_device"),
+		"");
+	/* the fixture's explicit cgroups are not in this policy */
+	assert_string_equal(
+		fake_read(f->r, V1 "/blkio.throttle.write_bps_device"), "");
+	j = fake_read(f->r, "run/iostrata/journal/800.state");
+	snprintf(rel, sizeof(rel), " /sys/fs/cgroup/blkio/%s\n", PAYLOAD(0));
+	assert_non_null(strstr(j, rel));
+	assert_null(strstr(j, "osd.1"));
+	assert_int_equal(node_restore(&f->c, "800", &err), 0);
+	snprintf(want, sizeof(want), "%s0", key);
+	assert_string_equal(
+		fake_read(f->r, OSD_V1(0) "/blkio.throttle.write_bps_device"),
+		want); /* the kernel drops a 0 rule, the fake keeps it */
+	assert_false(journal_exists(f, "800"));
+	/* the health check sees this host's OSD through "osds = auto" (a
+	 * throttle left there is "not whole"), not the other host's */
+	assert_int_equal(node_check(&f->c, &err), 0);
+	snprintf(want, sizeof(want), "%s1000", key);
+	fake_write(f->r, OSD_V1(1) "/blkio.throttle.write_bps_device", want);
+	assert_int_equal(node_check(&f->c, &err), 0);
+	fake_write(f->r, OSD_V1(0) "/blkio.throttle.write_bps_device", want);
+	assert_int_equal(node_check(&f->c, &err), -EBUSY);
+	assert_non_null(strstr(err.msg, "1 throttles set"));
+}
+
+static void test_osds_refused(void **state)
+{
+	struct fx *f = *state;
+	const char *const a[] = {"ceph-osd", "-i", "4", NULL};
+	struct iostrata_req r;
+	struct ios_err err;
+
+	fake_proc_self(f->r, NS_HERE);
+	fake_osd_proc(f->r, 210, "ceph-osd", a, NS_HERE,
+		      "7:blkio:/user.slice/user-0.slice/session-2.scope\n");
+	fake_cg_v1(
+		f->r,
+		"sys/fs/cgroup/blkio/user.slice/user-0.slice/session-2.scope");
+	fake_write(f->r, "var/lib/ceph/osd/ceph-4/block", "");
+	use_policy(f, "allow_users = *\ndevice = 254:0\nosds = auto\n");
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(req_parse_opt(&r, REQ_DISK_BW, "50M", NULL), 0);
+	assert_int_equal(node_apply(&f->c, "810", 0, &r, &err), -EINVAL);
+	assert_non_null(strstr(
+		err.msg,
+		"osd.4 (pid 210): cgroup \"/user.slice/user-0.slice/session-2.scope\" refused"));
+	assert_non_null(strstr(err.msg, "accepted:"));
+	assert_false(journal_exists(f, "810"));
+	assert_string_equal(
+		fake_read(f->r,
+			  "sys/fs/cgroup/blkio/user.slice/user-0.slice/"
+			  "session-2.scope/blkio.throttle.write_bps_device"),
+		"");
+	assert_whole(f);
+}
+
+/* cgroup v2: the plugin gives the io controller to the OSD's parents
+ * that lack it, journals that, and takes back only that. */
+static void v2_layout(struct fx *f)
+{
+	const char *const a3[] = {"/usr/bin/ceph-osd",
+				  "-f",
+				  "--cluster",
+				  "ceph",
+				  "--id",
+				  "3",
+				  NULL};
+
+	fake_proc_self(f->r, NS_HERE);
+	fake_osd_proc(f->r, 300, "ceph-osd", a3, NS_HERE, "0::/" PKG_UNIT "\n");
+	/* io already on at the root (the site's), not below */
+	fake_cg2_dir(f->r, "sys/fs/cgroup", "cpu io memory", "io memory");
+	fake_cg2_dir(f->r, "sys/fs/cgroup/system.slice", "io memory", "memory");
+	fake_cg2_dir(f->r, "sys/fs/cgroup/" PKG_SLICE, "memory", "");
+	fake_cg2_dir(f->r, "sys/fs/cgroup/" PKG_UNIT, "", "");
+	fake_write(f->r, "sys/fs/cgroup/" PKG_UNIT "/cgroup.procs", "300\n");
+	fake_write(f->r, "var/lib/ceph/osd/ceph-3/block", "");
+	fake_cg2_root = f->r;
+	fake_cg2_log[0] = '\0';
+	sysfs_fault_hook = fake_cg2_write;
+	use_policy(f, "allow_users = *\nosds = ceph-osd@*.service\n");
+}
+
+static void test_osds_v2_io(void **state)
+{
+	struct fx *f = *state;
+	char key[32], want[128];
+	struct iostrata_req r;
+	struct ios_err err;
+	const char *j, *l, *a, *b;
+
+	v2_layout(f);
+	dev_key(f, "var/lib/ceph/osd/ceph-3/block", key, sizeof(key));
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(req_parse_opt(&r, REQ_DISK_BW, "50M", NULL), 0);
+	if (node_apply(&f->c, "820", 0, &r, &err) != 0)
+		fail_msg("apply: %s", err.msg);
+	j = fake_read(f->r, "run/iostrata/journal/820.state");
+	assert_non_null(strstr(j, "\nioen /sys/fs/cgroup/system.slice\n"));
+	assert_non_null(strstr(j, "\nioen /sys/fs/cgroup/" PKG_SLICE "\n"));
+	assert_null(strstr(j, "\nioen /sys/fs/cgroup\n"));
+	assert_string_equal(
+		fake_read(f->r,
+			  "sys/fs/cgroup/system.slice/cgroup.subtree_control"),
+		"memory io");
+	/* --iostrata-disk-bw=50M: read and write */
+	snprintf(want, sizeof(want),
+		 "%srbps=52428800 wbps=52428800 riops=max wiops=max", key);
+	assert_string_equal(
+		fake_read(f->r, "sys/fs/cgroup/" PKG_UNIT "/io.max"), want);
+	assert_int_equal(node_restore(&f->c, "820", &err), 0);
+	assert_false(journal_exists(f, "820"));
+	assert_string_equal(
+		fake_read(f->r,
+			  "sys/fs/cgroup/system.slice/cgroup.subtree_control"),
+		"memory");
+	assert_string_equal(fake_read(f->r, "sys/fs/cgroup/" PKG_SLICE
+					    "/cgroup.subtree_control"),
+			    "");
+	assert_null(fake_read(f->r, "sys/fs/cgroup/" PKG_UNIT "/io.max"));
+	/* the site's own "io" at the root stays */
+	assert_string_equal(
+		fake_read(f->r, "sys/fs/cgroup/cgroup.subtree_control"),
+		"io memory");
+	/* deepest first */
+	l = fake_cg2_log;
+	a = strstr(l, "sys/fs/cgroup/" PKG_SLICE "/cgroup.subtree_control -io");
+	b = strstr(l, "sys/fs/cgroup/system.slice/cgroup.subtree_control -io");
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_true(a < b);
+	assert_null(strstr(l, "sys/fs/cgroup/cgroup.subtree_control"));
+	sysfs_fault_hook = NULL;
+}
+
+static void test_osds_v2_busy(void **state)
+{
+	struct fx *f = *state;
+	struct iostrata_req r;
+	struct ios_err err;
+
+	v2_layout(f);
+	/* a process in the slice itself: its children cannot get io */
+	fake_write(f->r, "sys/fs/cgroup/" PKG_SLICE "/cgroup.procs", "1\n");
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(req_parse_opt(&r, REQ_DISK_BW, "50M", NULL), 0);
+	assert_int_equal(node_apply(&f->c, "830", 0, &r, &err), -EBUSY);
+	assert_non_null(strstr(
+		err.msg,
+		"cgroup /sys/fs/cgroup/" PKG_SLICE
+		": write +io to cgroup.subtree_control: Device or resource busy (a cgroup with processes of its own"));
+	/* restored: system.slice got io on the way and lost it again */
+	assert_non_null(strstr(fake_cg2_log,
+			       "system.slice/cgroup.subtree_control +io"));
+	assert_string_equal(
+		fake_read(f->r,
+			  "sys/fs/cgroup/system.slice/cgroup.subtree_control"),
+		"memory");
+	assert_false(journal_exists(f, "830"));
+	sysfs_fault_hook = NULL;
 	assert_whole(f);
 }
 
@@ -1019,6 +1254,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_host_shared, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_cgroup_missing, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_osds_auto_v1, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_osds_refused, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_osds_v2_io, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_osds_v2_busy, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_refusal_published, setup,
 						teardown),

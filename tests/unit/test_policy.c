@@ -246,6 +246,42 @@ static const struct hostile hostile[] = {
 	 -EINVAL, NULL,
 	 ":1: require_exclusive: invalid value \"yes please\" (accepted: yes, no)"},
 	{"empty key", "= 5\n", 0, -EINVAL, ":1: unknown key \"\"", NULL},
+	/* OSDs by name (spank/osd.h) */
+	{"osds auto", "osds = auto\n", 0, 0, NULL, NULL},
+	{"osds names and globs",
+	 "osds = osd.0, ceph-osd@*.service ceph-1f2e@osd.[0-3].service\n", 0, 0,
+	 NULL, NULL},
+	{"osds auto and more", "osds = auto osd.1\n", 0, -EINVAL, NULL,
+	 ":1: osds: \"auto\" must be the only entry"},
+	{"osds more then auto", "osds = osd.1\nosds = auto\n", 0, -EINVAL,
+	 ":2: osds: \"auto\" must be the only entry", NULL},
+	{"osds twice", "osds = osd.1\nosds = osd.1\n", 0, -EINVAL, NULL,
+	 ":2: osds: \"osd.1\" listed twice"},
+	{"osds shell", "osds = osd.$(reboot)\n", 0, -EINVAL,
+	 ":1: osds: invalid entry \"osd.$(reboot)\": characters other than",
+	 NULL},
+	{"osds cgroup path", "osds = " CG "blkio/x\n", 0, -EINVAL,
+	 ":1: osds: invalid entry", NULL},
+	{"osd_slice",
+	 "osd_slice = /ceph.slice /system.slice/ceph\\x2dosd.slice\n", 0, 0,
+	 NULL, NULL},
+	{"osd_slice relative", "osd_slice = ceph.slice\n", 0, -EINVAL, NULL,
+	 ":1: osd_slice: invalid slice \"ceph.slice\": not absolute or too long (accepted: an absolute path in the cgroup hierarchy ending in .slice, e.g. /ceph.slice or /system.slice/ceph\\x2dosd.slice)"},
+	{"osd_slice a service", "osd_slice = /system.slice/ssh.service\n", 0,
+	 -EINVAL, ": does not end in .slice", NULL},
+	{"osd_slice ..", "osd_slice = /a/../b.slice\n", 0, -EINVAL,
+	 ":1: osd_slice: invalid slice \"/a/../b.slice\": empty", NULL},
+	{"osd_data", "osd_data = /srv/ceph/$cluster-$id /d/$fsid/$name\n", 0, 0,
+	 NULL, NULL},
+	{"osd_data ..", "osd_data = /srv/../etc\n", 0, -EINVAL,
+	 ":1: osd_data: invalid directory \"/srv/../etc\"", NULL},
+	{"osd_data trailing ..", "osd_data = /srv/..\n", 0, -EINVAL,
+	 ":1: osd_data: invalid directory", NULL},
+	{"osd_data a..b", "osd_data = /srv/a..b\n", 0, 0, NULL, NULL},
+	{"osd_data relative", "osd_data = srv/x\n", 0, -EINVAL,
+	 ":1: osd_data: invalid directory", NULL},
+	{"osd_data shell", "osd_data = /srv/`id`\n", 0, -EINVAL,
+	 ":1: osd_data: invalid directory", NULL},
 	{"CRLF", "min_cpus = 2\r\n", 0, 0, NULL, NULL},
 	/* found by the policy fuzz harness: no message at all */
 	{"33 cgroups",
@@ -452,6 +488,10 @@ static void test_throttle_needs_targets(void **state)
 	assert_int_equal(req_parse_opt(&r, REQ_DISK_BW, "50M", NULL), 0);
 	assert_int_equal(policy_check_req(p, &r, 2, &err), -ERANGE);
 	assert_non_null(strstr(err.msg, "no device or cgroup"));
+	policy_free(p);
+	/* OSDs named: their cgroups and devices are found on the node */
+	assert_int_equal(load(*state, "osds = auto\n", 0644, &p, &err), 0);
+	assert_int_equal(policy_check_req(p, &r, 2, &err), 0);
 	policy_free(p);
 }
 

@@ -119,7 +119,27 @@ static void test_journal_roundtrip(void **state)
 	assert_int_equal(g.n_thr, 1);
 	assert_string_equal(g.thr[0].cg, "/sys/fs/cgroup/blkio/osd.0");
 	assert_int_equal(g.thr[0].lim.wbps, 5);
+	assert_int_equal(g.n_ioen, 0);
 	snapshot_free(&g);
+	/* the cgroup2 parents the apply enables io in, in order */
+	s.n_ioen = 2;
+	s.ioen = calloc(2, sizeof(*s.ioen));
+	assert_non_null(s.ioen);
+	snprintf(s.ioen[0].cg, sizeof(s.ioen[0].cg), "/sys/fs/cgroup");
+	snprintf(s.ioen[1].cg, sizeof(s.ioen[1].cg),
+		 "/sys/fs/cgroup/system.slice");
+	assert_int_equal(state_journal_write(&sd, &s), 0);
+	assert_int_equal(state_journal_read(&sd, "1234", &g, &err), 0);
+	assert_int_equal(g.n_ioen, 2);
+	assert_string_equal(g.ioen[0].cg, "/sys/fs/cgroup");
+	assert_string_equal(g.ioen[1].cg, "/sys/fs/cgroup/system.slice");
+	snapshot_free(&g);
+	/* never journalled where the reader would refuse it */
+	snprintf(s.ioen[1].cg, sizeof(s.ioen[1].cg), "/etc");
+	assert_int_equal(state_journal_write(&sd, &s), -EINVAL);
+	free(s.ioen);
+	s.ioen = NULL;
+	s.n_ioen = 0;
 	assert_int_equal(state_journal_list(&sd, &ids, &n), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(ids[0], "1234");
@@ -232,6 +252,15 @@ static const struct {
 	 -EINVAL},
 	{"two spaces", BYTES(H "cpu  1 1\nend\n"), -EINVAL},
 	{"header only", BYTES("iostrata-journal 1\n"), -EINVAL},
+	/* cgroup2 parents given "+io" by the apply */
+	{"ioen",
+	 BYTES(H "ioen /sys/fs/cgroup\nioen " CG "a\\x2db.slice\nend\n"), 0},
+	{"ioen outside cgroupfs", BYTES(H "ioen /etc\nend\n"), -EINVAL},
+	{"ioen ..", BYTES(H "ioen " CG "a/../..\nend\n"), -EINVAL},
+	{"ioen /sys/fs/cgroup/", BYTES(H "ioen /sys/fs/cgroup/\nend\n"),
+	 -EINVAL},
+	{"ioen two words", BYTES(H "ioen " CG "a " CG "b\nend\n"), -EINVAL},
+	{"ioen empty", BYTES(H "ioen\nend\n"), -EINVAL},
 };
 
 static void test_journal_hostile(void **state)
