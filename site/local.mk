@@ -6,6 +6,9 @@ if HAVE_INIH
 noinst_LTLIBRARIES += site/libiostrata_site.la
 site_libiostrata_site_la_SOURCES = \
 	site/siteconf.c \
+	site/siteconf_cost.c \
+	site/siteconf_internal.h \
+	site/siteconf_value.c \
 	site/siteconf.h \
 	# End of site_libiostrata_site_la_SOURCES
 site_libiostrata_site_la_CPPFLAGS = $(AM_CPPFLAGS) $(INC_SITE)

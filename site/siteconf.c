@@ -20,17 +20,8 @@
 #include <ini.h>
 
 #include "siteconf.h"
+#include "siteconf_internal.h"
 #include "units.h"
-
-#define MAX_LIST_ITEMS 10000
-
-struct key_def {
-	const char *section; /* "tier"/"disk": every tier/disk "NAME" */
-	const char *key;
-	enum ios_site_kind kind;
-	const char *choices; /* IOS_SITE_ENUM: '|'-separated */
-	bool path;           /* relative values are resolved against the dir */
-};
 
 static const struct key_def keys[] = {
 	{"site", "name", IOS_SITE_STRING, NULL, false},
@@ -175,7 +166,7 @@ int ios_site_key_kind(const char *section, const char *key)
 	return d ? (int)d->kind : -1;
 }
 
-static char *trim(char *s)
+char *ios_site_trim(char *s)
 {
 	char *e;
 
@@ -201,7 +192,7 @@ static int normalise_section(const char *raw, char *out, size_t outlen,
 	if (strlen(raw) >= sizeof(buf))
 		return -EINVAL;
 	strcpy(buf, raw);
-	s = trim(buf);
+	s = ios_site_trim(buf);
 	for (size_t i = 0; i < sizeof(plain_sections) / sizeof(*plain_sections);
 	     i++) {
 		if (strcmp(s, plain_sections[i]) == 0) {
@@ -221,13 +212,13 @@ static int normalise_section(const char *raw, char *out, size_t outlen,
 	}
 	if (!kind)
 		return -EINVAL;
-	q = trim(s + strlen(kind));
+	q = ios_site_trim(s + strlen(kind));
 	end = q + strlen(q);
 	if (end - q < 3 || q[0] != '"' || end[-1] != '"')
 		return -EINVAL;
 	end[-1] = '\0';
 	q++;
-	if (strchr(q, '"') || !*trim(q))
+	if (strchr(q, '"') || !*ios_site_trim(q))
 		return -EINVAL;
 	snprintf(out, outlen, "%s \"%s\"", kind, q);
 	snprintf(label, labellen, "%s", q);
@@ -333,7 +324,7 @@ static char *reader(char *str, int num, void *stream)
 	if (!e) {
 		load_fail(c, -EINVAL,
 			  "malformed section header \"%s\": expected [NAME]",
-			  trim(p));
+			  ios_site_trim(p));
 		return NULL;
 	}
 	*e = '\0';
@@ -402,169 +393,6 @@ static char *expand(const char *v)
 	return out;
 }
 
-static int parse_double(const char *v, const char *what, double *out,
-			struct ios_err *err)
-{
-	char *end;
-	double d;
-
-	errno = 0;
-	d = strtod(v, &end);
-	if (end == v || *trim(end) || errno || !isfinite(d) || d < 0)
-		return ios_errf(
-			err, -EINVAL,
-			"%s: invalid number \"%s\": expected a non-negative decimal number",
-			what, v);
-	*out = d;
-	return 0;
-}
-
-static int parse_item(enum ios_site_kind kind, const char *v, const char *what,
-		      uint64_t *out, struct ios_err *err)
-{
-	switch (kind) {
-	case IOS_SITE_SIZE_LIST:
-		return ios_parse_size(v, what, out, err);
-	case IOS_SITE_RATE_LIST:
-		return ios_parse_rate(v, what, out, err);
-	default:
-		return ios_parse_uint(v, what, 0, UINT64_MAX, out, err);
-	}
-}
-
-/*
- * Parse a list value into a malloc'd array.  Returns the count or a
- * negative errno with [err] set.
- */
-static int parse_list(enum ios_site_kind kind, const char *value,
-		      const char *what, uint64_t **out, struct ios_err *err)
-{
-	char *copy = strdup(value), *tok, *save = NULL;
-	uint64_t *vals = NULL;
-	size_t n = 0;
-	int rc = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	for (tok = strtok_r(copy, ", \t", &save); tok;
-	     tok = strtok_r(NULL, ", \t", &save)) {
-		char *dots = strstr(tok, ".."), *colon;
-		uint64_t a, b, step = 1;
-
-		if (dots) {
-			*dots = '\0';
-			colon = strchr(dots + 2, ':');
-			if (!colon) {
-				rc = ios_errf(
-					err, -EINVAL,
-					"%s: invalid range \"%s..%s\": expected A..B:STEP",
-					what, tok, dots + 2);
-				goto out;
-			}
-			*colon = '\0';
-			if ((rc = parse_item(kind, tok, what, &a, err)) < 0 ||
-			    (rc = parse_item(kind, dots + 2, what, &b, err)) <
-				    0 ||
-			    (rc = parse_item(kind, colon + 1, what, &step,
-					     err)) < 0)
-				goto out;
-			if (step == 0 || b < a) {
-				rc = ios_errf(
-					err, -EINVAL,
-					"%s: invalid range \"%s..%s:%s\": need A <= B and STEP > 0",
-					what, tok, dots + 2, colon + 1);
-				goto out;
-			}
-		} else {
-			if ((rc = parse_item(kind, tok, what, &a, err)) < 0)
-				goto out;
-			b = a;
-		}
-		for (uint64_t x = a; x <= b; x += step) {
-			uint64_t *nv;
-
-			if (n >= MAX_LIST_ITEMS) {
-				rc = ios_errf(
-					err, -ERANGE,
-					"%s: list \"%s\" has more than %d items",
-					what, value, MAX_LIST_ITEMS);
-				goto out;
-			}
-			nv = realloc(vals, (n + 1) * sizeof(*vals));
-			if (!nv) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			vals = nv;
-			vals[n++] = x;
-			if (UINT64_MAX - x < step)
-				break;
-		}
-	}
-	if (n == 0)
-		rc = ios_errf(
-			err, -EINVAL,
-			"%s: empty list: expected items separated by commas",
-			what);
-out:
-	free(copy);
-	if (rc < 0) {
-		free(vals);
-		return rc;
-	}
-	*out = vals;
-	return (int)n;
-}
-
-/* Check [value] against [d]; returns 0 or a negative errno with [err]. */
-static int check_value(const struct key_def *d, const char *value,
-		       const char *what, struct ios_err *err)
-{
-	uint64_t u, *list = NULL;
-	double x;
-	int rc;
-
-	if (!*value)
-		return ios_errf(err, -EINVAL, "%s: empty value", what);
-	switch (d->kind) {
-	case IOS_SITE_STRING:
-		return 0;
-	case IOS_SITE_SIZE:
-		return ios_parse_size(value, what, &u, err);
-	case IOS_SITE_RATE:
-		return ios_parse_rate(value, what, &u, err);
-	case IOS_SITE_UINT:
-		return ios_parse_uint(value, what, 0, UINT64_MAX, &u, err);
-	case IOS_SITE_DOUBLE:
-		return parse_double(value, what, &x, err);
-	case IOS_SITE_DURATION:
-		return ios_parse_duration(value, what, &x, err);
-	case IOS_SITE_SIZE_LIST:
-	case IOS_SITE_RATE_LIST:
-	case IOS_SITE_UINT_LIST:
-		rc = parse_list(d->kind, value, what, &list, err);
-		free(list);
-		return rc < 0 ? rc : 0;
-	case IOS_SITE_ENUM: {
-		const char *p = d->choices;
-		size_t vl = strlen(value);
-
-		while (p) {
-			const char *bar = strchr(p, '|');
-			size_t l = bar ? (size_t)(bar - p) : strlen(p);
-
-			if (l == vl && strncmp(p, value, l) == 0)
-				return 0;
-			p = bar ? bar + 1 : NULL;
-		}
-		return ios_errf(err, -EINVAL,
-				"%s: invalid value \"%s\": accepted: %s", what,
-				value, d->choices);
-	}
-	}
-	return -EINVAL;
-}
-
 static int handler(void *user, const char *section, const char *name,
 		   const char *value)
 {
@@ -612,7 +440,7 @@ static int handler(void *user, const char *section, const char *name,
 		return 0;
 	}
 	ios_err_clear(&verr);
-	if (check_value(d, v, what, &verr) < 0) {
+	if (ios_site_check_value(d, v, what, &verr) < 0) {
 		free(v);
 		return load_fail(c, -EINVAL, "%s", verr.msg), 0;
 	}
@@ -853,7 +681,7 @@ int ios_site_get_uint(const struct ios_site *s, const char *section,
 int ios_site_get_double(const struct ios_site *s, const char *section,
 			const char *key, double *out, struct ios_err *err)
 {
-	TYPED_GET(parse_double, out, err);
+	TYPED_GET(ios_site_parse_double, out, err);
 }
 
 int ios_site_get_duration(const struct ios_site *s, const char *section,
@@ -879,7 +707,7 @@ int ios_site_get_list(const struct ios_site *s, const char *section,
 	else if (kind != IOS_SITE_SIZE_LIST && kind != IOS_SITE_RATE_LIST)
 		kind = IOS_SITE_UINT_LIST;
 	snprintf(what, sizeof(what), "%s:%s.%s", s->path, section, key);
-	return parse_list(kind, v, what, out, err);
+	return ios_site_parse_list(kind, v, what, out, err);
 }
 
 int ios_site_sections(const struct ios_site *s, const char *prefix,
@@ -896,154 +724,5 @@ int ios_site_sections(const struct ios_site *s, const char *prefix,
 		if (rc)
 			return rc;
 	}
-	return 0;
-}
-
-static double price(const struct ios_site *s, const char *key)
-{
-	double d = 0;
-
-	if (ios_site_get(s, "prices", key))
-		ios_site_get_double(s, "prices", key, &d, NULL);
-	return d;
-}
-
-static uint64_t count(const struct ios_site *s, const char *key, uint64_t dflt)
-{
-	uint64_t u = dflt;
-
-	if (ios_site_get(s, "storage", key))
-		ios_site_get_uint(s, "storage", key, &u, NULL);
-	return u;
-}
-
-static int class_cmp(const void *a, const void *b)
-{
-	const struct ios_disk_class *x = a, *y = b;
-
-	if (x->bw != y->bw)
-		return x->bw < y->bw ? -1 : 1;
-	return x->price < y->price ? -1 : x->price > y->price;
-}
-
-int ios_site_disk_classes(const struct ios_site *s, struct ios_disk_class **out)
-{
-	struct ios_disk_class *v = NULL;
-	size_t n = 0;
-
-	*out = NULL;
-	for (size_t i = 0; i < s->nsections; i++) {
-		const char *name = s->sections[i].name;
-		struct ios_disk_class *nv, *d;
-
-		if (strncmp(name, "disk \"", 6) != 0)
-			continue;
-		nv = realloc(v, (n + 1) * sizeof(*v));
-		if (!nv) {
-			free(v);
-			return -ENOMEM;
-		}
-		v = nv;
-		d = &v[n++];
-		memset(d, 0, sizeof(*d));
-		snprintf(d->name, sizeof(d->name), "%s", s->sections[i].label);
-		/* the loader checked bw and price are there and typed */
-		ios_site_get_rate(s, name, "bw", &d->bw, NULL);
-		ios_site_get_double(s, name, "price", &d->price, NULL);
-		d->iops = NAN;
-		if (ios_site_get(s, name, "iops"))
-			ios_site_get_double(s, name, "iops", &d->iops, NULL);
-	}
-	if (n)
-		qsort(v, n, sizeof(*v), class_cmp);
-	*out = v;
-	return (int)n;
-}
-
-int ios_site_tier_cost(const struct ios_site *s, uint64_t cores,
-		       uint64_t mem_bytes, uint64_t disk_bw,
-		       struct ios_tier_cost *out, struct ios_err *err)
-{
-	struct ios_disk_class *cl = NULL;
-	const char *installed = ios_site_get(s, "storage", "disk_class");
-	double node;
-	int n, rc;
-
-	memset(out, 0, sizeof(*out));
-	if ((rc = ios_site_node_cost(s, cores, mem_bytes, &node, err)) < 0)
-		return rc;
-	out->nodes = count(s, "nodes", 1);
-	out->disks = out->nodes * count(s, "disks_per_node", 0);
-	/* ios_site_node_cost counted the installed disks: take them out, the
-	 * class priced below replaces them */
-	node -= (double)count(s, "disks_per_node", 0) * price(s, "hdd");
-	n = ios_site_disk_classes(s, &cl);
-	if (n < 0)
-		return ios_errf(err, n, "siteconf: %s: %s", s->path,
-				strerror(-n));
-	if (disk_bw == 0 && !installed) {
-		snprintf(out->disk_class, sizeof(out->disk_class), "%s",
-			 ios_site_get(s, "prices", "hdd") ? "hdd" : "unpriced");
-		out->disk_price = price(s, "hdd");
-	} else {
-		long pick = -1;
-
-		for (int i = 0; i < n; i++) {
-			if (disk_bw == 0
-				    ? strcmp(cl[i].name, installed) == 0
-				    : cl[i].bw >= disk_bw &&
-					      (pick < 0 ||
-					       cl[i].price < cl[pick].price))
-				pick = i;
-		}
-		if (pick < 0) {
-			char want[32], top[32] = "";
-
-			ios_fmt_rate((double)disk_bw, want, sizeof(want));
-			if (n)
-				ios_fmt_rate((double)cl[n - 1].bw, top,
-					     sizeof(top));
-			rc = n ? ios_errf(
-					 err, -ERANGE,
-					 "siteconf: %s: no disk class sustains %s: the fastest is \"%s\" at %s",
-					 s->path, want, cl[n - 1].name, top)
-			       : ios_errf(
-					 err, -ENOENT,
-					 "siteconf: %s: no [disk \"NAME\"] class: cannot price a disk speed of %s (add classes with bw and price, see site/example/site.conf)",
-					 s->path, want);
-			free(cl);
-			return rc;
-		}
-		snprintf(out->disk_class, sizeof(out->disk_class), "%s",
-			 cl[pick].name);
-		out->disk_price = cl[pick].price;
-		out->disk_bw = cl[pick].bw;
-	}
-	free(cl);
-	out->node = node;
-	out->total = (double)out->nodes * node +
-		     (double)out->disks * out->disk_price;
-	return 0;
-}
-
-int ios_site_node_cost(const struct ios_site *s, uint64_t cores,
-		       uint64_t mem_bytes, double *out, struct ios_err *err)
-{
-	uint64_t disks = 0, nvme = 0;
-
-	if (!ios_site_get(s, "prices", "core") &&
-	    !ios_site_get(s, "prices", "mem_gb"))
-		return ios_errf(
-			err, -ENOENT,
-			"siteconf: %s: [prices]: neither core nor mem_gb is set: cannot price a configuration",
-			s->path);
-	if (ios_site_get(s, "storage", "disks_per_node"))
-		ios_site_get_uint(s, "storage", "disks_per_node", &disks, NULL);
-	if (ios_site_get(s, "storage", "nvme_per_node"))
-		ios_site_get_uint(s, "storage", "nvme_per_node", &nvme, NULL);
-	*out = price(s, "node_base") + (double)cores * price(s, "core") +
-	       (double)mem_bytes / 1e9 * price(s, "mem_gb") +
-	       (double)disks * price(s, "hdd") +
-	       (double)nvme * price(s, "nvme");
 	return 0;
 }

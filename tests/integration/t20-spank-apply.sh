@@ -126,5 +126,8 @@ awk -v b="$bw" 'BEGIN { exit !(b > 0 && b <= 60) }' || fail "rados write $bw MB/
 log "throttled rados write: $bw MB/s (limit 50 MiB/s on $T2X_HOST's OSD)"
 expect_restored "after the job"
 expect_not_drained "after the job"
-"$T2X_NODE" check --node "$T2X_HOST" --state-dir "$T2X_STATE" --policy "$T2X_POLICY" || fail "iostrata-node check says not whole"
+# in the host, as slurmd runs it: osds = auto finds the host's OSDs there
+"$LOCALSITE" exec "$T2X_HOST" --base "$IOSTRATA_SITE_BASE" -- \
+	"$T2X_NODE" check --node "$T2X_HOST" --state-dir "$T2X_STATE" --policy "$T2X_POLICY" ||
+	fail "iostrata-node check in $T2X_HOST says not whole"
 log "pass"
