@@ -203,6 +203,33 @@ static const char *host_of(const struct ios_rank_info *ri, int rank)
 	return ri ? ri[rank].host : "?";
 }
 
+void ios_node_rates(const struct ios_rep_result *rep,
+		    const struct ios_rank_info *ri, int nnodes, double *bw,
+		    double *iops)
+{
+	int n = rep->nranks;
+
+	for (int nd = 0; nd < nnodes; nd++) {
+		if (bw)
+			bw[nd] = 0;
+		if (iops)
+			iops[nd] = 0;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct ios_rank_result *r = &rep->ranks[i];
+		int rk = r->rank;
+		int nd = (rk >= 0 && rk < n) ? ri[rk].node : -1;
+		double dur = (double)(r->t_end_ns - r->t_start_ns) / 1e9;
+
+		if (nd < 0 || nd >= nnodes || !(dur > 0))
+			continue;
+		if (bw)
+			bw[nd] += (double)(r->bytes[0] + r->bytes[1]) / dur;
+		if (iops)
+			iops[nd] += (double)(r->ops[0] + r->ops[1]) / dur;
+	}
+}
+
 void ios_figures_compute(struct ios_rep_result *rep,
 			 const struct ios_rank_info *ri, int nnodes)
 {
@@ -417,15 +444,7 @@ void ios_figures_compute(struct ios_rep_result *rep,
 			rep->node_bw = calloc((size_t)nnodes, sizeof(double));
 		if (rep->node_bw) {
 			rep->nnodes = nnodes;
-			memset(rep->node_bw, 0,
-			       sizeof(double) * (size_t)nnodes);
-			for (i = 0; i < n; i++) {
-				int rk = rep->ranks[i].rank;
-				int nd = (rk >= 0 && rk < n) ? ri[rk].node : -1;
-
-				if (nd >= 0 && nd < nnodes)
-					rep->node_bw[nd] += rate[i];
-			}
+			ios_node_rates(rep, ri, nnodes, rep->node_bw, NULL);
 		}
 	}
 out:
