@@ -14,6 +14,8 @@ model_libiostrata_model_la_SOURCES = \
 	model/figures.h \
 	model/layers.c \
 	model/layers.h \
+	model/accept.c \
+	model/accept.h \
 	# End of model_libiostrata_model_la_SOURCES
 model_libiostrata_model_la_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MODEL)
 model_libiostrata_model_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
@@ -36,10 +38,12 @@ if HAVE_CMOCKA
 check_PROGRAMS += \
 	tests/unit/test_figures \
 	tests/unit/test_layers \
+	tests/unit/test_accept \
 	# End of check_PROGRAMS (model)
 TESTS += \
 	tests/unit/test_figures \
 	tests/unit/test_layers \
+	tests/unit/test_accept \
 	# End of TESTS (model)
 endif
 tests_unit_test_figures_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MODEL)
@@ -49,3 +53,9 @@ tests_unit_test_figures_LDADD = model/libiostrata_model.la \
 tests_unit_test_layers_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MODEL)
 tests_unit_test_layers_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_layers_LDADD = model/libiostrata_model.la $(CMOCKA_LIBS)
+tests_unit_test_accept_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MODEL)
+tests_unit_test_accept_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_accept_LDADD = model/libiostrata_synth.la \
+	model/libiostrata_model.la common/libiostrata_common.la \
+	$(CMOCKA_LIBS) -lm
+EXTRA_DIST += tests/fixtures/fio/fio-3.33-randread-4M.json
