@@ -242,15 +242,16 @@ int ios_acc_add_fio_attachments(struct ios_acc_set *set,
 		char client[64], src[256];
 		int rc;
 
-		if (!name || strncmp(name, "fio:", 4) ||
+		if (!name || strncmp(name, "fio.", 4) ||
 		    !run->attachments[i].value)
 			continue;
+		/* the client's name may hold dots, TEST holds none */
 		c = name + 4;
-		e = strchr(c, ':');
-		if (!e || e == c || (size_t)(e - c) >= sizeof(client))
+		e = strrchr(c, '.');
+		if (!e || e == c || !e[1] || (size_t)(e - c) >= sizeof(client))
 			return ios_errf(
 				err, -EINVAL,
-				"%s: attachment \"%s\": want fio:CLIENT:TEST",
+				"%s: attachment \"%s\": want fio.CLIENT.TEST",
 				path, name);
 		memcpy(client, c, (size_t)(e - c));
 		client[e - c] = '\0';

@@ -134,7 +134,7 @@ int ios_acc_add_fio(struct ios_acc_set *set, const char *client,
 		    const char *json, const char *source, struct ios_err *err);
 
 /*
- * The fio attachments of [run]: attachment names "fio:CLIENT:TEST" (TEST
+ * The fio attachments of [run]: attachment names "fio.CLIENT.TEST" (TEST
  * free text) hold fio's JSON for CLIENT.  Each is added with
  * ios_acc_add_fio; returns the number of jobs added or the first error
  * (with [err] naming the attachment).

@@ -410,11 +410,11 @@ static void test_fio_side_by_side(void **state)
 	struct ios_err err = {0};
 
 	(void)state;
-	/* as the job stores it: an attachment fio:CLIENT:TEST */
+	/* as the job stores it: an attachment fio.CLIENT.TEST */
 	run->attachments =
 		realloc(run->attachments,
 			(run->nattach + 1) * sizeof(*run->attachments));
-	run->attachments[run->nattach].key = strdup("fio:n1:rand_read_bw");
+	run->attachments[run->nattach].key = strdup("fio.n1.rand_read_bw");
 	run->attachments[run->nattach].value = json;
 	run->nattach++;
 	tier_init(&t);
@@ -446,10 +446,10 @@ static void test_fio_side_by_side(void **state)
 	ios_acc_verdict_clear(&v);
 	/* a malformed attachment name is refused */
 	free(run->attachments[run->nattach - 1].key);
-	run->attachments[run->nattach - 1].key = strdup("fio:n1");
+	run->attachments[run->nattach - 1].key = strdup("fio.n1");
 	assert_int_equal(ios_acc_add_fio_attachments(&set, run, "c1.h5", &err),
 			 -EINVAL);
-	assert_non_null(strstr(err.msg, "want fio:CLIENT:TEST"));
+	assert_non_null(strstr(err.msg, "want fio.CLIENT.TEST"));
 	ios_acc_set_clear(&set);
 	ios_synth_free(run);
 }
