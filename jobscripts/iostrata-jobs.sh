@@ -170,14 +170,20 @@ ios_remove_wdir() {
 }
 
 # ios_bench OUTPUT ARGS...: iostrata-bench on the compute component (het
-# group 1, or the whole allocation for single-component jobs).
+# group 1, or the whole allocation for single-component jobs); with
+# IOS_BENCH_NODE=NODE on that one node alone (its ranks per node).
 ios_bench() {
-	local out=$1 group=()
+	local out=$1 group=() where=()
 	shift
 	[[ -n ${SLURM_HET_SIZE:-} ]] && group=(--het-group=1)
+	if [[ -n ${IOS_BENCH_NODE:-} ]]; then
+		local rpn=${SLURM_NTASKS_PER_NODE:-${IOS_COMPUTE_RANKS_PER_NODE:-1}}
+		rpn=${rpn%%(*}
+		where=(--nodelist="$IOS_BENCH_NODE" --nodes=1 --ntasks="$rpn" --ntasks-per-node="$rpn")
+	fi
 	ios_make_wdir
-	ios_msg "bench: $*"
-	srun "${group[@]}" --mpi="$IOS_MPI" --kill-on-bad-exit=1 "$BENCH" --dir="$IOS_WDIR" \
+	ios_msg "bench${IOS_BENCH_NODE:+ on $IOS_BENCH_NODE alone}: $*"
+	srun "${group[@]}" "${where[@]}" --mpi="$IOS_MPI" --kill-on-bad-exit=1 "$BENCH" --dir="$IOS_WDIR" \
 		--output="$out" --quiet "$@"
 }
 

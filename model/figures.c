@@ -203,6 +203,33 @@ static const char *host_of(const struct ios_rank_info *ri, int rank)
 	return ri ? ri[rank].host : "?";
 }
 
+void ios_node_rates(const struct ios_rep_result *rep,
+		    const struct ios_rank_info *ri, int nnodes, double *bw,
+		    double *iops)
+{
+	int n = rep->nranks;
+
+	for (int nd = 0; nd < nnodes; nd++) {
+		if (bw)
+			bw[nd] = 0;
+		if (iops)
+			iops[nd] = 0;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct ios_rank_result *r = &rep->ranks[i];
+		int rk = r->rank;
+		int nd = (rk >= 0 && rk < n) ? ri[rk].node : -1;
+		double dur = (double)(r->t_end_ns - r->t_start_ns) / 1e9;
+
+		if (nd < 0 || nd >= nnodes || !(dur > 0))
+			continue;
+		if (bw)
+			bw[nd] += (double)(r->bytes[0] + r->bytes[1]) / dur;
+		if (iops)
+			iops[nd] += (double)(r->ops[0] + r->ops[1]) / dur;
+	}
+}
+
 /* What the stages of ios_figures_compute share: per-rank rates and end
  * times, scratch arrays of [n], the merged histogram, the time bounds. */
 struct figctx {
@@ -437,14 +464,7 @@ static void node_rates(struct figctx *x, int nnodes)
 	if (!rep->node_bw)
 		return;
 	rep->nnodes = nnodes;
-	memset(rep->node_bw, 0, sizeof(double) * (size_t)nnodes);
-	for (int i = 0; i < x->n; i++) {
-		int rk = rep->ranks[i].rank;
-		int nd = (rk >= 0 && rk < x->n) ? x->ri[rk].node : -1;
-
-		if (nd >= 0 && nd < nnodes)
-			rep->node_bw[nd] += x->rate[i];
-	}
+	ios_node_rates(rep, x->ri, nnodes, rep->node_bw, NULL);
 }
 
 void ios_figures_compute(struct ios_rep_result *rep,

@@ -103,6 +103,16 @@ struct ios_stats {
 void ios_figures_compute(struct ios_rep_result *rep,
 			 const struct ios_rank_info *ri, int nnodes);
 
+/*
+ * Rates of each node in [rep]: bw[nd] / iops[nd] = sum over node nd's ranks
+ * of (bytes or ops)_i / (end_i - start_i), the per-rank data of the results
+ * file ([ri] indexed by rank gives the node; ranks of no node in
+ * [0, nnodes) are left out).  Either output may be NULL.  node_bw is bw.
+ */
+void ios_node_rates(const struct ios_rep_result *rep,
+		    const struct ios_rank_info *ri, int nnodes, double *bw,
+		    double *iops);
+
 /* min/mean/max/stddev (sample, two-pass) of figure [f] over the valid
  * repetitions of [ph] that have a value (NAN values are left out). */
 void ios_fig_stat(const struct ios_phase_result *ph, enum ios_fig f,

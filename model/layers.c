@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -397,7 +398,95 @@ static double num(json_t *o, const char *k)
 
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
+
+/* Option [key] of a fio job: the job's own, else the global one. */
+static const char *fio_opt(json_t *job, json_t *global, const char *key)
+{
+	json_t *v = json_object_get(json_object_get(job, "job options"), key);
+
+	if (!json_is_string(v))
+		v = json_object_get(global, key);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static int fio_options(json_t *job, json_t *global, struct lyr_fio *out,
+		       struct ios_err *err)
+{
+	const char *rw = fio_opt(job, global, "rw");
+	const char *bs = fio_opt(job, global, "bs");
+	const char *s;
+
+	if (!rw)
+		rw = fio_opt(job, global, "readwrite");
+	snprintf(out->rw, sizeof(out->rw), "%s", rw ? rw : "read");
+	if (!bs)
+		bs = fio_opt(job, global, "blocksize");
+	if (lyr_fio_size(bs ? bs : "4k", &out->bs) < 0)
+		return ios_errf(
+			err, -EINVAL,
+			"layers: parse fio output: option bs \"%s\": not a size",
+			bs);
+	s = fio_opt(job, global, "ioengine");
+	snprintf(out->ioengine, sizeof(out->ioengine), "%s", s ? s : "psync");
+	s = fio_opt(job, global, "iodepth");
+	out->iodepth = s ? atoi(s) : 1;
+	s = fio_opt(job, global, "size");
+	if (!s || lyr_fio_size(s, &out->file_size) < 0)
+		out->file_size = 0;
+	s = fio_opt(job, global, "direct");
+	out->direct = s && atoi(s) != 0;
+	s = fio_opt(job, global, "buffered");
+	if (s && atoi(s) == 0)
+		out->direct = 1;
+	return 0;
+}
 #endif
+
+int lyr_fio_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	int shift = 0;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	switch (tolower((unsigned char)*end)) {
+	case '\0':
+		break;
+	case 'k':
+		shift = 10;
+		break;
+	case 'm':
+		shift = 20;
+		break;
+	case 'g':
+		shift = 30;
+		break;
+	case 't':
+		shift = 40;
+		break;
+	case 'p':
+		shift = 50;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*end) {
+		end++;
+		if (tolower((unsigned char)*end) == 'i')
+			end++;
+		if (tolower((unsigned char)*end) == 'b')
+			end++;
+	}
+	if (*end || (shift && v > (UINT64_MAX >> shift)))
+		return -EINVAL;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
 
 int lyr_fio_parse(const char *text, struct lyr_fio *out, struct ios_err *err)
 {
@@ -423,11 +512,21 @@ int lyr_fio_parse(const char *text, struct lyr_fio *out, struct ios_err *err)
 		return ios_errf(err, -EINVAL,
 				"layers: parse fio output: no \"jobs\" array");
 	}
+	if (fio_options(json_array_get(jobs, 0),
+			json_object_get(root, "global options"), out,
+			err) < 0) {
+		json_decref(root);
+		return err ? err->code : -EINVAL;
+	}
 	json_array_foreach(jobs, i, job)
 	{
 		for (int d = LYR_READ; d <= LYR_WRITE; d++) {
 			json_t *o = json_object_get(job, dir_names[d]);
 			double bw = num(o, "bw_bytes"), io = num(o, "iops");
+			double ib = num(o, "io_bytes");
+
+			if (!isnan(ib))
+				out->io_bytes[d] += ib;
 
 			if (isnan(bw)) {
 				/* older fio: "bw" in KiB/s */

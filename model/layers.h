@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <stdint.h>
+
 #include "errbuf.h"
 
 /* Indices into the per-direction arrays below. */
@@ -101,17 +103,31 @@ char *lyr_verdict(const struct lyr_numbers *n, const struct lyr_check *c,
 struct lyr_fio {
 	double bw[2];   /* bytes/s, [enum lyr_dir] */
 	double iops[2]; /* ops/s */
+	double io_bytes[2];
 	double runtime_s;
 	int jobs;
 	int error; /* first non-zero job error */
+	/* the first job's options ("job options" over "global options",
+	 * fio's defaults when neither sets one) */
+	char rw[16];        /* read, randread, write, ... */
+	uint64_t bs;        /* bytes */
+	char ioengine[16];  /* psync when not set */
+	int iodepth;        /* 1 when not set */
+	uint64_t file_size; /* size=, 0 when not set */
+	int direct;         /* direct=1 or buffered=0 */
 };
 
 /*
  * Parse fio's --output-format=json text (anything before the first '{' is
- * skipped: fio prints notes there).  Returns 0, -EINVAL (not fio JSON; [err]
- * says why) or -ENOSYS (built without jansson).
+ * skipped: fio prints notes there).  Returns 0, -EINVAL (not fio JSON, or
+ * an option value that is not a size; [err] says why) or -ENOSYS (built
+ * without jansson).
  */
 int lyr_fio_parse(const char *json, struct lyr_fio *out, struct ios_err *err);
+
+/* Parse a fio size ("4k", "4M", "99G", "4096"; fio's default kb_base 1024:
+ * k, kb and kib all mean 1024).  0 or -EINVAL. */
+int lyr_fio_size(const char *s, uint64_t *out);
 
 /* |a - b| / max(a, b); 0 when both are 0, NAN when either is NAN. */
 double lyr_disagreement(double a, double b);

@@ -100,7 +100,8 @@ void report_eff_table(FILE *out, const struct report_peak *pk,
 
 /* Exit codes of the tool. */
 #define REPORT_EXIT_OK 0
-#define REPORT_EXIT_FAIL 1  /* a check failed or a file could not be read */
-#define REPORT_EXIT_USAGE 2 /* bad command line */
+#define REPORT_EXIT_FAIL 1   /* a check failed or a file could not be read */
+#define REPORT_EXIT_USAGE 2  /* bad command line */
+#define REPORT_EXIT_NOTRUN 3 /* accept: a metric not measured, none failed */
 
 #endif

@@ -27,8 +27,10 @@
  *               with (advise searches these x the disk classes)
  *   [slurm]     time, account, qos, mpi, extra
  *   [health]    file_size, runtime, reps, history, textfile, threshold
- *   [accept]    tiers, tier
- *   [tier "NAME"]  seq_read_bw, seq_write_bw, rand_read_iops, rand_write_iops
+ *   [accept]    tiers, tier, fio_tolerance (fraction), fio (0/1: run fio)
+ *   [tier "NAME"]  {rand,seq}_{read,write}_bw (rates), _iops (counts);
+ *               the method: bw_bs, iops_bs, ioengine, iodepth, file_size,
+ *               direct, runtime (model/accept.h); description
  *
  * Values may contain ${VAR}: replaced at load time by the environment
  * variable when it is set, kept literally otherwise (so a site file can be

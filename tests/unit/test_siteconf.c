@@ -511,9 +511,20 @@ static void test_shipped(void **state)
 	assert_string_equal(w.names[1], "SSD Universal");
 	assert_string_equal(w.names[2], "SSD Fast");
 	assert_int_equal(ios_site_get_rate(s, "tier \"SSD Fast\"",
-					   "seq_write_bw", &u, &err),
+					   "rand_write_bw", &u, &err),
 			 0);
 	assert_int_equal(u, 500000000);
+	/* seeds/002's method: random 4M / 4k, libaio, iodepth 16, 99G */
+	assert_int_equal(
+		ios_site_get_size(s, "tier \"SSD Fast\"", "bw_bs", &u, &err),
+		0);
+	assert_int_equal(u, 4u << 20);
+	assert_int_equal(
+		ios_site_get_uint(s, "tier \"SSD Fast\"", "iodepth", &u, &err),
+		0);
+	assert_int_equal(u, 16);
+	assert_string_equal(ios_site_get(s, "tier \"SSD Fast\"", "ioengine"),
+			    "libaio");
 	ios_site_free(s);
 
 	snprintf(path, sizeof(path), "%s/site/local/site.conf", src);
