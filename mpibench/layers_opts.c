@@ -330,8 +330,12 @@ int lyr_runrec_start(struct ios_run *run, const struct mb_config *cfg,
 
 		if (o->skip[l] || l == LYR_NETWORK)
 			continue;
+		/* the full stack reorders over the hosts that run it */
 		lyr_layer_config(cfg, o, l, o->device_dir,
-				 n ? n->storage_nodes : 1, &lc);
+				 !n               ? 1
+				 : n->roles_known ? n->clients
+						  : n->storage_nodes,
+				 &lc);
 #define LKV(k, ...)                                                            \
 	(snprintf(key, sizeof(key), "layers.%s." k, name),                     \
 	 ios_runrec_kv(run, key, __VA_ARGS__))
