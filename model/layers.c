@@ -620,6 +620,36 @@ bad_end:
 		list);
 }
 
+int lyr_het_group(int het_size, const char *host,
+		  const char *(*get)(const char *name, void *arg), void *arg)
+{
+	const char *mine = get("SLURM_JOB_PARTITION", arg);
+	int by_node = -1, nnode = 0, by_part = -1, npart = 0;
+
+	for (int g = 0; g < het_size && g < 1000; g++) {
+		char name[64];
+		const char *v;
+
+		snprintf(name, sizeof(name), "SLURM_JOB_NODELIST_HET_GROUP_%d",
+			 g);
+		v = get(name, arg);
+		if (v && *v && host && lyr_hostlist_has(v, host, NULL) > 0) {
+			by_node = g;
+			nnode++;
+		}
+		snprintf(name, sizeof(name), "SLURM_JOB_PARTITION_HET_GROUP_%d",
+			 g);
+		v = get(name, arg);
+		if (v && mine && *mine && !strcmp(v, mine)) {
+			by_part = g;
+			npart++;
+		}
+	}
+	if (nnode == 1)
+		return by_node;
+	return npart == 1 ? by_part : -1;
+}
+
 int lyr_role_of(const struct lyr_role_in *in, enum lyr_roles_from *from,
 		struct ios_err *err)
 {

@@ -90,6 +90,19 @@ int lyr_role_of(const struct lyr_role_in *in, enum lyr_roles_from *from,
 		struct ios_err *err);
 
 /*
+ * This rank's component in a heterogeneous job of [het_size] components,
+ * from the variables srun exports to each task of a het step, read with
+ * [get] (getenv-like, [arg] passed on): Slurm 22.05 gives every task
+ * SLURM_JOB_PARTITION (its own component's) and SLURM_*_HET_GROUP_<n> of
+ * every component, but no component index.  The component whose
+ * SLURM_JOB_NODELIST_HET_GROUP_<n> holds [host] when exactly one does,
+ * else the one whose SLURM_JOB_PARTITION_HET_GROUP_<n> is the task's
+ * SLURM_JOB_PARTITION when exactly one is; -1 when neither tells.
+ */
+int lyr_het_group(int het_size, const char *host,
+		  const char *(*get)(const char *name, void *arg), void *arg);
+
+/*
  * Whether [host] is in the Slurm-style hostlist [list] ("s1,s2",
  * "s[1-3]", "node[01-04,07]-ib"; one bracket per item).  1 yes, 0 no,
  * -EINVAL on a malformed list ([err] names the item).

@@ -925,18 +925,10 @@ static void free_comms(struct lctx *c)
 	c->lead_roles = c->rank_roles = NULL;
 }
 
-/* This rank's heterogeneous job component, from what srun exports to
- * each task of a het step (-1 when it cannot tell). */
-static int het_group_of_env(void)
+static const char *env_get(const char *name, void *arg)
 {
-	const char *v = getenv("SLURM_HET_JOB_OFFSET");
-	char *end;
-	long g;
-
-	if (!v || !*v)
-		return -1;
-	g = strtol(v, &end, 10);
-	return *end || g < 0 || g > 1000 ? -1 : (int)g;
+	(void)arg;
+	return getenv(name);
 }
 
 /*
@@ -952,11 +944,14 @@ static int decide_roles(struct lctx *c)
 		.storage_nodes = c->o->storage_nodes,
 		.host = c->w->host,
 		.het_size = hs && *hs ? atoi(hs) : 0,
-		.het_group = het_group_of_env(),
+		.het_group = -1,
 	};
 	struct ios_err err = {0};
 	int role, v[4], lo[4], hi[4];
 
+	if (in.het_size > 0)
+		in.het_group =
+			lyr_het_group(in.het_size, c->w->host, env_get, NULL);
 	role = lyr_role_of(&in, &c->from, &err);
 	if (role < 0)
 		fprintf(stderr, "iostrata-bench: rank %d: %s\n", c->rank,

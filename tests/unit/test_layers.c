@@ -539,6 +539,77 @@ static void test_verdict_roles(void **state)
 	free(v);
 }
 
+/* A task's environment as "KEY=VALUE" strings, NULL-terminated. */
+static const char *fake_env(const char *name, void *arg)
+{
+	const char *const *e = arg;
+	size_t n = strlen(name);
+
+	for (; *e; e++)
+		if (!strncmp(*e, name, n) && (*e)[n] == '=')
+			return *e + n + 1;
+	return NULL;
+}
+
+static void test_het_group_table(void **state)
+{
+	/* what srun of Slurm 22.05 exported to the tasks of t45's het step
+	 * (compute c[1-2] first, storage s[1-2]): no component index, each
+	 * task its own component's SLURM_JOB_PARTITION */
+	static const char *const client[] = {
+		"SLURM_HET_SIZE=2",
+		"SLURM_JOB_ID=1",
+		"SLURM_JOB_ID_HET_GROUP_0=1",
+		"SLURM_JOB_ID_HET_GROUP_1=2",
+		"SLURM_JOB_PARTITION=compute",
+		"SLURM_JOB_PARTITION_HET_GROUP_0=compute",
+		"SLURM_JOB_PARTITION_HET_GROUP_1=storage",
+		NULL,
+	};
+	static const char *const storage[] = {
+		"SLURM_HET_SIZE=2",
+		"SLURM_JOB_PARTITION=storage",
+		"SLURM_JOB_PARTITION_HET_GROUP_0=compute",
+		"SLURM_JOB_PARTITION_HET_GROUP_1=storage",
+		NULL,
+	};
+	/* both components in one partition: the node lists tell */
+	static const char *const same_part[] = {
+		"SLURM_JOB_PARTITION=all",
+		"SLURM_JOB_PARTITION_HET_GROUP_0=all",
+		"SLURM_JOB_PARTITION_HET_GROUP_1=all",
+		"SLURM_JOB_NODELIST_HET_GROUP_0=c[1-2]",
+		"SLURM_JOB_NODELIST_HET_GROUP_1=s[1-2]",
+		NULL,
+	};
+	/* neither tells */
+	static const char *const blind[] = {
+		"SLURM_JOB_PARTITION=all",
+		"SLURM_JOB_PARTITION_HET_GROUP_0=all",
+		"SLURM_JOB_PARTITION_HET_GROUP_1=all",
+		NULL,
+	};
+	/* a node in both components: the partitions decide */
+	static const char *const both[] = {
+		"SLURM_JOB_PARTITION=storage",
+		"SLURM_JOB_PARTITION_HET_GROUP_0=compute",
+		"SLURM_JOB_PARTITION_HET_GROUP_1=storage",
+		"SLURM_JOB_NODELIST_HET_GROUP_0=n1",
+		"SLURM_JOB_NODELIST_HET_GROUP_1=n1",
+		NULL,
+	};
+
+	(void)state;
+	assert_int_equal(lyr_het_group(2, "c1", fake_env, (void *)client), 0);
+	assert_int_equal(lyr_het_group(2, "s2", fake_env, (void *)storage), 1);
+	assert_int_equal(lyr_het_group(2, "s1", fake_env, (void *)same_part),
+			 1);
+	assert_int_equal(lyr_het_group(2, "c2", fake_env, (void *)same_part),
+			 0);
+	assert_int_equal(lyr_het_group(2, "c2", fake_env, (void *)blind), -1);
+	assert_int_equal(lyr_het_group(2, "n1", fake_env, (void *)both), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -554,6 +625,7 @@ int main(void)
 		cmocka_unit_test(test_role_table),
 		cmocka_unit_test(test_net_numbers_table),
 		cmocka_unit_test(test_verdict_roles),
+		cmocka_unit_test(test_het_group_table),
 	};
 
 	return cmocka_run_group_tests_name("layers", tests, NULL, NULL);
