@@ -10,6 +10,7 @@ EXTRA_DIST += \
 	tests/integration/t42-layers-faults.sh \
 	tests/integration/t43-layers-cached.sh \
 	tests/integration/t44-layers-osd-kill.sh \
+	tests/integration/t45-layers-roles.sh \
 	# End of EXTRA_DIST (layers)
 
 

@@ -50,6 +50,8 @@ static bool numbers_of(const struct ios_run *run, struct lyr_numbers *n)
 	n->device_ranks = cfg_int(run, "layers.device_ranks", 0);
 	n->storage_nodes = cfg_int(run, "layers.storage_nodes", 0);
 	n->one_host = cfg_int(run, "layers.one_host", 0) != 0;
+	n->roles_known = cfg_int(run, "layers.roles_known", 0) != 0;
+	n->clients = cfg_int(run, "layers.clients", 0);
 	for (int i = 0; i < run->nlayers; i++) {
 		const struct ios_layer *ly = &run->layers[i];
 
