@@ -533,6 +533,23 @@ static void test_shipped(void **state)
 	assert_int_equal(ios_site_get_list(s, "sweep", "disk_bw", &list, &err),
 			 3);
 	free(list);
+	/* the local site's acceptance tier is one the machine can run */
+	{
+		char tiers[4200], sec[128];
+		const char *tier = ios_site_get(s, "accept", "tier");
+
+		assert_non_null(tier);
+		snprintf(tiers, sizeof(tiers), "%s",
+			 ios_site_get(s, "accept", "tiers"));
+		snprintf(sec, sizeof(sec), "tier \"%s\"", tier);
+		ios_site_free(s);
+		if (ios_site_load(tiers, &s, &err) != 0)
+			fail_msg("%s", err.msg);
+		assert_int_equal(
+			ios_site_get_size(s, sec, "file_size", &u, &err), 0);
+		assert_true(u <= 1ull << 30);
+		assert_string_equal(ios_site_get(s, sec, "ioengine"), "libaio");
+	}
 	ios_site_free(s);
 }
 
