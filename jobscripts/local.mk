@@ -4,6 +4,7 @@ jobscriptsdir = $(pkgdatadir)/jobscripts
 dist_jobscripts_SCRIPTS = \
 	jobscripts/sweep-cores-mem.sbatch \
 	jobscripts/sweep-disk-bw.sbatch \
+	jobscripts/sweep-threads.sbatch \
 	jobscripts/layered.sbatch \
 	jobscripts/nightly-health.sbatch \
 	jobscripts/acceptance.sbatch \
