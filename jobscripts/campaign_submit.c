@@ -184,9 +184,22 @@ static int build_sbatch(const struct campaign *c, const struct camp_element *e,
 		rc |= camp_argv_add(a, ":");
 	}
 	/* the compute nodes */
-	rc |= add_nodes(a, s, "compute");
-	rc |= camp_argv_add(a, "--ntasks-per-node=%s",
-			    ios_site_get(s, "compute", "ranks_per_node"));
+	if (e->ranks) {
+		/* sweep-threads: [ranks] ranks on one compute node, like
+		 * seeds/001's threads on one client; more ranks than CPUs
+		 * is what the sweep's top end measures */
+		rc |= camp_argv_add(a, "--partition=%s",
+				    ios_site_get(s, "compute", "partition"));
+		rc |= camp_argv_add(a, "--nodes=1");
+		rc |= camp_argv_add(a, "--ntasks=%llu",
+				    (unsigned long long)e->ranks);
+		rc |= camp_argv_add(a, "--overcommit");
+	} else {
+		rc |= add_nodes(a, s, "compute");
+		rc |= camp_argv_add(
+			a, "--ntasks-per-node=%s",
+			ios_site_get(s, "compute", "ranks_per_node"));
+	}
 	if ((v = ios_site_get(s, "slurm", "time")))
 		rc |= camp_argv_add(a, "--time=%s", v);
 	rc |= camp_argv_add(a, "%s", script);
