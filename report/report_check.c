@@ -22,6 +22,31 @@
 #define GIB 1073741824.0
 #define MIB 1048576.0
 
+int report_peak_site(const struct ios_site *site, bool measured,
+		     struct report_peak_in *in, struct ios_err *err)
+{
+	uint64_t u;
+	int rc;
+
+	if ((rc = ios_site_get_uint(site, "storage", "nodes", &u, err)) < 0)
+		return rc;
+	in->nodes = (double)u;
+	if ((rc = ios_site_get_uint(site, "storage", "disks_per_node", &u,
+				    err)) < 0)
+		return rc;
+	in->disks_per_node = (double)u;
+	if ((rc = ios_site_get_rate(site, "storage",
+				    measured ? "disk_bw_measured" : "disk_bw",
+				    &u, err)) < 0)
+		return rc;
+	in->disk_bw = (double)u;
+	if (ios_site_get_rate(site, "storage", "controller_bw", &u, err) == 0)
+		in->controller_bw = (double)u;
+	if (ios_site_get_rate(site, "storage", "nic_bw", &u, err) == 0)
+		in->nic_bw = (double)u;
+	return 0;
+}
+
 void report_peak_compute(const struct report_peak_in *in,
 			 struct report_peak *out)
 {
@@ -132,7 +157,6 @@ int report_efficiency(int argc, char **argv)
 	struct report_peak pk;
 	struct report_eff_row rows[16];
 	struct report_run *runs;
-	uint64_t u;
 	size_t n, nrows = 0;
 	int c, nbad;
 
@@ -161,21 +185,8 @@ int report_efficiency(int argc, char **argv)
 		fprintf(stderr, "iostrata-report efficiency: %s\n", err.msg);
 		return REPORT_EXIT_FAIL;
 	}
-	if (ios_site_get_uint(site, "storage", "nodes", &u, &err) < 0)
+	if (report_peak_site(site, measured, &in, &err) < 0)
 		goto bad_site;
-	in.nodes = (double)u;
-	if (ios_site_get_uint(site, "storage", "disks_per_node", &u, &err) < 0)
-		goto bad_site;
-	in.disks_per_node = (double)u;
-	if (ios_site_get_rate(site, "storage",
-			      measured ? "disk_bw_measured" : "disk_bw", &u,
-			      &err) < 0)
-		goto bad_site;
-	in.disk_bw = (double)u;
-	if (ios_site_get_rate(site, "storage", "controller_bw", &u, &err) == 0)
-		in.controller_bw = (double)u;
-	if (ios_site_get_rate(site, "storage", "nic_bw", &u, &err) == 0)
-		in.nic_bw = (double)u;
 	ios_site_free(site);
 	report_peak_compute(&in, &pk);
 	printf("peak per node: min(disks %.0f x %.2f MiB/s = %.0f MiB/s, controller %.0f MiB/s, NIC %.0f MiB/s) = %.0f MiB/s (limit: %s)\n",

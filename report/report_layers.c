@@ -132,25 +132,11 @@ static int rated_peak(const char *site_path, bool measured, double *rated)
 	struct ios_err err = {0};
 	struct report_peak_in in = {0};
 	struct report_peak pk;
-	uint64_t u;
 
 	if (ios_site_load(site_path, &site, &err) < 0)
 		goto bad_site;
-	if (ios_site_get_uint(site, "storage", "nodes", &u, &err) < 0)
+	if (report_peak_site(site, measured, &in, &err) < 0)
 		goto bad_site;
-	in.nodes = (double)u;
-	if (ios_site_get_uint(site, "storage", "disks_per_node", &u, &err) < 0)
-		goto bad_site;
-	in.disks_per_node = (double)u;
-	if (ios_site_get_rate(site, "storage",
-			      measured ? "disk_bw_measured" : "disk_bw", &u,
-			      &err) < 0)
-		goto bad_site;
-	in.disk_bw = (double)u;
-	if (ios_site_get_rate(site, "storage", "controller_bw", &u, &err) == 0)
-		in.controller_bw = (double)u;
-	if (ios_site_get_rate(site, "storage", "nic_bw", &u, &err) == 0)
-		in.nic_bw = (double)u;
 	ios_site_free(site);
 	report_peak_compute(&in, &pk);
 	*rated = pk.total;
