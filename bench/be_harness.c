@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,217 +79,261 @@ static uint64_t rnd(uint64_t *s)
 	return *s;
 }
 
+/* One harness run: the backend, its configuration and the I/O slots. */
+struct harness {
+	const struct mb_backend *be;
+	struct mb_config cfg;
+	struct ios_err err;
+	struct mb_ctx ctx;
+	uint64_t count, *order;
+	const char *name, *phases;
+	bool keep;
+	char *bufs;
+	struct mb_io *ios, **ptrs, **done;
+};
+
+/* What one phase counted. */
+struct tally {
+	const char *ph;
+	bool wr, verify;
+	uint64_t errors, mism;
+};
+
+/* argv[2..] into [h]; 0, or 2 with the bad argument printed. */
+static int parse_args(struct harness *h, int argc, char **argv)
+{
+	struct mb_config *cfg = &h->cfg;
+
+	for (int i = 2; i < argc; i++) {
+		char *a = argv[i];
+		uint64_t v;
+		int rc = 0;
+
+		if (!strncmp(a, "--bs=", 5)) {
+			rc = ios_parse_size(a + 5, "--bs", &cfg->bs, &h->err);
+		} else if (!strncmp(a, "--count=", 8)) {
+			rc = ios_parse_uint(a + 8, "--count", 1, 1ull << 32,
+					    &h->count, &h->err);
+		} else if (!strncmp(a, "--iodepth=", 10)) {
+			rc = ios_parse_uint(a + 10, "--iodepth", 1, 1024, &v,
+					    &h->err);
+			cfg->iodepth = (unsigned int)v;
+		} else if (!strncmp(a, "--dir=", 6)) {
+			cfg->dir = (char *)a + 6;
+		} else if (!strncmp(a, "--name=", 7)) {
+			h->name = a + 7;
+		} else if (!strncmp(a, "--phases=", 9)) {
+			h->phases = a + 9;
+		} else if (!strcmp(a, "--keep")) {
+			h->keep = true;
+		} else if (!strcmp(a, "--buffered")) {
+			cfg->direct = false;
+		} else if (!strncmp(a, "--", 2) && strchr(a, '=') &&
+			   cfg->nbopts < MB_MAX_BOPTS) {
+			char *eq = strchr(a, '=');
+
+			*eq = '\0';
+			cfg->bopts[cfg->nbopts].name = a + 2;
+			cfg->bopts[cfg->nbopts].value = eq + 1;
+			cfg->nbopts++;
+		} else {
+			rc = -EINVAL;
+		}
+		if (rc < 0) {
+			fprintf(stderr, "be_harness: bad argument: %s\n",
+				h->err.msg[0]
+					? h->err.msg
+					: "see the header of bench/be_harness.c");
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* One failed or short transfer of [t]'s phase at block [blk]. */
+static void count_error(struct tally *t, uint64_t blk, ssize_t n)
+{
+	if (!t->errors)
+		fprintf(stderr, "be_harness: %s block %" PRIu64 ": %zd (%s)\n",
+			t->ph, blk, n, n < 0 ? strerror((int)-n) : "short");
+	t->errors++;
+}
+
+/* A phase at queue depth 1 (or a backend without async I/O). */
+static void phase_sync(struct harness *h, struct mb_file *f, struct tally *t)
+{
+	uint64_t bs = h->cfg.bs;
+
+	for (uint64_t j = 0; j < h->count; j++) {
+		uint64_t blk = h->order[j];
+		ssize_t n;
+
+		if (t->wr) {
+			fill(h->bufs, bs, blk);
+			n = h->be->pwrite(f, h->bufs, bs, blk * bs);
+		} else {
+			n = h->be->pread(f, h->bufs, bs, blk * bs);
+			if (t->verify && n == (ssize_t)bs &&
+			    check(h->bufs, bs, blk))
+				t->mism++;
+		}
+		if (n != (ssize_t)bs)
+			count_error(t, blk, n);
+	}
+}
+
+/* A phase at queue depth > 1 through submit/reap; 0 or -errno. */
+static int phase_async(struct harness *h, struct mb_file *f, struct tally *t)
+{
+	uint64_t bs = h->cfg.bs, next = 0, ndone = 0;
+	unsigned int nfree = h->cfg.iodepth;
+
+	for (unsigned int k = 0; k < h->cfg.iodepth; k++) {
+		h->ios[k].buf = h->bufs + k * bs;
+		h->ios[k].len = bs;
+		h->ios[k].priv = NULL;
+		h->ptrs[k] = &h->ios[k];
+	}
+	while (ndone < h->count) {
+		struct timespec tmo = {120, 0};
+		int rc;
+
+		while (nfree && next < h->count) {
+			struct mb_io *io = h->ptrs[--nfree];
+
+			io->off = h->order[next] * bs;
+			io->op = t->wr ? IOS_OP_WRITE : IOS_OP_READ;
+			if (t->wr)
+				fill(io->buf, bs, h->order[next]);
+			rc = h->be->submit(f, &io, 1);
+			if (rc < 0) {
+				fprintf(stderr, "be_harness: submit: %s\n",
+					strerror(-rc));
+				return rc;
+			}
+			next++;
+		}
+		rc = h->be->reap(f, h->done, 1, h->cfg.iodepth, &tmo);
+		if (rc < 0) {
+			fprintf(stderr, "be_harness: reap: %s\n",
+				strerror(-rc));
+			return rc;
+		}
+		for (int k = 0; k < rc; k++) {
+			struct mb_io *io = h->done[k];
+
+			if (io->result != (ssize_t)bs)
+				count_error(t, io->off / bs, io->result);
+			else if (t->verify && check(io->buf, bs, io->off / bs))
+				t->mism++;
+			h->ptrs[nfree++] = io;
+			ndone++;
+		}
+	}
+	return 0;
+}
+
+/* Phase [ph] (write, read, randread, verify): 0 clean, 1 errors or
+ * mismatches, -1 the backend failed (h->err). */
+static int run_phase(struct harness *h, const char *ph)
+{
+	struct tally t = {.ph = ph,
+			  .wr = !strcmp(ph, "write"),
+			  .verify = !strcmp(ph, "verify")};
+	uint64_t seed = 88172645463325252ULL;
+	int flags = t.wr ? MB_O_WRITE | MB_O_CREATE : MB_O_READ;
+	struct mb_file *f;
+	double t0, dt;
+	int rc = 0;
+
+	if (h->cfg.direct)
+		flags |= MB_O_DIRECT;
+	for (uint64_t j = 0; j < h->count; j++)
+		h->order[j] = j;
+	if (!strcmp(ph, "randread"))
+		for (uint64_t j = h->count - 1; j > 0; j--) {
+			uint64_t r = rnd(&seed) % (j + 1), x = h->order[j];
+
+			h->order[j] = h->order[r];
+			h->order[r] = x;
+		}
+	if (h->be->open(&h->ctx, h->name, flags, &f) < 0)
+		return -1;
+	t0 = now();
+	if (h->cfg.iodepth <= 1 || !(h->be->flags & MB_BF_ASYNC))
+		phase_sync(h, f, &t);
+	else if (phase_async(h, f, &t) < 0)
+		return -1;
+	dt = now() - t0;
+	rc = h->be->close(f);
+	printf("%s %s bs=%" PRIu64 " qd=%u count=%" PRIu64
+	       " %.3f s %.1f MB/s %.0f IOPS errors=%" PRIu64
+	       " mismatches=%" PRIu64 "\n",
+	       h->be->name, ph, h->cfg.bs, h->cfg.iodepth, h->count, dt,
+	       h->count * h->cfg.bs / dt / 1e6, h->count / dt, t.errors,
+	       t.mism);
+	return t.errors || t.mism || rc < 0;
+}
+
 int main(int argc, char **argv)
 {
-	const struct mb_backend *be;
-	struct mb_config cfg = {.bs = 4 << 20, .iodepth = 1, .direct = true};
-	uint64_t count = 16, *order;
-	const char *name = "harness.0", *phases = "write,read,verify";
-	bool keep = false;
-	struct ios_err err = {0};
-	struct mb_ctx ctx = {.cfg = &cfg, .err = &err};
-	struct mb_file *f;
-	struct mb_io *ios, **ptrs, **done;
-	char *bufs;
-	int i, rc, bad = 0;
+	static struct harness h = {
+		.cfg = {.bs = 4 << 20, .iodepth = 1, .direct = true},
+		.count = 16,
+		.name = "harness.0",
+		.phases = "write,read,verify",
+	};
+	char *list, *save = NULL, *ph;
+	double t0;
+	int bad = 0;
 
+	h.ctx = (struct mb_ctx){.cfg = &h.cfg, .err = &h.err};
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s rados|cephfs [options]\n", argv[0]);
 		return 2;
 	}
-	be = !strcmp(argv[1], "rados")    ? &mb_backend_rados
-	     : !strcmp(argv[1], "cephfs") ? &mb_backend_cephfs
-					  : NULL;
-	if (!be) {
+	h.be = !strcmp(argv[1], "rados")    ? &mb_backend_rados
+	       : !strcmp(argv[1], "cephfs") ? &mb_backend_cephfs
+					    : NULL;
+	if (!h.be) {
 		fprintf(stderr, "be_harness: unknown backend '%s'\n", argv[1]);
 		return 2;
 	}
-	for (i = 2; i < argc; i++) {
-		char *a = argv[i];
-		uint64_t v;
-
-		if (!strncmp(a, "--bs=", 5)) {
-			if (ios_parse_size(a + 5, "--bs", &cfg.bs, &err))
-				goto usage;
-		} else if (!strncmp(a, "--count=", 8)) {
-			count = strtoull(a + 8, NULL, 0);
-		} else if (!strncmp(a, "--iodepth=", 10)) {
-			v = strtoull(a + 10, NULL, 0);
-			cfg.iodepth = (unsigned int)v;
-		} else if (!strncmp(a, "--dir=", 6)) {
-			cfg.dir = (char *)a + 6;
-		} else if (!strncmp(a, "--name=", 7)) {
-			name = a + 7;
-		} else if (!strncmp(a, "--phases=", 9)) {
-			phases = a + 9;
-		} else if (!strcmp(a, "--keep")) {
-			keep = true;
-		} else if (!strcmp(a, "--buffered")) {
-			cfg.direct = false;
-		} else if (!strncmp(a, "--", 2) && strchr(a, '=') &&
-			   cfg.nbopts < MB_MAX_BOPTS) {
-			char *eq = strchr(a, '=');
-
-			*eq = '\0';
-			cfg.bopts[cfg.nbopts].name = a + 2;
-			cfg.bopts[cfg.nbopts].value = eq + 1;
-			cfg.nbopts++;
-		} else {
-			goto usage;
-		}
-	}
-	cfg.backend = be;
-	cfg.size = cfg.bs * count;
-
-	if (be->check && be->check(&ctx) < 0)
+	if (parse_args(&h, argc, argv))
+		return 2;
+	h.cfg.backend = h.be;
+	h.cfg.size = h.cfg.bs * h.count;
+	if (h.be->check && h.be->check(&h.ctx) < 0)
 		goto fail;
-	double t0 = now();
-	if (be->init(&ctx) < 0)
+	t0 = now();
+	if (h.be->init(&h.ctx) < 0)
 		goto fail;
-	fprintf(stderr, "be_harness: %s init %.2f s\n", be->name, now() - t0);
-
-	bufs = aligned_alloc(4096, cfg.bs * cfg.iodepth);
-	ios = calloc(cfg.iodepth, sizeof(*ios));
-	ptrs = calloc(cfg.iodepth, sizeof(*ptrs));
-	done = calloc(cfg.iodepth, sizeof(*done));
-	order = calloc(count, sizeof(*order));
-	if (!bufs || !ios || !ptrs || !done || !order)
+	fprintf(stderr, "be_harness: %s init %.2f s\n", h.be->name, now() - t0);
+	h.bufs = aligned_alloc(4096, h.cfg.bs * h.cfg.iodepth);
+	h.ios = calloc(h.cfg.iodepth, sizeof(*h.ios));
+	h.ptrs = calloc(h.cfg.iodepth, sizeof(*h.ptrs));
+	h.done = calloc(h.cfg.iodepth, sizeof(*h.done));
+	h.order = calloc(h.count, sizeof(*h.order));
+	list = strdup(h.phases);
+	if (!h.bufs || !h.ios || !h.ptrs || !h.done || !h.order || !list)
 		return 1;
-
-	char *list = strdup(phases), *save = NULL, *ph;
 	for (ph = strtok_r(list, ",", &save); ph;
 	     ph = strtok_r(NULL, ",", &save)) {
-		bool wr = !strcmp(ph, "write");
-		bool verify = !strcmp(ph, "verify");
-		uint64_t seed = 88172645463325252ULL, next = 0, ndone = 0;
-		unsigned int inflight = 0, k;
-		int flags = wr ? MB_O_WRITE | MB_O_CREATE : MB_O_READ;
-		uint64_t errors = 0, mism = 0;
+		int rc = run_phase(&h, ph);
 
-		if (cfg.direct)
-			flags |= MB_O_DIRECT;
-		for (uint64_t j = 0; j < count; j++)
-			order[j] = j;
-		if (!strcmp(ph, "randread"))
-			for (uint64_t j = count - 1; j > 0; j--) {
-				uint64_t r = rnd(&seed) % (j + 1), t = order[j];
-				order[j] = order[r];
-				order[r] = t;
-			}
-		if (be->open(&ctx, name, flags, &f) < 0)
+		if (rc < 0)
 			goto fail;
-		t0 = now();
-		if (cfg.iodepth <= 1 || !(be->flags & MB_BF_ASYNC)) {
-			for (uint64_t j = 0; j < count; j++) {
-				ssize_t n;
-
-				if (wr) {
-					fill(bufs, cfg.bs, order[j]);
-					n = be->pwrite(f, bufs, cfg.bs,
-						       order[j] * cfg.bs);
-				} else {
-					n = be->pread(f, bufs, cfg.bs,
-						      order[j] * cfg.bs);
-					if (verify && n == (ssize_t)cfg.bs &&
-					    check(bufs, cfg.bs, order[j]))
-						mism++;
-				}
-				if (n != (ssize_t)cfg.bs) {
-					if (!errors)
-						fprintf(stderr,
-							"be_harness: %s block %" PRIu64
-							": %zd (%s)\n",
-							ph, order[j], n,
-							n < 0 ? strerror(
-									(int)-n)
-							      : "short");
-					errors++;
-				}
-			}
-		} else {
-			for (k = 0; k < cfg.iodepth; k++) {
-				ios[k].buf = bufs + k * cfg.bs;
-				ios[k].len = cfg.bs;
-				ios[k].priv = NULL;
-				ptrs[k] = &ios[k];
-			}
-			unsigned int nfree = cfg.iodepth;
-			while (ndone < count) {
-				while (nfree && next < count) {
-					struct mb_io *io = ptrs[--nfree];
-
-					io->off = order[next] * cfg.bs;
-					io->op =
-						wr ? IOS_OP_WRITE : IOS_OP_READ;
-					if (wr)
-						fill(io->buf, cfg.bs,
-						     order[next]);
-					rc = be->submit(f, &io, 1);
-					if (rc < 0) {
-						fprintf(stderr,
-							"be_harness: submit: %s\n",
-							strerror(-rc));
-						goto fail;
-					}
-					next++;
-					inflight++;
-				}
-				struct timespec tmo = {120, 0};
-				rc = be->reap(f, done, 1, cfg.iodepth, &tmo);
-				if (rc < 0) {
-					fprintf(stderr,
-						"be_harness: reap: %s\n",
-						strerror(-rc));
-					goto fail;
-				}
-				for (k = 0; k < (unsigned int)rc; k++) {
-					struct mb_io *io = done[k];
-
-					if (io->result != (ssize_t)cfg.bs) {
-						if (!errors)
-							fprintf(stderr,
-								"be_harness: %s off %" PRIu64
-								": %zd (%s)\n",
-								ph, io->off,
-								io->result,
-								io->result < 0
-									? strerror(
-										  (int)-io->result)
-									: "short");
-						errors++;
-					} else if (verify &&
-						   check(io->buf, cfg.bs,
-							 io->off / cfg.bs)) {
-						mism++;
-					}
-					ptrs[nfree++] = io;
-					ndone++;
-					inflight--;
-				}
-			}
-		}
-		double dt = now() - t0;
-		rc = be->close(f);
-		printf("%s %s bs=%" PRIu64 " qd=%u count=%" PRIu64
-		       " %.3f s %.1f MB/s %.0f IOPS errors=%" PRIu64
-		       " mismatches=%" PRIu64 "\n",
-		       be->name, ph, cfg.bs, cfg.iodepth, count, dt,
-		       count * cfg.bs / dt / 1e6, count / dt, errors, mism);
-		if (errors || mism || rc < 0)
-			bad = 1;
+		bad |= rc;
 	}
-	if (!keep && be->unlink && be->unlink(&ctx, name) < 0 &&
-	    err.code != -ENOENT) {
-		fprintf(stderr, "be_harness: %s\n", err.msg);
+	if (!h.keep && h.be->unlink && h.be->unlink(&h.ctx, h.name) < 0 &&
+	    h.err.code != -ENOENT) {
+		fprintf(stderr, "be_harness: %s\n", h.err.msg);
 		bad = 1;
 	}
-	be->fini(&ctx);
+	h.be->fini(&h.ctx);
 	return bad;
 fail:
-	fprintf(stderr, "be_harness: %s\n", err.msg[0] ? err.msg : "failed");
+	fprintf(stderr, "be_harness: %s\n",
+		h.err.msg[0] ? h.err.msg : "failed");
 	return 1;
-usage:
-	fprintf(stderr, "be_harness: bad argument: %s\n",
-		err.msg[0] ? err.msg : "see the header of bench/be_harness.c");
-	return 2;
 }
