@@ -16,7 +16,21 @@
 #include "synth.h"
 #include "units.h"
 
-int main(int argc, char **argv)
+/* What main() takes beside the synthetic run's shape. */
+struct extras {
+	const char *node_files[64], *hw_dir, *attach;
+	int nnode_files;
+};
+
+static int bad(const struct ios_err *err)
+{
+	fprintf(stderr, "iostrata-h5synth: %s\n", err->msg);
+	return 2;
+}
+
+/* The options into [s] and [o]: -1 to go on, else the exit code. */
+static int parse_opts(int argc, char **argv, struct ios_synth *s,
+		      struct extras *o)
 {
 	static const struct option opts[] = {
 		{"nodes", required_argument, NULL, 'N'},
@@ -40,79 +54,74 @@ int main(int argc, char **argv)
 		{"attach", required_argument, NULL, 'A'},
 		{NULL, 0, NULL, 0},
 	};
-	struct ios_synth s;
 	struct ios_err err = {0};
-	struct ios_run *run;
 	uint64_t v;
-	int c, rc;
-	const char *node_files[64], *hw_dir = NULL, *attach = NULL;
-	int nnode_files = 0;
+	int c;
 
-	ios_synth_defaults(&s);
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'N':
-			s.nnodes = atoi(optarg);
+			s->nnodes = atoi(optarg);
 			break;
 		case 'r':
-			s.ranks_per_node = atoi(optarg);
+			s->ranks_per_node = atoi(optarg);
 			break;
 		case 'p':
-			s.phases = optarg;
+			s->phases = optarg;
 			break;
 		case 'R':
-			s.nreps = atoi(optarg);
+			s->nreps = atoi(optarg);
 			break;
 		case 'n':
-			s.nsamples = atoi(optarg);
+			s->nsamples = atoi(optarg);
 			break;
 		case 'b':
 			if (ios_parse_size(optarg, "--bs", &v, &err) < 0)
-				goto bad;
-			s.bs = v;
+				return bad(&err);
+			s->bs = v;
 			break;
 		case 'w':
 			if (ios_parse_rate(optarg, "--rank-bw", &v, &err) < 0)
-				goto bad;
-			s.rank_bw = (double)v;
+				return bad(&err);
+			s->rank_bw = (double)v;
 			break;
 		case 'c':
-			s.cpus = atoi(optarg);
+			s->cpus = atoi(optarg);
 			break;
 		case 'm':
 			if (ios_parse_size(optarg, "--mem", &v, &err) < 0)
-				goto bad;
-			s.mem = v;
+				return bad(&err);
+			s->mem = v;
 			break;
 		case 'd':
 			if (ios_parse_rate(optarg, "--disk-bw", &v, &err) < 0)
-				goto bad;
-			s.disk_bw = v;
+				return bad(&err);
+			s->disk_bw = v;
 			break;
 		case 'P':
-			s.replication = atoi(optarg);
+			s->replication = atoi(optarg);
 			break;
 		case 's':
-			s.straggler = atoi(optarg);
+			s->straggler = atoi(optarg);
 			break;
 		case 'e':
-			s.early_rank = atoi(optarg);
+			s->early_rank = atoi(optarg);
 			break;
 		case 'S':
-			s.seed = (unsigned)strtoul(optarg, NULL, 10);
+			s->seed = (unsigned)strtoul(optarg, NULL, 10);
 			break;
 		case 'j':
-			s.job_name = optarg;
+			s->job_name = optarg;
 			break;
 		case 'J':
-			if (nnode_files < 64)
-				node_files[nnode_files++] = optarg;
+			if (o->nnode_files < 64)
+				o->node_files[o->nnode_files++] = optarg;
 			break;
 		case 'H':
-			hw_dir = optarg;
+			o->hw_dir = optarg;
 			break;
 		case 'A':
-			attach = optarg;
+			o->attach = optarg;
 			break;
 		case 'X': {
 			/* run on each node (srun): print this node's JSON */
@@ -122,7 +131,7 @@ int main(int argc, char **argv)
 				return 1;
 			puts(j);
 			free(j);
-			return 0;
+			return 0; /* done: no file written */
 		}
 		default:
 			fprintf(stderr,
@@ -130,6 +139,74 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	return -1;
+}
+
+/* Real metadata and an attachment instead of the synthetic ones, when
+ * asked: 0, or the exit code. */
+static int overrides(struct ios_run *run, const struct extras *o)
+{
+	/* real metadata instead of the synthetic one, when asked */
+	for (int i = 0; i < o->nnode_files && i < run->nnodes; i++) {
+		FILE *f = fopen(o->node_files[i], "r");
+		char *text = NULL;
+		size_t len = 0;
+
+		if (!f || getdelim(&text, &len, '\0', f) < 0) {
+			fprintf(stderr, "iostrata-h5synth: read %s: %s\n",
+				o->node_files[i], strerror(errno));
+			if (f)
+				fclose(f);
+			return 1;
+		}
+		fclose(f);
+		free(run->node_json[i]);
+		run->node_json[i] = text;
+	}
+	if (o->hw_dir) {
+		/* the defaults: $CEPH_CONF, client.admin, $CEPH_KEYRING */
+		char *j = ios_hw_ceph_json(NULL, o->hw_dir);
+
+		free(run->ceph_json);
+		run->ceph_json = j;
+		j = ios_hw_job_json();
+		free(run->job_json);
+		run->job_json = j;
+	}
+	if (o->attach) {
+		const char *eq = strchr(o->attach, '=');
+		FILE *f = eq ? fopen(eq + 1, "r") : NULL;
+		char *text = NULL;
+		size_t len = 0;
+
+		if (!f || getdelim(&text, &len, '\0', f) < 0) {
+			fprintf(stderr,
+				"iostrata-h5synth: --attach NAME=FILE: cannot read \"%s\"\n",
+				o->attach);
+			return 2;
+		}
+		fclose(f);
+		free(run->attachments[0].key);
+		free(run->attachments[0].value);
+		run->attachments[0].key =
+			strndup(o->attach, (size_t)(eq - o->attach));
+		run->attachments[0].value = text;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct extras o;
+	struct ios_synth s;
+	struct ios_err err = {0};
+	struct ios_run *run;
+	int rc;
+
+	ios_synth_defaults(&s);
+	rc = parse_opts(argc, argv, &s, &o);
+	if (rc >= 0)
+		return rc;
 	if (optind != argc - 1) {
 		fprintf(stderr, "usage: iostrata-h5synth [options] OUT.h5\n");
 		return 2;
@@ -139,51 +216,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "iostrata-h5synth: out of memory\n");
 		return 1;
 	}
-	/* real metadata instead of the synthetic one, when asked */
-	for (int i = 0; i < nnode_files && i < run->nnodes; i++) {
-		FILE *f = fopen(node_files[i], "r");
-		char *text = NULL;
-		size_t len = 0;
-
-		if (!f || getdelim(&text, &len, '\0', f) < 0) {
-			fprintf(stderr, "iostrata-h5synth: read %s: %s\n",
-				node_files[i], strerror(errno));
-			if (f)
-				fclose(f);
-			return 1;
-		}
-		fclose(f);
-		free(run->node_json[i]);
-		run->node_json[i] = text;
-	}
-	if (hw_dir) {
-		/* the defaults: $CEPH_CONF, client.admin, $CEPH_KEYRING */
-		char *j = ios_hw_ceph_json(NULL, hw_dir);
-
-		free(run->ceph_json);
-		run->ceph_json = j;
-		j = ios_hw_job_json();
-		free(run->job_json);
-		run->job_json = j;
-	}
-	if (attach) {
-		const char *eq = strchr(attach, '=');
-		FILE *f = eq ? fopen(eq + 1, "r") : NULL;
-		char *text = NULL;
-		size_t len = 0;
-
-		if (!f || getdelim(&text, &len, '\0', f) < 0) {
-			fprintf(stderr,
-				"iostrata-h5synth: --attach NAME=FILE: cannot read \"%s\"\n",
-				attach);
-			return 2;
-		}
-		fclose(f);
-		free(run->attachments[0].key);
-		free(run->attachments[0].value);
-		run->attachments[0].key =
-			strndup(attach, (size_t)(eq - attach));
-		run->attachments[0].value = text;
+	rc = overrides(run, &o);
+	if (rc) {
+		ios_synth_free(run);
+		return rc;
 	}
 	rc = ios_h5_write_run(argv[optind], run, &err);
 	ios_synth_free(run);
@@ -192,7 +228,4 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	return 0;
-bad:
-	fprintf(stderr, "iostrata-h5synth: %s\n", err.msg);
-	return 2;
 }
