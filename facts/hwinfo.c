@@ -45,6 +45,13 @@ char *ios_hw_job_json(void)
 	return NULL;
 }
 
+char *ios_hw_host_json(const char *root, const struct ios_hw_host_opts *opts)
+{
+	(void)root;
+	(void)opts;
+	return ios_hw_node_json(NULL);
+}
+
 char *ios_hw_ceph_json(const struct ios_ceph_opts *opts, const char *target_dir)
 {
 	(void)opts;
@@ -53,30 +60,7 @@ char *ios_hw_ceph_json(const struct ios_ceph_opts *opts, const char *target_dir)
 }
 #else
 
-/* Read root/rel into buf (trailing whitespace stripped); 0 or -errno. */
-static int rd(const char *root, const char *rel, char *buf, size_t len)
-{
-	char path[PATH_MAX];
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, len - 1, f);
-	if (ferror(f)) {
-		int e = errno ? errno : EIO;
-
-		fclose(f);
-		return -e;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	while (n > 0 && isspace((unsigned char)buf[n - 1]))
-		buf[--n] = '\0';
-	return 0;
-}
+#define rd ios_hw_rd
 
 /* Set key to the string read from root/rel, or "unknown". */
 static void set_file_str(json_t *o, const char *key, const char *root,
@@ -88,24 +72,6 @@ static void set_file_str(json_t *o, const char *key, const char *root,
 		json_object_set_new(o, key, json_string(buf));
 	else
 		json_object_set_new(o, key, json_string(UNKNOWN));
-}
-
-/* Set key to the integer in root/rel (scaled), or "unknown". */
-static void set_file_int(json_t *o, const char *key, const char *root,
-			 const char *rel, long long scale, int base)
-{
-	char buf[128], *end;
-	long long v;
-
-	if (rd(root, rel, buf, sizeof(buf)) == 0 && buf[0]) {
-		errno = 0;
-		v = strtoll(buf, &end, base);
-		if (!errno && end != buf && v >= 0) {
-			json_object_set_new(o, key, json_integer(v * scale));
-			return;
-		}
-	}
-	json_object_set_new(o, key, json_string(UNKNOWN));
 }
 
 static void set_str(json_t *o, const char *key, const char *v)
@@ -288,106 +254,6 @@ static json_t *mem_info(const char *root)
 	return o;
 }
 
-static json_t *block_devices(const char *root)
-{
-	json_t *a = json_array();
-	char path[PATH_MAX], rel[PATH_MAX], buf[512];
-	struct dirent **ents = NULL;
-	int n;
-
-	snprintf(path, sizeof(path), "%s/sys/block", root);
-	n = scandir(path, &ents, NULL, alphasort);
-	for (int i = 0; i < n; i++) {
-		const char *name = ents[i]->d_name;
-		json_t *o;
-		char *l, *r;
-
-		if (name[0] == '.' || !strncmp(name, "loop", 4) ||
-		    !strncmp(name, "ram", 3)) {
-			free(ents[i]);
-			continue;
-		}
-		o = json_object();
-		set_str(o, "name", name);
-#define REL(fmt) (snprintf(rel, sizeof(rel), "sys/block/%s/" fmt, name), rel)
-		set_file_str(o, "model", root, REL("device/model"));
-		set_file_int(o, "size_bytes", root, REL("size"), 512, 10);
-		set_file_int(o, "rotational", root, REL("queue/rotational"), 1,
-			     10);
-		if (rd(root, REL("queue/scheduler"), buf, sizeof(buf)) == 0 &&
-		    (l = strchr(buf, '[')) && (r = strchr(l, ']'))) {
-			*r = '\0';
-			set_str(o, "scheduler", l + 1);
-		} else if (rd(root, rel, buf, sizeof(buf)) == 0) {
-			set_str(o, "scheduler", buf);
-		} else {
-			set_str(o, "scheduler", NULL);
-		}
-		set_file_int(o, "logical_block_size", root,
-			     REL("queue/logical_block_size"), 1, 10);
-		set_file_int(o, "physical_block_size", root,
-			     REL("queue/physical_block_size"), 1, 10);
-		set_file_int(o, "nr_requests", root, REL("queue/nr_requests"),
-			     1, 10);
-		set_file_str(o, "dev", root, REL("dev"));
-#undef REL
-		json_array_append_new(a, o);
-		free(ents[i]);
-	}
-	free(ents);
-	return a;
-}
-
-static json_t *nics(const char *root)
-{
-	json_t *a = json_array();
-	char path[PATH_MAX], rel[PATH_MAX], buf[256], link[PATH_MAX];
-	struct dirent **ents = NULL;
-	int n;
-
-	snprintf(path, sizeof(path), "%s/sys/class/net", root);
-	n = scandir(path, &ents, NULL, alphasort);
-	for (int i = 0; i < n; i++) {
-		const char *name = ents[i]->d_name;
-		json_t *o;
-		ssize_t len;
-		long long v;
-
-		if (name[0] == '.') {
-			free(ents[i]);
-			continue;
-		}
-		o = json_object();
-		set_str(o, "name", name);
-		snprintf(rel, sizeof(rel), "sys/class/net/%s/speed", name);
-		/* speed: EINVAL when the link is down, -1 when unknown */
-		if (rd(root, rel, buf, sizeof(buf)) == 0 &&
-		    (v = strtoll(buf, NULL, 10)) > 0)
-			json_object_set_new(o, "speed_mbps", json_integer(v));
-		else
-			set_str(o, "speed_mbps", NULL);
-		snprintf(rel, sizeof(rel), "sys/class/net/%s/mtu", name);
-		set_file_int(o, "mtu", root, rel, 1, 10);
-		snprintf(path, sizeof(path),
-			 "%s/sys/class/net/%s/device/driver", root, name);
-		len = readlink(path, link, sizeof(link) - 1);
-		if (len > 0) {
-			link[len] = '\0';
-			set_str(o, "driver",
-				strrchr(link, '/') ? strrchr(link, '/') + 1
-						   : link);
-		} else {
-			set_str(o, "driver", NULL);
-		}
-		snprintf(rel, sizeof(rel), "sys/class/net/%s/operstate", name);
-		set_file_str(o, "state", root, rel);
-		json_array_append_new(a, o);
-		free(ents[i]);
-	}
-	free(ents);
-	return a;
-}
-
 /* Undo mountinfo's octal escapes (\040 for space) in place. */
 static void unescape(char *s)
 {
@@ -477,15 +343,21 @@ static char *dump(json_t *o)
 	return s;
 }
 
-char *ios_hw_node_json_root(const char *root, const char *target_dir)
+char *ios_hw_host_json(const char *root, const struct ios_hw_host_opts *opts)
 {
-	json_t *o = json_object();
+	static const struct ios_hw_host_opts none = {0};
+	json_t *o = json_object(), *cpu;
 	char buf[1024], rel[64];
 	const char *sn;
 
 	if (!o)
 		return NULL;
+	if (!opts)
+		opts = &none;
+	if (!root)
+		root = "/";
 	set_file_str(o, "hostname", root, "proc/sys/kernel/hostname");
+	ios_hw_role(o, opts->role, opts->role_source);
 	sn = getenv("SLURMD_NODENAME");
 	if (!sn || !sn[0])
 		sn = getenv("SLURM_TOPOLOGY_ADDR");
@@ -525,14 +397,34 @@ char *ios_hw_node_json_root(const char *root, const char *target_dir)
 		}
 		set_str(o, "os", buf);
 	}
-	json_object_set_new(o, "cpu", cpu_info(root));
+	cpu = cpu_info(root);
+	ios_hw_microcode(cpu, root);
+	json_object_set_new(cpu, "frequency", ios_hw_cpufreq(root));
+	json_object_set_new(o, "cpu", cpu);
 	json_object_set_new(o, "memory", mem_info(root));
-	json_object_set_new(o, "block_devices", block_devices(root));
-	json_object_set_new(o, "nics", nics(root));
-	if (target_dir)
+	json_object_set_new(o, "system", ios_hw_dmi(root));
+	json_object_set_new(o, "block_devices", ios_hw_block_devices(root));
+	json_object_set_new(o, "nics", ios_hw_nics(root));
+	json_object_set_new(o, "infiniband", ios_hw_infiniband(root));
+	json_object_set_new(o, "slurm", ios_hw_slurm(root));
+	if (opts->mpi_library)
+		json_object_set_new(o, "mpi_library",
+				    json_string(opts->mpi_library));
+	else
+		ios_hw_unknown(o, "mpi_library",
+			       "collected outside an MPI process");
+	ios_hw_shape(o, opts->applied_file);
+	if (opts->target_dir)
 		json_object_set_new(o, "filesystem",
-				    ios_hw_filesystem(root, target_dir));
+				    ios_hw_filesystem(root, opts->target_dir));
 	return dump(o);
+}
+
+char *ios_hw_node_json_root(const char *root, const char *target_dir)
+{
+	struct ios_hw_host_opts o = {.target_dir = target_dir};
+
+	return ios_hw_host_json(root, &o);
 }
 
 char *ios_hw_node_json(const char *target_dir)

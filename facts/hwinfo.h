@@ -19,6 +19,29 @@
 char *ios_hw_node_json(const char *target_dir);
 
 /*
+ * The full record of this host (SCHEMA.md, /hosts): what
+ * ios_hw_node_json gives plus role, role_source, cpu.microcode,
+ * cpu.frequency, system (DMI, DIMMs), the block devices' vendor, serial,
+ * firmware and queue_depth, infiniband, slurm (version_built, conf keys,
+ * cgroup), mpi_library and shape (the SPANK applied file), read under
+ * [root] (NULL: "/").  [opts] may be NULL; in it every member may be NULL:
+ * target_dir (no filesystem member), role + role_source (NULL: from the
+ * environment: $IOSTRATA_ROLE, else "storage" when the SPANK plugin shaped
+ * this host, else "unknown"), applied_file (NULL: $IOSTRATA_APPLIED_FILE),
+ * mpi_library (MPI_Get_library_version's text; NULL: "unknown").  A fact
+ * that cannot be read is "unknown" and the object's "why_unknown" member
+ * says why.  Returns malloc'd JSON, NULL only when out of memory.
+ */
+struct ios_hw_host_opts {
+	const char *target_dir;
+	const char *role;
+	const char *role_source;
+	const char *applied_file;
+	const char *mpi_library;
+};
+char *ios_hw_host_json(const char *root, const struct ios_hw_host_opts *opts);
+
+/*
  * Slurm facts from this process's environment (job_id, array_job_id,
  * array_task_id, het_job_id, het_job_offset, partition, nodelist, nnodes,
  * ntasks, tasks_per_node, cpus_per_task, job_name, cluster), the SPANK
