@@ -638,3 +638,121 @@ void ios_hw_shape(json_t *o, const char *applied_file)
 	json_object_set_new(j, "file", json_string(applied_file));
 	json_object_set_new(o, "shape", j);
 }
+
+/* ---- one record per host --------------------------------------------- */
+
+/* The host's name for matching: slurm_node when known, else hostname. */
+static const char *host_key(json_t *o)
+{
+	const char *k = json_string_value(json_object_get(o, "slurm_node"));
+
+	if (!k || !strcmp(k, UNKNOWN))
+		k = json_string_value(json_object_get(o, "hostname"));
+	return k && strcmp(k, UNKNOWN) ? k : NULL;
+}
+
+static int is_unknown(json_t *v)
+{
+	return !v ||
+	       (json_is_string(v) && !strcmp(json_string_value(v), UNKNOWN));
+}
+
+int ios_hw_hosts_merge(char *const *nodes, int nnodes, char *const *extra,
+		       const char *const *extra_names, int nextra, char ***out,
+		       char *msg, size_t msglen)
+{
+	json_t **rec = calloc((size_t)(nnodes + nextra) + 1, sizeof(*rec));
+	char **res;
+	int n = 0;
+
+	*out = NULL;
+	if (msg && msglen)
+		msg[0] = '\0';
+	if (!rec)
+		return -ENOMEM;
+	for (int i = 0; i < nnodes; i++) {
+		json_t *j = nodes[i] ? json_loads(nodes[i], 0, NULL) : NULL;
+
+		/* a node whose record was lost still took part */
+		if (!json_is_object(j)) {
+			json_decref(j);
+			j = json_object();
+			json_object_set_new(j, "hostname",
+					    json_string(UNKNOWN));
+			ios_hw_role(j, UNKNOWN,
+				    "the node's record did not reach rank 0");
+		}
+		rec[n++] = j;
+	}
+	for (int i = 0; i < nextra; i++) {
+		json_error_t jerr;
+		json_t *j = json_loads(extra[i] ? extra[i] : "", 0, &jerr);
+		const char *name = extra_names ? extra_names[i] : "";
+		const char *k;
+		int match = -1;
+
+		if (!json_is_object(j) || !(k = host_key(j)) ||
+		    !json_object_get(j, "role")) {
+			if (msg && msglen && !msg[0])
+				snprintf(
+					msg, msglen, "host record \"%s\": %s",
+					name,
+					!j ? jerr.text
+					   : "not a host record (no role, or no host name)");
+			json_decref(j);
+			continue;
+		}
+		for (int m = 0; m < n && match < 0; m++) {
+			const char *mk = host_key(rec[m]);
+
+			if (mk && !strcmp(mk, k))
+				match = m;
+		}
+		if (match < 0) {
+			rec[n++] = j;
+			continue;
+		}
+		/* the host ran ranks too: its own record stays, it learns
+		 * the role and shape the other record knows */
+		if (is_unknown(json_object_get(rec[match], "role")) &&
+		    !is_unknown(json_object_get(j, "role"))) {
+			char src[256];
+
+			snprintf(src, sizeof(src), "%s (host record \"%s\")",
+				 json_string_value(
+					 json_object_get(j, "role_source")),
+				 name);
+			ios_hw_role(
+				rec[match],
+				json_string_value(json_object_get(j, "role")),
+				src);
+		}
+		if (is_unknown(json_object_get(rec[match], "shape")) &&
+		    !is_unknown(json_object_get(j, "shape"))) {
+			json_object_set(rec[match], "shape",
+					json_object_get(j, "shape"));
+			json_object_del(
+				json_object_get(rec[match], "why_unknown"),
+				"shape");
+		}
+		json_decref(j);
+	}
+	res = calloc((size_t)n + 1, sizeof(*res));
+	for (int i = 0; i < n; i++) {
+		if (res)
+			res[i] = json_dumps(rec[i],
+					    JSON_COMPACT | JSON_PRESERVE_ORDER);
+		json_decref(rec[i]);
+		if (res && !res[i]) {
+			for (int k = 0; k < i; k++)
+				free(res[k]);
+			free(res);
+			res = NULL;
+		}
+	}
+	free(rec);
+	if (!res)
+		return -ENOMEM;
+	*out = res;
+	return n;
+}

@@ -411,6 +411,56 @@ static void test_role_shape(void **state)
 	unsetenv("IOSTRATA_APPLIED_FILE");
 }
 
+/* One record per host: the nodes' own, then other hosts'; a host in both
+ * keeps its record and learns the role and shape; garbage is left out. */
+static void test_hosts_merge(void **state)
+{
+	char *nodes[] = {
+		"{\"hostname\":\"s1\",\"slurm_node\":\"s1\",\"role\":\"unknown\",\"role_source\":\"none\",\"shape\":\"unknown\",\"why_unknown\":{\"shape\":\"x\"}}",
+		"{\"hostname\":\"c1\",\"slurm_node\":\"c1\",\"role\":\"client\",\"role_source\":\"IOSTRATA_ROLE\"}",
+		NULL,
+	};
+	char *extra[] = {
+		"{\"hostname\":\"s1\",\"slurm_node\":\"s1\",\"role\":\"storage\",\"role_source\":\"iostrata-facts --role\",\"shape\":{\"applied\":{\"cpus\":1}}}",
+		"{\"hostname\":\"s2\",\"slurm_node\":\"s2\",\"role\":\"storage\",\"role_source\":\"iostrata-facts --role\"}",
+		"{\"truncated\":",
+		"{\"hostname\":\"unknown\",\"role\":\"storage\"}",
+	};
+	const char *names[] = {"f-s1", "f-s2", "f-bad", "f-noname"};
+	char **out = NULL, msg[256];
+	json_t *j;
+	int n;
+
+	(void)state;
+	n = ios_hw_hosts_merge(nodes, 3, extra, names, 4, &out, msg,
+			       sizeof(msg));
+	assert_int_equal(n, 4); /* s1, c1, the lost node, s2 */
+	assert_non_null(strstr(msg, "\"f-bad\""));
+	j = json_loads(out[0], 0, NULL);
+	assert_string_equal(get(j, "role"), "storage");
+	assert_non_null(strstr(get(j, "role_source"), "\"f-s1\""));
+	assert_string_equal(
+		get(json_object_get(json_object_get(j, "shape"), "applied"),
+		    "cpus"),
+		"1");
+	assert_null(
+		json_object_get(json_object_get(j, "why_unknown"), "shape"));
+	json_decref(j);
+	j = json_loads(out[1], 0, NULL);
+	assert_string_equal(get(j, "role"), "client");
+	json_decref(j);
+	j = json_loads(out[2], 0, NULL);
+	assert_string_equal(get(j, "role"), "unknown");
+	assert_non_null(strstr(get(j, "role_source"), "did not reach rank 0"));
+	json_decref(j);
+	j = json_loads(out[3], 0, NULL);
+	assert_string_equal(get(j, "hostname"), "s2");
+	json_decref(j);
+	for (int i = 0; i < n; i++)
+		free(out[i]);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -427,6 +477,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_role_shape, setup,
 						teardown),
+		cmocka_unit_test(test_hosts_merge),
 	};
 
 	return cmocka_run_group_tests_name("hwhost", tests, NULL, NULL);
