@@ -95,6 +95,9 @@ int ios_hw_str(json_t *o, const char *key, const char *root, const char *rel)
 		ios_hw_unknown(o, key, "/%s: empty", rel);
 	else if (!printable(buf))
 		ios_hw_unknown(o, key, "/%s: not text", rel);
+	else if (!strcmp(buf, UNKNOWN)) /* operstate of lo, tunnels */
+		ios_hw_unknown(o, key, "/%s: the kernel reports \"unknown\"",
+			       rel);
 	else
 		json_object_set_new(o, key, json_string(buf));
 	return rc ? rc : buf[0] && printable(buf) ? 0 : -EINVAL;

@@ -272,6 +272,7 @@ static void test_nics_ib(void **state)
 	fake_write(r, "sys/class/net/ib0/speed", "100000\n");
 	fake_write(r, "sys/class/net/ib0/mtu", "4092\n");
 	fake_write(r, "sys/class/net/eth0/speed", "-1\n");
+	fake_write(r, "sys/class/net/eth0/operstate", "unknown\n");
 	fake_write(r, "sys/class/infiniband/mlx5_0/ports/1/rate",
 		   "100 Gb/sec (4X EDR)\n");
 	fake_write(r, "sys/class/infiniband/mlx5_0/ports/1/state",
@@ -285,6 +286,7 @@ static void test_nics_ib(void **state)
 	assert_string_equal(get(o, "name"), "eth0");
 	assert_unknown(o, "speed_mbps", "\"-1\"");
 	assert_unknown(o, "driver", "no device (virtual)");
+	assert_unknown(o, "state", "the kernel reports \"unknown\"");
 	assert_string_equal(get(json_array_get(a, 1), "speed_mbps"), "100000");
 	json_decref(a);
 	a = ios_hw_infiniband(r->dir);
