@@ -28,6 +28,7 @@ EXTRA_DIST += \
 	h5schema/SCHEMA.md \
 	h5schema/README.md \
 	tests/integration/t30-results.sh \
+	tests/integration/t31-hosts.sh \
 	tests/fixtures/results-v1.h5 \
 	# End of EXTRA_DIST (h5schema)
 endif
