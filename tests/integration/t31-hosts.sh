@@ -136,4 +136,5 @@ PYEOF
 grep -q "host [0-9]: $T2X_HOST ($T2X_HOST), role storage" "$work/show.txt" ||
 	{ cat "$work/show.txt"; fail "show --hosts does not print $T2X_HOST as storage"; }
 grep -q '^    shape    {.*"requested"' "$work/show.txt" || fail "show --hosts prints no shape"
+grep -E '^  host [0-9]+:|^    (shape|slurm|mpi) ' "$work/show.txt"
 log "ok"
