@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #ifdef HAVE_JANSSON
@@ -61,6 +60,8 @@ char *ios_hw_ceph_json(const struct ios_ceph_opts *opts, const char *target_dir)
 #else
 
 #define rd ios_hw_rd
+#define set_str ios_hw_set_str
+#define dump ios_hw_dump
 
 /* Set key to the string read from root/rel, or "unknown". */
 static void set_file_str(json_t *o, const char *key, const char *root,
@@ -74,7 +75,7 @@ static void set_file_str(json_t *o, const char *key, const char *root,
 		json_object_set_new(o, key, json_string(UNKNOWN));
 }
 
-static void set_str(json_t *o, const char *key, const char *v)
+void ios_hw_set_str(json_t *o, const char *key, const char *v)
 {
 	json_object_set_new(o, key, json_string(v && v[0] ? v : UNKNOWN));
 }
@@ -335,7 +336,7 @@ json_t *ios_hw_filesystem(const char *root, const char *target_dir)
 	return o;
 }
 
-static char *dump(json_t *o)
+char *ios_hw_dump(json_t *o)
 {
 	char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 
@@ -516,181 +517,4 @@ char *ios_hw_job_json(void)
 	return dump(o);
 }
 
-/* ---- Ceph ------------------------------------------------------------ */
-
-/* The data pool of [dir] from the CephFS layout xattrs, walking up. */
-int ios_hw_ceph_dir_pool(const char *dir, char *out, size_t len)
-{
-	char path[PATH_MAX];
-
-	if (!realpath(dir, path))
-		return -errno;
-	for (;;) {
-		ssize_t n =
-			getxattr(path, "ceph.dir.layout.pool", out, len - 1);
-		char *slash;
-
-		if (n < 0)
-			n = getxattr(path, "ceph.file.layout.pool", out,
-				     len - 1);
-		if (n > 0) {
-			out[n] = '\0';
-			return 0;
-		}
-		if (errno == ENOTSUP)
-			return -ENOTSUP; /* not CephFS */
-		slash = strrchr(path, '/');
-		if (!slash || slash == path)
-			return -ENODATA;
-		*slash = '\0';
-	}
-}
-
-/* o[key] = v (a borrowed reference), or "unknown" when v is NULL. */
-static void copy_or_unknown(json_t *o, const char *key, json_t *v)
-{
-	if (v)
-		json_object_set(o, key, v);
-	else
-		json_object_set_new(o, key, json_string(UNKNOWN));
-}
-
-/* The JSON answer to [cmd]; NULL when not connected or on any error. */
-static json_t *mon_json(void *c, const char *cmd)
-{
-	char *out = NULL;
-	size_t len = 0;
-	json_t *j = NULL;
-
-	if (c && ios_rados_mon_command(c, cmd, &out, &len, NULL, NULL) >= 0)
-		j = json_loadb(out, len, 0, NULL);
-	free(out);
-	return j;
-}
-
-/* The facts probe's time bound: see hwinfo.h. */
-static unsigned int probe_timeout(const struct ios_ceph_opts *opts)
-{
-	const char *e = getenv("IOSTRATA_CEPH_TIMEOUT");
-	unsigned int t = IOS_CEPH_PROBE_TIMEOUT;
-
-	if (e && atoi(e) > 0)
-		t = (unsigned int)atoi(e);
-	if (opts && opts->timeout && opts->timeout < t)
-		t = opts->timeout;
-	return t;
-}
-
-char *ios_hw_ceph_json(const struct ios_ceph_opts *opts, const char *target_dir)
-{
-	/* librados would print its own complaints on a failed probe */
-	static const struct ios_ceph_kv quiet[] = {
-		{"log_to_stderr", "false"},
-		{"err_to_stderr", "false"},
-		{NULL, NULL},
-	};
-	struct ios_ceph_opts co = {0};
-	struct ios_err err = {0};
-	char pool[256], confbuf[PATH_MAX], *client;
-	const char *conf;
-	void *c = NULL;
-	json_t *o, *j, *pools;
-
-	if (opts)
-		co = *opts;
-	conf = ios_ceph_conf(&co, confbuf, sizeof(confbuf));
-	if (!conf)
-		return NULL; /* no Ceph configured here */
-	co.timeout = probe_timeout(opts);
-	co.op_timeout = 0;
-	co.extra = quiet;
-	o = json_object();
-	json_object_set_new(o, "conf", json_string(conf));
-	client = malloc(strlen(ios_ceph_id(&co)) + sizeof("client."));
-	if (client) {
-		sprintf(client, "client.%s", ios_ceph_id(&co));
-		json_object_set_new(o, "client", json_string(client));
-		free(client);
-	}
-	/* Not reachable: every cluster fact "unknown", and why. */
-	if (ios_rados_connect(&co, &c, &err) < 0) {
-		json_object_set_new(o, "error", json_string(err.msg));
-		c = NULL;
-	}
-	j = mon_json(c, "{\"prefix\":\"fsid\",\"format\":\"json\"}");
-	set_str(o, "fsid", json_string_value(json_object_get(j, "fsid")));
-	json_decref(j);
-	j = mon_json(c, "{\"prefix\":\"version\",\"format\":\"json\"}");
-	set_str(o, "version", json_string_value(json_object_get(j, "version")));
-	json_decref(j);
-	j = mon_json(c, "{\"prefix\":\"osd stat\",\"format\":\"json\"}");
-	{
-		json_t *osds = json_object(), *src = j;
-
-		/* pacific: top level; later releases nest under osdmap */
-		if (json_object_get(j, "osdmap"))
-			src = json_object_get(j, "osdmap");
-		copy_or_unknown(osds, "total",
-				json_object_get(src, "num_osds"));
-		copy_or_unknown(osds, "up",
-				json_object_get(src, "num_up_osds"));
-		copy_or_unknown(osds, "in",
-				json_object_get(src, "num_in_osds"));
-		json_object_set_new(o, "osds", osds);
-	}
-	json_decref(j);
-	j = mon_json(
-		c,
-		"{\"prefix\":\"osd pool ls\",\"detail\":\"detail\",\"format\":\"json\"}");
-	pools = json_array();
-	if (json_is_array(j)) {
-		size_t i;
-		json_t *p;
-
-		json_array_foreach(j, i, p)
-		{
-			json_t *q = json_object();
-			static const struct {
-				const char *key, *src;
-			} f[] = {
-				{"name", "pool_name"},
-				{"id", "pool_id"},
-				{"size", "size"},
-				{"min_size", "min_size"},
-				{"pg_num", "pg_num"},
-				{"crush_rule", "crush_rule"},
-			};
-			for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
-				json_t *v = json_object_get(p, f[k].src);
-
-				copy_or_unknown(q, f[k].key, v);
-			}
-			json_array_append_new(pools, q);
-		}
-	}
-	json_decref(j);
-	json_object_set_new(o, "pools", pools);
-	if (target_dir &&
-	    ios_hw_ceph_dir_pool(target_dir, pool, sizeof(pool)) == 0) {
-		json_object_set_new(o, "data_pool", json_string(pool));
-		json_object_set_new(o, "data_pool_source",
-				    json_string("layout xattr"));
-	} else {
-		const char *dp = NULL;
-
-		j = mon_json(c, "{\"prefix\":\"fs ls\",\"format\":\"json\"}");
-		if (json_is_array(j) && json_array_size(j) > 0)
-			dp = json_string_value(json_array_get(
-				json_object_get(json_array_get(j, 0),
-						"data_pools"),
-				0));
-		set_str(o, "data_pool", dp);
-		json_object_set_new(
-			o, "data_pool_source",
-			json_string(dp ? "fs ls (first data pool)" : UNKNOWN));
-		json_decref(j);
-	}
-	ios_rados_shutdown(c);
-	return dump(o);
-}
 #endif /* HAVE_JANSSON */

@@ -51,6 +51,11 @@ json_t *ios_hw_dmi(const char *root);
  * [out]: locator, size_bytes, speed_mts, manufacturer, part_number.
  * Returns 0, or -EBADMSG (a structure runs past the end). */
 int ios_hw_dimms_parse(const uint8_t *t, size_t len, json_t *out);
+/* hwinfo.c: o[key] = v, or "unknown" when v is NULL or empty. */
+void ios_hw_set_str(json_t *o, const char *key, const char *v);
+/* The compact JSON text of [o] (malloc'd), releasing [o]. */
+char *ios_hw_dump(json_t *o);
+
 /* hwinfo_dev.c: block devices and network interfaces (SCHEMA.md). */
 json_t *ios_hw_block_devices(const char *root);
 json_t *ios_hw_nics(const char *root);

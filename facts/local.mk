@@ -5,6 +5,7 @@ if HAVE_JANSSON
 noinst_LTLIBRARIES += facts/libiostrata_facts.la
 facts_libiostrata_facts_la_SOURCES = \
 	facts/hwinfo.c \
+	facts/hwinfo_ceph.c \
 	facts/hwinfo_dev.c \
 	facts/hwinfo_host.c \
 	facts/hwinfo.h \
