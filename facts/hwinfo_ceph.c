@@ -78,6 +78,152 @@ static json_t *mon_json(void *c, const char *cmd)
 	return j;
 }
 
+/* The JSON answer to [cmd] as o[key] (through [pick], which may be NULL
+ * and returns a new reference); else o[key] unknown, and why. */
+static void mon_fact(json_t *o, const char *key, void *c, const char *cmd,
+		     json_t *(*pick)(json_t *))
+{
+	char *out = NULL;
+	size_t len = 0;
+	struct ios_err err = {0};
+	json_error_t jerr;
+	json_t *j = NULL, *v;
+	int rc;
+
+	if (!c) {
+		ios_hw_unknown(o, key, "not connected (see error)");
+		return;
+	}
+	rc = ios_rados_mon_command(c, cmd, &out, &len, NULL, &err);
+	if (rc < 0) {
+		ios_hw_unknown(o, key, "%s",
+			       err.msg[0] ? err.msg : strerror(-rc));
+		free(out);
+		return;
+	}
+	j = json_loadb(out ? out : "", len, 0, &jerr);
+	free(out);
+	if (!j) {
+		ios_hw_unknown(o, key, "mon command %s: not JSON: %s", cmd,
+			       jerr.text);
+		return;
+	}
+	v = pick ? pick(j) : json_incref(j);
+	json_decref(j);
+	if (!v)
+		ios_hw_unknown(o, key, "mon command %s: unexpected answer",
+			       cmd);
+	else
+		json_object_set_new(o, key, v);
+}
+
+/* The members [keys] of [src] that are there, as a new object. */
+static json_t *some(json_t *src, const char *const *keys)
+{
+	json_t *o = json_object();
+
+	for (size_t k = 0; keys[k]; k++) {
+		json_t *v = json_object_get(src, keys[k]);
+
+		if (v)
+			json_object_set(o, keys[k], v);
+	}
+	return o;
+}
+
+/* some() of every element of the array [j]; NULL when not an array. */
+static json_t *some_each(json_t *j, const char *const *keys)
+{
+	json_t *a, *n;
+	size_t i;
+
+	if (!json_is_array(j))
+		return NULL;
+	a = json_array();
+	json_array_foreach(j, i, n) json_array_append_new(a, some(n, keys));
+	return a;
+}
+
+/* health: status and the names of the checks raised. */
+static json_t *pick_health(json_t *j)
+{
+	json_t *o = json_object(), *names = json_array(), *v;
+	const char *k;
+
+	json_object_set(o, "status", json_object_get(j, "status"));
+	json_object_foreach(json_object_get(j, "checks"), k, v)
+		json_array_append_new(names, json_string(k));
+	json_object_set_new(o, "checks", names);
+	return o;
+}
+
+/* osd dump: the map's flags and whether scrubbing is off. */
+static json_t *pick_flags(json_t *j)
+{
+	const char *f = json_string_value(json_object_get(j, "flags"));
+	json_t *o;
+	char buf[512], *save = NULL;
+	int noscrub = 0, nodeep = 0;
+
+	if (!f)
+		return NULL;
+	snprintf(buf, sizeof(buf), "%s", f);
+	for (char *t = strtok_r(buf, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
+		noscrub |= !strcmp(t, "noscrub");
+		nodeep |= !strcmp(t, "nodeep-scrub");
+	}
+	o = json_object();
+	json_object_set_new(o, "flags", json_string(f));
+	json_object_set_new(o, "noscrub", json_boolean(noscrub));
+	json_object_set_new(o, "nodeep-scrub", json_boolean(nodeep));
+	return o;
+}
+
+/* osd tree: every node (host, OSD) with its place and weight. */
+static json_t *pick_tree(json_t *j)
+{
+	static const char *const keys[] = {
+		"id",       "name",         "type",         "type_id",
+		"children", "crush_weight", "device_class", "status",
+		"reweight", NULL,
+	};
+
+	return some_each(json_object_get(j, "nodes"), keys);
+}
+
+/* osd metadata: what each OSD runs on. */
+static json_t *pick_meta(json_t *j)
+{
+	static const char *const keys[] = {
+		"id",
+		"hostname",
+		"ceph_version",
+		"osd_objectstore",
+		"bluestore_bdev_type",
+		"bluestore_bdev_rotational",
+		"bluestore_bdev_size",
+		"devices",
+		"osd_data",
+		"front_addr",
+		"back_addr",
+		"cpu",
+		"mem_total_kb",
+		"kernel_version",
+		NULL,
+	};
+	return some_each(j, keys);
+}
+
+/* config dump: the monitors' configuration database, as set. */
+static json_t *pick_config(json_t *j)
+{
+	static const char *const keys[] = {"section", "name", "value", "mask",
+					   NULL};
+
+	return some_each(j, keys);
+}
+
 /* The facts probe's time bound: see hwinfo.h. */
 static unsigned int probe_timeout(const struct ios_ceph_opts *opts)
 {
@@ -200,6 +346,18 @@ char *ios_hw_ceph_json(const struct ios_ceph_opts *opts, const char *target_dir)
 			json_string(dp ? "fs ls (first data pool)" : UNKNOWN));
 		json_decref(j);
 	}
+	mon_fact(o, "health", c, "{\"prefix\":\"health\",\"format\":\"json\"}",
+		 pick_health);
+	mon_fact(o, "osd_flags", c,
+		 "{\"prefix\":\"osd dump\",\"format\":\"json\"}", pick_flags);
+	mon_fact(o, "osd_tree", c,
+		 "{\"prefix\":\"osd tree\",\"format\":\"json\"}", pick_tree);
+	mon_fact(o, "osd_metadata", c,
+		 "{\"prefix\":\"osd metadata\",\"format\":\"json\"}",
+		 pick_meta);
+	mon_fact(o, "config", c,
+		 "{\"prefix\":\"config dump\",\"format\":\"json\"}",
+		 pick_config);
 	ios_rados_shutdown(c);
 	return dump(o);
 }

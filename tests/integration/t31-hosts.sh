@@ -129,6 +129,20 @@ check_storage("het", het[storage], "IOSTRATA_APPLIED_FILE")
 check(het[storage]["mpi_library"] != "unknown", "het: the storage record comes from its rank")
 for c in clients:
     check(het[c]["role"] == "unknown", "het: %s role %s without --host-facts" % (c, het[c]["role"]))
+# the cluster side of the run: /ceph, read on the head by rank 0
+f = h5py.File(os.environ["EDIR"] + "/plain.h5", "r")
+if "ceph" in f:
+    c = json.loads(f["ceph/raw_json"][()])
+    check(c.get("error") is None, "ceph: %s" % c.get("error"))
+    check(c["health"]["status"].startswith("HEALTH_"), "ceph health %r" % c["health"])
+    check(isinstance(c["osd_flags"]["noscrub"], bool), "ceph osd_flags %r" % c["osd_flags"])
+    osds = [n for n in c["osd_tree"] if n.get("type") == "osd"]
+    check(len(osds) == len(c["osd_metadata"]) >= 1, "ceph osd_tree / osd_metadata")
+    check(all("hostname" in m for m in c["osd_metadata"]), "osd_metadata hostname")
+    check(isinstance(c["config"], list), "ceph config dump")
+    print("t31: ceph %s, %d OSDs, flags %s" % (c["health"]["status"], len(osds), c["osd_flags"]["flags"]))
+else:
+    print("t31: no /ceph (no ceph.conf in the job)")
 print("t31: plain and het runs: %d hosts each, %s storage with its shape" % (len(plain), storage))
 PYEOF
 
