@@ -103,6 +103,16 @@ struct ios_stats {
 void ios_figures_compute(struct ios_rep_result *rep,
 			 const struct ios_rank_info *ri, int nnodes);
 
+/*
+ * Rates of each node in [rep]: bw[nd] / iops[nd] = sum over node nd's ranks
+ * of (bytes or ops)_i / (end_i - start_i), the per-rank data of the results
+ * file ([ri] indexed by rank gives the node; ranks of no node in
+ * [0, nnodes) are left out).  Either output may be NULL.  node_bw is bw.
+ */
+void ios_node_rates(const struct ios_rep_result *rep,
+		    const struct ios_rank_info *ri, int nnodes, double *bw,
+		    double *iops);
+
 /* min/mean/max/stddev (sample, two-pass) of figure [f] over the valid
  * repetitions of [ph] that have a value (NAN values are left out). */
 void ios_fig_stat(const struct ios_phase_result *ph, enum ios_fig f,
@@ -111,6 +121,19 @@ void ios_fig_stat(const struct ios_phase_result *ph, enum ios_fig f,
 /* The same for every figure, with the repetition counts. */
 void ios_figures_over_reps(const struct ios_phase_result *ph,
 			   struct ios_stats *out);
+
+/*
+ * The [q]-quantile (0 < q <= 1) of the completion latency in ns over all
+ * ranks of [rep]: their histogram rows merged (as lat_p* above), for the
+ * quantiles that are no figure (seeds/001's 95th percentile).  NAN when
+ * the repetition has no histograms or q is out of range.
+ */
+double ios_rep_lat_quantile(const struct ios_rep_result *rep, double q);
+
+/* min/mean/max/stddev over the valid repetitions of [ph] of the latency
+ * quantile [q] (ios_rep_lat_quantile), or for q == 0 of lat_mean_ns. */
+void ios_lat_stat(const struct ios_phase_result *ph, double q,
+		  struct ios_stat *s);
 
 /*
  * Robust helpers, exposed for tests: median of [n] values (the array is

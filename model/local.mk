@@ -16,6 +16,10 @@ model_libiostrata_model_la_SOURCES = \
 	model/layers.h \
 	model/sweepfit.c \
 	model/sweepfit.h \
+	model/sweepfit_internal.h \
+	model/sweepmodel.c \
+	model/accept.c \
+	model/accept.h \
 	# End of model_libiostrata_model_la_SOURCES
 model_libiostrata_model_la_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MODEL)
 model_libiostrata_model_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
@@ -39,11 +43,13 @@ check_PROGRAMS += \
 	tests/unit/test_figures \
 	tests/unit/test_layers \
 	tests/unit/test_sweepfit \
+	tests/unit/test_accept \
 	# End of check_PROGRAMS (model)
 TESTS += \
 	tests/unit/test_figures \
 	tests/unit/test_layers \
 	tests/unit/test_sweepfit \
+	tests/unit/test_accept \
 	# End of TESTS (model)
 endif
 tests_unit_test_figures_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MODEL)
@@ -57,3 +63,9 @@ tests_unit_test_sweepfit_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MODEL)
 tests_unit_test_sweepfit_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_sweepfit_LDADD = model/libiostrata_model.la \
 	common/libiostrata_common.la $(CMOCKA_LIBS) -lm
+tests_unit_test_accept_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MODEL)
+tests_unit_test_accept_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_accept_LDADD = model/libiostrata_synth.la \
+	model/libiostrata_model.la common/libiostrata_common.la \
+	$(CMOCKA_LIBS) -lm
+EXTRA_DIST += tests/fixtures/fio/fio-3.33-randread-4M.json

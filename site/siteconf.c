@@ -56,10 +56,13 @@ static const struct key_def keys[] = {
 	{"workload", "ioengine", IOS_SITE_ENUM, "psync|libaio|io_uring", false},
 	{"workload", "dir", IOS_SITE_STRING, NULL, false},
 	{"workload", "interval", IOS_SITE_DURATION, NULL, false},
+	{"workload", "bs", IOS_SITE_SIZE, NULL, false},
+	{"workload", "rwmixread", IOS_SITE_UINT, NULL, false},
 	{"sweep", "cpus", IOS_SITE_UINT_LIST, NULL, false},
 	{"sweep", "mem", IOS_SITE_SIZE_LIST, NULL, false},
 	{"sweep", "disk_bw", IOS_SITE_RATE_LIST, NULL, false},
 	{"sweep", "throttle", IOS_SITE_UINT, NULL, false},
+	{"sweep", "ranks", IOS_SITE_UINT_LIST, NULL, false},
 	{"prices", "currency", IOS_SITE_STRING, NULL, false},
 	{"prices", "core", IOS_SITE_DOUBLE, NULL, false},
 	{"prices", "mem_gb", IOS_SITE_DOUBLE, NULL, false},
@@ -81,10 +84,24 @@ static const struct key_def keys[] = {
 	{"health", "threshold", IOS_SITE_DOUBLE, NULL, false},
 	{"accept", "tiers", IOS_SITE_STRING, NULL, true},
 	{"accept", "tier", IOS_SITE_STRING, NULL, false},
+	{"accept", "fio_tolerance", IOS_SITE_DOUBLE, NULL, false},
+	{"accept", "fio", IOS_SITE_UINT, NULL, false},
 	{"tier", "seq_read_bw", IOS_SITE_RATE, NULL, false},
 	{"tier", "seq_write_bw", IOS_SITE_RATE, NULL, false},
+	{"tier", "rand_read_bw", IOS_SITE_RATE, NULL, false},
+	{"tier", "rand_write_bw", IOS_SITE_RATE, NULL, false},
 	{"tier", "rand_read_iops", IOS_SITE_DOUBLE, NULL, false},
 	{"tier", "rand_write_iops", IOS_SITE_DOUBLE, NULL, false},
+	{"tier", "seq_read_iops", IOS_SITE_DOUBLE, NULL, false},
+	{"tier", "seq_write_iops", IOS_SITE_DOUBLE, NULL, false},
+	{"tier", "bw_bs", IOS_SITE_SIZE, NULL, false},
+	{"tier", "iops_bs", IOS_SITE_SIZE, NULL, false},
+	{"tier", "ioengine", IOS_SITE_ENUM, "psync|libaio|io_uring|posixaio",
+	 false},
+	{"tier", "iodepth", IOS_SITE_UINT, NULL, false},
+	{"tier", "file_size", IOS_SITE_SIZE, NULL, false},
+	{"tier", "direct", IOS_SITE_UINT, NULL, false},
+	{"tier", "runtime", IOS_SITE_DURATION, NULL, false},
 	{"tier", "description", IOS_SITE_STRING, NULL, false},
 	{"disk", "bw", IOS_SITE_RATE, NULL, false},
 	{"disk", "iops", IOS_SITE_DOUBLE, NULL, false},
@@ -707,6 +724,8 @@ int ios_site_get_list(const struct ios_site *s, const char *section,
 	else if (kind != IOS_SITE_SIZE_LIST && kind != IOS_SITE_RATE_LIST)
 		kind = IOS_SITE_UINT_LIST;
 	snprintf(what, sizeof(what), "%s:%s.%s", s->path, section, key);
+	if (d && d->kind == IOS_SITE_UINT_LIST)
+		return ios_site_parse_key_list(d, v, what, out, err);
 	return ios_site_parse_list(kind, v, what, out, err);
 }
 

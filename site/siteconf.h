@@ -16,9 +16,15 @@
  *               (the installed drives: a [disk "NAME"] section)
  *   [compute]   nodes (count), nodelist, partition, ranks_per_node
  *   [workload]  file_size, seq_bs, rand_bs, runtime, reps, iodepth,
- *               ioengine, dir, interval
+ *               ioengine, dir, interval; bs (the one block size of the
+ *               thread sweep, default 16K), rwmixread (percent reads of
+ *               its randrw phase, 0..100, default 60)
  *   [sweep]     cpus (list), mem (list), disk_bw (list or A..B:STEP),
- *               reps, throttle
+ *               reps, throttle; ranks (list of rank counts of the thread
+ *               sweep, e.g. 1, 4, 8, 16, 32, 64: each 1..100000, each once)
+ * List items are separated by commas or white space; sweep.ranks is
+ * strict: single commas only (an empty item, "1,,4" or a trailing comma,
+ * and an item given twice are refused).
  *   [prices]    currency, core, mem_gb, hdd, nvme, node_base (per core,
  *               per GB of RAM, per installed data disk, per NVMe, per node)
  *   [disk "NAME"]  a drive class: bw (sustained rate), iops, price (per
@@ -27,8 +33,10 @@
  *               with (advise searches these x the disk classes)
  *   [slurm]     time, account, qos, mpi, extra
  *   [health]    file_size, runtime, reps, history, textfile, threshold
- *   [accept]    tiers, tier
- *   [tier "NAME"]  seq_read_bw, seq_write_bw, rand_read_iops, rand_write_iops
+ *   [accept]    tiers, tier, fio_tolerance (fraction), fio (0/1: run fio)
+ *   [tier "NAME"]  {rand,seq}_{read,write}_bw (rates), _iops (counts);
+ *               the method: bw_bs, iops_bs, ioengine, iodepth, file_size,
+ *               direct, runtime (model/accept.h); description
  *
  * Values may contain ${VAR}: replaced at load time by the environment
  * variable when it is set, kept literally otherwise (so a site file can be

@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # t53-acceptance: the acceptance job on the real local site (iostrata-bench
-# on CephFS from c1 c2, seeds/002's method: 4 MiB throughput, 4 KiB IOPS)
-# against two tiers: a floor the site meets (the job exits 0, the element is
-# DONE) and a tier it cannot meet (the job fails, the element is FAILED
-# with the reason, the PASS/FAIL table is kept).  Also the nightly-health
+# on CephFS from c1 c2, seeds/002's method scaled down: random 4 MiB
+# throughput, random 4 KiB IOPS, libaio, the tier's iodepth and file size),
+# each client alone and both together, with seeds/002's fio command lines
+# on each client as the reference: a tier both clients meet (the job exits
+# 0, every row PASS, fio beside each alone row) and, on the same files, a
+# tier higher in one metric only (exit 1, FAIL for that metric alone).  Also the nightly-health
 # job twice (history, trend, Prometheus textfile).  Afterwards the node is
 # whole and nothing is drained.
 
@@ -16,28 +18,71 @@ source "$(dirname "$0")/t5x-lib.bash"
 t5x_init
 t5x_need_real
 
-t5x_tiers "$work/tiers.conf" 10K
+# seeds/002's method scaled down: random 4 MiB / 4 KiB, libaio, iodepth 4,
+# a 16M file per rank.  "Low" every client meets; "High" differs from it
+# only in rand_write_iops, which nobody meets.
+# tier NAME RAND_WRITE_IOPS: the tier with seeds/002's method scaled down
+tier() {
+	printf '[tier "%s"]\nrand_read_bw = 100KB\nrand_write_bw = 100KB\n' "$1"
+	printf 'rand_read_iops = 1\nrand_write_iops = %s\n' "$2"
+	printf 'bw_bs = 4M\niops_bs = 4K\nioengine = libaio\niodepth = 4\nfile_size = 16M\ndirect = 1\n'
+}
+{ tier Low 1 && tier High 1000000000; } >"$work/tiers.conf"
 site=$work/site/site.conf
-t5x_site "$site" workload.file_size=4M workload.runtime=2 workload.reps=1 \
-	workload.iodepth=2 accept.tiers="$work/tiers.conf" accept.tier=Floor \
+t5x_site "$site" workload.file_size=4M workload.runtime=2 workload.reps=2 \
+	workload.iodepth=2 accept.tiers="$work/tiers.conf" accept.tier=Low \
 	health.file_size=2M health.runtime=1 health.history="$work/history" \
 	health.textfile="$work/prom/iostrata.prom"
+# the nightly-health files are 2M: its blocks must fit (acceptance takes
+# the tier's)
 sed -i 's/^seq_bs = .*/seq_bs = 1M/' "$site"
 
-"$CAMPAIGN" submit "$site" acceptance --campaign="$work/floor" >/dev/null || fail "submit (Floor) failed"
-IOSTRATA_TIER=Impossible "$CAMPAIGN" submit "$site" acceptance --campaign="$work/impossible" >/dev/null ||
-	fail "submit (Impossible) failed"
-"$CAMPAIGN" status "$site" acceptance --campaign="$work/floor" --wait=180 >"$work/floor.txt"
+IOSTRATA_ACCEPT_FIO=1 "$CAMPAIGN" submit "$site" acceptance --campaign="$work/low" >/dev/null ||
+	fail "submit (Low) failed"
+"$CAMPAIGN" status "$site" acceptance --campaign="$work/low" --wait=400 >"$work/low.txt"
 rc=$?
-cat "$work/floor.txt"
-[[ $rc -eq 0 ]] || fail "acceptance against a tier the site meets: exit $rc, want 0"
-grep -q PASS "$work"/floor/elements/0/accept.txt || fail "no PASS table kept"
-"$CAMPAIGN" status "$site" acceptance --campaign="$work/impossible" --wait=180 >"$work/imp.txt"
+cat "$work/low.txt"
+el=$work/low/elements/0
+cat "$el/accept.txt" 2>/dev/null
+[[ $rc -eq 0 ]] || fail "acceptance against a tier both clients meet: exit $rc, want 0"
+# each client alone and both together, per metric
+for c in c1 c2; do
+	for scope in alone together; do
+		for m in rand_read_bw rand_write_bw rand_read_iops rand_write_iops; do
+			grep -Eq "^ +$m +$c +$scope +PASS " "$el/accept.txt" ||
+				fail "no PASS row for $m on $c $scope"
+		done
+	done
+	# fio beside iostrata-bench on the client alone: a number and a ratio
+	grep -Eq "^ +rand_read_bw +$c +alone +PASS +[0-9.]+ MB/s +[0-9.]+ MB/s +[0-9.]+ +[0-9]+/[0-9]+ +[0-9.]+ MB/s +[0-9.]+ " "$el/accept.txt" ||
+		fail "no fio side-by-side numbers for $c"
+done
+# the job measured with the tier's method: random, 4 MiB, iodepth 4
+grep -Eq '^ +[a-z_]+ +c[12] +(alone|together) +NOTRUN ' "$el/accept.txt" &&
+	fail "a metric was not measured with the tier's method"
+grep -q '=> PASS: 16 PASS, 0 FAIL, 0 NOTRUN' "$el/accept.txt" || fail "the verdict line is not 16 PASS"
+ls "$el"/accept-c1-rand-4M.h5 "$el"/accept-c2-rand-4K.h5 "$el"/accept-all-rand-4M.h5 >/dev/null ||
+	fail "missing per-client or all-clients results files: $(ls "$el")"
+
+# The higher tier on the same files: FAIL, for rand_write_iops only
+"$REPORT" accept --tiers="$work/tiers.conf" --tier=High "$el"/accept-*.h5 >"$work/high.txt"
 rc=$?
-cat "$work/imp.txt"
-[[ $rc -eq 1 ]] || fail "acceptance against an impossible tier: exit $rc, want 1"
-grep -q 'tier "Impossible" not met' "$work/imp.txt" || fail "the failure does not name the tier"
-grep -q FAIL "$work"/impossible/elements/0/accept.txt || fail "no FAIL table kept"
+cat "$work/high.txt"
+[[ $rc -eq 1 ]] || fail "accept --tier=High: exit $rc, want 1"
+n=$(grep -Ec '^ +rand_write_iops +c[12] +(alone|together) +FAIL ' "$work/high.txt")
+[[ $n -eq 4 ]] || fail "want 4 FAIL rows for rand_write_iops (2 clients x alone, together), got $n"
+n=$(grep -Ec '^ +rand_(read_bw|write_bw|read_iops) +c[12] +(alone|together) +PASS ' "$work/high.txt")
+[[ $n -eq 12 ]] || fail "want the other 12 rows PASS, got $n"
+"$REPORT" accept --tiers="$work/tiers.conf" --tier=High --format=json "$el"/accept-*.h5 >"$work/high.json"
+python3 - "$work/high.json" <<'EOF' || fail "accept --format=json: $(head -c 800 "$work/high.json")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+t = j["tiers"][0]
+assert j["exit"] == 1 and t["verdict"] == "FAIL", j
+fails = {r["metric"] for r in t["rows"] if r["result"] == "FAIL"}
+assert fails == {"rand_write_iops"}, fails
+assert all(r["fio"] is not None for r in t["rows"] if r["scope"] == "alone"), t["rows"]
+EOF
 
 # nightly health, twice: the second run is compared with the first
 for i in 1 2; do

@@ -22,6 +22,8 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <jansson.h>
+#include <stdbool.h>
 
 #include "h5run.h"
 #include "hostile.h"
@@ -312,65 +314,151 @@ static void test_efficiency_layered(void **state)
 	free(out);
 }
 
+/* A text row "METRIC CLIENT SCOPE RESULT ..." of accept's output. */
+static bool has_row(const char *out, const char *metric, const char *client,
+		    const char *scope, const char *result)
+{
+	for (const char *l = out; l && *l;
+	     l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char m[64], c[64], sc[64], r[64];
+
+		if (sscanf(l, " %63s %63s %63s %63s", m, c, sc, r) == 4 &&
+		    !strcmp(m, metric) && !strcmp(c, client) &&
+		    !strcmp(sc, scope) && !strcmp(r, result))
+			return true;
+	}
+	return false;
+}
+
 static void test_accept(void **state)
 {
 	static const struct {
-		double rank_bw; /* B/s per rank, 6 ranks */
+		double rank_bw; /* B/s per rank: 3 nodes x 2 ranks */
 		const char *tier;
 		int rc;
-		const char *want[4];
+		const char *row[4]; /* metric client scope result */
+		const char *want;
 	} cases[] = {
-		/* 6 x 20 MB/s = 120 MB/s: HDD Basic seq passes; no random
-		 * phases ran, so the IOPS metrics are NOTRUN -> FAIL */
+		/* 6 x 20 MB/s = 120 MB/s in all, 36-44 MB/s per client: the
+		 * aggregate met the old check, a client does not */
 		{20e6,
-		 "Basic",
+		 "Agg",
 		 1,
-		 {"seq_read_bw      PASS", "seq_write_bw     PASS",
-		  "rand_read_iops   NOTRUN", "=> FAIL"}},
-		/* 6 x 10 MB/s = 60 MB/s: write below 100 MB/s */
-		{10e6,
-		 "Basic",
-		 1,
-		 {"seq_read_bw      PASS", "seq_write_bw     FAIL", "expected",
-		  NULL}},
-		/* sequential-only tier, fast enough */
-		{100e6,
-		 "SeqOnly",
-		 0,
-		 {"seq_write_bw     PASS", "=> PASS", NULL, NULL}},
-		/* too slow for it */
-		{1e6,
-		 "SeqOnly",
-		 1,
-		 {"seq_read_bw      FAIL", "=> FAIL", NULL, NULL}},
-		/* unknown tier */
-		{1e6, "Nope", 1, {NULL, NULL, NULL, NULL}},
+		 {"seq_read_bw", "n2", "together", "FAIL"},
+		 "=> FAIL"},
+		/* per client above 30 MB/s: together PASS, but no client ran
+		 * alone: NOTRUN, exit 3 */
+		{20e6,
+		 "PerClient",
+		 3,
+		 {"seq_write_bw", "n3", "together", "PASS"},
+		 "no write phase on n1 alone"},
+		{20e6,
+		 "PerClient",
+		 3,
+		 {"seq_read_bw", "n1", "alone", "NOTRUN"},
+		 "=> NOTRUN"},
+		/* seeds/002 measures random 4 MB: a sequential phase is not
+		 * its measurement */
+		{20e6,
+		 "Rand",
+		 3,
+		 {"rand_read_bw", "n1", "together", "NOTRUN"},
+		 "pattern sequential (tier: random)"},
+		/* the tier's bs is 4 MiB, the file's 8 MiB */
+		{20e6,
+		 "Bs",
+		 3,
+		 {"seq_read_bw", "n1", "together", "NOTRUN"},
+		 "bs 8 MiB (tier: 4 MiB)"},
 	};
 	struct ios_synth s;
 	FILE *f;
+	char *out;
 
 	(void)state;
 	f = fopen(P("tiers.conf"), "w");
-	fputs("[tier \"Basic\"]\nseq_read_bw = 40MB\nseq_write_bw = 100MB\nrand_read_iops = 320\nrand_write_iops = 120\n\n"
-	      "[tier \"SeqOnly\"]\nseq_read_bw = 500MB\nseq_write_bw = 500MB\n",
+	fputs("[tier \"Agg\"]\nseq_read_bw = 100MB\nseq_write_bw = 100MB\n\n"
+	      "[tier \"PerClient\"]\nseq_read_bw = 30MB\nseq_write_bw = 30MB\n\n"
+	      "[tier \"Rand\"]\nrand_read_bw = 1MB\n\n"
+	      "[tier \"Bs\"]\nseq_read_bw = 1MB\nbw_bs = 4M\n",
 	      f);
 	fclose(f);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *out, tier[64];
+		char tier[64];
+		int rc;
 
 		ios_synth_defaults(&s);
 		s.rank_bw = cases[i].rank_bw;
 		synth_file("acc.h5", &s);
 		snprintf(tier, sizeof(tier), "--tier=%s", cases[i].tier);
-		assert_int_equal(run_cmd(&out, 5, "accept", "--tiers",
-					 P("tiers.conf"), tier, P("acc.h5")),
-				 cases[i].rc);
-		for (int k = 0; k < 4; k++)
-			if (cases[i].want[k] && !strstr(out, cases[i].want[k]))
-				fail_msg("case %zu: output lacks '%s':\n%s", i,
-					 cases[i].want[k], out);
+		rc = run_cmd(&out, 5, "accept", "--tiers", P("tiers.conf"),
+			     tier, P("acc.h5"));
+		if (rc != cases[i].rc ||
+		    !has_row(out, cases[i].row[0], cases[i].row[1],
+			     cases[i].row[2], cases[i].row[3]) ||
+		    !strstr(out, cases[i].want))
+			fail_msg(
+				"case %zu: exit %d (want %d), want row %s %s %s %s and '%s':\n%s",
+				i, rc, cases[i].rc, cases[i].row[0],
+				cases[i].row[1], cases[i].row[2],
+				cases[i].row[3], cases[i].want, out);
 		free(out);
 	}
+	/* all tiers: the best tier's verdict (PerClient: NOTRUN) */
+	assert_int_equal(run_cmd(&out, 4, "accept", "--tiers", P("tiers.conf"),
+				 P("acc.h5")),
+			 3);
+	free(out);
+	/* bad input: exit 2 */
+	assert_int_equal(run_cmd(&out, 5, "accept", "--tiers", P("tiers.conf"),
+				 "--tier=Nope", P("acc.h5")),
+			 2);
+	free(out);
+	assert_int_equal(run_cmd(&out, 5, "accept", "--tiers", P("tiers.conf"),
+				 "--tier=Agg", P("missing.h5")),
+			 2);
+	free(out);
+	/* the other formats */
+	assert_int_equal(run_cmd(&out, 6, "accept", "--tiers", P("tiers.conf"),
+				 "--tier=Agg", "--format=md", P("acc.h5")),
+			 1);
+	assert_non_null(
+		strstr(out, "| seq_read_bw | n1 | together | **FAIL** |"));
+	free(out);
+	assert_int_equal(run_cmd(&out, 6, "accept", "--tiers", P("tiers.conf"),
+				 "--tier=Agg", "--format=json", P("acc.h5")),
+			 1);
+	{
+		json_error_t je;
+		json_t *j = json_loads(out, 0, &je), *t, *r;
+
+		if (!j)
+			fail_msg("accept --format=json: %s:\n%s", je.text, out);
+		assert_int_equal(json_integer_value(json_object_get(j, "exit")),
+				 1);
+		t = json_array_get(json_object_get(j, "tiers"), 0);
+		assert_string_equal(
+			json_string_value(json_object_get(t, "verdict")),
+			"FAIL");
+		r = json_array_get(json_object_get(t, "rows"), 0);
+		assert_string_equal(
+			json_string_value(json_object_get(r, "metric")),
+			"seq_read_bw");
+		assert_true(json_number_value(json_object_get(r, "margin")) <
+			    0.5);
+		json_decref(j);
+	}
+	free(out);
+	assert_int_equal(run_cmd(&out, 6, "accept", "--tiers", P("tiers.conf"),
+				 "--tier=Agg", "--format=html", P("acc.h5")),
+			 1);
+	assert_non_null(strstr(out, "<!DOCTYPE html>"));
+	assert_non_null(strstr(out, "<td class=\"fail\">FAIL</td>"));
+	/* self-contained: nothing fetched from elsewhere */
+	assert_null(strstr(out, "http"));
+	assert_null(strstr(out, "src="));
+	free(out);
 }
 
 static void test_export(void **state)

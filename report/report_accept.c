@@ -1,0 +1,733 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report_accept: iostrata-report accept, site acceptance against a vendor's
+ * per-client tier table (seeds/002).  Loads the files and the tiers, hands
+ * them to model/accept.c (the verdict) and prints it as text, Markdown,
+ * JSON or a self-contained HTML page.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accept.h"
+#include "report.h"
+#include "siteconf.h"
+#include "units.h"
+
+#define ACC_DEFAULT_TOL 0.15
+
+enum acc_format { ACC_TEXT, ACC_MD, ACC_JSON, ACC_HTML };
+
+struct tier_list {
+	char names[16][128];
+	size_t n;
+};
+
+static int tier_cb(const char *section, const char *name, void *arg)
+{
+	struct tier_list *t = arg;
+
+	(void)section;
+	if (t->n < 16)
+		snprintf(t->names[t->n++], sizeof(t->names[0]), "%s", name);
+	return 0;
+}
+
+/* Tier [name] of [site] into [t].  0, or -EINVAL with [err] set. */
+static int load_tier(const struct ios_site *site, const char *name,
+		     struct ios_acc_tier *t, struct ios_err *err)
+{
+	char sec[160];
+	uint64_t u;
+	const char *v;
+	int any = 0;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	snprintf(sec, sizeof(sec), "tier \"%s\"", name);
+	for (int m = 0; m < IOS_ACC_NMETRICS; m++) {
+		const struct ios_acc_metric_desc *d = &ios_acc_metrics[m];
+		double x;
+		int rc;
+
+		if (!ios_site_get(site, sec, d->key))
+			continue;
+		if (d->iops) {
+			rc = ios_site_get_double(site, sec, d->key, &x, err);
+		} else {
+			rc = ios_site_get_rate(site, sec, d->key, &u, err);
+			x = (double)u;
+		}
+		if (rc < 0)
+			return rc;
+		if (!(x > 0))
+			return ios_errf(
+				err, -EINVAL,
+				"%s: %s.%s: an expected value must be above 0",
+				ios_site_path(site), sec, d->key);
+		t->has[m] = true;
+		t->expected[m] = x;
+		any = 1;
+	}
+	if (!any)
+		return ios_errf(
+			err, -EINVAL,
+			"%s: %s sets no metric (accepted: {rand,seq}_{read,write}_bw, {rand,seq}_{read,write}_iops)",
+			ios_site_path(site), sec);
+	t->method.iodepth = -1;
+	t->method.direct = -1;
+	if (ios_site_get_size(site, sec, "bw_bs", &u, NULL) == 0)
+		t->method.bw_bs = u;
+	if (ios_site_get_size(site, sec, "iops_bs", &u, NULL) == 0)
+		t->method.iops_bs = u;
+	if (ios_site_get_size(site, sec, "file_size", &u, NULL) == 0)
+		t->method.file_size = u;
+	if (ios_site_get_uint(site, sec, "iodepth", &u, NULL) == 0)
+		t->method.iodepth = u > 1 << 20 ? 1 << 20 : (int)u;
+	if (ios_site_get_uint(site, sec, "direct", &u, NULL) == 0)
+		t->method.direct = u != 0;
+	v = ios_site_get(site, sec, "ioengine");
+	if (v)
+		snprintf(t->method.ioengine, sizeof(t->method.ioengine), "%s",
+			 v);
+	return 0;
+}
+
+static void method_text(const struct ios_acc_method *m, char *buf, size_t len)
+{
+	char a[32];
+	size_t n = 0;
+
+	buf[0] = '\0';
+#define ADD(...)                                                               \
+	do {                                                                   \
+		if (n < len)                                                   \
+			n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__);  \
+	} while (0)
+	if (m->bw_bs)
+		ADD("%sbandwidth bs %s", n ? ", " : "",
+		    ios_fmt_size(m->bw_bs, a, sizeof(a)));
+	if (m->iops_bs)
+		ADD("%sIOPS bs %s", n ? ", " : "",
+		    ios_fmt_size(m->iops_bs, a, sizeof(a)));
+	if (m->ioengine[0])
+		ADD("%sioengine %s", n ? ", " : "", m->ioengine);
+	if (m->iodepth > 0)
+		ADD("%siodepth %d", n ? ", " : "", m->iodepth);
+	if (m->file_size)
+		ADD("%sfile size >= %s", n ? ", " : "",
+		    ios_fmt_size(m->file_size, a, sizeof(a)));
+	if (m->direct >= 0)
+		ADD("%s%s I/O", n ? ", " : "",
+		    m->direct ? "direct" : "buffered");
+	if (!n)
+		ADD("not stated (nothing but the pattern checked)");
+#undef ADD
+}
+
+/* "210.3 MB/s" or "7012 IOPS"; "-" for NAN. */
+static const char *fmt_val(double v, bool iops, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (iops)
+		snprintf(buf, len, "%.0f IOPS", v);
+	else
+		snprintf(buf, len, "%.1f MB/s", v / 1e6);
+	return buf;
+}
+
+static const char *fmt_ratio(double v, char *buf, size_t len)
+{
+	if (isnan(v) || isinf(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", v);
+	return buf;
+}
+
+static void counts(const struct ios_acc_verdict *v, int c[3])
+{
+	c[0] = c[1] = c[2] = 0;
+	for (size_t i = 0; i < v->n; i++)
+		c[v->rows[i].status]++;
+}
+
+static void print_text(FILE *o, const struct ios_acc_tier *t, const char *file,
+		       const struct ios_acc_verdict *v, double tol)
+{
+	char meth[256];
+	int c[3];
+
+	method_text(&t->method, meth, sizeof(meth));
+	fprintf(o, "tier \"%s\" (%s): %s\n", t->name, file,
+		ios_acc_status_name(v->status));
+	fprintf(o, "  method: %s; per client, worst valid repetition\n", meth);
+	fprintf(o, "  %-16s %-12s %-9s %-6s %14s %14s %7s %7s %14s %9s  %s\n",
+		"metric", "client", "scope", "result", "measured", "expected",
+		"margin", "reps", "fio", "bench/fio", "source");
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ios_acc_row *r = &v->rows[i];
+		bool iops = ios_acc_metrics[r->metric].iops;
+		char mb[32], eb[32], mg[16], fb[32], rb[32], reps[24];
+
+		snprintf(reps, sizeof(reps), "%d/%d", r->nvalid, r->nreps);
+		fprintf(o,
+			"  %-16s %-12s %-9s %-6s %14s %14s %7s %7s %14s %9s  %s\n",
+			ios_acc_metrics[r->metric].key, r->client,
+			ios_acc_scope_name(r->scope),
+			ios_acc_status_name(r->status),
+			fmt_val(r->measured, iops, mb, sizeof(mb)),
+			fmt_val(r->expected, iops, eb, sizeof(eb)),
+			fmt_ratio(r->margin, mg, sizeof(mg)), reps,
+			r->has_ref ? fmt_val(r->ref, iops, fb, sizeof(fb))
+				   : "-",
+			r->has_ref ? fmt_ratio(r->ratio, rb, sizeof(rb)) : "-",
+			r->source[0] ? r->source : "-");
+		if (r->note[0])
+			fprintf(o, "  %-16s %s\n", "", r->note);
+		if (r->disagree)
+			fprintf(o,
+				"  %-16s DISAGREE: iostrata-bench / fio = %.3f, beyond the tolerance of %.0f%% (fio: %s)\n",
+				"", r->ratio, tol * 100, r->ref_source);
+	}
+	counts(v, c);
+	fprintf(o, "  => %s: %d PASS, %d FAIL, %d NOTRUN",
+		ios_acc_status_name(v->status), c[IOS_ACC_PASS],
+		c[IOS_ACC_FAIL], c[IOS_ACC_NOTRUN]);
+	if (v->ndisagree)
+		fprintf(o, "; %d disagreement(s) with fio beyond %.0f%%",
+			v->ndisagree, tol * 100);
+	fprintf(o, "\n\n");
+}
+
+/* Markdown cell: '|' escaped, newlines as spaces. */
+static void md_cell(FILE *o, const char *s)
+{
+	fputs("| ", o);
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", o);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', o);
+		else
+			fputc(*s, o);
+	}
+	fputc(' ', o);
+}
+
+static void print_md(FILE *o, const struct ios_acc_tier *t, const char *file,
+		     const struct ios_acc_verdict *v, double tol)
+{
+	char meth[256], title[320];
+	int c[3];
+
+	method_text(&t->method, meth, sizeof(meth));
+	snprintf(title, sizeof(title), "Tier \"%s\": %s", t->name,
+		 ios_acc_status_name(v->status));
+	fprintf(o, "## ");
+	for (const char *p = title; *p; p++)
+		fputc(*p == '\n' ? ' ' : *p, o);
+	fprintf(o,
+		"\n\nTier table: `%s`. Method: %s; per client, worst valid repetition. fio tolerance: %.0f%%.\n\n",
+		file, meth, tol * 100);
+	fprintf(o,
+		"| metric | client | scope | result | measured | expected | margin | reps | fio | bench/fio | source | note |\n");
+	fprintf(o,
+		"| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n");
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ios_acc_row *r = &v->rows[i];
+		bool iops = ios_acc_metrics[r->metric].iops;
+		char b[64], note[400];
+
+		md_cell(o, ios_acc_metrics[r->metric].key);
+		md_cell(o, r->client);
+		md_cell(o, ios_acc_scope_name(r->scope));
+		snprintf(b, sizeof(b), "**%s**",
+			 ios_acc_status_name(r->status));
+		md_cell(o, b);
+		md_cell(o, fmt_val(r->measured, iops, b, sizeof(b)));
+		md_cell(o, fmt_val(r->expected, iops, b, sizeof(b)));
+		md_cell(o, fmt_ratio(r->margin, b, sizeof(b)));
+		snprintf(b, sizeof(b), "%d/%d", r->nvalid, r->nreps);
+		md_cell(o, b);
+		md_cell(o,
+			r->has_ref ? fmt_val(r->ref, iops, b, sizeof(b)) : "-");
+		md_cell(o,
+			r->has_ref ? fmt_ratio(r->ratio, b, sizeof(b)) : "-");
+		md_cell(o, r->source[0] ? r->source : "-");
+		snprintf(note, sizeof(note), "%s%s%s", r->note,
+			 r->note[0] && r->disagree ? "; " : "",
+			 r->disagree ? "DISAGREE with fio" : "");
+		md_cell(o, note);
+		fputs("|\n", o);
+	}
+	counts(v, c);
+	fprintf(o,
+		"\n**%s**: %d PASS, %d FAIL, %d NOTRUN; %d disagreement(s) with fio.\n\n",
+		ios_acc_status_name(v->status), c[IOS_ACC_PASS],
+		c[IOS_ACC_FAIL], c[IOS_ACC_NOTRUN], v->ndisagree);
+}
+
+static void html_text(FILE *o, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '<':
+			fputs("&lt;", o);
+			break;
+		case '>':
+			fputs("&gt;", o);
+			break;
+		case '&':
+			fputs("&amp;", o);
+			break;
+		case '"':
+			fputs("&quot;", o);
+			break;
+		case '\'':
+			fputs("&#39;", o);
+			break;
+		default:
+			fputc(*s, o);
+		}
+}
+
+static void html_cell(FILE *o, const char *cls, const char *s)
+{
+	if (cls)
+		fprintf(o, "<td class=\"%s\">", cls);
+	else
+		fputs("<td>", o);
+	html_text(o, s);
+	fputs("</td>", o);
+}
+
+static void print_html(FILE *o, const struct ios_acc_tier *t, const char *file,
+		       const struct ios_acc_verdict *v, double tol)
+{
+	static const char *const cls[] = {"pass", "notrun", "fail"};
+	char meth[256], b[64];
+	int c[3];
+
+	method_text(&t->method, meth, sizeof(meth));
+	fputs("<h2>Tier &quot;", o);
+	html_text(o, t->name);
+	fprintf(o,
+		"&quot;: <span class=\"%s\">%s</span></h2>\n<p>Tier table: <code>",
+		cls[v->status], ios_acc_status_name(v->status));
+	html_text(o, file);
+	fputs("</code>. Method: ", o);
+	html_text(o, meth);
+	fprintf(o,
+		"; per client, worst valid repetition. fio tolerance: %.0f%%.</p>\n",
+		tol * 100);
+	fputs("<table>\n<tr><th>metric</th><th>client</th><th>scope</th><th>result</th><th>measured</th><th>expected</th><th>margin</th><th>reps</th><th>fio</th><th>bench/fio</th><th>source</th><th>note</th></tr>\n",
+	      o);
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ios_acc_row *r = &v->rows[i];
+		bool iops = ios_acc_metrics[r->metric].iops;
+
+		fputs("<tr>", o);
+		html_cell(o, NULL, ios_acc_metrics[r->metric].key);
+		html_cell(o, NULL, r->client);
+		html_cell(o, NULL, ios_acc_scope_name(r->scope));
+		html_cell(o, cls[r->status], ios_acc_status_name(r->status));
+		html_cell(o, "num", fmt_val(r->measured, iops, b, sizeof(b)));
+		html_cell(o, "num", fmt_val(r->expected, iops, b, sizeof(b)));
+		html_cell(o, "num", fmt_ratio(r->margin, b, sizeof(b)));
+		snprintf(b, sizeof(b), "%d/%d", r->nvalid, r->nreps);
+		html_cell(o, "num", b);
+		html_cell(o, "num",
+			  r->has_ref ? fmt_val(r->ref, iops, b, sizeof(b))
+				     : "-");
+		html_cell(o, r->disagree ? "fail" : "num",
+			  r->has_ref ? fmt_ratio(r->ratio, b, sizeof(b)) : "-");
+		html_cell(o, NULL, r->source[0] ? r->source : "-");
+		html_cell(o, NULL, r->note);
+		fputs("</tr>\n", o);
+	}
+	counts(v, c);
+	fprintf(o,
+		"</table>\n<p><b>%s</b>: %d PASS, %d FAIL, %d NOTRUN; %d disagreement(s) with fio.</p>\n",
+		ios_acc_status_name(v->status), c[IOS_ACC_PASS],
+		c[IOS_ACC_FAIL], c[IOS_ACC_NOTRUN], v->ndisagree);
+}
+
+static json_t *jnum(double v)
+{
+	return isnan(v) || isinf(v) ? json_null() : json_real(v);
+}
+
+static json_t *json_tier(const struct ios_acc_tier *t, const char *file,
+			 const struct ios_acc_verdict *v)
+{
+	json_t *o = json_object(), *rows = json_array(), *m = json_object();
+	char meth[256];
+
+	method_text(&t->method, meth, sizeof(meth));
+	json_object_set_new(o, "tier", json_string(t->name));
+	json_object_set_new(o, "tiers_file", json_string(file));
+	json_object_set_new(o, "verdict",
+			    json_string(ios_acc_status_name(v->status)));
+	json_object_set_new(m, "text", json_string(meth));
+	json_object_set_new(m, "bw_bs",
+			    json_integer((json_int_t)t->method.bw_bs));
+	json_object_set_new(m, "iops_bs",
+			    json_integer((json_int_t)t->method.iops_bs));
+	json_object_set_new(m, "ioengine", json_string(t->method.ioengine));
+	json_object_set_new(m, "iodepth", json_integer(t->method.iodepth));
+	json_object_set_new(m, "file_size",
+			    json_integer((json_int_t)t->method.file_size));
+	json_object_set_new(m, "direct", json_integer(t->method.direct));
+	json_object_set_new(o, "method", m);
+	json_object_set_new(o, "disagreements", json_integer(v->ndisagree));
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ios_acc_row *r = &v->rows[i];
+		json_t *j = json_object(), *f = json_null();
+
+		json_object_set_new(
+			j, "metric",
+			json_string(ios_acc_metrics[r->metric].key));
+		json_object_set_new(j, "client", json_string(r->client));
+		json_object_set_new(j, "scope",
+				    json_string(ios_acc_scope_name(r->scope)));
+		json_object_set_new(
+			j, "result",
+			json_string(ios_acc_status_name(r->status)));
+		json_object_set_new(j, "measured", jnum(r->measured));
+		json_object_set_new(j, "expected", jnum(r->expected));
+		json_object_set_new(j, "margin", jnum(r->margin));
+		json_object_set_new(j, "unit",
+				    json_string(ios_acc_metrics[r->metric].iops
+							? "op/s"
+							: "B/s"));
+		json_object_set_new(j, "valid_reps", json_integer(r->nvalid));
+		json_object_set_new(j, "reps", json_integer(r->nreps));
+		json_object_set_new(j, "clients_in_run",
+				    json_integer(r->nclients));
+		json_object_set_new(j, "source", json_string(r->source));
+		json_object_set_new(j, "note", json_string(r->note));
+		if (r->has_ref) {
+			f = json_object();
+			json_object_set_new(f, "value", jnum(r->ref));
+			json_object_set_new(f, "ratio", jnum(r->ratio));
+			json_object_set_new(f, "disagree",
+					    json_boolean(r->disagree));
+			json_object_set_new(f, "source",
+					    json_string(r->ref_source));
+		}
+		json_object_set_new(j, "fio", f);
+		json_array_append_new(rows, j);
+	}
+	json_object_set_new(o, "rows", rows);
+	return o;
+}
+
+static int exit_of(enum ios_acc_status s)
+{
+	return s == IOS_ACC_PASS   ? REPORT_EXIT_OK
+	       : s == IOS_ACC_FAIL ? REPORT_EXIT_FAIL
+				   : REPORT_EXIT_NOTRUN;
+}
+
+/* accept's command line. */
+struct acc_args {
+	const char *tiers, *only, *site_path;
+	double tol; /* < 0: not given */
+	enum acc_format fmt;
+};
+
+/* --fio-tolerance=X: a fraction or a percentage.  0, or -EINVAL said. */
+static int parse_tol(const char *arg, double *tol)
+{
+	char *end;
+
+	*tol = strtod(arg, &end);
+	if (*end == '%') {
+		*tol /= 100;
+		end++;
+	}
+	if (end == arg || *end || !(*tol >= 0) || *tol > 10) {
+		fprintf(stderr,
+			"iostrata-report accept: invalid value \"%s\" for --fio-tolerance (a fraction, e.g. 0.15 or 15%%)\n",
+			arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --format=NAME.  0, or -EINVAL said. */
+static int parse_format(const char *arg, enum acc_format *fmt)
+{
+	if (!strcmp(arg, "text"))
+		*fmt = ACC_TEXT;
+	else if (!strcmp(arg, "md"))
+		*fmt = ACC_MD;
+	else if (!strcmp(arg, "json"))
+		*fmt = ACC_JSON;
+	else if (!strcmp(arg, "html"))
+		*fmt = ACC_HTML;
+	else {
+		fprintf(stderr,
+			"iostrata-report accept: unknown format \"%s\" (accepted: text, md, json, html)\n",
+			arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The options into [a]: 0 to go on, 1 after --help, or REPORT_EXIT_USAGE
+ * (said on stderr). */
+static int parse_args(int argc, char **argv, struct acc_args *a)
+{
+	static const struct option opts[] = {
+		{"tiers", required_argument, NULL, 't'},
+		{"tier", required_argument, NULL, 'T'},
+		{"site", required_argument, NULL, 's'},
+		{"fio-tolerance", required_argument, NULL, 'f'},
+		{"format", required_argument, NULL, 'F'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:T:s:f:F:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			a->tiers = optarg;
+			break;
+		case 'T':
+			a->only = optarg;
+			break;
+		case 's':
+			a->site_path = optarg;
+			break;
+		case 'f':
+			if (parse_tol(optarg, &a->tol) < 0)
+				return REPORT_EXIT_USAGE;
+			break;
+		case 'F':
+			if (parse_format(optarg, &a->fmt) < 0)
+				return REPORT_EXIT_USAGE;
+			break;
+		case 'h':
+			printf("usage: iostrata-report accept [--tiers=FILE] [--tier=NAME] [--site=SITE.conf] [--fio-tolerance=0.15] [--format=text|md|json|html] FILE...\n"
+			       "exit: 0 all PASS, 1 some FAIL, 3 some NOTRUN and none FAIL, 2 bad input\n");
+			return 1;
+		default:
+			return REPORT_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* --site: its [accept] tiers, tier and fio_tolerance where the command
+ * line gave none.  0, or -1 said on stderr. */
+static int apply_site(struct acc_args *a, struct ios_site **site)
+{
+	struct ios_err err = {0};
+	double d;
+
+	if (ios_site_load(a->site_path, site, &err) < 0) {
+		fprintf(stderr, "iostrata-report accept: %s\n", err.msg);
+		return -1;
+	}
+	if (!a->tiers)
+		a->tiers = ios_site_get(*site, "accept", "tiers");
+	if (!a->only)
+		a->only = ios_site_get(*site, "accept", "tier");
+	if (a->tol < 0 && ios_site_get_double(*site, "accept", "fio_tolerance",
+					      &d, NULL) == 0)
+		a->tol = d;
+	return 0;
+}
+
+/* The tiers file [ts] and its [tier "NAME"] sections into [tl], --tier
+ * among them.  0, or -1 said on stderr. */
+static int load_tiers(const struct acc_args *a, struct ios_site **ts,
+		      struct tier_list *tl)
+{
+	struct ios_err err = {0};
+	int found = 0;
+
+	if (ios_site_load(a->tiers, ts, &err) < 0) {
+		fprintf(stderr, "iostrata-report accept: %s\n", err.msg);
+		return -1;
+	}
+	ios_site_sections(*ts, "tier", tier_cb, tl);
+	if (!tl->n) {
+		fprintf(stderr,
+			"iostrata-report accept: %s has no [tier \"NAME\"] sections\n",
+			a->tiers);
+		return -1;
+	}
+	if (!a->only)
+		return 0;
+	for (size_t t = 0; t < tl->n; t++)
+		found |= !strcmp(a->only, tl->names[t]);
+	if (found)
+		return 0;
+	fprintf(stderr,
+		"iostrata-report accept: no tier \"%s\" in %s (tiers:", a->only,
+		a->tiers);
+	for (size_t t = 0; t < tl->n; t++)
+		fprintf(stderr, " \"%s\"", tl->names[t]);
+	fprintf(stderr, ")\n");
+	return -1;
+}
+
+/* The runs and their fio attachments into [set].  0, or -1 said. */
+static int add_runs(struct ios_acc_set *set, const struct report_run *runs,
+		    size_t n)
+{
+	struct ios_err err = {0};
+
+	for (size_t i = 0; i < n; i++) {
+		int r = ios_acc_add_run(set, runs[i].run, runs[i].path);
+
+		if (r >= 0)
+			r = ios_acc_add_fio_attachments(set, runs[i].run,
+							runs[i].path, &err);
+		if (r == -ENOMEM) {
+			fprintf(stderr,
+				"iostrata-report accept: %s: out of memory\n",
+				runs[i].path);
+			return -1;
+		}
+		if (r < 0) {
+			fprintf(stderr, "iostrata-report accept: %s\n",
+				err.msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Before the tiers: the JSON document [*jall] or the HTML head. */
+static void print_head(const struct acc_args *a, json_t **jall)
+{
+	if (a->fmt == ACC_JSON) {
+		*jall = json_object();
+		json_object_set_new(*jall, "fio_tolerance", json_real(a->tol));
+		json_object_set_new(*jall, "tiers", json_array());
+	} else if (a->fmt == ACC_HTML) {
+		printf("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>iostrata site acceptance</title>\n"
+		       "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+		       "td,th{border:1px solid #999;padding:2px 6px}td.num{text-align:right}"
+		       ".pass{background:#cfc}.fail{background:#fcc}.notrun{background:#ffc}</style>\n"
+		       "</head><body>\n<h1>iostrata site acceptance</h1>\n");
+	}
+}
+
+/* Judge [set] against each tier (or --tier) and print each verdict in the
+ * format.  The exit code: one tier asked, its verdict's; all tiers, the
+ * best tier's; REPORT_EXIT_USAGE if a tier does not load. */
+static int judge_tiers(const struct acc_args *a, const struct ios_site *ts,
+		       const struct tier_list *tl,
+		       const struct ios_acc_set *set, json_t *jall)
+{
+	enum ios_acc_status best = IOS_ACC_FAIL, worst = IOS_ACC_PASS;
+	struct ios_err err = {0};
+
+	for (size_t t = 0; t < tl->n; t++) {
+		struct ios_acc_tier tier;
+		struct ios_acc_verdict v;
+
+		if (a->only && strcmp(a->only, tl->names[t]))
+			continue;
+		if (load_tier(ts, tl->names[t], &tier, &err) < 0) {
+			fprintf(stderr, "iostrata-report accept: %s\n",
+				err.msg);
+			return REPORT_EXIT_USAGE;
+		}
+		if (ios_acc_judge(&tier, set, a->tol, &v) < 0) {
+			fprintf(stderr,
+				"iostrata-report accept: judge tier \"%s\": out of memory\n",
+				tier.name);
+			return REPORT_EXIT_USAGE;
+		}
+		switch (a->fmt) {
+		case ACC_TEXT:
+			print_text(stdout, &tier, a->tiers, &v, a->tol);
+			break;
+		case ACC_MD:
+			print_md(stdout, &tier, a->tiers, &v, a->tol);
+			break;
+		case ACC_HTML:
+			print_html(stdout, &tier, a->tiers, &v, a->tol);
+			break;
+		case ACC_JSON:
+			json_array_append_new(json_object_get(jall, "tiers"),
+					      json_tier(&tier, a->tiers, &v));
+			break;
+		}
+		if (v.status < best)
+			best = v.status;
+		if (v.status > worst)
+			worst = v.status;
+		ios_acc_verdict_clear(&v);
+	}
+	return exit_of(a->only ? worst : best);
+}
+
+int report_accept(int argc, char **argv)
+{
+	struct acc_args a = {.tol = -1, .fmt = ACC_TEXT};
+	struct ios_site *site = NULL, *ts = NULL;
+	struct tier_list tl = {0};
+	struct ios_acc_set set = {0};
+	struct report_run *runs = NULL;
+	json_t *jall = NULL;
+	size_t n = 0;
+	int nbad, rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	rc = REPORT_EXIT_USAGE;
+	if (a.site_path && apply_site(&a, &site) < 0)
+		return REPORT_EXIT_USAGE;
+	if (a.tol < 0)
+		a.tol = ACC_DEFAULT_TOL;
+	if (!a.tiers) {
+		fprintf(stderr,
+			"iostrata-report accept: --tiers=FILE is required, or --site with [accept] tiers (INI with [tier \"NAME\"] sections: {rand,seq}_{read,write}_{bw,iops}, the method: bw_bs, iops_bs, ioengine, iodepth, file_size, direct)\n");
+		goto out;
+	}
+	if (optind >= argc) {
+		fprintf(stderr,
+			"iostrata-report accept: no results files given\n");
+		goto out;
+	}
+	if (load_tiers(&a, &ts, &tl) < 0)
+		goto out;
+	runs = report_load(argc - optind, argv + optind, &n, &nbad);
+	if (nbad)
+		goto out; /* report_load named each file and its problem */
+	if (add_runs(&set, runs, n) < 0)
+		goto out;
+	print_head(&a, &jall);
+	rc = judge_tiers(&a, ts, &tl, &set, jall);
+	if (a.fmt == ACC_HTML)
+		printf("</body></html>\n");
+	if (jall) {
+		json_object_set_new(jall, "exit", json_integer(rc));
+		json_dumpf(jall, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
+		printf("\n");
+		json_decref(jall);
+	}
+out:
+	ios_acc_set_clear(&set);
+	report_runs_free(runs, n);
+	ios_site_free(ts);
+	ios_site_free(site);
+	return rc;
+}
