@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #ifdef HAVE_JANSSON
@@ -45,6 +44,13 @@ char *ios_hw_job_json(void)
 	return NULL;
 }
 
+char *ios_hw_host_json(const char *root, const struct ios_hw_host_opts *opts)
+{
+	(void)root;
+	(void)opts;
+	return ios_hw_node_json(NULL);
+}
+
 char *ios_hw_ceph_json(const struct ios_ceph_opts *opts, const char *target_dir)
 {
 	(void)opts;
@@ -53,30 +59,9 @@ char *ios_hw_ceph_json(const struct ios_ceph_opts *opts, const char *target_dir)
 }
 #else
 
-/* Read root/rel into buf (trailing whitespace stripped); 0 or -errno. */
-static int rd(const char *root, const char *rel, char *buf, size_t len)
-{
-	char path[PATH_MAX];
-	FILE *f;
-	size_t n;
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, len - 1, f);
-	if (ferror(f)) {
-		int e = errno ? errno : EIO;
-
-		fclose(f);
-		return -e;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	while (n > 0 && isspace((unsigned char)buf[n - 1]))
-		buf[--n] = '\0';
-	return 0;
-}
+#define rd ios_hw_rd
+#define set_str ios_hw_set_str
+#define dump ios_hw_dump
 
 /* Set key to the string read from root/rel, or "unknown". */
 static void set_file_str(json_t *o, const char *key, const char *root,
@@ -90,25 +75,7 @@ static void set_file_str(json_t *o, const char *key, const char *root,
 		json_object_set_new(o, key, json_string(UNKNOWN));
 }
 
-/* Set key to the integer in root/rel (scaled), or "unknown". */
-static void set_file_int(json_t *o, const char *key, const char *root,
-			 const char *rel, long long scale, int base)
-{
-	char buf[128], *end;
-	long long v;
-
-	if (rd(root, rel, buf, sizeof(buf)) == 0 && buf[0]) {
-		errno = 0;
-		v = strtoll(buf, &end, base);
-		if (!errno && end != buf && v >= 0) {
-			json_object_set_new(o, key, json_integer(v * scale));
-			return;
-		}
-	}
-	json_object_set_new(o, key, json_string(UNKNOWN));
-}
-
-static void set_str(json_t *o, const char *key, const char *v)
+void ios_hw_set_str(json_t *o, const char *key, const char *v)
 {
 	json_object_set_new(o, key, json_string(v && v[0] ? v : UNKNOWN));
 }
@@ -288,106 +255,6 @@ static json_t *mem_info(const char *root)
 	return o;
 }
 
-static json_t *block_devices(const char *root)
-{
-	json_t *a = json_array();
-	char path[PATH_MAX], rel[PATH_MAX], buf[512];
-	struct dirent **ents = NULL;
-	int n;
-
-	snprintf(path, sizeof(path), "%s/sys/block", root);
-	n = scandir(path, &ents, NULL, alphasort);
-	for (int i = 0; i < n; i++) {
-		const char *name = ents[i]->d_name;
-		json_t *o;
-		char *l, *r;
-
-		if (name[0] == '.' || !strncmp(name, "loop", 4) ||
-		    !strncmp(name, "ram", 3)) {
-			free(ents[i]);
-			continue;
-		}
-		o = json_object();
-		set_str(o, "name", name);
-#define REL(fmt) (snprintf(rel, sizeof(rel), "sys/block/%s/" fmt, name), rel)
-		set_file_str(o, "model", root, REL("device/model"));
-		set_file_int(o, "size_bytes", root, REL("size"), 512, 10);
-		set_file_int(o, "rotational", root, REL("queue/rotational"), 1,
-			     10);
-		if (rd(root, REL("queue/scheduler"), buf, sizeof(buf)) == 0 &&
-		    (l = strchr(buf, '[')) && (r = strchr(l, ']'))) {
-			*r = '\0';
-			set_str(o, "scheduler", l + 1);
-		} else if (rd(root, rel, buf, sizeof(buf)) == 0) {
-			set_str(o, "scheduler", buf);
-		} else {
-			set_str(o, "scheduler", NULL);
-		}
-		set_file_int(o, "logical_block_size", root,
-			     REL("queue/logical_block_size"), 1, 10);
-		set_file_int(o, "physical_block_size", root,
-			     REL("queue/physical_block_size"), 1, 10);
-		set_file_int(o, "nr_requests", root, REL("queue/nr_requests"),
-			     1, 10);
-		set_file_str(o, "dev", root, REL("dev"));
-#undef REL
-		json_array_append_new(a, o);
-		free(ents[i]);
-	}
-	free(ents);
-	return a;
-}
-
-static json_t *nics(const char *root)
-{
-	json_t *a = json_array();
-	char path[PATH_MAX], rel[PATH_MAX], buf[256], link[PATH_MAX];
-	struct dirent **ents = NULL;
-	int n;
-
-	snprintf(path, sizeof(path), "%s/sys/class/net", root);
-	n = scandir(path, &ents, NULL, alphasort);
-	for (int i = 0; i < n; i++) {
-		const char *name = ents[i]->d_name;
-		json_t *o;
-		ssize_t len;
-		long long v;
-
-		if (name[0] == '.') {
-			free(ents[i]);
-			continue;
-		}
-		o = json_object();
-		set_str(o, "name", name);
-		snprintf(rel, sizeof(rel), "sys/class/net/%s/speed", name);
-		/* speed: EINVAL when the link is down, -1 when unknown */
-		if (rd(root, rel, buf, sizeof(buf)) == 0 &&
-		    (v = strtoll(buf, NULL, 10)) > 0)
-			json_object_set_new(o, "speed_mbps", json_integer(v));
-		else
-			set_str(o, "speed_mbps", NULL);
-		snprintf(rel, sizeof(rel), "sys/class/net/%s/mtu", name);
-		set_file_int(o, "mtu", root, rel, 1, 10);
-		snprintf(path, sizeof(path),
-			 "%s/sys/class/net/%s/device/driver", root, name);
-		len = readlink(path, link, sizeof(link) - 1);
-		if (len > 0) {
-			link[len] = '\0';
-			set_str(o, "driver",
-				strrchr(link, '/') ? strrchr(link, '/') + 1
-						   : link);
-		} else {
-			set_str(o, "driver", NULL);
-		}
-		snprintf(rel, sizeof(rel), "sys/class/net/%s/operstate", name);
-		set_file_str(o, "state", root, rel);
-		json_array_append_new(a, o);
-		free(ents[i]);
-	}
-	free(ents);
-	return a;
-}
-
 /* Undo mountinfo's octal escapes (\040 for space) in place. */
 static void unescape(char *s)
 {
@@ -469,7 +336,7 @@ json_t *ios_hw_filesystem(const char *root, const char *target_dir)
 	return o;
 }
 
-static char *dump(json_t *o)
+char *ios_hw_dump(json_t *o)
 {
 	char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 
@@ -477,15 +344,21 @@ static char *dump(json_t *o)
 	return s;
 }
 
-char *ios_hw_node_json_root(const char *root, const char *target_dir)
+char *ios_hw_host_json(const char *root, const struct ios_hw_host_opts *opts)
 {
-	json_t *o = json_object();
+	static const struct ios_hw_host_opts none = {0};
+	json_t *o = json_object(), *cpu;
 	char buf[1024], rel[64];
 	const char *sn;
 
 	if (!o)
 		return NULL;
+	if (!opts)
+		opts = &none;
+	if (!root)
+		root = "/";
 	set_file_str(o, "hostname", root, "proc/sys/kernel/hostname");
+	ios_hw_role(o, opts->role, opts->role_source);
 	sn = getenv("SLURMD_NODENAME");
 	if (!sn || !sn[0])
 		sn = getenv("SLURM_TOPOLOGY_ADDR");
@@ -525,14 +398,34 @@ char *ios_hw_node_json_root(const char *root, const char *target_dir)
 		}
 		set_str(o, "os", buf);
 	}
-	json_object_set_new(o, "cpu", cpu_info(root));
+	cpu = cpu_info(root);
+	ios_hw_microcode(cpu, root);
+	json_object_set_new(cpu, "frequency", ios_hw_cpufreq(root));
+	json_object_set_new(o, "cpu", cpu);
 	json_object_set_new(o, "memory", mem_info(root));
-	json_object_set_new(o, "block_devices", block_devices(root));
-	json_object_set_new(o, "nics", nics(root));
-	if (target_dir)
+	json_object_set_new(o, "system", ios_hw_dmi(root));
+	json_object_set_new(o, "block_devices", ios_hw_block_devices(root));
+	json_object_set_new(o, "nics", ios_hw_nics(root));
+	json_object_set_new(o, "infiniband", ios_hw_infiniband(root));
+	json_object_set_new(o, "slurm", ios_hw_slurm(root));
+	if (opts->mpi_library)
+		json_object_set_new(o, "mpi_library",
+				    json_string(opts->mpi_library));
+	else
+		ios_hw_unknown(o, "mpi_library",
+			       "collected outside an MPI process");
+	ios_hw_shape(o, opts->applied_file);
+	if (opts->target_dir)
 		json_object_set_new(o, "filesystem",
-				    ios_hw_filesystem(root, target_dir));
+				    ios_hw_filesystem(root, opts->target_dir));
 	return dump(o);
+}
+
+char *ios_hw_node_json_root(const char *root, const char *target_dir)
+{
+	struct ios_hw_host_opts o = {.target_dir = target_dir};
+
+	return ios_hw_host_json(root, &o);
 }
 
 char *ios_hw_node_json(const char *target_dir)
@@ -624,181 +517,4 @@ char *ios_hw_job_json(void)
 	return dump(o);
 }
 
-/* ---- Ceph ------------------------------------------------------------ */
-
-/* The data pool of [dir] from the CephFS layout xattrs, walking up. */
-int ios_hw_ceph_dir_pool(const char *dir, char *out, size_t len)
-{
-	char path[PATH_MAX];
-
-	if (!realpath(dir, path))
-		return -errno;
-	for (;;) {
-		ssize_t n =
-			getxattr(path, "ceph.dir.layout.pool", out, len - 1);
-		char *slash;
-
-		if (n < 0)
-			n = getxattr(path, "ceph.file.layout.pool", out,
-				     len - 1);
-		if (n > 0) {
-			out[n] = '\0';
-			return 0;
-		}
-		if (errno == ENOTSUP)
-			return -ENOTSUP; /* not CephFS */
-		slash = strrchr(path, '/');
-		if (!slash || slash == path)
-			return -ENODATA;
-		*slash = '\0';
-	}
-}
-
-/* o[key] = v (a borrowed reference), or "unknown" when v is NULL. */
-static void copy_or_unknown(json_t *o, const char *key, json_t *v)
-{
-	if (v)
-		json_object_set(o, key, v);
-	else
-		json_object_set_new(o, key, json_string(UNKNOWN));
-}
-
-/* The JSON answer to [cmd]; NULL when not connected or on any error. */
-static json_t *mon_json(void *c, const char *cmd)
-{
-	char *out = NULL;
-	size_t len = 0;
-	json_t *j = NULL;
-
-	if (c && ios_rados_mon_command(c, cmd, &out, &len, NULL, NULL) >= 0)
-		j = json_loadb(out, len, 0, NULL);
-	free(out);
-	return j;
-}
-
-/* The facts probe's time bound: see hwinfo.h. */
-static unsigned int probe_timeout(const struct ios_ceph_opts *opts)
-{
-	const char *e = getenv("IOSTRATA_CEPH_TIMEOUT");
-	unsigned int t = IOS_CEPH_PROBE_TIMEOUT;
-
-	if (e && atoi(e) > 0)
-		t = (unsigned int)atoi(e);
-	if (opts && opts->timeout && opts->timeout < t)
-		t = opts->timeout;
-	return t;
-}
-
-char *ios_hw_ceph_json(const struct ios_ceph_opts *opts, const char *target_dir)
-{
-	/* librados would print its own complaints on a failed probe */
-	static const struct ios_ceph_kv quiet[] = {
-		{"log_to_stderr", "false"},
-		{"err_to_stderr", "false"},
-		{NULL, NULL},
-	};
-	struct ios_ceph_opts co = {0};
-	struct ios_err err = {0};
-	char pool[256], confbuf[PATH_MAX], *client;
-	const char *conf;
-	void *c = NULL;
-	json_t *o, *j, *pools;
-
-	if (opts)
-		co = *opts;
-	conf = ios_ceph_conf(&co, confbuf, sizeof(confbuf));
-	if (!conf)
-		return NULL; /* no Ceph configured here */
-	co.timeout = probe_timeout(opts);
-	co.op_timeout = 0;
-	co.extra = quiet;
-	o = json_object();
-	json_object_set_new(o, "conf", json_string(conf));
-	client = malloc(strlen(ios_ceph_id(&co)) + sizeof("client."));
-	if (client) {
-		sprintf(client, "client.%s", ios_ceph_id(&co));
-		json_object_set_new(o, "client", json_string(client));
-		free(client);
-	}
-	/* Not reachable: every cluster fact "unknown", and why. */
-	if (ios_rados_connect(&co, &c, &err) < 0) {
-		json_object_set_new(o, "error", json_string(err.msg));
-		c = NULL;
-	}
-	j = mon_json(c, "{\"prefix\":\"fsid\",\"format\":\"json\"}");
-	set_str(o, "fsid", json_string_value(json_object_get(j, "fsid")));
-	json_decref(j);
-	j = mon_json(c, "{\"prefix\":\"version\",\"format\":\"json\"}");
-	set_str(o, "version", json_string_value(json_object_get(j, "version")));
-	json_decref(j);
-	j = mon_json(c, "{\"prefix\":\"osd stat\",\"format\":\"json\"}");
-	{
-		json_t *osds = json_object(), *src = j;
-
-		/* pacific: top level; later releases nest under osdmap */
-		if (json_object_get(j, "osdmap"))
-			src = json_object_get(j, "osdmap");
-		copy_or_unknown(osds, "total",
-				json_object_get(src, "num_osds"));
-		copy_or_unknown(osds, "up",
-				json_object_get(src, "num_up_osds"));
-		copy_or_unknown(osds, "in",
-				json_object_get(src, "num_in_osds"));
-		json_object_set_new(o, "osds", osds);
-	}
-	json_decref(j);
-	j = mon_json(
-		c,
-		"{\"prefix\":\"osd pool ls\",\"detail\":\"detail\",\"format\":\"json\"}");
-	pools = json_array();
-	if (json_is_array(j)) {
-		size_t i;
-		json_t *p;
-
-		json_array_foreach(j, i, p)
-		{
-			json_t *q = json_object();
-			static const struct {
-				const char *key, *src;
-			} f[] = {
-				{"name", "pool_name"},
-				{"id", "pool_id"},
-				{"size", "size"},
-				{"min_size", "min_size"},
-				{"pg_num", "pg_num"},
-				{"crush_rule", "crush_rule"},
-			};
-			for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
-				json_t *v = json_object_get(p, f[k].src);
-
-				copy_or_unknown(q, f[k].key, v);
-			}
-			json_array_append_new(pools, q);
-		}
-	}
-	json_decref(j);
-	json_object_set_new(o, "pools", pools);
-	if (target_dir &&
-	    ios_hw_ceph_dir_pool(target_dir, pool, sizeof(pool)) == 0) {
-		json_object_set_new(o, "data_pool", json_string(pool));
-		json_object_set_new(o, "data_pool_source",
-				    json_string("layout xattr"));
-	} else {
-		const char *dp = NULL;
-
-		j = mon_json(c, "{\"prefix\":\"fs ls\",\"format\":\"json\"}");
-		if (json_is_array(j) && json_array_size(j) > 0)
-			dp = json_string_value(json_array_get(
-				json_object_get(json_array_get(j, 0),
-						"data_pools"),
-				0));
-		set_str(o, "data_pool", dp);
-		json_object_set_new(
-			o, "data_pool_source",
-			json_string(dp ? "fs ls (first data pool)" : UNKNOWN));
-		json_decref(j);
-	}
-	ios_rados_shutdown(c);
-	return dump(o);
-}
 #endif /* HAVE_JANSSON */

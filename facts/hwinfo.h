@@ -19,6 +19,45 @@
 char *ios_hw_node_json(const char *target_dir);
 
 /*
+ * The full record of this host (SCHEMA.md, /hosts): what
+ * ios_hw_node_json gives plus role, role_source, cpu.microcode,
+ * cpu.frequency, system (DMI, DIMMs), the block devices' vendor, serial,
+ * firmware and queue_depth, infiniband, slurm (version_built, conf keys,
+ * cgroup), mpi_library and shape (the SPANK applied file), read under
+ * [root] (NULL: "/").  [opts] may be NULL; in it every member may be NULL:
+ * target_dir (no filesystem member), role + role_source (NULL: from the
+ * environment: $IOSTRATA_ROLE, else "storage" when the SPANK plugin shaped
+ * this host, else "unknown"), applied_file (NULL: $IOSTRATA_APPLIED_FILE),
+ * mpi_library (MPI_Get_library_version's text; NULL: "unknown").  A fact
+ * that cannot be read is "unknown" and the object's "why_unknown" member
+ * says why.  Returns malloc'd JSON, NULL only when out of memory.
+ */
+struct ios_hw_host_opts {
+	const char *target_dir;
+	const char *role;
+	const char *role_source;
+	const char *applied_file;
+	const char *mpi_library;
+};
+char *ios_hw_host_json(const char *root, const struct ios_hw_host_opts *opts);
+
+/*
+ * One record per host that took part: the records of the ranks' nodes
+ * [nodes] (in node order; NULL or not JSON: a placeholder whose role is
+ * unknown, and why), then the records [extra] made on other hosts (by
+ * iostrata-facts on the storage hosts; [extra_names] names each in
+ * messages), matched by slurm_node, else hostname.  A host in both keeps
+ * its node record, which takes the other's role (when its own is
+ * unknown) and shape (when unknown).  An [extra] text that is not a host
+ * record is left out and [msg] names the first such.  Sets *out to a
+ * malloc'd array of malloc'd JSON texts and returns their number, or
+ * -ENOMEM.
+ */
+int ios_hw_hosts_merge(char *const *nodes, int nnodes, char *const *extra,
+		       const char *const *extra_names, int nextra, char ***out,
+		       char *msg, size_t msglen);
+
+/*
  * Slurm facts from this process's environment (job_id, array_job_id,
  * array_task_id, het_job_id, het_job_offset, partition, nodelist, nnodes,
  * ntasks, tasks_per_node, cpus_per_task, job_name, cluster), the SPANK

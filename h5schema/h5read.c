@@ -595,6 +595,7 @@ int ios_h5_open_file(struct ios_h5_rctx *r, hid_t *out)
 			"h5schema: read %s: schema version %d is newer than this tool reads (up to %d); update iostrata",
 			r->path, ver, IOS_SCHEMA_VERSION);
 	}
+	r->version = ver;
 	*out = f;
 	return 0;
 }
@@ -607,6 +608,7 @@ static int read_root(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
 	int rc;
 
 	snprintf(r->obj, sizeof(r->obj), "/");
+	run->schema_version = r->version;
 	if ((rc = read_attrs(r, f, IOS_G_ROOT, run)))
 		return rc;
 	if (run->nranks < 0 || run->nranks > IOS_H5_MAX_COUNT ||
@@ -668,6 +670,46 @@ static int read_config(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
 	return 0;
 }
 
+/* /hosts/N: the raw JSON of each host record (none before version 2). */
+static int read_hosts(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
+{
+	hid_t g, sub;
+	char name[64];
+	int rc = 0;
+
+	if (r->version < 2 && H5Lexists(f, "hosts", H5P_DEFAULT) <= 0) {
+		run->nhosts = 0;
+		return 0;
+	}
+	snprintf(r->obj, sizeof(r->obj), "/hosts");
+	if ((g = H5Gopen2(f, "hosts", H5P_DEFAULT)) < 0)
+		return ios_h5_rfail(r, -EBADMSG, "missing group");
+	if (H5Aexists(f, "nhosts") <= 0 ||
+	    (rc = count_bound(r, g, "nhosts", run->nhosts))) {
+		H5Gclose(g);
+		return rc ? rc
+			  : ios_h5_rfail(r, -EBADMSG,
+					 "missing root attribute 'nhosts'");
+	}
+	run->host_json = calloc((size_t)run->nhosts + 1, sizeof(char *));
+	if (!run->host_json) {
+		H5Gclose(g);
+		return ios_h5_rfail(r, -ENOMEM, "%s", strerror(ENOMEM));
+	}
+	for (int i = 0; !rc && i < run->nhosts; i++) {
+		snprintf(name, sizeof(name), "%d", i);
+		snprintf(r->obj, sizeof(r->obj), "/hosts/%d", i);
+		if ((sub = H5Gopen2(g, name, H5P_DEFAULT)) < 0) {
+			rc = ios_h5_rfail(r, -EBADMSG, "missing group");
+			break;
+		}
+		rc = read_text(r, sub, "raw_json", &run->host_json[i]);
+		H5Gclose(sub);
+	}
+	H5Gclose(g);
+	return rc;
+}
+
 /* /nodes/N, /job and /ceph: the raw JSON text of each. */
 static int read_nodes(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
 {
@@ -702,6 +744,8 @@ static int read_nodes(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
 		}
 	}
 	H5Gclose(g);
+	if ((rc = read_hosts(r, f, run)))
+		return rc;
 	for (int k = 0; k < 2; k++) {
 		const char *gn = k ? "ceph" : "job";
 

@@ -51,6 +51,7 @@ struct ios_h5_rctx {
 	struct ios_err *err;
 	char why[256];
 	char obj[256]; /* object being read, for messages */
+	int version;   /* the file's schema_version (ios_h5_open_file) */
 };
 
 /* Set [r->err] to "h5schema: read PATH: OBJECT: <fmt>" and return [code]. */

@@ -11,6 +11,9 @@
 #include <string.h>
 
 #include <hdf5.h>
+#ifdef HAVE_JANSSON
+#include <jansson.h>
+#endif
 
 #include "h5run.h"
 #include "h5run_internal.h"
@@ -164,6 +167,9 @@ static int check_tree(struct ios_h5_rctx *r, hid_t parent, const char *ppath,
 	long n = 1;
 	int rc = 0;
 
+	if (gd->count_attr && gd->flags != IOS_H5_REQ &&
+	    H5Aexists(parent, gd->count_attr) <= 0)
+		return 0; /* an optional collection that is not there */
 	if (gd->count_attr && read_count(parent, gd->count_attr, &n) < 0) {
 		snprintf(r->obj, sizeof(r->obj), "%s", ppath);
 		return ios_h5_rfail(r, -EBADMSG,
@@ -213,6 +219,155 @@ static int check_tree(struct ios_h5_rctx *r, hid_t parent, const char *ppath,
 	return rc;
 }
 
+#ifdef HAVE_JANSSON
+/*
+ * What a host record (SCHEMA.md, /hosts) holds: at [path] (dotted; "[]"
+ * = every element of that array), the members [keys]; those marked '?'
+ * may be "unknown" only with a reason in that object's why_unknown.
+ */
+static const struct {
+	const char *path, *keys;
+} host_spec[] = {
+	{"", "hostname role role_source slurm_node kernel os cpu memory "
+	     "system block_devices nics infiniband slurm ?mpi_library ?shape"},
+	{"cpu", "model online_count ?microcode frequency"},
+	{"cpu.frequency", "?driver ?governor ?base_khz ?min_khz ?max_khz"},
+	{"system", "?sys_vendor ?product_name ?product_version ?board_vendor "
+		   "?board_name ?bios_vendor ?bios_version ?bios_date ?dimms"},
+	{"system.dimms[]", "?locator ?size_bytes ?speed_mts ?manufacturer "
+			   "?part_number"},
+	{"block_devices[]", "name ?model ?vendor ?serial ?firmware "
+			    "?rotational ?scheduler ?nr_requests ?queue_depth "
+			    "?size_bytes"},
+	{"nics[]", "name ?speed_mbps ?mtu ?driver ?state"},
+	{"infiniband[]", "device port ?rate ?state ?link_layer"},
+	{"slurm", "?version_built conf ?SelectType ?SelectTypeParameters "
+		  "?TaskPlugin ?ProctrackType ?PrologFlags cgroup"},
+	{"slurm.cgroup", "conf ?CgroupPlugin ?ConstrainCores "
+			 "?ConstrainRAMSpace ?ConstrainDevices"},
+};
+
+/* The members of [o] that [keys] names: present, and "unknown" only with
+ * a reason when marked '?'. */
+static int check_keys(struct ios_h5_rctx *r, json_t *o, const char *where,
+		      const char *keys)
+{
+	char buf[512], *save = NULL;
+
+	if (!json_is_object(o))
+		return ios_h5_rfail(r, -EBADMSG,
+				    "host record: %s is not an object",
+				    where[0] ? where : "the record");
+	snprintf(buf, sizeof(buf), "%s", keys);
+	for (char *k = strtok_r(buf, " ", &save); k;
+	     k = strtok_r(NULL, " ", &save)) {
+		int why = k[0] == '?';
+		json_t *v;
+
+		k += why;
+		v = json_object_get(o, k);
+		if (!v)
+			return ios_h5_rfail(
+				r, -EBADMSG,
+				"host record: missing member '%s%s%s'", where,
+				where[0] ? "." : "", k);
+		if (why && json_is_string(v) &&
+		    !strcmp(json_string_value(v), "unknown") &&
+		    !json_is_string(json_object_get(
+			    json_object_get(o, "why_unknown"), k)))
+			return ios_h5_rfail(
+				r, -EBADMSG,
+				"host record: '%s%s%s' is unknown without a reason in why_unknown",
+				where, where[0] ? "." : "", k);
+	}
+	return 0;
+}
+
+/* Walk [path] from [o] (arrays: every element) and check [keys]. */
+static int check_at(struct ios_h5_rctx *r, json_t *o, const char *path,
+		    const char *done, const char *keys)
+{
+	char head[128], where[256];
+	const char *dot;
+	size_t n;
+	json_t *v;
+
+	if (!path[0])
+		return check_keys(r, o, done, keys);
+	dot = strchr(path, '.');
+	n = dot ? (size_t)(dot - path) : strlen(path);
+	snprintf(head, sizeof(head), "%.*s", (int)n, path);
+	if (n > 2 && !strcmp(head + n - 2, "[]")) {
+		size_t i;
+		json_t *e;
+
+		head[n - 2] = '\0';
+		v = json_object_get(o, head);
+		if (json_is_string(v) && strcmp(head, "dimms") == 0)
+			return 0; /* "unknown" (checked in its parent) */
+		if (!json_is_array(v))
+			return ios_h5_rfail(
+				r, -EBADMSG,
+				"host record: '%s%s%s' is not a list", done,
+				done[0] ? "." : "", head);
+		json_array_foreach(v, i, e)
+		{
+			int rc;
+
+			snprintf(where, sizeof(where), "%s%s%s[%zu]", done,
+				 done[0] ? "." : "", head, i);
+			rc = check_at(r, e, dot ? dot + 1 : "", where, keys);
+			if (rc)
+				return rc;
+		}
+		return 0;
+	}
+	v = json_object_get(o, head);
+	snprintf(where, sizeof(where), "%s%s%s", done, done[0] ? "." : "",
+		 head);
+	if (json_is_string(v) && !strcmp(json_string_value(v), "unknown"))
+		return 0; /* the whole object unknown: checked in its parent */
+	return check_at(r, v, dot ? dot + 1 : "", where, keys);
+}
+
+/* Schema version 2 on: /hosts with nhosts records, each complete. */
+static int check_hosts(struct ios_h5_rctx *r, const char *path)
+{
+	struct ios_run *run = NULL;
+	int rc = ios_h5_read_run(path, &run, r->err);
+
+	for (int i = 0; !rc && i < run->nhosts; i++) {
+		json_error_t jerr;
+		json_t *j = json_loads(
+			run->host_json[i] ? run->host_json[i] : "", 0, &jerr);
+		const char *role;
+
+		snprintf(r->obj, sizeof(r->obj), "/hosts/%d/raw_json", i);
+		if (!j) {
+			rc = ios_h5_rfail(r, -EBADMSG,
+					  "host record: not JSON: %s",
+					  jerr.text);
+			break;
+		}
+		role = json_string_value(json_object_get(j, "role"));
+		if (!role ||
+		    (strcmp(role, "storage") && strcmp(role, "client") &&
+		     strcmp(role, "unknown")))
+			rc = ios_h5_rfail(
+				r, -EBADMSG,
+				"host record: role \"%s\": expected storage, client or unknown",
+				role ? role : "(none)");
+		for (size_t k = 0;
+		     !rc && k < sizeof(host_spec) / sizeof(host_spec[0]); k++)
+			rc = check_at(r, j, host_spec[k].path, "",
+				      host_spec[k].keys);
+		json_decref(j);
+	}
+	ios_run_free(run);
+	return rc;
+}
+#endif
+
 int ios_h5_validate(const char *path, struct ios_err *err)
 {
 	struct ios_h5_rctx r = {.path = path, .err = err};
@@ -224,9 +379,22 @@ int ios_h5_validate(const char *path, struct ios_err *err)
 	if ((rc = ios_h5_open_file(&r, &f)))
 		return rc;
 	rc = check_tree(&r, f, "/", IOS_G_ROOT);
+	/* /hosts: required from schema version 2 on */
+	if (!rc && r.version >= 2 &&
+	    (H5Aexists(f, "nhosts") <= 0 ||
+	     H5Lexists(f, "hosts", H5P_DEFAULT) <= 0)) {
+		snprintf(r.obj, sizeof(r.obj), "/hosts");
+		rc = ios_h5_rfail(
+			&r, -EBADMSG,
+			"missing (required from schema version 2: the host records and the root attribute nhosts)");
+	}
 	H5Fclose(f);
 	if (rc)
 		return rc;
+#ifdef HAVE_JANSSON
+	if (r.version >= 2 && (rc = check_hosts(&r, path)))
+		return rc;
+#endif
 	/* and every byte readable, counts consistent */
 	rc = ios_h5_read_run(path, &run, err);
 	ios_run_free(run);

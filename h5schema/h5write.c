@@ -581,6 +581,18 @@ static int write_body(struct wctx *w, hid_t f, const struct ios_run *run)
 			w, g, name, run->node_json ? run->node_json[i] : NULL);
 	}
 	H5Gclose(g);
+	/* /hosts: one record per host that took part */
+	if (!rc) {
+		if ((g = group_create(w, f, "hosts", 0)) < 0)
+			return w->rc;
+		for (int i = 0; !rc && i < run->nhosts; i++) {
+			snprintf(name, sizeof(name), "%d", i);
+			rc = write_json_group(w, g, name,
+					      run->host_json ? run->host_json[i]
+							     : NULL);
+		}
+		H5Gclose(g);
+	}
 	if (!rc && run->job_json)
 		rc = write_json_group(w, f, "job", run->job_json);
 	if (!rc && run->ceph_json)

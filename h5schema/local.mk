@@ -30,6 +30,8 @@ EXTRA_DIST += \
 	h5schema/SCHEMA.md \
 	h5schema/README.md \
 	tests/integration/t30-results.sh \
+	tests/integration/t31-hosts.sh \
+	tests/fixtures/results-v1.h5 \
 	# End of EXTRA_DIST (h5schema)
 endif
 
@@ -44,7 +46,8 @@ TESTS += \
 	tests/unit/test_h5iso \
 	# End of TESTS (h5schema)
 tests_unit_test_h5run_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_h5run_CPPFLAGS = $(AM_CPPFLAGS) $(INC_H5) $(HDF5_CFLAGS)
+tests_unit_test_h5run_CPPFLAGS = $(AM_CPPFLAGS) $(INC_H5) $(HDF5_CFLAGS) \
+	-DIOS_FIXTURES='"$(abs_top_srcdir)/tests/fixtures"'
 tests_unit_test_h5run_LDADD = model/libiostrata_synth.la \
 	h5schema/libiostrata_h5.la model/libiostrata_model.la \
 	common/libiostrata_common.la \

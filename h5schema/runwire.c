@@ -120,6 +120,10 @@ void ios_wire_run(struct ios_wire *w, const struct ios_run *run)
 	ios_wire_u32(w, run->node_json != NULL);
 	for (int i = 0; run->node_json && i < run->nnodes; i++)
 		ios_wire_str(w, run->node_json[i]);
+	ios_wire_u32(w, (uint32_t)run->schema_version);
+	ios_wire_u32(w, (uint32_t)run->nhosts);
+	for (int i = 0; i < run->nhosts; i++)
+		ios_wire_str(w, run->host_json ? run->host_json[i] : NULL);
 	ios_wire_u32(w, (uint32_t)run->nphases);
 	for (int k = 0; run->phases && k < run->nphases; k++) {
 		const struct ios_phase_result *ph = &run->phases[k];
@@ -412,6 +416,21 @@ static void get_body(struct ios_unwire *u, struct ios_run *run)
 		if (!(run->node_json[i] = ios_unwire_str(u, SIZE_MAX)) &&
 		    !u->bad)
 			u->bad = "a node without metadata";
+	run->schema_version = (int32_t)ios_unwire_u32(u);
+	run->nhosts = get_count(u, "nhosts out of bounds");
+	if (u->bad || !fits(u, (uint64_t)run->nhosts, sizeof(uint32_t))) {
+		u->bad = u->bad ? u->bad : "nhosts beyond the message";
+		run->nhosts = 0;
+		return;
+	}
+	run->host_json = calloc((size_t)run->nhosts + 1, sizeof(char *));
+	if (!run->host_json) {
+		u->bad = "out of memory";
+		run->nhosts = 0;
+		return;
+	}
+	for (int i = 0; i < run->nhosts && !u->bad; i++)
+		run->host_json[i] = ios_unwire_str(u, SIZE_MAX);
 	run->nphases = get_count(u, "nphases out of bounds");
 	if (!fits(u, (uint64_t)run->nphases, sizeof(struct ios_phase_result)))
 		run->nphases = 0;

@@ -71,6 +71,7 @@ ios_init() {
 	CAMPAIGN=$(ios_tool iostrata-campaign jobscripts)
 	BENCH=$(ios_tool iostrata-bench mpibench)
 	NODE=$(ios_tool iostrata-node spank)
+	FACTS=$(ios_tool iostrata-facts facts)
 	# shellcheck disable=SC2034 # used by the job scripts
 	REPORT=$(ios_tool iostrata-report report)
 	IOS_EDIR=${IOSTRATA_ELEMENT_DIR:-$PWD/iostrata-${SLURM_JOB_ID:-$$}}
@@ -131,6 +132,33 @@ ios_node_state() {
 			printf -- '--attach=%s=%s\n' "${f%.json}" "$IOS_EDIR/$f"
 		done
 	fi
+}
+
+# ios_host_facts [STORAGE_GROUP [CLIENT_GROUP]]: every host's record
+# (iostrata-facts) collected on the host itself: on each node of the
+# heterogeneous job's storage component (default 0) with role storage and
+# the SPANK plugin's applied file of the job, on each node of the client
+# component (default 1) with role client; into
+# $IOS_EDIR/host-facts-<node>.json.  Prints --host-facts arguments for
+# iostrata-bench, which stores them in /hosts (the storage hosts run no
+# rank in a sweep element).  Not a heterogeneous job: nothing.
+ios_host_facts() {
+	local sg=${1:-0} cg=${2:-1} g role f
+	[[ -n ${SLURM_HET_SIZE:-} ]] || return 0
+	for g in "$sg" "$cg"; do
+		role=client
+		[[ $g == "$sg" ]] && role=storage
+		# shellcheck disable=SC2016
+		srun --het-group="$g" --ntasks-per-node=1 --kill-on-bad-exit=1 bash -c 'facts=$1 edir=$2 role=$3
+			out=$edir/host-facts-$SLURMD_NODENAME.json
+			"$facts" --role="$role" ${IOSTRATA_APPLIED_FILE:+--applied="$IOSTRATA_APPLIED_FILE"} >"$out.tmp" &&
+				mv -f "$out.tmp" "$out"' _ "${FACTS:-iostrata-facts}" "$IOS_EDIR" "$role" >&2 ||
+			{ ios_soft_fail "iostrata-facts failed on the $role nodes (het group $g)"; return 1; }
+	done
+	for f in "$IOS_EDIR"/host-facts-*.json; do
+		[[ -e $f ]] && printf -- '--host-facts=%s\n' "$f"
+	done
+	return 0
 }
 
 # ios_state_same BEFORE AFTER: the "applied" part of two node-state files is
@@ -211,15 +239,18 @@ ios_workload_args() {
 # sequential (seq_bs) and random (rand_bs) write+read runs on the compute
 # nodes, storage state after; both results files carry the "before" states.
 ios_sweep_element() {
-	local attach=() work=() rc=0
+	local attach=() work=() hostf=() rc=0
 	[[ -n ${SLURM_HET_SIZE:-} ]] ||
 		ios_fail "not a heterogeneous job: submit with iostrata-campaign (storage component : compute component)"
 	mapfile -t work < <(ios_workload_args)
 	mapfile -t attach < <(ios_node_state before)
 	[[ ${#attach[@]} -gt 0 ]] || ios_warn "no storage-node state recorded (iostrata-node missing?)"
+	mapfile -t hostf < <(ios_host_facts 0 1)
+	attach+=("${hostf[@]}")
 	ios_bench "$IOS_EDIR/seq.h5" --rw=write,read --bs="${IOS_WORKLOAD_SEQ_BS:-8M}" \
 		--reorder "${work[@]}" "${attach[@]}" || { rc=$?; ios_soft_fail "sequential run failed (exit $rc)"; }
 	mapfile -t attach < <(ios_node_state mid)
+	attach+=("${hostf[@]}")
 	ios_bench "$IOS_EDIR/rand.h5" --rw=randwrite,randread --bs="${IOS_WORKLOAD_RAND_BS:-4K}" \
 		--reorder "${work[@]}" "${attach[@]}" || { rc=$?; ios_soft_fail "random run failed (exit $rc)"; }
 	ios_node_state after >/dev/null

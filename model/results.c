@@ -56,6 +56,9 @@ void ios_run_clear(struct ios_run *run)
 	for (int i = 0; run->node_json && i < run->nnodes; i++)
 		free(run->node_json[i]);
 	free(run->node_json);
+	for (int i = 0; run->host_json && i < run->nhosts; i++)
+		free(run->host_json[i]);
+	free(run->host_json);
 	free(run->job_json);
 	free(run->ceph_json);
 	free_kv(run->attachments, run->nattach);

@@ -20,7 +20,7 @@
 
 #include "lathist.h"
 
-#define IOS_SCHEMA_VERSION 1
+#define IOS_SCHEMA_VERSION 2
 
 enum ios_op {
 	IOS_OP_READ = 0,
@@ -176,7 +176,13 @@ struct ios_run {
 	char **node_json; /* [nnodes] hardware metadata, JSON per node (hwinfo)
 			   */
 	char *job_json;   /* Slurm facts, JSON (NULL outside Slurm) */
-	char *ceph_json;  /* Ceph facts, JSON (NULL when no Ceph) */
+	/* every host that took part, with its role (storage, client,
+	 * unknown): [nhosts] JSON records (hwinfo.h ios_hw_host_json);
+	 * a file of schema version 1 has none */
+	int32_t nhosts;
+	char **host_json;
+	int32_t schema_version; /* read: the file's; written: the current */
+	char *ceph_json;        /* Ceph facts, JSON (NULL when no Ceph) */
 	size_t nattach;
 	struct ios_kv *attachments; /* --attach NAME=FILE contents */
 	/* results */

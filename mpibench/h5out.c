@@ -32,6 +32,24 @@ char *mb_hw_node_json(const char *target_dir)
 	return ios_hw_node_json(target_dir);
 }
 
+char *mb_hw_host_json(const char *target_dir, const char *mpi_library)
+{
+	struct ios_hw_host_opts o = {
+		.target_dir = target_dir,
+		.mpi_library = mpi_library,
+	};
+
+	return ios_hw_host_json("/", &o);
+}
+
+int mb_hw_hosts_merge(char *const *nodes, int nnodes, char *const *extra,
+		      const char *const *extra_names, int nextra, char ***out,
+		      char *msg, size_t msglen)
+{
+	return ios_hw_hosts_merge(nodes, nnodes, extra, extra_names, nextra,
+				  out, msg, msglen);
+}
+
 char *mb_hw_job_json(void)
 {
 	return ios_hw_job_json();

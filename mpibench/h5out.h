@@ -25,6 +25,12 @@ int mb_h5_write(const char *path, struct ios_run *run, struct ios_err *err);
  */
 struct ios_ceph_opts;
 char *mb_hw_node_json(const char *target_dir);
+/* This host's record (hwinfo.h ios_hw_host_json) with [mpi_library]. */
+char *mb_hw_host_json(const char *target_dir, const char *mpi_library);
+/* One record per host (hwinfo.h ios_hw_hosts_merge). */
+int mb_hw_hosts_merge(char *const *nodes, int nnodes, char *const *extra,
+		      const char *const *extra_names, int nextra, char ***out,
+		      char *msg, size_t msglen);
 char *mb_hw_job_json(void);
 char *mb_hw_ceph_json(const struct ios_ceph_opts *ceph, const char *target_dir);
 

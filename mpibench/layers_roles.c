@@ -328,7 +328,7 @@ void lrun_start_record(struct lctx *c, struct lrun *lr,
 		lrun_ceph_opts(c, &co, NULL);
 		r->ceph_json = mb_hw_ceph_json(&co, cfg->dir);
 	}
-	mb_gather_node_json(c->w, cfg->dir, &lr->run);
+	mb_gather_node_json(c->w, cfg, &lr->run);
 	if (c->rank == 0)
 		lrun_save(lr);
 }

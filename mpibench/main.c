@@ -88,55 +88,6 @@ static void on_watchdog(const char *stage, double seconds)
 	_exit(MB_EXIT_WATCHDOG);
 }
 
-static char *read_text(const char *path, struct ios_err *err)
-{
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-
-	if (!f) {
-		ios_errf(err, -errno, "--attach: open \"%s\": %s", path,
-			 strerror(errno));
-		return NULL;
-	}
-	do {
-		if (cap - len < 4096) {
-			char *p = realloc(buf, cap + 65536);
-
-			if (!p) {
-				free(buf);
-				fclose(f);
-				ios_errf(err, -ENOMEM,
-					 "--attach: read \"%s\": %s", path,
-					 strerror(ENOMEM));
-				return NULL;
-			}
-			buf = p;
-			cap += 65536;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-		if (len > (64u << 20)) {
-			free(buf);
-			fclose(f);
-			ios_errf(err, -EFBIG,
-				 "--attach: \"%s\" is larger than 64 MiB",
-				 path);
-			return NULL;
-		}
-	} while (n > 0);
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		ios_errf(err, -EIO, "--attach: read \"%s\": %s", path,
-			 strerror(EIO));
-		return NULL;
-	}
-	fclose(f);
-	buf[len] = '\0';
-	return buf;
-}
-
 static void write_results(const struct ios_phase_result *ph)
 {
 	struct ios_err e = {0};
@@ -287,7 +238,7 @@ static int read_attachments(struct ios_run *run, struct ios_err *err)
 	run->attachments =
 		calloc((size_t)g_cfg.nattach + 1, sizeof(*run->attachments));
 	for (i = 0; i < g_cfg.nattach; i++) {
-		char *t = read_text(g_cfg.attach[i].path, err);
+		char *t = mb_read_text("--attach", g_cfg.attach[i].path, err);
 
 		if (!t)
 			return err->code ? err->code : -EIO;
@@ -345,7 +296,7 @@ static void start_record(struct mb_world *w, int nranks, struct ios_run *run)
 		}
 		g_run = run;
 	}
-	mb_gather_node_json(w, g_cfg.dir, run);
+	mb_gather_node_json(w, &g_cfg, run);
 	mb_watchdog_disarm();
 	if (g_rank == 0)
 		write_results(NULL);

@@ -83,6 +83,7 @@ enum opt_id {
 	OPT_FORCE,
 	OPT_BUFFERED,
 	OPT_ATTACH,
+	OPT_HOST_FACTS,
 	OPT_SCRAMBLE,
 	OPT_BUFFER_COMPRESS,
 	OPT_HELP,
@@ -147,6 +148,8 @@ static const struct opt opts[] = {
 	 "percent of each 512-byte chunk of write data that is zeros (fio's buffer_compress_percentage)"},
 	{OPT_ATTACH, "attach", "NAME=FILE", NULL,
 	 "store FILE's text under /attachments/NAME (repeatable)"},
+	{OPT_HOST_FACTS, "host-facts", "FILE", NULL,
+	 "a host record made by iostrata-facts on a host without ranks (a storage host), stored under /hosts (repeatable)"},
 	{OPT_HELP, "help", NULL, NULL, "this text"},
 	{OPT_VERSION, "version", NULL, NULL, "print the version"},
 };
@@ -579,6 +582,19 @@ static int apply(struct mb_config *cfg, const struct opt *o, const char *v,
 		return 0;
 	case OPT_ATTACH:
 		return parse_attach(cfg, v, err);
+	case OPT_HOST_FACTS:
+		if (!v[0])
+			return ios_errf(
+				err, -EINVAL,
+				"--host-facts: empty file name (accepted: a file iostrata-facts wrote)");
+		if (cfg->nhost_facts == MB_MAX_HOST_FACTS)
+			return ios_errf(err, -EINVAL,
+					"--host-facts: more than %d files",
+					MB_MAX_HOST_FACTS);
+		if (!(cfg->host_facts[cfg->nhost_facts] = strdup(v)))
+			return -ENOMEM;
+		cfg->nhost_facts++;
+		return 0;
 	default:
 		return apply_flag(cfg, o->id);
 	}
@@ -761,6 +777,8 @@ void mb_config_free(struct mb_config *cfg)
 	free(cfg->dir);
 	free(cfg->output);
 	free(cfg->command_line);
+	for (i = 0; i < cfg->nhost_facts; i++)
+		free(cfg->host_facts[i]);
 	for (i = 0; i < cfg->nattach; i++) {
 		free(cfg->attach[i].name);
 		free(cfg->attach[i].path);

@@ -41,6 +41,7 @@ enum mb_summary {
 
 #define MB_MAX_PHASES 8
 #define MB_MAX_ATTACH 16
+#define MB_MAX_HOST_FACTS 256
 #define MB_MAX_BOPTS 32
 
 struct mb_attach {
@@ -88,6 +89,8 @@ struct mb_config {
 	bool seed_given;
 	int nattach;
 	struct mb_attach attach[MB_MAX_ATTACH];
+	int nhost_facts; /* --host-facts files */
+	char *host_facts[MB_MAX_HOST_FACTS];
 	int nbopts;
 	struct mb_bopt bopts[MB_MAX_BOPTS];
 	char *command_line; /* argv joined, shell-quoted */

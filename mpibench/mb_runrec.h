@@ -31,11 +31,22 @@ int mb_runrec_config(struct ios_run *run, const struct mb_config *cfg);
 int mb_runrec_start(struct ios_run *run, const struct mb_config *cfg);
 
 /*
- * Gather every node's hardware JSON (collected by the node's first rank on
- * [dir]) to rank 0 of [w] into run->nnodes / run->node_json; nodes that
- * sent nothing get "{}".  Collective on w's communicator.
+ * Gather every node's host record (ios_hw_host_json, collected by the
+ * node's first rank on [cfg]->dir, with the MPI library's version) to
+ * rank 0 of [w] into run->nnodes / run->node_json (nodes that sent nothing
+ * get "{}"), and the host records: those plus cfg's --host-facts files
+ * (made on hosts without ranks: the storage hosts of a sweep), one per
+ * host, into run->nhosts / run->host_json.  A --host-facts file that
+ * cannot be read or is not a host record is left out with a message on
+ * stderr.  Collective on w's communicator.
  */
-void mb_gather_node_json(struct mb_world *w, const char *dir,
+/*
+ * The text of [path], at most 64 MiB, malloc'd; NULL with [err] naming
+ * [opt] and the file ("--attach: open \"x\": No such file or directory").
+ */
+char *mb_read_text(const char *opt, const char *path, struct ios_err *err);
+
+void mb_gather_node_json(struct mb_world *w, const struct mb_config *cfg,
 			 struct ios_run *run);
 
 #endif

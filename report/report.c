@@ -500,10 +500,12 @@ int report_show(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"figure", required_argument, NULL, 'f'},
+		{"hosts", no_argument, NULL, 'H'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *fname = "auto";
+	int hosts = 0;
 	struct report_run *runs;
 	size_t n, ncols = 0;
 	const char **cols;
@@ -515,8 +517,11 @@ int report_show(int argc, char **argv)
 		case 'f':
 			fname = optarg;
 			break;
+		case 'H':
+			hosts = 1;
+			break;
 		case 'h':
-			printf("usage: iostrata-report show [--figure=NAME|auto] FILE...\n");
+			printf("usage: iostrata-report show [--figure=NAME|auto] [--hosts] FILE...\n--hosts: also every host's record (role, hardware, Slurm, MPI, shape)\n");
 			return 0;
 		default:
 			return REPORT_EXIT_USAGE;
@@ -548,6 +553,8 @@ int report_show(int argc, char **argv)
 	show_modes(runs, n, cols, ncols, fname);
 	show_runs(runs, n, fname);
 	show_invalid(runs, n);
+	if (hosts)
+		report_show_hosts(runs, n);
 	free(cols);
 	report_runs_free(runs, n);
 	if (nbad)

@@ -98,7 +98,7 @@ def check(cond, what):
 f = h5py.File(os.environ["RUN"], "r")
 a = f.attrs
 check(a["format"] == "iostrata-results", "format attribute")
-check(int(a["schema_version"]) == 1, "schema_version")
+check(int(a["schema_version"]) == 2, "schema_version")
 for k in ("run_id", "created_utc", "tool", "tool_version", "git_revision",
           "build_options", "command_line", "status"):
     check(isinstance(a[k], str) and k in a, "root attribute " + k)

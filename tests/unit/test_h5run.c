@@ -805,6 +805,135 @@ static void test_counts_and_strings(void **state)
 	ios_run_free(b);
 }
 
+/* A complete host record (SCHEMA.md /hosts) with [role] and, for
+ * mpi_library, [mpi] (the text "unknown" leaves out its reason when [why]
+ * is 0). */
+static char *host_record(const char *name, const char *role, const char *mpi,
+			 int why)
+{
+	char *s = NULL;
+
+	assert_true(
+		asprintf(
+			&s,
+			"{\"hostname\":\"%s\",\"role\":\"%s\",\"role_source\":\"test\",\"slurm_node\":\"%s\",\"kernel\":\"6.1\",\"os\":\"Debian\","
+			"\"cpu\":{\"model\":\"X\",\"online_count\":2,\"microcode\":\"0x1\",\"frequency\":{\"driver\":\"unknown\",\"governor\":\"unknown\",\"base_khz\":\"unknown\",\"min_khz\":\"unknown\",\"max_khz\":\"unknown\",\"why_unknown\":{\"driver\":\"no cpufreq\",\"governor\":\"no cpufreq\",\"base_khz\":\"no cpufreq\",\"min_khz\":\"no cpufreq\",\"max_khz\":\"no cpufreq\"}}},"
+			"\"memory\":{\"total_bytes\":1024},"
+			"\"system\":{\"sys_vendor\":\"Dell\",\"product_name\":\"R760\",\"product_version\":\"1\",\"board_vendor\":\"Dell\",\"board_name\":\"B\",\"bios_vendor\":\"Dell\",\"bios_version\":\"2.1\",\"bios_date\":\"01/01/2026\","
+			"\"dimms\":[{\"locator\":\"A1\",\"size_bytes\":17179869184,\"speed_mts\":4800,\"manufacturer\":\"Samsung\",\"part_number\":\"M321\"}]},"
+			"\"block_devices\":[{\"name\":\"sda\",\"model\":\"M\",\"vendor\":\"V\",\"serial\":\"S\",\"firmware\":\"F\",\"rotational\":1,\"scheduler\":\"none\",\"nr_requests\":64,\"queue_depth\":32,\"size_bytes\":1000}],"
+			"\"nics\":[{\"name\":\"eth0\",\"speed_mbps\":25000,\"mtu\":9000,\"driver\":\"mlx5_core\",\"state\":\"up\"}],"
+			"\"infiniband\":[{\"device\":\"mlx5_0\",\"port\":1,\"rate\":\"100 Gb/sec (4X EDR)\",\"state\":\"4: ACTIVE\",\"link_layer\":\"InfiniBand\"}],"
+			"\"slurm\":{\"version_built\":\"22.05.8\",\"conf\":\"/etc/slurm/slurm.conf\",\"SelectType\":\"select/cons_tres\",\"SelectTypeParameters\":\"CR_Core\",\"TaskPlugin\":\"task/cgroup\",\"ProctrackType\":\"proctrack/cgroup\",\"PrologFlags\":\"unset (default)\","
+			"\"cgroup\":{\"conf\":\"/etc/slurm/cgroup.conf\",\"CgroupPlugin\":\"autodetect\",\"ConstrainCores\":\"yes\",\"ConstrainRAMSpace\":\"yes\",\"ConstrainDevices\":\"no\"}},"
+			"\"mpi_library\":\"%s\",\"shape\":{\"requested\":{\"cpus\":2},\"applied\":{\"cpus\":2}}%s}",
+			name, role, name, mpi,
+			why ? ",\"why_unknown\":{\"mpi_library\":\"not MPI\"}"
+			    : "") > 0);
+	return s;
+}
+
+static void set_hosts(struct ios_run *run, char *a, char *b)
+{
+	run->nhosts = 2;
+	run->host_json = calloc(3, sizeof(char *));
+	assert_non_null(run->host_json);
+	run->host_json[0] = a;
+	run->host_json[1] = b;
+}
+
+/* Host records: written, read back, validated; every way a record or
+ * the group can be wrong is refused, naming what. */
+static void test_hosts(void **state)
+{
+	struct fx *fx = *state;
+	struct ios_err err = {0};
+	struct ios_run *back = NULL;
+	char bad[160];
+
+	set_hosts(fx->run, host_record("s1", "storage", "unknown", 1),
+		  host_record("c1", "client", "Open MPI v4.1.4", 0));
+	write_ok(fx);
+	assert_int_equal(ios_h5_read_run(fx->path, &back, &err), 0);
+	assert_int_equal(back->schema_version, IOS_SCHEMA_VERSION);
+	assert_int_equal(back->nhosts, 2);
+	assert_string_equal(back->host_json[0], fx->run->host_json[0]);
+	assert_string_equal(back->host_json[1], fx->run->host_json[1]);
+	ios_run_free(back);
+	assert_int_equal(ios_h5_validate(fx->path, &err), 0);
+
+	/* a version-2 file without the records or their count */
+	snprintf(bad, sizeof(bad), "%s/bad.h5", fx->dir);
+	truncate_copy(fx->path, bad, 1);
+	delete_obj(bad, "/", "nhosts");
+	assert_int_equal(ios_h5_validate(bad, &err), -EBADMSG);
+	assert_non_null(strstr(err.msg, "required from schema version 2"));
+	unlink(bad);
+	truncate_copy(fx->path, bad, 1);
+	delete_obj(bad, "/hosts", NULL);
+	assert_int_equal(ios_h5_validate(bad, &err), -EBADMSG);
+	assert_non_null(strstr(err.msg, "/hosts"));
+	unlink(bad);
+
+	/* a bad role; a member unknown without a reason; a member missing */
+	free(fx->run->host_json[1]);
+	fx->run->host_json[1] = host_record("c1", "oracle", "x", 0);
+	write_ok(fx);
+	assert_int_equal(ios_h5_validate(fx->path, &err), -EBADMSG);
+	assert_non_null(strstr(err.msg, "role \"oracle\""));
+	assert_non_null(strstr(err.msg, "/hosts/1"));
+	free(fx->run->host_json[1]);
+	fx->run->host_json[1] = host_record("c1", "client", "unknown", 0);
+	write_ok(fx);
+	assert_int_equal(ios_h5_validate(fx->path, &err), -EBADMSG);
+	assert_non_null(
+		strstr(err.msg, "'mpi_library' is unknown without a reason"));
+	free(fx->run->host_json[1]);
+	fx->run->host_json[1] =
+		strdup("{\"hostname\":\"c1\",\"role\":\"client\"}");
+	write_ok(fx);
+	assert_int_equal(ios_h5_validate(fx->path, &err), -EBADMSG);
+	assert_non_null(strstr(err.msg, "missing member 'role_source'"));
+	free(fx->run->host_json[1]);
+	fx->run->host_json[1] = strdup("not json");
+	write_ok(fx);
+	assert_int_equal(ios_h5_validate(fx->path, &err), -EBADMSG);
+	assert_non_null(strstr(err.msg, "not JSON"));
+}
+
+/* Files of schema version 1 (no /hosts) stay readable and valid: one
+ * written by the version-1 writer (tests/fixtures/results-v1.h5), and a
+ * current file taken back to version 1. */
+static void test_old_version(void **state)
+{
+	struct fx *fx = *state;
+	struct ios_err err = {0};
+	struct ios_run *back = NULL;
+	const char *v1 = IOS_FIXTURES "/results-v1.h5";
+	char old[160];
+
+	assert_int_equal(ios_h5_read_run(v1, &back, &err), 0);
+	assert_int_equal(back->schema_version, 1);
+	assert_int_equal(back->nhosts, 0);
+	assert_true(back->nnodes > 0);
+	ios_run_free(back);
+	back = NULL;
+	assert_int_equal(ios_h5_validate(v1, &err), 0);
+
+	set_hosts(fx->run, host_record("s1", "storage", "x", 0),
+		  host_record("c1", "client", "x", 0));
+	write_ok(fx);
+	snprintf(old, sizeof(old), "%s/old.h5", fx->dir);
+	truncate_copy(fx->path, old, 1);
+	delete_obj(old, "/", "nhosts");
+	delete_obj(old, "/hosts", NULL);
+	set_attr_int(old, "/", "schema_version", 1);
+	assert_int_equal(ios_h5_validate(old, &err), 0);
+	assert_int_equal(ios_h5_read_run(old, &back, &err), 0);
+	assert_int_equal(back->nhosts, 0);
+	ios_run_free(back);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -825,6 +954,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_validate_rejects, setup,
 						teardown),
 		cmocka_unit_test(test_schema_documented),
+		cmocka_unit_test_setup_teardown(test_hosts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_old_version, setup,
+						teardown),
 		cmocka_unit_test(test_bound_table),
 		cmocka_unit_test_setup_teardown(test_unwritten_huge, setup,
 						teardown),

@@ -298,6 +298,16 @@ static void check_unknown(const struct ios_ceph_opts *o, const char *want)
 	assert_string_equal(str_at(j, "version"), "unknown");
 	assert_string_equal(str_at(j, "osds.up"), "unknown");
 	assert_int_equal(json_array_size(json_object_get(j, "pools")), 0);
+	/* the cluster-side facts: unknown, each with its reason */
+	for (size_t k = 0; k < 5; k++) {
+		static const char *const keys[] = {"health", "osd_flags",
+						   "osd_tree", "osd_metadata",
+						   "config"};
+
+		assert_string_equal(str_at(j, keys[k]), "unknown");
+		assert_non_null(json_string_value(json_object_get(
+			json_object_get(j, "why_unknown"), keys[k])));
+	}
 	e = str_at(j, "error");
 	assert_non_null(strstr(e, o->conf));
 	if (!strstr(e, "cannot load the Ceph client library") &&
