@@ -24,364 +24,6 @@
 
 bool ios_h5_read_in_core;
 
-int ios_h5_bound(uint64_t nelem, uint64_t file_esz, uint64_t mem_esz,
-		 uint64_t stored, bool filtered, uint64_t chunk)
-{
-	uint64_t need, floor = 1u << 20;
-
-	if (!nelem)
-		return 0;
-	if ((mem_esz && nelem > IOS_H5_MAX_DATASET_BYTES / mem_esz) ||
-	    (file_esz && nelem > UINT64_MAX / file_esz))
-		return -EFBIG;
-	need = nelem * file_esz;
-	if (chunk > (need > floor ? need : floor))
-		return -EFBIG;
-	/* stored * expansion >= need, without overflow */
-	if (filtered ? stored < need / IOS_H5_MAX_EXPANSION +
-					(need % IOS_H5_MAX_EXPANSION != 0)
-		     : stored < need)
-		return -EBADMSG;
-	return 0;
-}
-
-/*
- * Check dataset [d] ([name]: [nelem] elements, read as [mem_esz] bytes
- * each) against ios_h5_bound before anything is allocated for it.  0 or
- * the error, with a message naming the dataset, its size and the bound.
- */
-static int dset_bound(struct ios_h5_rctx *r, hid_t d, const char *name,
-		      uint64_t nelem, size_t mem_esz)
-{
-	hid_t ft = H5Dget_type(d), dcpl = H5Dget_create_plist(d);
-	size_t fesz = ft >= 0 ? H5Tget_size(ft) : 0;
-	uint64_t stored = H5Dget_storage_size(d), chunk = 0;
-	bool filtered = false;
-	int rc;
-
-	if (dcpl >= 0) {
-		filtered = H5Pget_nfilters(dcpl) > 0;
-		if (H5Pget_layout(dcpl) == H5D_CHUNKED) {
-			hsize_t cd[H5S_MAX_RANK];
-			int nd = H5Pget_chunk(dcpl, H5S_MAX_RANK, cd);
-
-			chunk = fesz;
-			for (int i = 0; i < nd; i++)
-				chunk = cd[i] && chunk > UINT64_MAX / cd[i]
-						? UINT64_MAX
-						: chunk * cd[i];
-		}
-		H5Pclose(dcpl);
-	}
-	if (ft >= 0)
-		H5Tclose(ft);
-	rc = ios_h5_bound(nelem, fesz, mem_esz, stored, filtered, chunk);
-	if (rc == -EFBIG)
-		return ios_h5_rfail(
-			r, rc,
-			"dataset '%s' declares %llu elements of %zu bytes (%llu bytes in memory, chunks of %llu bytes): beyond the reader's bound of %llu bytes per dataset, chunks at most the dataset or 1 MiB",
-			name, (unsigned long long)nelem, mem_esz,
-			(unsigned long long)(nelem * mem_esz),
-			(unsigned long long)chunk,
-			(unsigned long long)IOS_H5_MAX_DATASET_BYTES);
-	if (rc == -EBADMSG) {
-		char x[48] = "";
-
-		if (filtered)
-			snprintf(x, sizeof(x), " (compressed, under 1/%d)",
-				 IOS_H5_MAX_EXPANSION);
-		return ios_h5_rfail(
-			r, rc,
-			"dataset '%s' declares %llu elements of %zu bytes (%llu bytes) but the file stores %llu bytes of them%s: unwritten or truncated data (the reader's bound: what the file stores, at most %llu bytes per dataset)",
-			name, (unsigned long long)nelem, fesz,
-			(unsigned long long)(nelem * fesz),
-			(unsigned long long)stored, x,
-			(unsigned long long)IOS_H5_MAX_DATASET_BYTES);
-	}
-	return 0;
-}
-
-/* Whether group [g] holds at least [n] members (a count attribute can
- * only promise what the file holds); 0 or -EBADMSG with a message. */
-static int count_bound(struct ios_h5_rctx *r, hid_t g, const char *what, long n)
-{
-	H5G_info_t info;
-
-	if (H5Gget_info(g, &info) < 0)
-		return ios_h5_rfail_h5(r, "group info");
-	if ((hsize_t)n > info.nlinks)
-		return ios_h5_rfail(r, -EBADMSG,
-				    "%s %ld, but the group holds %llu members",
-				    what, n, (unsigned long long)info.nlinks);
-	return 0;
-}
-
-static int attr_read_str(struct ios_h5_rctx *r, hid_t loc, const char *name,
-			 char **out)
-{
-	hid_t a = H5Aopen(loc, name, H5P_DEFAULT), ft, mt;
-	char *s = NULL;
-	int rc = 0;
-
-	*out = NULL;
-	if (a < 0)
-		return ios_h5_rfail(r, -EBADMSG, "missing attribute '%s'",
-				    name);
-	ft = H5Aget_type(a);
-	if (H5Tget_class(ft) != H5T_STRING) {
-		rc = ios_h5_rfail(r, -EBADMSG, "attribute '%s' is not a string",
-				  name);
-	} else if (H5Tis_variable_str(ft) > 0) {
-		mt = ios_h5_str_type();
-		if (H5Aread(a, mt, &s) < 0) {
-			rc = ios_h5_rfail_h5(r, name);
-		} else if (s && strlen(s) > IOS_H5_MAX_STRING) {
-			rc = ios_h5_rfail(
-				r, -EFBIG,
-				"attribute '%s' is a string of %zu bytes, beyond the reader's bound of %u",
-				name, strlen(s), IOS_H5_MAX_STRING);
-			H5free_memory(s);
-		} else {
-			*out = strdup(s ? s : "");
-			H5free_memory(s);
-		}
-		H5Tclose(mt);
-	} else if (H5Tget_size(ft) > IOS_H5_MAX_STRING) {
-		rc = ios_h5_rfail(
-			r, -EFBIG,
-			"attribute '%s' is a string of %zu bytes, beyond the reader's bound of %u",
-			name, H5Tget_size(ft), IOS_H5_MAX_STRING);
-	} else {
-		size_t n = H5Tget_size(ft);
-
-		s = calloc(1, n + 1);
-		mt = ios_h5_fstr_type(n + 1);
-		if (s && H5Aread(a, mt, s) >= 0)
-			*out = s;
-		else {
-			free(s);
-			rc = ios_h5_rfail_h5(r, name);
-		}
-		H5Tclose(mt);
-	}
-	if (!rc && !*out)
-		rc = ios_h5_rfail(r, -ENOMEM, "%s", strerror(ENOMEM));
-	H5Tclose(ft);
-	H5Aclose(a);
-	return rc;
-}
-
-static int read_attrs(struct ios_h5_rctx *r, hid_t loc, enum ios_h5_group g,
-		      void *obj)
-{
-	for (size_t i = 0; i < ios_h5_nattrs; i++) {
-		const struct ios_h5_attr_def *a = &ios_h5_attrs[i];
-		char *p = (char *)obj + a->off;
-		int rc = 0;
-
-		if (a->group != g || a->is_const)
-			continue;
-		if (H5Aexists(loc, a->name) <= 0) {
-			if (a->flags == IOS_H5_REQ)
-				return ios_h5_rfail(r, -EBADMSG,
-						    "missing attribute '%s'",
-						    a->name);
-			continue;
-		}
-		if (a->type == IOS_T_STR) {
-			rc = attr_read_str(r, loc, a->name, (char **)p);
-		} else if (a->type == IOS_T_FSTR) {
-			char *s;
-
-			rc = attr_read_str(r, loc, a->name, &s);
-			if (!rc) {
-				snprintf(p, a->size, "%s", s);
-				free(s);
-			}
-		} else {
-			hid_t at = H5Aopen(loc, a->name, H5P_DEFAULT);
-			uint8_t b = 0;
-			void *dst = a->type == IOS_T_BOOL ? (void *)&b : p;
-
-			if (at < 0 ||
-			    H5Aread(at, ios_h5_native_type(a->type), dst) < 0)
-				rc = ios_h5_rfail(
-					r, -EBADMSG,
-					"attribute '%s' is not a number: %s",
-					a->name, ios_h5_why(r->why));
-			if (a->type == IOS_T_BOOL)
-				*(bool *)p = b != 0;
-			if (at >= 0)
-				H5Aclose(at);
-		}
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-
-/* Open dataset [name] and check its rank; dims returned in [dims]. */
-static hid_t dset_open(struct ios_h5_rctx *r, hid_t loc, const char *name,
-		       int ndims, hsize_t *dims)
-{
-	hid_t d = H5Dopen2(loc, name, H5P_DEFAULT), sp;
-	int nd;
-
-	if (d < 0) {
-		ios_h5_rfail(r, -EBADMSG, "missing dataset '%s'", name);
-		return -1;
-	}
-	sp = H5Dget_space(d);
-	nd = H5Sget_simple_extent_ndims(sp);
-	if (nd != ndims) {
-		ios_h5_rfail(r, -EBADMSG,
-			     "dataset '%s' has %d dimensions, not %d", name, nd,
-			     ndims);
-		H5Sclose(sp);
-		H5Dclose(d);
-		return -1;
-	}
-	if (ndims > 0)
-		H5Sget_simple_extent_dims(sp, dims, NULL);
-	H5Sclose(sp);
-	return d;
-}
-
-/* Read a 1-D compound dataset into a new array; *n gets its length. */
-static int read_compound(struct ios_h5_rctx *r, hid_t loc, const char *name,
-			 enum ios_h5_type c, void **out, size_t *n, long expect)
-{
-	hsize_t dims[1];
-	hid_t d = dset_open(r, loc, name, 1, dims), mt, dxpl;
-	size_t sz =
-		c == IOS_T_KV ? sizeof(struct ios_kv) : ios_h5_compound_size(c);
-	void *buf;
-	int rc = 0;
-
-	*out = NULL;
-	*n = 0;
-	if (d < 0)
-		return r->err ? r->err->code : -EBADMSG;
-	if (expect >= 0 && dims[0] != (hsize_t)expect) {
-		H5Dclose(d);
-		return ios_h5_rfail(r, -EBADMSG,
-				    "dataset '%s' has %llu rows, not %ld", name,
-				    (unsigned long long)dims[0], expect);
-	}
-	if (dims[0] > IOS_H5_MAX_COUNT) {
-		H5Dclose(d);
-		return ios_h5_rfail(r, -EBADMSG, "dataset '%s' has %llu rows",
-				    name, (unsigned long long)dims[0]);
-	}
-	if ((rc = dset_bound(r, d, name, dims[0], sz))) {
-		H5Dclose(d);
-		return rc;
-	}
-	buf = calloc(dims[0] + 1, sz);
-	if (!buf) {
-		H5Dclose(d);
-		return ios_h5_rfail(r, -ENOMEM, "%s", strerror(ENOMEM));
-	}
-	mt = ios_h5_compound_type(c);
-	/* HDF5 allocates and clears a 1 MiB conversion buffer per compound
-	 * read by default; size it to the data (1000-file reports).  It must
-	 * hold one element as stored, and H5Tget_size() of the file type
-	 * counts a variable-length string as a pointer (8 bytes) where the
-	 * file has 16: twice the larger size, at least 4 KiB (a 1-row
-	 * key/value table failed with 16 bytes). */
-	{
-		hid_t ft = H5Dget_type(d);
-		size_t esz = H5Tget_size(ft) > sz ? H5Tget_size(ft) : sz,
-		       tconv = 2 * esz * (dims[0] ? dims[0] : 1);
-
-		H5Tclose(ft);
-		dxpl = H5Pcreate(H5P_DATASET_XFER);
-		H5Pset_buffer(dxpl, tconv > 4096 ? tconv : 4096, NULL, NULL);
-	}
-	if (dims[0] && H5Dread(d, mt, H5S_ALL, H5S_ALL, dxpl, buf) < 0) {
-		rc = ios_h5_rfail(r, -EBADMSG,
-				  "dataset '%s': %s (corrupt file?)", name,
-				  ios_h5_why(r->why));
-		free(buf);
-		buf = NULL;
-	}
-	H5Pclose(dxpl);
-	H5Tclose(mt);
-	H5Dclose(d);
-	*out = buf;
-	*n = buf ? dims[0] : 0;
-	return rc;
-}
-
-static int read_text(struct ios_h5_rctx *r, hid_t loc, const char *name,
-		     char **out)
-{
-	hid_t d = dset_open(r, loc, name, 0, NULL), t;
-	char *s = NULL;
-	int rc = 0;
-
-	*out = NULL;
-	if (d < 0)
-		return r->err ? r->err->code : -EBADMSG;
-	t = ios_h5_str_type();
-	if (H5Dread(d, t, H5S_ALL, H5S_ALL, ios_h5_dxpl(), &s) < 0) {
-		rc = ios_h5_rfail(r, -EBADMSG, "dataset '%s': %s", name,
-				  ios_h5_why(r->why));
-	} else {
-		*out = strdup(s ? s : "");
-		H5free_memory(s);
-		if (!*out)
-			rc = ios_h5_rfail(r, -ENOMEM, "%s", strerror(ENOMEM));
-	}
-	H5Tclose(t);
-	H5Dclose(d);
-	return rc;
-}
-
-/* Read a 2-D uint64 dataset of [rows] rows; *cols gets its width. */
-static int read_u64_2d(struct ios_h5_rctx *r, hid_t loc, const char *name,
-		       hsize_t rows, long want_cols, uint64_t **out,
-		       hsize_t *cols)
-{
-	hsize_t dims[2];
-	hid_t d = dset_open(r, loc, name, 2, dims);
-	int rc = 0;
-
-	*out = NULL;
-	if (d < 0)
-		return r->err ? r->err->code : -EBADMSG;
-	if (dims[0] != rows ||
-	    (want_cols >= 0 && dims[1] != (hsize_t)want_cols) ||
-	    dims[1] > (1u << 26)) {
-		H5Dclose(d);
-		return ios_h5_rfail(
-			r, -EBADMSG,
-			"dataset '%s' is %llux%llu, expected %llu rows%s", name,
-			(unsigned long long)dims[0],
-			(unsigned long long)dims[1], (unsigned long long)rows,
-			want_cols >= 0 ? " of the histogram width" : "");
-	}
-	if ((rc = dset_bound(r, d, name, rows * dims[1], sizeof(uint64_t)))) {
-		H5Dclose(d);
-		return rc;
-	}
-	*cols = dims[1];
-	*out = calloc(rows * dims[1] + 1, sizeof(uint64_t));
-	if (!*out)
-		rc = ios_h5_rfail(r, -ENOMEM, "%s", strerror(ENOMEM));
-	else if (rows * dims[1] != 0 &&
-		 H5Dread(d, H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, ios_h5_dxpl(),
-			 *out) < 0) {
-		rc = ios_h5_rfail(r, -EBADMSG,
-				  "dataset '%s': %s (corrupt file?)", name,
-				  ios_h5_why(r->why));
-		free(*out);
-		*out = NULL;
-	}
-	H5Dclose(d);
-	return rc;
-}
-
 static int read_rep(struct ios_h5_rctx *r, hid_t g, struct ios_rep_result *rep)
 {
 	size_t n;
@@ -391,25 +33,26 @@ static int read_rep(struct ios_h5_rctx *r, hid_t g, struct ios_rep_result *rep)
 	hid_t d;
 	int rc;
 
-	if ((rc = read_attrs(r, g, IOS_G_REP, rep)))
+	if ((rc = ios_h5r_read_attrs(r, g, IOS_G_REP, rep)))
 		return rc;
 	if (rep->nranks < 0 || rep->nranks > IOS_H5_MAX_COUNT ||
 	    rep->nnodes < 0 || rep->nnodes > IOS_H5_MAX_COUNT)
 		return ios_h5_rfail(r, -EBADMSG,
 				    "nranks %d or nnodes %d out of range",
 				    rep->nranks, rep->nnodes);
-	if ((rc = read_compound(r, g, "ranks", IOS_T_RANKRES, &p, &n,
-				rep->nranks)))
+	if ((rc = ios_h5r_read_compound(r, g, "ranks", IOS_T_RANKRES, &p, &n,
+					rep->nranks)))
 		return rc;
 	rep->ranks = p;
-	if ((rc = read_u64_2d(r, g, "lat_hist", n, IOS_LAT_BUCKETS, &buf,
-			      &cols)))
+	if ((rc = ios_h5r_read_u64_2d(r, g, "lat_hist", n, IOS_LAT_BUCKETS,
+				      &buf, &cols)))
 		return rc;
 	rep->lat_hist = buf;
 	buf = NULL;
 	for (int k = 0; k < 2; k++) {
-		rc = read_u64_2d(r, g, k ? "sample_ops" : "sample_bytes", n, -1,
-				 &buf, &cols);
+		rc = ios_h5r_read_u64_2d(r, g,
+					 k ? "sample_ops" : "sample_bytes", n,
+					 -1, &buf, &cols);
 		if (rc)
 			return rc;
 		for (size_t i = 0; i < n; i++) {
@@ -440,11 +83,12 @@ static int read_rep(struct ios_h5_rctx *r, hid_t g, struct ios_rep_result *rep)
 		free(buf);
 		buf = NULL;
 	}
-	if ((rc = read_compound(r, g, "errors", IOS_T_IOERR, &p, &n, -1)))
+	if ((rc = ios_h5r_read_compound(r, g, "errors", IOS_T_IOERR, &p, &n,
+					-1)))
 		return rc;
 	rep->errors = p;
 	rep->nerrors = n;
-	d = dset_open(r, g, "node_bw", 1, dims);
+	d = ios_h5r_dset_open(r, g, "node_bw", 1, dims);
 	if (d < 0)
 		return r->err ? r->err->code : -EBADMSG;
 	if (dims[0] != (hsize_t)rep->nnodes) {
@@ -453,7 +97,8 @@ static int read_rep(struct ios_h5_rctx *r, hid_t g, struct ios_rep_result *rep)
 				    "node_bw has %llu entries, not %d",
 				    (unsigned long long)dims[0], rep->nnodes);
 	}
-	if ((rc = dset_bound(r, d, "node_bw", dims[0], sizeof(double)))) {
+	if ((rc = ios_h5r_dset_bound(r, d, "node_bw", dims[0],
+				     sizeof(double)))) {
 		H5Dclose(d);
 		return rc;
 	}
@@ -496,11 +141,11 @@ static herr_t attach_cb(hid_t g, const char *name, const H5L_info_t *info,
 		it->run->attachments = p;
 		it->cap = cap;
 	}
-	if ((it->rc = read_text(it->r, g, name, &text)))
+	if ((it->rc = ios_h5r_read_text(it->r, g, name, &text)))
 		return -1;
 	d = H5Dopen2(g, name, H5P_DEFAULT);
 	if (d >= 0 && H5Aexists(d, "name") > 0)
-		attr_read_str(it->r, d, "name", &an);
+		ios_h5r_attr_read_str(it->r, d, "name", &an);
 	if (d >= 0)
 		H5Dclose(d);
 	kv = &it->run->attachments[it->run->nattach++];
@@ -563,7 +208,7 @@ int ios_h5_open_file(struct ios_h5_rctx *r, hid_t *out)
 			"h5schema: read %s: cannot open as HDF5 (truncated or corrupt file): %s",
 			r->path, ios_h5_why(r->why));
 	if (H5Aexists(f, "format") <= 0 ||
-	    attr_read_str(r, f, "format", &fmt) ||
+	    ios_h5r_attr_read_str(r, f, "format", &fmt) ||
 	    strcmp(fmt, IOS_H5_FORMAT) != 0) {
 		free(fmt);
 		H5Fclose(f);
@@ -609,7 +254,7 @@ static int read_root(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
 
 	snprintf(r->obj, sizeof(r->obj), "/");
 	run->schema_version = r->version;
-	if ((rc = read_attrs(r, f, IOS_G_ROOT, run)))
+	if ((rc = ios_h5r_read_attrs(r, f, IOS_G_ROOT, run)))
 		return rc;
 	if (run->nranks < 0 || run->nranks > IOS_H5_MAX_COUNT ||
 	    run->nnodes < 0 || run->nnodes > IOS_H5_MAX_COUNT ||
@@ -618,20 +263,20 @@ static int read_root(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
 			r, -EBADMSG,
 			"nranks %d, nnodes %d or nphases %d out of range",
 			run->nranks, run->nnodes, run->nphases);
-	if ((rc = read_compound(r, f, "ranks", IOS_T_RANKINFO, &p, &n,
-				run->nranks)))
+	if ((rc = ios_h5r_read_compound(r, f, "ranks", IOS_T_RANKINFO, &p, &n,
+					run->nranks)))
 		return rc;
 	run->rank_info = p;
 	if (H5Lexists(f, "layers", H5P_DEFAULT) > 0) {
-		if ((rc = read_compound(r, f, "layers", IOS_T_LAYER, &p, &n,
-					-1)))
+		if ((rc = ios_h5r_read_compound(r, f, "layers", IOS_T_LAYER, &p,
+						&n, -1)))
 			return rc;
 		run->layers = p;
 		run->nlayers = (int32_t)n;
 	}
 	if (H5Lexists(f, "network", H5P_DEFAULT) > 0) {
-		if ((rc = read_compound(r, f, "network", IOS_T_NETPAIR, &p, &n,
-					-1)))
+		if ((rc = ios_h5r_read_compound(r, f, "network", IOS_T_NETPAIR,
+						&p, &n, -1)))
 			return rc;
 		run->net = p;
 		run->nnet = n;
@@ -650,7 +295,7 @@ static int read_config(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
 	snprintf(r->obj, sizeof(r->obj), "/config");
 	if ((g = H5Gopen2(f, "config", H5P_DEFAULT)) < 0)
 		return ios_h5_rfail(r, -EBADMSG, "missing group");
-	rc = read_compound(r, g, "options", IOS_T_KV, &p, &n, -1);
+	rc = ios_h5r_read_compound(r, g, "options", IOS_T_KV, &p, &n, -1);
 	H5Gclose(g);
 	if (rc)
 		return rc;
@@ -685,7 +330,7 @@ static int read_hosts(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
 	if ((g = H5Gopen2(f, "hosts", H5P_DEFAULT)) < 0)
 		return ios_h5_rfail(r, -EBADMSG, "missing group");
 	if (H5Aexists(f, "nhosts") <= 0 ||
-	    (rc = count_bound(r, g, "nhosts", run->nhosts))) {
+	    (rc = ios_h5r_count_bound(r, g, "nhosts", run->nhosts))) {
 		H5Gclose(g);
 		return rc ? rc
 			  : ios_h5_rfail(r, -EBADMSG,
@@ -703,7 +348,7 @@ static int read_hosts(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
 			rc = ios_h5_rfail(r, -EBADMSG, "missing group");
 			break;
 		}
-		rc = read_text(r, sub, "raw_json", &run->host_json[i]);
+		rc = ios_h5r_read_text(r, sub, "raw_json", &run->host_json[i]);
 		H5Gclose(sub);
 	}
 	H5Gclose(g);
@@ -720,7 +365,7 @@ static int read_nodes(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
 	snprintf(r->obj, sizeof(r->obj), "/nodes");
 	if ((g = H5Gopen2(f, "nodes", H5P_DEFAULT)) < 0)
 		return ios_h5_rfail(r, -EBADMSG, "missing group");
-	if ((rc = count_bound(r, g, "nnodes", run->nnodes))) {
+	if ((rc = ios_h5r_count_bound(r, g, "nnodes", run->nnodes))) {
 		H5Gclose(g);
 		return rc;
 	}
@@ -736,7 +381,7 @@ static int read_nodes(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
 			H5Gclose(g);
 			return ios_h5_rfail(r, -EBADMSG, "missing group");
 		}
-		rc = read_text(r, sub, "raw_json", &run->node_json[i]);
+		rc = ios_h5r_read_text(r, sub, "raw_json", &run->node_json[i]);
 		H5Gclose(sub);
 		if (rc) {
 			H5Gclose(g);
@@ -754,8 +399,8 @@ static int read_nodes(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
 		snprintf(r->obj, sizeof(r->obj), "/%s", gn);
 		if ((g = H5Gopen2(f, gn, H5P_DEFAULT)) < 0)
 			return ios_h5_rfail(r, -EBADMSG, "cannot open group");
-		rc = read_text(r, g, "raw_json",
-			       k ? &run->ceph_json : &run->job_json);
+		rc = ios_h5r_read_text(r, g, "raw_json",
+				       k ? &run->ceph_json : &run->job_json);
 		H5Gclose(g);
 		if (rc)
 			return rc;
@@ -796,7 +441,7 @@ static int read_phase(struct ios_h5_rctx *r, hid_t g, int k,
 	snprintf(r->obj, sizeof(r->obj), "/phases/%d", k);
 	if ((sub = H5Gopen2(g, name, H5P_DEFAULT)) < 0)
 		return ios_h5_rfail(r, -EBADMSG, "missing group");
-	rc = read_attrs(r, sub, IOS_G_PHASE, ph);
+	rc = ios_h5r_read_attrs(r, sub, IOS_G_PHASE, ph);
 	nreps = ph->nreps;
 	ph->nreps = 0; /* counts the reps read, for ios_run_free */
 	if (!rc && (nreps < 0 || nreps > IOS_H5_MAX_COUNT))
@@ -804,7 +449,7 @@ static int read_phase(struct ios_h5_rctx *r, hid_t g, int k,
 	if (!rc && (reps = H5Gopen2(sub, "reps", H5P_DEFAULT)) < 0)
 		rc = ios_h5_rfail(r, -EBADMSG, "missing group 'reps'");
 	if (!rc)
-		rc = count_bound(r, reps, "nreps", nreps);
+		rc = ios_h5r_count_bound(r, reps, "nreps", nreps);
 	if (!rc && !(ph->reps = calloc((size_t)nreps + 1, sizeof(*ph->reps))))
 		rc = ios_h5_rfail(r, -ENOMEM, "%s", strerror(ENOMEM));
 	for (int i = 0; !rc && i < nreps; i++) {
@@ -835,7 +480,7 @@ static int read_phases(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
 	snprintf(r->obj, sizeof(r->obj), "/phases");
 	if ((g = H5Gopen2(f, "phases", H5P_DEFAULT)) < 0)
 		return ios_h5_rfail(r, -EBADMSG, "missing group");
-	if ((rc = count_bound(r, g, "nphases", run->nphases))) {
+	if ((rc = ios_h5r_count_bound(r, g, "nphases", run->nphases))) {
 		H5Gclose(g);
 		return rc;
 	}

@@ -111,4 +111,24 @@ struct ios_h5_iso_seen {
 };
 extern struct ios_h5_iso_seen ios_h5_iso_test_seen;
 
+/* The reader's bounded primitives (h5read_prim.c), for h5read.c. */
+int ios_h5r_dset_bound(struct ios_h5_rctx *r, hid_t d, const char *name,
+		       uint64_t nelem, size_t mem_esz);
+int ios_h5r_count_bound(struct ios_h5_rctx *r, hid_t g, const char *what,
+			long n);
+int ios_h5r_attr_read_str(struct ios_h5_rctx *r, hid_t loc, const char *name,
+			  char **out);
+int ios_h5r_read_attrs(struct ios_h5_rctx *r, hid_t loc, enum ios_h5_group g,
+		       void *obj);
+hid_t ios_h5r_dset_open(struct ios_h5_rctx *r, hid_t loc, const char *name,
+			int ndims, hsize_t *dims);
+int ios_h5r_read_compound(struct ios_h5_rctx *r, hid_t loc, const char *name,
+			  enum ios_h5_type c, void **out, size_t *n,
+			  long expect);
+int ios_h5r_read_text(struct ios_h5_rctx *r, hid_t loc, const char *name,
+		      char **out);
+int ios_h5r_read_u64_2d(struct ios_h5_rctx *r, hid_t loc, const char *name,
+			hsize_t rows, long want_cols, uint64_t **out,
+			hsize_t *cols);
+
 #endif

@@ -12,6 +12,7 @@ h5schema_libiostrata_h5_la_SOURCES = \
 	h5schema/h5iso_internal.h \
 	h5schema/h5iso.h \
 	h5schema/h5read.c \
+	h5schema/h5read_prim.c \
 	h5schema/h5run.h \
 	h5schema/h5run_internal.h \
 	h5schema/h5validate.c \
