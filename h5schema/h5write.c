@@ -24,20 +24,12 @@
 #include "h5run.h"
 #include "h5run_internal.h"
 #include "schema.h"
+#include "h5write_internal.h"
 
 int (*ios_h5_test_hook)(const char *step);
 const char *ios_h5_test_tmp;
 
-struct wctx {
-	const char *path;
-	struct ios_err *err;
-	int rc;
-	char why[256];
-	hid_t src;  /* the file being replaced, for dropped histograms; or -1 */
-	hid_t dxpl; /* every H5Dwrite: ios_h5_dxpl() */
-};
-
-static int wfail(struct wctx *w, const char *what)
+int ios_h5w_wfail(struct wctx *w, const char *what)
 {
 	if (w->rc == 0) {
 		w->rc = -EIO;
@@ -69,15 +61,15 @@ static int attr_write(struct wctx *w, hid_t loc, const char *name, hid_t ftype,
 		H5Adelete(loc, name);
 	a = H5Acreate2(loc, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT);
 	if (a < 0 || H5Awrite(a, mtype, val) < 0)
-		rc = wfail(w, name);
+		rc = ios_h5w_wfail(w, name);
 	if (a >= 0)
 		H5Aclose(a);
 	H5Sclose(sp);
 	return rc;
 }
 
-static int attr_write_str(struct wctx *w, hid_t loc, const char *name,
-			  const char *s)
+int ios_h5w_attr_write_str(struct wctx *w, hid_t loc, const char *name,
+			   const char *s)
 {
 	hid_t t = ios_h5_str_type();
 	const char *v = s ? s : "";
@@ -87,8 +79,8 @@ static int attr_write_str(struct wctx *w, hid_t loc, const char *name,
 	return rc;
 }
 
-static int attr_write_num(struct wctx *w, hid_t loc, const char *name,
-			  enum ios_h5_type type, const void *p)
+int ios_h5w_attr_write_num(struct wctx *w, hid_t loc, const char *name,
+			   enum ios_h5_type type, const void *p)
 {
 	hid_t nt = ios_h5_native_type(type);
 	uint8_t b;
@@ -123,15 +115,15 @@ static int write_attrs(struct wctx *w, hid_t loc, enum ios_h5_group g,
 			continue;
 		if (a->is_const) {
 			if (!strcmp(a->name, "format")) {
-				rc = attr_write_str(w, loc, a->name,
-						    IOS_H5_FORMAT);
+				rc = ios_h5w_attr_write_str(w, loc, a->name,
+							    IOS_H5_FORMAT);
 			} else if (!strcmp(a->name, "schema_version")) {
 				int32_t v = IOS_SCHEMA_VERSION;
 
-				rc = attr_write_num(w, loc, a->name, IOS_T_I32,
-						    &v);
+				rc = ios_h5w_attr_write_num(w, loc, a->name,
+							    IOS_T_I32, &v);
 			} else if (!strcmp(a->name, "writer_version")) {
-				rc = attr_write_str(
+				rc = ios_h5w_attr_write_str(
 					w, loc, a->name,
 					"libiostrata_h5 " PACKAGE_VERSION
 					" (" IOSTRATA_GIT_REVISION ")");
@@ -141,15 +133,16 @@ static int write_attrs(struct wctx *w, hid_t loc, enum ios_h5_group g,
 
 			if (!s && a->flags != IOS_H5_REQ)
 				continue;
-			rc = attr_write_str(w, loc, a->name,
-					    s ? s : default_str(a->name));
+			rc = ios_h5w_attr_write_str(
+				w, loc, a->name, s ? s : default_str(a->name));
 		} else if (a->type == IOS_T_FSTR) {
 			char buf[1024];
 
 			snprintf(buf, sizeof(buf), "%.*s", (int)a->size, p);
-			rc = attr_write_str(w, loc, a->name, buf);
+			rc = ios_h5w_attr_write_str(w, loc, a->name, buf);
 		} else {
-			rc = attr_write_num(w, loc, a->name, a->type, p);
+			rc = ios_h5w_attr_write_num(w, loc, a->name, a->type,
+						    p);
 		}
 		if (rc)
 			return rc;
@@ -171,7 +164,7 @@ static int write_compound(struct wctx *w, hid_t loc, const char *name,
 		       H5P_DEFAULT);
 	if (d < 0 ||
 	    (n && H5Dwrite(d, mt, H5S_ALL, H5S_ALL, w->dxpl, data) < 0))
-		rc = wfail(w, name);
+		rc = ios_h5w_wfail(w, name);
 	if (d >= 0)
 		H5Dclose(d);
 	H5Sclose(sp);
@@ -180,8 +173,8 @@ static int write_compound(struct wctx *w, hid_t loc, const char *name,
 	return rc;
 }
 
-static int write_text(struct wctx *w, hid_t loc, const char *name,
-		      const char *s)
+int ios_h5w_write_text(struct wctx *w, hid_t loc, const char *name,
+		       const char *s)
 {
 	hid_t t = ios_h5_str_type(), sp = H5Screate(H5S_SCALAR), d;
 	const char *v = s ? s : "";
@@ -189,7 +182,7 @@ static int write_text(struct wctx *w, hid_t loc, const char *name,
 
 	d = H5Dcreate2(loc, name, t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
 	if (d < 0 || H5Dwrite(d, t, H5S_ALL, H5S_ALL, w->dxpl, &v) < 0)
-		rc = wfail(w, name);
+		rc = ios_h5w_wfail(w, name);
 	if (d >= 0)
 		H5Dclose(d);
 	H5Sclose(sp);
@@ -226,7 +219,7 @@ static int write_array(struct wctx *w, hid_t loc, const char *name, hid_t type,
 	d = H5Dcreate2(loc, name, type, sp, H5P_DEFAULT, dcpl, dapl);
 	if (d < 0 || (rows * (ndims == 2 ? cols : 1) > 0 &&
 		      H5Dwrite(d, type, H5S_ALL, H5S_ALL, w->dxpl, data) < 0))
-		rc = wfail(w, name);
+		rc = ios_h5w_wfail(w, name);
 	if (d >= 0)
 		H5Dclose(d);
 	H5Pclose(dapl);
@@ -235,8 +228,8 @@ static int write_array(struct wctx *w, hid_t loc, const char *name, hid_t type,
 	return rc;
 }
 
-static hid_t group_create(struct wctx *w, hid_t loc, const char *name,
-			  int track_order)
+hid_t ios_h5w_group_create(struct wctx *w, hid_t loc, const char *name,
+			   int track_order)
 {
 	hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE), g;
 
@@ -246,213 +239,8 @@ static hid_t group_create(struct wctx *w, hid_t loc, const char *name,
 	g = H5Gcreate2(loc, name, H5P_DEFAULT, gcpl, H5P_DEFAULT);
 	H5Pclose(gcpl);
 	if (g < 0)
-		wfail(w, name);
+		ios_h5w_wfail(w, name);
 	return g;
-}
-
-/* An HDF5 link or attribute name for a JSON key / option name. */
-static void safe_name(char *out, size_t len, const char *in)
-{
-	size_t j = 0;
-
-	for (size_t i = 0; in[i] && j + 1 < len; i++)
-		out[j++] = in[i] == '/' ? '_' : in[i];
-	out[j] = '\0';
-	if (!strcmp(out, ".") || !out[0])
-		snprintf(out, len, "_");
-}
-
-#ifdef HAVE_JANSSON
-static int json_attr_array(struct wctx *w, hid_t g, const char *name,
-			   json_t *arr)
-{
-	size_t n = json_array_size(arr), i;
-	json_t *v;
-	int all_str = 1, all_int = 1, all_num = 1, all_bool = 1, rc = 0;
-	hsize_t dims[1] = {n};
-	hid_t sp, a = -1, t = -1;
-	void *buf = NULL;
-
-	json_array_foreach(arr, i, v)
-	{
-		all_str &= json_is_string(v);
-		all_int &= json_is_integer(v);
-		all_num &= json_is_number(v);
-		all_bool &= json_is_boolean(v);
-	}
-	if (n == 0) {
-		sp = H5Screate(H5S_NULL);
-		t = ios_h5_str_type();
-		a = H5Acreate2(g, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
-		if (a < 0)
-			rc = wfail(w, name);
-		goto out;
-	}
-	if (!all_str && !all_num && !all_bool) {
-		char *s = json_dumps(arr, JSON_COMPACT);
-
-		rc = attr_write_str(w, g, name, s);
-		free(s);
-		return rc;
-	}
-	sp = H5Screate_simple(1, dims, NULL);
-	if (all_str) {
-		const char **p = calloc(n, sizeof(*p));
-
-		buf = p;
-		t = ios_h5_str_type();
-		json_array_foreach(arr, i, v) p[i] = json_string_value(v);
-	} else if (all_int || all_bool) {
-		int64_t *p = calloc(n, sizeof(*p));
-
-		buf = p;
-		t = H5Tcopy(all_bool ? H5T_NATIVE_UINT8 : H5T_NATIVE_INT64);
-		json_array_foreach(arr, i, v) p[i] =
-			all_bool ? json_is_true(v) : json_integer_value(v);
-		if (all_bool) {
-			uint8_t *b = (uint8_t *)p;
-
-			for (i = 0; i < n; i++)
-				b[i] = (uint8_t)p[i];
-		}
-	} else {
-		double *p = calloc(n, sizeof(*p));
-
-		buf = p;
-		t = H5Tcopy(H5T_NATIVE_DOUBLE);
-		json_array_foreach(arr, i, v) p[i] = json_number_value(v);
-	}
-	if (!buf) {
-		rc = w->rc =
-			ios_errf(w->err, -ENOMEM, "h5schema: write %s: %s: %s",
-				 w->path, name, strerror(ENOMEM));
-		goto out;
-	}
-	a = H5Acreate2(g, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
-	if (a < 0 || H5Awrite(a, t, buf) < 0)
-		rc = wfail(w, name);
-out:
-	free(buf);
-	if (a >= 0)
-		H5Aclose(a);
-	if (t >= 0)
-		H5Tclose(t);
-	H5Sclose(sp);
-	return rc;
-}
-
-static int json_to_group(struct wctx *w, hid_t g, json_t *obj, int depth);
-
-static int json_member(struct wctx *w, hid_t g, const char *key, json_t *v,
-		       int depth)
-{
-	char name[256];
-	int rc = 0;
-
-	safe_name(name, sizeof(name), key);
-	if (H5Aexists(g, name) > 0 || H5Lexists(g, name, H5P_DEFAULT) > 0)
-		return 0; /* sanitised names collided: keep the first */
-	if (json_is_object(v)) {
-		hid_t sub = group_create(w, g, name, 1);
-
-		if (sub < 0)
-			return w->rc;
-		rc = json_to_group(w, sub, v, depth + 1);
-		H5Gclose(sub);
-	} else if (json_is_array(v)) {
-		size_t i, n = json_array_size(v);
-		json_t *e;
-		int all_obj = n > 0;
-
-		json_array_foreach(v, i, e) all_obj &= json_is_object(e);
-		if (all_obj) {
-			hid_t sub = group_create(w, g, name, 1);
-
-			if (sub < 0)
-				return w->rc;
-			json_array_foreach(v, i, e)
-			{
-				char idx[32];
-
-				snprintf(idx, sizeof(idx), "%zu", i);
-				rc = json_member(w, sub, idx, e, depth + 1);
-				if (rc)
-					break;
-			}
-			H5Gclose(sub);
-		} else {
-			rc = json_attr_array(w, g, name, v);
-		}
-	} else if (json_is_string(v)) {
-		rc = attr_write_str(w, g, name, json_string_value(v));
-	} else if (json_is_integer(v)) {
-		int64_t x = json_integer_value(v);
-
-		rc = attr_write_num(w, g, name, IOS_T_I64, &x);
-	} else if (json_is_real(v)) {
-		double x = json_real_value(v);
-
-		rc = attr_write_num(w, g, name, IOS_T_F64, &x);
-	} else if (json_is_boolean(v)) {
-		bool x = json_is_true(v);
-
-		rc = attr_write_num(w, g, name, IOS_T_BOOL, &x);
-	} else {
-		rc = attr_write_str(w, g, name, "null");
-	}
-	return rc;
-}
-
-static int json_to_group(struct wctx *w, hid_t g, json_t *obj, int depth)
-{
-	const char *key;
-	json_t *v;
-
-	if (depth > 16)
-		return attr_write_str(w, g, "truncated", "nesting too deep");
-	json_object_foreach(obj, key, v)
-	{
-		int rc = json_member(w, g, key, v, depth);
-
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-#endif
-
-/*
- * A JSON metadata group: the raw text as dataset raw_json, and, when the
- * text parses as a JSON object, its members as attributes and subgroups.
- */
-static int write_json_group(struct wctx *w, hid_t loc, const char *name,
-			    const char *json)
-{
-	hid_t g = group_create(w, loc, name, 1);
-	int rc;
-
-	if (g < 0)
-		return w->rc;
-	rc = write_text(w, g, "raw_json", json);
-#ifdef HAVE_JANSSON
-	if (!rc && json) {
-		json_error_t jerr;
-		json_t *root = json_loads(json, 0, &jerr);
-
-		if (!root || !json_is_object(root)) {
-			char msg[300];
-
-			snprintf(msg, sizeof(msg), "line %d: %s", jerr.line,
-				 root ? "not a JSON object" : jerr.text);
-			rc = attr_write_str(w, g, "json_error", msg);
-		} else {
-			rc = json_to_group(w, g, root, 0);
-		}
-		json_decref(root);
-	}
-#endif
-	H5Gclose(g);
-	return rc;
 }
 
 static int write_rep(struct wctx *w, hid_t loc, int phase, int r,
@@ -465,7 +253,7 @@ static int write_rep(struct wctx *w, hid_t loc, int phase, int r,
 	int rc;
 
 	snprintf(name, sizeof(name), "%d", r);
-	g = group_create(w, loc, name, 0);
+	g = ios_h5w_group_create(w, loc, name, 0);
 	if (g < 0)
 		return w->rc;
 	rc = write_attrs(w, g, IOS_G_REP, rep);
@@ -480,8 +268,8 @@ static int write_rep(struct wctx *w, hid_t loc, int phase, int r,
 			 r);
 		if (w->src < 0 || H5Ocopy(w->src, src, g, "lat_hist",
 					  H5P_DEFAULT, H5P_DEFAULT) < 0)
-			rc = wfail(w,
-				   "copy lat_hist from the file it replaces");
+			rc = ios_h5w_wfail(
+				w, "copy lat_hist from the file it replaces");
 	} else if (!rc) {
 		/* a run built without histograms gets zero counts */
 		const uint64_t *h = rep->lat_hist;
@@ -556,70 +344,70 @@ static int write_body(struct wctx *w, hid_t f, const struct ios_run *run)
 		return rc;
 
 	/* /config */
-	if ((g = group_create(w, f, "config", 0)) < 0)
+	if ((g = ios_h5w_group_create(w, f, "config", 0)) < 0)
 		return w->rc;
 	rc = write_compound(w, g, "options", IOS_T_KV, run->config,
 			    run->config ? run->nconfig : 0);
 	for (size_t i = 0; !rc && run->config && i < run->nconfig; i++) {
 		if (!run->config[i].key)
 			continue;
-		safe_name(name, sizeof(name), run->config[i].key);
+		ios_h5w_safe_name(name, sizeof(name), run->config[i].key);
 		if (H5Aexists(g, name) > 0)
 			continue;
-		rc = attr_write_str(w, g, name, run->config[i].value);
+		rc = ios_h5w_attr_write_str(w, g, name, run->config[i].value);
 	}
 	H5Gclose(g);
 	if (rc || hook(w, "config"))
 		return w->rc ? w->rc : rc;
 
 	/* /nodes, /job, /ceph */
-	if ((g = group_create(w, f, "nodes", 0)) < 0)
+	if ((g = ios_h5w_group_create(w, f, "nodes", 0)) < 0)
 		return w->rc;
 	for (int i = 0; !rc && i < run->nnodes; i++) {
 		snprintf(name, sizeof(name), "%d", i);
-		rc = write_json_group(
+		rc = ios_h5w_write_json_group(
 			w, g, name, run->node_json ? run->node_json[i] : NULL);
 	}
 	H5Gclose(g);
 	/* /hosts: one record per host that took part */
 	if (!rc) {
-		if ((g = group_create(w, f, "hosts", 0)) < 0)
+		if ((g = ios_h5w_group_create(w, f, "hosts", 0)) < 0)
 			return w->rc;
 		for (int i = 0; !rc && i < run->nhosts; i++) {
 			snprintf(name, sizeof(name), "%d", i);
-			rc = write_json_group(w, g, name,
-					      run->host_json ? run->host_json[i]
-							     : NULL);
+			rc = ios_h5w_write_json_group(
+				w, g, name,
+				run->host_json ? run->host_json[i] : NULL);
 		}
 		H5Gclose(g);
 	}
 	if (!rc && run->job_json)
-		rc = write_json_group(w, f, "job", run->job_json);
+		rc = ios_h5w_write_json_group(w, f, "job", run->job_json);
 	if (!rc && run->ceph_json)
-		rc = write_json_group(w, f, "ceph", run->ceph_json);
+		rc = ios_h5w_write_json_group(w, f, "ceph", run->ceph_json);
 	if (rc || hook(w, "nodes"))
 		return w->rc ? w->rc : rc;
 
 	/* /attachments */
-	if ((g = group_create(w, f, "attachments", 1)) < 0)
+	if ((g = ios_h5w_group_create(w, f, "attachments", 1)) < 0)
 		return w->rc;
 	for (size_t i = 0; !rc && run->attachments && i < run->nattach; i++) {
 		const char *an = run->attachments[i].key;
 		hid_t d;
 
-		safe_name(name, sizeof(name), an ? an : "");
+		ios_h5w_safe_name(name, sizeof(name), an ? an : "");
 		for (int n = 2; H5Lexists(g, name, H5P_DEFAULT) > 0; n++) {
 			char base[200];
 
-			safe_name(base, sizeof(base), an ? an : "");
+			ios_h5w_safe_name(base, sizeof(base), an ? an : "");
 			snprintf(name, sizeof(name), "%s_%d", base, n);
 		}
-		rc = write_text(w, g, name, run->attachments[i].value);
+		rc = ios_h5w_write_text(w, g, name, run->attachments[i].value);
 		if (rc)
 			break;
 		d = H5Dopen2(g, name, H5P_DEFAULT);
-		rc = d < 0 ? wfail(w, name)
-			   : attr_write_str(w, d, "name", an ? an : "");
+		rc = d < 0 ? ios_h5w_wfail(w, name)
+			   : ios_h5w_attr_write_str(w, d, "name", an ? an : "");
 		if (d >= 0)
 			H5Dclose(d);
 	}
@@ -628,19 +416,20 @@ static int write_body(struct wctx *w, hid_t f, const struct ios_run *run)
 		return rc;
 
 	/* /phases */
-	if ((g = group_create(w, f, "phases", 0)) < 0)
+	if ((g = ios_h5w_group_create(w, f, "phases", 0)) < 0)
 		return w->rc;
 	for (int k = 0; !rc && k < run->nphases; k++) {
 		const struct ios_phase_result *ph = &run->phases[k];
 		hid_t reps = -1;
 
 		snprintf(name, sizeof(name), "%d", k);
-		if ((sub = group_create(w, g, name, 0)) < 0) {
+		if ((sub = ios_h5w_group_create(w, g, name, 0)) < 0) {
 			rc = w->rc;
 			break;
 		}
 		rc = write_attrs(w, sub, IOS_G_PHASE, ph);
-		if (!rc && (reps = group_create(w, sub, "reps", 0)) >= 0) {
+		if (!rc &&
+		    (reps = ios_h5w_group_create(w, sub, "reps", 0)) >= 0) {
 			for (int r = 0; !rc && r < ph->nreps; r++)
 				rc = write_rep(w, reps, k, r, &ph->reps[r]);
 			H5Gclose(reps);
@@ -776,7 +565,7 @@ int ios_h5_write_run(const char *path, const struct ios_run *run,
 		goto out_unlink;
 	f = H5Fcreate(tmp, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
 	if (f < 0) {
-		rc = wfail(
+		rc = ios_h5w_wfail(
 			&w,
 			"create HDF5 file (exclusively: is something planted at the temporary name?)");
 		goto out_unlink;
@@ -784,13 +573,13 @@ int ios_h5_write_run(const char *path, const struct ios_run *run,
 	if ((rc = write_body(&w, f, run)))
 		goto out_close;
 	if (H5Fflush(f, H5F_SCOPE_GLOBAL) < 0) {
-		rc = wfail(&w, "flush");
+		rc = ios_h5w_wfail(&w, "flush");
 		goto out_close;
 	}
 	if ((rc = hook(&w, "flush")))
 		goto out_close;
 	if (H5Fget_vfd_handle(f, H5P_DEFAULT, &vfd) < 0 || !vfd) {
-		rc = wfail(&w, "get file descriptor");
+		rc = ios_h5w_wfail(&w, "get file descriptor");
 		goto out_close;
 	}
 	if (fsync(*(int *)vfd) < 0) {
@@ -802,7 +591,7 @@ int ios_h5_write_run(const char *path, const struct ios_run *run,
 		goto out_close;
 	if (H5Fclose(f) < 0) {
 		f = -1;
-		rc = wfail(&w, "close");
+		rc = ios_h5w_wfail(&w, "close");
 		goto out_unlink;
 	}
 	f = -1;
