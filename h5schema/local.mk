@@ -8,6 +8,8 @@ noinst_LTLIBRARIES += h5schema/libiostrata_h5.la
 h5schema_libiostrata_h5_la_SOURCES = \
 	h5schema/h5common.c \
 	h5schema/h5iso.c \
+	h5schema/h5iso_child.c \
+	h5schema/h5iso_internal.h \
 	h5schema/h5iso.h \
 	h5schema/h5read.c \
 	h5schema/h5run.h \

@@ -63,7 +63,7 @@ static int usage(FILE *fp)
 		"  env SITE             print the whole site description as shell assignments\n"
 		"                       IOS_<SECTION>_<KEY>='value' (for eval in job scripts)\n"
 		"SITE is a site.conf file or a directory holding one (e.g. site/local).\n"
-		"JOB is one of: sweep-cores-mem, sweep-disk-bw, layered, nightly-health, acceptance.\n"
+		"JOB is one of: " CAMP_JOBS ".\n"
 		"DIR defaults to $IOSTRATA_CAMPAIGNS (else ./campaigns)/<site name>-<JOB>.\n"
 		"Exit: 0 all done, 1 some element failed (results kept, marked), 2 bad usage or input,\n"
 		"      3 (status) elements still pending or running.\n");
@@ -181,7 +181,8 @@ static int env_section(const char *section, const char *name, void *arg)
 		{"compute", "nodes", "nodelist", "partition", "ranks_per_node"},
 		{"workload", "file_size", "seq_bs", "rand_bs", "runtime",
 		 "reps", "iodepth", "ioengine", "dir", "interval"},
-		{"sweep", "cpus", "mem", "disk_bw", "throttle"},
+		{"workload", "bs", "rwmixread"},
+		{"sweep", "cpus", "mem", "disk_bw", "throttle", "ranks"},
 		{"prices", "currency", "core", "mem_gb", "hdd", "nvme",
 		 "node_base"},
 		{"slurm", "time", "account", "qos", "mpi", "extra"},

@@ -27,10 +27,12 @@ enum camp_state {
 struct camp_element {
 	int index;
 	char label[64];    /* cpus8-mem32G, diskbw100MB, or the job name */
-	char options[256]; /* --iostrata-* options of the storage component */
+	char options[256]; /* --iostrata-* options of the storage component;
+			    * sweep-threads: the compute job's --ntasks */
 	uint64_t cpus;     /* 0 when not constrained */
 	uint64_t mem;      /* bytes, 0 when not constrained */
 	uint64_t disk_bw;  /* B/s, 0 when not constrained */
+	uint64_t ranks;    /* sweep-threads: ranks of the job, 0 otherwise */
 	uint32_t jobid;    /* 0 when not submitted */
 	enum camp_state state;
 	uint32_t exit_code; /* wait status of the batch script */
@@ -39,7 +41,11 @@ struct camp_element {
 	int64_t end;   /* Slurm end time once it ended, 0: unknown */
 };
 
-/* Is [job] one of the five job scripts? */
+/* The job names, for messages. */
+#define CAMP_JOBS                                                              \
+	"sweep-cores-mem, sweep-disk-bw, sweep-threads, layered, nightly-health, acceptance"
+
+/* Is [job] one of the job scripts (CAMP_JOBS)? */
 bool camp_job_known(const char *job);
 
 /*

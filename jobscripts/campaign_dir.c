@@ -170,8 +170,8 @@ int camp_open(struct campaign *c, const char *site_arg, const char *job,
 	c->job = job;
 	if (!camp_job_known(job)) {
 		fprintf(stderr,
-			PROG
-			": job \"%s\": unknown job: accepted: sweep-cores-mem, sweep-disk-bw, layered, nightly-health, acceptance\n",
+			PROG ": job \"%s\": unknown job: accepted: " CAMP_JOBS
+			     "\n",
 			job);
 		return -EINVAL;
 	}

@@ -35,8 +35,8 @@
 #include "campaign_internal.h"
 
 static const char *const jobs[] = {
-	"sweep-cores-mem", "sweep-disk-bw", "layered",
-	"nightly-health",  "acceptance",
+	"sweep-cores-mem", "sweep-disk-bw",  "sweep-threads",
+	"layered",         "nightly-health", "acceptance",
 };
 
 /* ------------------------------------------------------------ elements */
@@ -74,12 +74,31 @@ void camp_elements_free(struct camp_element *e, size_t n)
 	free(e);
 }
 
+/* [sweep] KEY's items and one zeroed element per item; returns the count
+ * or a negative errno ([err] set by the site getter). */
+static int list_elements(const struct ios_site *s, const char *key,
+			 uint64_t **vals, struct camp_element **e,
+			 struct ios_err *err)
+{
+	int n = ios_site_get_list(s, "sweep", key, vals, err);
+
+	if (n < 0)
+		return n;
+	*e = calloc((size_t)n, sizeof(**e));
+	if (!*e) {
+		free(*vals);
+		*vals = NULL;
+		return -ENOMEM;
+	}
+	return n;
+}
+
 int camp_plan(const struct ios_site *s, const char *job,
 	      struct camp_element **out, size_t *nout, struct ios_err *err)
 {
 	struct camp_element *e = NULL;
-	uint64_t *cpus = NULL, *mem = NULL, *bw = NULL;
-	int nc, nm, nb;
+	uint64_t *cpus = NULL, *mem = NULL, *bw = NULL, *ranks = NULL;
+	int nc, nm, nb, nr;
 	size_t n = 0;
 	int rc = 0;
 
@@ -119,14 +138,8 @@ int camp_plan(const struct ios_site *s, const char *job,
 			}
 		}
 	} else if (strcmp(job, "sweep-disk-bw") == 0) {
-		nb = ios_site_get_list(s, "sweep", "disk_bw", &bw, err);
-		if (nb < 0)
+		if ((nb = list_elements(s, "disk_bw", &bw, &e, err)) < 0)
 			return nb;
-		e = calloc((size_t)nb, sizeof(*e));
-		if (!e) {
-			rc = -ENOMEM;
-			goto out;
-		}
 		for (int i = 0; i < nb; i++) {
 			char r[32];
 
@@ -136,6 +149,19 @@ int camp_plan(const struct ios_site *s, const char *job,
 			snprintf(e[n].label, sizeof(e[n].label), "diskbw%s", r);
 			snprintf(e[n].options, sizeof(e[n].options),
 				 "--iostrata-disk-bw=%s", r);
+			n++;
+		}
+	} else if (strcmp(job, "sweep-threads") == 0) {
+		/* one compute-only job per rank count (seeds/001's threads) */
+		if ((nr = list_elements(s, "ranks", &ranks, &e, err)) < 0)
+			return nr;
+		for (int i = 0; i < nr; i++) {
+			e[n].index = (int)n;
+			e[n].ranks = ranks[i];
+			snprintf(e[n].label, sizeof(e[n].label), "ranks%llu",
+				 (unsigned long long)ranks[i]);
+			snprintf(e[n].options, sizeof(e[n].options),
+				 "--ntasks=%llu", (unsigned long long)ranks[i]);
 			n++;
 		}
 	} else if (camp_job_known(job)) {
@@ -148,13 +174,14 @@ int camp_plan(const struct ios_site *s, const char *job,
 		return ios_errf(
 			err, -EINVAL,
 			PROG
-			": plan job \"%s\": unknown job: accepted: sweep-cores-mem, sweep-disk-bw, layered, nightly-health, acceptance",
+			": plan job \"%s\": unknown job: accepted: " CAMP_JOBS,
 			job);
 	}
 out:
 	free(cpus);
 	free(mem);
 	free(bw);
+	free(ranks);
 	if (rc < 0) {
 		free(e);
 		return rc;
@@ -175,5 +202,6 @@ bool camp_job_known(const char *job)
 /* Heterogeneous (storage + compute components) or compute-only jobs. */
 bool camp_job_is_het(const char *job)
 {
-	return strncmp(job, "sweep-", 6) == 0 || strcmp(job, "layered") == 0;
+	return strcmp(job, "sweep-cores-mem") == 0 ||
+	       strcmp(job, "sweep-disk-bw") == 0 || strcmp(job, "layered") == 0;
 }

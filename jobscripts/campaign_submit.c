@@ -184,9 +184,22 @@ static int build_sbatch(const struct campaign *c, const struct camp_element *e,
 		rc |= camp_argv_add(a, ":");
 	}
 	/* the compute nodes */
-	rc |= add_nodes(a, s, "compute");
-	rc |= camp_argv_add(a, "--ntasks-per-node=%s",
-			    ios_site_get(s, "compute", "ranks_per_node"));
+	if (e->ranks) {
+		/* sweep-threads: [ranks] ranks on one compute node, like
+		 * seeds/001's threads on one client; more ranks than CPUs
+		 * is what the sweep's top end measures */
+		rc |= camp_argv_add(a, "--partition=%s",
+				    ios_site_get(s, "compute", "partition"));
+		rc |= camp_argv_add(a, "--nodes=1");
+		rc |= camp_argv_add(a, "--ntasks=%llu",
+				    (unsigned long long)e->ranks);
+		rc |= camp_argv_add(a, "--overcommit");
+	} else {
+		rc |= add_nodes(a, s, "compute");
+		rc |= camp_argv_add(
+			a, "--ntasks-per-node=%s",
+			ios_site_get(s, "compute", "ranks_per_node"));
+	}
 	if ((v = ios_site_get(s, "slurm", "time")))
 		rc |= camp_argv_add(a, "--time=%s", v);
 	rc |= camp_argv_add(a, "%s", script);
@@ -243,22 +256,13 @@ static int check_site_for_submit(const struct campaign *c)
 	return 0;
 }
 
-int camp_cmd_submit(struct campaign *c, const struct opts *o)
+/* Before any element: the job script into [script], the site (not for a
+ * dry run), the elements already submitted (*recorded; --resume), the
+ * campaign directory.  0, or 2 said on stderr. */
+static int submit_prepare(struct campaign *c, const struct opts *o,
+			  char *script, size_t len, int *recorded)
 {
-	char script[PATH_MAX], out[256], edir[PATH_MAX + 32];
-	uint64_t throttle = 1;
-	int recorded, failed = 0, submitted = 0;
-	char *rec = NULL;
-	size_t reclen = 0, nsub = 0;
-	uint32_t after, *subs;
-	FILE *m;
-
-	if (o->throttle_set)
-		throttle = o->throttle;
-	else if (ios_site_get(c->site, "sweep", "throttle"))
-		ios_site_get_uint(c->site, "sweep", "throttle", &throttle,
-				  NULL);
-	if (find_script(c->job, script, sizeof(script)) < 0) {
+	if (find_script(c->job, script, len) < 0) {
 		fprintf(stderr,
 			PROG
 			": submit %s: job script %s.sbatch not found in $IOSTRATA_JOBSCRIPTS, " JOBSCRIPTS_DATADIR
@@ -268,17 +272,17 @@ int camp_cmd_submit(struct campaign *c, const struct opts *o)
 	}
 	if (!o->dry_run && check_site_for_submit(c) < 0)
 		return 2;
-	recorded = o->dry_run ? 0 : camp_read_jobids(c);
-	if (recorded < 0) {
+	*recorded = o->dry_run ? 0 : camp_read_jobids(c);
+	if (*recorded < 0) {
 		fprintf(stderr, PROG ": submit %s: read %s/elements.tsv: %s\n",
-			c->job, c->dir, strerror(-recorded));
+			c->job, c->dir, strerror(-*recorded));
 		return 2;
 	}
-	if (recorded > 0 && !o->resume) {
+	if (*recorded > 0 && !o->resume) {
 		fprintf(stderr,
 			PROG
 			": submit %s: campaign %s already exists with %d submitted elements: use `status`/`collect`, --resume to resubmit failed or missing elements, or --campaign=DIR for a new one\n",
-			c->job, c->dir, recorded);
+			c->job, c->dir, *recorded);
 		return 2;
 	}
 	if (!o->dry_run) {
@@ -290,6 +294,105 @@ int camp_cmd_submit(struct campaign *c, const struct opts *o)
 			return 2;
 		}
 	}
+	return 0;
+}
+
+/* A resubmitted element: keep the failed attempt's partial results aside
+ * (EDIR.failed-jobN), start from an empty dir.  0, or -1 said. */
+static int move_aside(const struct campaign *c, struct camp_element *e,
+		      const char *edir)
+{
+	char old[PATH_MAX + 96];
+
+	snprintf(old, sizeof(old), "%s.failed-job%u", edir, e->jobid);
+	if (rename(edir, old) < 0 && errno != ENOENT) {
+		fprintf(stderr, PROG ": submit %s: move %s aside: %s\n", c->job,
+			edir, strerror(errno));
+		return -1;
+	}
+	printf("element %d %s: previous attempt (job %u) kept in %s\n",
+	       e->index, e->label, e->jobid, old);
+	e->jobid = 0;
+	return 0;
+}
+
+/* The element's description in its directory; a resubmitted element
+ * starts without the old verdict (status). */
+static void write_element(const struct campaign *c,
+			  const struct camp_element *e, const char *edir)
+{
+	char p[PATH_MAX + 128], *txt = NULL;
+
+	snprintf(p, sizeof(p), "%s/status", edir);
+	unlink(p);
+	if (asprintf(&txt, "index=%d\nlabel=%s\noptions=%s\n", e->index,
+		     e->label, e->options) < 0 ||
+	    camp_write_atomic(edir, "element", txt) < 0)
+		fprintf(stderr, PROG ": submit %s: write %s/element: %s\n",
+			c->job, edir, strerror(errno));
+	free(txt);
+}
+
+/* Submit element [e] with sbatch command line [a] (logged to [m]): its
+ * directory [edir] made ready, e->jobid set.  0, or -1 said. */
+static int submit_one(const struct campaign *c, struct camp_element *e,
+		      const struct argv *a, const char *edir, FILE *m)
+{
+	char out[256];
+	int rc;
+
+	if (e->jobid && move_aside(c, e, edir) < 0)
+		return -1;
+	if ((rc = camp_mkdir_p(edir)) < 0) {
+		fprintf(stderr, PROG ": submit %s: create %s: %s\n", c->job,
+			edir, strerror(-rc));
+		return -1;
+	}
+	write_element(c, e, edir);
+	fprintf(m, "# element %d (%s)\n", e->index, e->label);
+	camp_print_quoted(m, a->v);
+	rc = run_capture(a->v, out, sizeof(out));
+	if (rc != 0 || !isdigit((unsigned char)out[0])) {
+		fprintf(stderr,
+			PROG
+			": submit %s: element %d (%s): sbatch failed (exit %d): see its message above\n",
+			c->job, e->index, e->label, rc);
+		return -1;
+	}
+	e->jobid = (uint32_t)strtoul(out, NULL, 10);
+	printf("element %d %s: job %u\n", e->index, e->label, e->jobid);
+	return 0;
+}
+
+/* The sbatch command lines of this submission, appended to submit.log. */
+static void append_submit_log(const struct campaign *c, const char *rec)
+{
+	char path[PATH_MAX + 32];
+	struct ios_err err = {0};
+
+	snprintf(path, sizeof(path), "%s/submit.log", c->dir);
+	if (sf_append(path, rec, strlen(rec), &err) < 0)
+		fprintf(stderr, PROG ": submit %s: %s\n", c->job, err.msg);
+}
+
+int camp_cmd_submit(struct campaign *c, const struct opts *o)
+{
+	char script[PATH_MAX], edir[PATH_MAX + 32];
+	uint64_t throttle = 1;
+	int recorded, failed = 0, submitted = 0, rc;
+	char *rec = NULL;
+	size_t reclen = 0, nsub = 0;
+	uint32_t after, *subs;
+	FILE *m;
+
+	if (o->throttle_set)
+		throttle = o->throttle;
+	else if (ios_site_get(c->site, "sweep", "throttle"))
+		ios_site_get_uint(c->site, "sweep", "throttle", &throttle,
+				  NULL);
+	rc = submit_prepare(c, o, script, sizeof(script), &recorded);
+	if (rc)
+		return rc;
 	subs = calloc(c->nel + 1, sizeof(*subs));
 	m = open_memstream(&rec, &reclen);
 	if (!m || !subs) {
@@ -299,7 +402,6 @@ int camp_cmd_submit(struct campaign *c, const struct opts *o)
 	for (size_t i = 0; i < c->nel; i++) {
 		struct camp_element *e = &c->el[i];
 		struct argv a = {0};
-		int rc;
 
 		if (recorded > 0 && e->jobid) {
 			enum camp_state st = camp_element_state(c->dir, e);
@@ -325,78 +427,21 @@ int camp_cmd_submit(struct campaign *c, const struct opts *o)
 			camp_argv_free(&a);
 			continue;
 		}
-		if (e->jobid) {
-			/* a resubmitted element: keep the failed attempt's
-			 * partial results aside, start from an empty dir */
-			char old[PATH_MAX + 96];
-
-			snprintf(old, sizeof(old), "%s.failed-job%u", edir,
-				 e->jobid);
-			if (rename(edir, old) < 0 && errno != ENOENT) {
-				fprintf(stderr,
-					PROG ": submit %s: move %s aside: %s\n",
-					c->job, edir, strerror(errno));
-				camp_argv_free(&a);
-				failed++;
-				break;
-			}
-			printf("element %d %s: previous attempt (job %u) kept in %s\n",
-			       e->index, e->label, e->jobid, old);
-			e->jobid = 0;
-		}
-		if ((rc = camp_mkdir_p(edir)) < 0) {
-			fprintf(stderr, PROG ": submit %s: create %s: %s\n",
-				c->job, edir, strerror(-rc));
-			camp_argv_free(&a);
-			failed++;
-			break;
-		}
-		/* a resubmitted element starts without the old verdict */
-		{
-			char p[PATH_MAX + 128], *txt = NULL;
-
-			snprintf(p, sizeof(p), "%s/status", edir);
-			unlink(p);
-			if (asprintf(&txt, "index=%d\nlabel=%s\noptions=%s\n",
-				     e->index, e->label, e->options) < 0 ||
-			    camp_write_atomic(edir, "element", txt) < 0)
-				fprintf(stderr,
-					PROG
-					": submit %s: write %s/element: %s\n",
-					c->job, edir, strerror(errno));
-			free(txt);
-		}
-		fprintf(m, "# element %d (%s)\n", e->index, e->label);
-		camp_print_quoted(m, a.v);
-		rc = run_capture(a.v, out, sizeof(out));
-		if (rc != 0 || !isdigit((unsigned char)out[0])) {
-			fprintf(stderr,
-				PROG
-				": submit %s: element %d (%s): sbatch failed (exit %d): see its message above\n",
-				c->job, e->index, e->label, rc);
-			camp_argv_free(&a);
+		rc = submit_one(c, e, &a, edir, m);
+		camp_argv_free(&a);
+		if (rc < 0) {
 			failed++;
 			break; /* the rest would fail the same way */
 		}
-		e->jobid = (uint32_t)strtoul(out, NULL, 10);
 		subs[nsub++] = e->jobid;
-		printf("element %d %s: job %u\n", e->index, e->label, e->jobid);
 		submitted++;
-		camp_argv_free(&a);
 		/* record after each submission: a failure later keeps these */
 		camp_write_jobids(c);
 	}
 	fclose(m);
 	free(subs);
-	if (!o->dry_run && rec && *rec) {
-		char path[PATH_MAX + 32];
-		struct ios_err err = {0};
-
-		snprintf(path, sizeof(path), "%s/submit.log", c->dir);
-		if (sf_append(path, rec, strlen(rec), &err) < 0)
-			fprintf(stderr, PROG ": submit %s: %s\n", c->job,
-				err.msg);
-	}
+	if (!o->dry_run && rec && *rec)
+		append_submit_log(c, rec);
 	free(rec);
 	if (!o->dry_run) {
 		printf("campaign %s: %d element(s) submitted, throttle %llu\n",

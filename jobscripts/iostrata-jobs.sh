@@ -86,12 +86,20 @@ ios_init() {
 	IOS_MPI=${IOS_SLURM_MPI:-pmix}
 	IOS_WDIR=${IOS_WORKLOAD_DIR:?[workload] dir is not set in $IOS_SITE_FILE}/${SLURM_JOB_ID:-$$}
 	ios_msg "site ${IOS_SITE_NAME:-?} ($IOS_SITE_FILE), element $IOS_LABEL, results in $IOS_EDIR"
-	ios_msg "job ${SLURM_JOB_ID:-none}: storage ${SLURM_JOB_NODELIST_HET_GROUP_0:-${SLURM_JOB_NODELIST:-?}} compute ${SLURM_JOB_NODELIST_HET_GROUP_1:-${SLURM_JOB_NODELIST:-?}}"
+	# which het component is which, by partition (iostrata-campaign puts
+	# storage first; layered.sbatch's own header puts compute first)
+	IOS_STORAGE_GROUP=0 IOS_COMPUTE_GROUP=1
+	if [[ -n ${SLURM_HET_SIZE:-} && -n ${IOS_STORAGE_PARTITION:-} &&
+		${SLURM_JOB_PARTITION_HET_GROUP_1:-} == "$IOS_STORAGE_PARTITION" ]]; then
+		IOS_STORAGE_GROUP=1 IOS_COMPUTE_GROUP=0
+	fi
+	local sn=SLURM_JOB_NODELIST_HET_GROUP_$IOS_STORAGE_GROUP cn=SLURM_JOB_NODELIST_HET_GROUP_$IOS_COMPUTE_GROUP
+	ios_msg "job ${SLURM_JOB_ID:-none}: storage ${!sn:-${SLURM_JOB_NODELIST:-?}} compute ${!cn:-${SLURM_JOB_NODELIST:-?}}"
 }
 
-# Run on every node of a heterogeneous job's storage component (group 0).
+# Run on every node of a heterogeneous job's storage component.
 ios_on_storage() {
-	srun --het-group=0 --ntasks-per-node=1 --kill-on-bad-exit=1 "$@"
+	srun --het-group="${IOS_STORAGE_GROUP:-0}" --ntasks-per-node=1 --kill-on-bad-exit=1 "$@"
 }
 
 # ios_node_state TAG: `iostrata-node status --json` on each storage node into
@@ -150,12 +158,12 @@ ios_check_states() {
 }
 
 # ios_on_compute CMD...: CMD once, on a node of the compute component (het
-# group 1) in a heterogeneous job, else here.  The benchmark directory is
+# group IOS_COMPUTE_GROUP) in a heterogeneous job, else here.  The benchmark directory is
 # on the compute nodes' filesystem, which the batch host of a heterogeneous
 # job (a storage node) need not mount.
 ios_on_compute() {
 	if [[ -n ${SLURM_HET_SIZE:-} ]]; then
-		srun --het-group=1 --nodes=1 --ntasks=1 --overcommit "$@"
+		srun --het-group="${IOS_COMPUTE_GROUP:-1}" --nodes=1 --ntasks=1 --overcommit "$@"
 	else
 		"$@"
 	fi
@@ -170,12 +178,12 @@ ios_remove_wdir() {
 }
 
 # ios_bench OUTPUT ARGS...: iostrata-bench on the compute component (het
-# group 1, or the whole allocation for single-component jobs); with
-# IOS_BENCH_NODE=NODE on that one node alone (its ranks per node).
+# group IOS_COMPUTE_GROUP, or the whole allocation for single-component
+# jobs); with IOS_BENCH_NODE=NODE on that one node alone (its ranks per node).
 ios_bench() {
 	local out=$1 group=() where=()
 	shift
-	[[ -n ${SLURM_HET_SIZE:-} ]] && group=(--het-group=1)
+	[[ -n ${SLURM_HET_SIZE:-} ]] && group=(--het-group="${IOS_COMPUTE_GROUP:-1}")
 	if [[ -n ${IOS_BENCH_NODE:-} ]]; then
 		local rpn=${SLURM_NTASKS_PER_NODE:-${IOS_COMPUTE_RANKS_PER_NODE:-1}}
 		rpn=${rpn%%(*}

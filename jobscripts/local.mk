@@ -4,6 +4,7 @@ jobscriptsdir = $(pkgdatadir)/jobscripts
 dist_jobscripts_SCRIPTS = \
 	jobscripts/sweep-cores-mem.sbatch \
 	jobscripts/sweep-disk-bw.sbatch \
+	jobscripts/sweep-threads.sbatch \
 	jobscripts/layered.sbatch \
 	jobscripts/nightly-health.sbatch \
 	jobscripts/acceptance.sbatch \
@@ -62,6 +63,7 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t51-sweep-disk-bw.sh \
 	tests/integration/t52-sweep-cores-mem.sh \
 	tests/integration/t53-acceptance.sh \
+	tests/integration/t54-sweep-threads.sh \
 	# End of dist_noinst_SCRIPTS (jobs)
 EXTRA_DIST += \
 	tests/integration/t5x-lib.bash \

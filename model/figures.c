@@ -508,8 +508,13 @@ void ios_figures_compute(struct ios_rep_result *rep,
 	free(x.all);
 }
 
-void ios_fig_stat(const struct ios_phase_result *ph, enum ios_fig f,
-		  struct ios_stat *s)
+/* The value one repetition contributes to a statistic over repetitions. */
+typedef double (*rep_value_fn)(const struct ios_rep_result *rep,
+			       const void *arg);
+
+/* min/mean/max/stddev of get(rep, arg) over the valid repetitions. */
+static void stat_over_reps(const struct ios_phase_result *ph, rep_value_fn get,
+			   const void *arg, struct ios_stat *s)
 {
 	double sum = 0, sq = 0, mean;
 	int r;
@@ -522,7 +527,7 @@ void ios_fig_stat(const struct ios_phase_result *ph, enum ios_fig f,
 
 		if (!ph->reps[r].valid)
 			continue;
-		v = ios_fig_value(&ph->reps[r].fig, f);
+		v = get(&ph->reps[r], arg);
 		if (isnan(v))
 			continue;
 		s->n++;
@@ -544,12 +549,57 @@ void ios_fig_stat(const struct ios_phase_result *ph, enum ios_fig f,
 
 		if (!ph->reps[r].valid)
 			continue;
-		v = ios_fig_value(&ph->reps[r].fig, f);
+		v = get(&ph->reps[r], arg);
 		if (!isnan(v))
 			sq += (v - mean) * (v - mean);
 	}
 	s->mean = mean;
 	s->stddev = s->n > 1 ? sqrt(sq / (s->n - 1)) : 0.0;
+}
+
+static double rep_fig(const struct ios_rep_result *rep, const void *arg)
+{
+	return ios_fig_value(&rep->fig, *(const enum ios_fig *)arg);
+}
+
+void ios_fig_stat(const struct ios_phase_result *ph, enum ios_fig f,
+		  struct ios_stat *s)
+{
+	stat_over_reps(ph, rep_fig, &f, s);
+}
+
+double ios_rep_lat_quantile(const struct ios_rep_result *rep, double q)
+{
+	struct ios_lathist *all;
+	double v;
+
+	if (!rep->lat_hist || rep->nranks <= 0 || q <= 0 || q > 1)
+		return NAN;
+	all = malloc(sizeof(*all));
+	if (!all)
+		return NAN;
+	ios_lathist_init(all);
+	for (int i = 0; i < rep->nranks; i++)
+		ios_lathist_merge_parts(
+			all, rep->lat_hist + (size_t)i * IOS_LAT_BUCKETS,
+			&rep->ranks[i].lat);
+	v = ios_lathist_quantile(all->count, all->n, q, all->min_ns,
+				 all->max_ns);
+	free(all);
+	return v;
+}
+
+static double rep_lat(const struct ios_rep_result *rep, const void *arg)
+{
+	double q = *(const double *)arg;
+
+	return q == 0 ? rep->fig.lat_mean_ns : ios_rep_lat_quantile(rep, q);
+}
+
+void ios_lat_stat(const struct ios_phase_result *ph, double q,
+		  struct ios_stat *s)
+{
+	stat_over_reps(ph, rep_lat, &q, s);
 }
 
 void ios_figures_over_reps(const struct ios_phase_result *ph,

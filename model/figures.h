@@ -123,6 +123,19 @@ void ios_figures_over_reps(const struct ios_phase_result *ph,
 			   struct ios_stats *out);
 
 /*
+ * The [q]-quantile (0 < q <= 1) of the completion latency in ns over all
+ * ranks of [rep]: their histogram rows merged (as lat_p* above), for the
+ * quantiles that are no figure (seeds/001's 95th percentile).  NAN when
+ * the repetition has no histograms or q is out of range.
+ */
+double ios_rep_lat_quantile(const struct ios_rep_result *rep, double q);
+
+/* min/mean/max/stddev over the valid repetitions of [ph] of the latency
+ * quantile [q] (ios_rep_lat_quantile), or for q == 0 of lat_mean_ns. */
+void ios_lat_stat(const struct ios_phase_result *ph, double q,
+		  struct ios_stat *s);
+
+/*
  * Robust helpers, exposed for tests: median of [n] values (the array is
  * reordered), and the MAD of [n] values around [median] (uses [tmp], n).
  */

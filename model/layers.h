@@ -47,7 +47,83 @@ struct lyr_numbers {
 	int storage_nodes;         /* nodes whose links carry Ceph traffic */
 	double net_link_min;       /* slowest node-pair link, B/s */
 	bool one_host;             /* every "node" is on this one host */
+	/* Roles (lyr_role_of): known from the job or --layers-storage-nodes;
+	 * unknown, every node ran every layer and the counts above are the
+	 * job's nodes. */
+	bool roles_known;
+	int clients;            /* client hosts (0 with roles unknown) */
+	double net_public_min;  /* slowest client <-> storage pair, B/s */
+	double net_cluster_min; /* slowest storage <-> storage pair, B/s */
 };
+
+/* What a rank does in a layered run. */
+enum lyr_role {
+	LYR_ROLE_ALL = 0, /* roles unknown: every layer */
+	LYR_ROLE_STORAGE, /* storage host: device layer, network */
+	LYR_ROLE_CLIENT,  /* client: network, protocol, full stack */
+};
+
+/* Where the roles came from. */
+enum lyr_roles_from {
+	LYR_ROLES_UNKNOWN = 0,
+	LYR_ROLES_HETJOB, /* the storage component of a heterogeneous job */
+	LYR_ROLES_OPTION, /* --layers-storage-nodes */
+};
+
+extern const char *const lyr_roles_from_names[3]; /* unknown hetjob option */
+
+/* What decides one rank's role (read from the environment by the run). */
+struct lyr_role_in {
+	const char *storage_nodes; /* --layers-storage-nodes, or NULL */
+	const char *host;          /* this rank's node name */
+	int het_size;              /* components of the het job; 0: none */
+	int het_group;             /* this rank's component; -1: unknown */
+};
+
+/*
+ * The role of one rank: with [storage_nodes], storage when [host] is in
+ * that hostlist, else client; else in a heterogeneous job, the last
+ * component is the storage hosts, the others the clients (the order of
+ * jobscripts/layered.sbatch); else LYR_ROLE_ALL.  Sets *from.  Returns
+ * the role, or -EINVAL ([err] says why: a bad hostlist, a het job whose
+ * component this rank cannot tell).
+ */
+int lyr_role_of(const struct lyr_role_in *in, enum lyr_roles_from *from,
+		struct ios_err *err);
+
+/*
+ * This rank's component in a heterogeneous job of [het_size] components,
+ * from the variables srun exports to each task of a het step, read with
+ * [get] (getenv-like, [arg] passed on): Slurm 22.05 gives every task
+ * SLURM_JOB_PARTITION (its own component's) and SLURM_*_HET_GROUP_<n> of
+ * every component, but no component index.  The component whose
+ * SLURM_JOB_NODELIST_HET_GROUP_<n> holds [host] when exactly one does,
+ * else the one whose SLURM_JOB_PARTITION_HET_GROUP_<n> is the task's
+ * SLURM_JOB_PARTITION when exactly one is; -1 when neither tells.
+ */
+int lyr_het_group(int het_size, const char *host,
+		  const char *(*get)(const char *name, void *arg), void *arg);
+
+/*
+ * Whether [host] is in the Slurm-style hostlist [list] ("s1,s2",
+ * "s[1-3]", "node[01-04,07]-ib"; one bracket per item).  1 yes, 0 no,
+ * -EINVAL on a malformed list ([err] names the item).
+ */
+int lyr_hostlist_has(const char *list, const char *host, struct ios_err *err);
+
+/*
+ * The network layer's numbers from the pair minima and the counts in [n]
+ * (roles known: net_public_min, net_cluster_min, clients, storage_nodes;
+ * unknown: net_link_min x storage_nodes both ways).  Roles known, with
+ * one NIC per host carrying the public and the cluster traffic:
+ *   read  = min(clients, storage hosts) x slowest public pair
+ *   write = min(storage hosts x slowest pair of either kind,
+ *               replicas x clients x slowest public pair)
+ * (lyr_ceiling divides the write number by the replicas: every copy
+ * enters a storage host's link, one copy leaves each client).  Sets
+ * n->bw[LYR_NETWORK][*] (NAN when not measurable).
+ */
+void lyr_net_numbers(struct lyr_numbers *n);
 
 /* One ceiling check: value of [layer] vs the ceiling the layer below sets. */
 struct lyr_check {

@@ -16,6 +16,8 @@ model_libiostrata_model_la_SOURCES = \
 	model/layers.h \
 	model/sweepfit.c \
 	model/sweepfit.h \
+	model/sweepfit_internal.h \
+	model/sweepmodel.c \
 	model/accept.c \
 	model/accept.h \
 	# End of model_libiostrata_model_la_SOURCES

@@ -10,6 +10,7 @@ EXTRA_DIST += \
 	tests/integration/t42-layers-faults.sh \
 	tests/integration/t43-layers-cached.sh \
 	tests/integration/t44-layers-osd-kill.sh \
+	tests/integration/t45-layers-roles.sh \
 	# End of EXTRA_DIST (layers)
 
 
@@ -17,6 +18,13 @@ EXTRA_DIST += \
 # (bench defines the three variables with '=' in mpibench/local.mk).
 mpibench_iostrata_bench_SOURCES += \
 	mpibench/ceph_opts.c \
+	mpibench/layers_ceph.c \
+	mpibench/layers_device.c \
+	mpibench/layers_internal.h \
+	mpibench/layers_net.c \
+	mpibench/layers_phase.c \
+	mpibench/layers_print.c \
+	mpibench/layers_roles.c \
 	mpibench/layers_run.c \
 	mpibench/layers_run.h \
 	mpibench/layers_opts.c \

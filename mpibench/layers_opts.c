@@ -34,6 +34,8 @@ void lyr_usage(FILE *f)
 	      "  --layers-net-streams=N      concurrent messages per pair (default 4)\n"
 	      "  --layers-net-time=SECONDS   bandwidth time per node pair (default 1)\n"
 	      "  --layers-osds=N             OSDs behind the pool (default: asked from the cluster)\n"
+	      "  --layers-storage-nodes=HOSTLIST  the storage hosts (s1,s2 or s[1-3]); the other ranks\n"
+	      "                              are clients (default: a het job's last component)\n"
 	      "  --layers-tolerance=FRACTION ceiling slack for noise (default 0.10)\n"
 	      "  --cephfs-dir=PATH           directory inside CephFS for the libcephfs layer\n"
 	      "                              (default: no libcephfs layer)\n"
@@ -116,6 +118,15 @@ static int parse_layer_opts(int argc, char **argv, struct lyr_opts *o,
 		}
 		if (!strncmp(a, "--layers-device-dir=", 20)) {
 			o->device_dir = v;
+		} else if (!strncmp(a, "--layers-storage-nodes=", 23)) {
+			struct ios_err e2 = {0};
+
+			/* checked here, used per rank (lyr_role_of) */
+			if (lyr_hostlist_has(v, "", &e2) < 0)
+				return ios_errf(err, -EINVAL,
+						"--layers-storage-nodes: %s",
+						e2.msg);
+			o->storage_nodes = v;
 		} else if (!strncmp(a, "--layers-fio=", 13)) {
 			o->fio = v;
 		} else if (!strncmp(a, "--cephfs-dir=", 13)) {
@@ -295,6 +306,8 @@ int lyr_runrec_start(struct ios_run *run, const struct mb_config *cfg,
 		rc |= ios_runrec_kv(run, "layers.storage_nodes", "%d",
 				    n->storage_nodes);
 		rc |= ios_runrec_kv(run, "layers.one_host", "%d", n->one_host);
+		rc |= ios_runrec_kv(run, "layers.roles_known", "%d",
+				    n->roles_known);
 	}
 	rc |= ios_runrec_kv(run, "layers.tolerance", "%g", o->tolerance);
 	for (int l = 0; l < LYR_NLAYERS; l++)
@@ -304,6 +317,8 @@ int lyr_runrec_start(struct ios_run *run, const struct mb_config *cfg,
 				 skip[0] ? "," : "", lyr_layer_names[l]);
 	rc |= ios_runrec_kv(run, "layers.skip", "%s", skip);
 	rc |= ios_runrec_kv(run, "layers.fio", "%s", o->fio);
+	rc |= ios_runrec_kv(run, "layers.storage_nodes_option", "%s",
+			    o->storage_nodes ? o->storage_nodes : "");
 	rc |= ios_runrec_kv(run, "layers.net_msg", "%" PRIu64,
 			    o->net.msg_bytes);
 	rc |= ios_runrec_kv(run, "layers.net_streams", "%d", o->net.streams);
@@ -315,8 +330,12 @@ int lyr_runrec_start(struct ios_run *run, const struct mb_config *cfg,
 
 		if (o->skip[l] || l == LYR_NETWORK)
 			continue;
+		/* the full stack reorders over the hosts that run it */
 		lyr_layer_config(cfg, o, l, o->device_dir,
-				 n ? n->storage_nodes : 1, &lc);
+				 !n               ? 1
+				 : n->roles_known ? n->clients
+						  : n->storage_nodes,
+				 &lc);
 #define LKV(k, ...)                                                            \
 	(snprintf(key, sizeof(key), "layers.%s." k, name),                     \
 	 ios_runrec_kv(run, key, __VA_ARGS__))

@@ -23,7 +23,10 @@ struct lyr_opts {
 	const char *fio;        /* fio binary, or "none" */
 	struct nb_opts net;
 	const char *cephfs_dir; /* libcephfs layer: path inside CephFS */
-	int osds;               /* 0: ask the cluster */
+	/* --layers-storage-nodes: hostlist of the storage hosts (the rest
+	 * are clients); NULL: from the het job, else unknown */
+	const char *storage_nodes;
+	int osds; /* 0: ask the cluster */
 	double tolerance;
 	/* Ceph options handed to the rados and cephfs backends (also in
 	 * the common configuration's backend options) */

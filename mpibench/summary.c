@@ -263,6 +263,40 @@ static void json_phase(struct jsonw *w, const struct ios_run *run,
 	jsonw_obj_end(w);
 }
 
+/* A layered run's "layers" (each row, with the hosts that ran it), its
+ * roles and its verdict. */
+static void json_layers(struct jsonw *w, const struct ios_run *run)
+{
+	const char *roles = NULL;
+
+	for (size_t i = 0; i < run->nconfig; i++)
+		if (!strcmp(run->config[i].key, "layers.roles"))
+			roles = run->config[i].value;
+	jsonw_kv_str(w, "roles", roles ? roles : "unknown");
+	jsonw_key(w, "layers");
+	jsonw_arr_begin(w);
+	for (int i = 0; i < run->nlayers; i++) {
+		const struct ios_layer *l = &run->layers[i];
+		char key[64];
+		const char *hosts = NULL;
+
+		snprintf(key, sizeof(key), "layers.%s.hosts", l->name);
+		for (size_t k = 0; k < run->nconfig; k++)
+			if (!strcmp(run->config[k].key, key))
+				hosts = run->config[k].value;
+		jsonw_obj_begin(w);
+		jsonw_kv_str(w, "name", l->name);
+		jsonw_kv_str(w, "source", l->source);
+		jsonw_kv_double(w, "read_bw", l->read_bw);
+		jsonw_kv_double(w, "write_bw", l->write_bw);
+		jsonw_kv_str(w, "note", l->note);
+		jsonw_kv_str(w, "hosts", hosts);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+	jsonw_kv_str(w, "verdict", run->verdict);
+}
+
 void mb_summary_json(const struct ios_run *run, bool valid,
 		     const struct mb_summary_extra *x)
 {
@@ -305,6 +339,8 @@ void mb_summary_json(const struct ios_run *run, bool valid,
 	for (p = 0; p < run->nphases; p++)
 		json_phase(&w, run, &run->phases[p], &t, x);
 	jsonw_arr_end(&w);
+	if (run->nlayers)
+		json_layers(&w, run);
 	jsonw_obj_end(&w);
 	jsonw_finish(&w);
 }

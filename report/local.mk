@@ -17,6 +17,8 @@ report_sources = \
 	report/report_advise_plot.c \
 	report/report_layers.c \
 	report/report_layers.h \
+	report/report_threads.c \
+	report/report_threads.h \
 	# End of report_sources
 report_cppflags = $(AM_CPPFLAGS) $(INC_REPORT) $(JANSSON_CFLAGS)
 report_ldadd = h5schema/libiostrata_h5.la model/libiostrata_model.la \
@@ -32,10 +34,12 @@ if HAVE_CMOCKA
 check_PROGRAMS += \
 	tests/unit/test_report \
 	tests/unit/test_advise \
+	tests/unit/test_report_threads \
 	# End of check_PROGRAMS (report)
 TESTS += \
 	tests/unit/test_report \
 	tests/unit/test_advise \
+	tests/unit/test_report_threads \
 	tests/unit/test_report_isolated.sh \
 	# End of TESTS (report)
 endif
@@ -45,6 +49,12 @@ tests_unit_test_report_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_report_CPPFLAGS = $(report_cppflags)
 tests_unit_test_report_LDADD = model/libiostrata_synth.la $(report_ldadd) \
 	$(CMOCKA_LIBS)
+tests_unit_test_report_threads_SOURCES = tests/unit/test_report_threads.c \
+	$(report_sources)
+tests_unit_test_report_threads_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_report_threads_CPPFLAGS = $(report_cppflags)
+tests_unit_test_report_threads_LDADD = model/libiostrata_synth.la \
+	$(report_ldadd) $(CMOCKA_LIBS)
 tests_unit_test_advise_SOURCES = tests/unit/test_advise.c \
 	tests/unit/hostile.h $(report_sources)
 tests_unit_test_advise_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)

@@ -12,6 +12,7 @@
 #include "report.h"
 #include "report_advise.h"
 #include "report_layers.h"
+#include "report_threads.h"
 
 struct report_cmd {
 	const char *name;
@@ -35,6 +36,8 @@ static const struct report_cmd report_cmds[] = {
 	{"validate", report_validate, "check files against the results schema"},
 	{"advise", report_advise,
 	 "cheapest storage node meeting a target, from a campaign (jobs area)"},
+	{"threads", report_threads,
+	 "thread sweep (sweep-threads): seeds/001's MiB/s and req/s + latency tables"},
 	{"layers", report_layers,
 	 "layered runs: four layers, ceilings, verdict, Table 4 (measured and rated peak)"},
 };

@@ -586,6 +586,100 @@ static const char *const export_cols[] = {
 	"replication",
 };
 
+/* One export row (a run x phase x repetition x figure) as a JSON object. */
+static void json_row(struct jsonw *w, const struct report_run *rr,
+		     const struct ios_phase_result *ph,
+		     const struct ios_rep_result *rep,
+		     const struct ios_fig_desc *f, double v)
+{
+	const struct ios_run *run = rr->run;
+
+	jsonw_obj_begin(w);
+	jsonw_kv_str(w, "file", rr->path);
+	jsonw_kv_str(w, "run_id", run->run_id);
+	jsonw_kv_str(w, "created_utc", run->created_utc);
+	jsonw_kv_str(w, "job", rr->job_def);
+	jsonw_kv_str(w, "label", rr->label);
+	jsonw_kv_str(w, "phase", ph->name);
+	jsonw_kv_str(w, "layer", ph->layer);
+	jsonw_kv_str(w, "backend", ph->backend);
+	jsonw_kv_uint(w, "bs", ph->bs);
+	jsonw_kv_int(w, "nranks", run->nranks);
+	jsonw_kv_int(w, "nnodes", run->nnodes);
+	jsonw_kv_int(w, "rep", rep->rep);
+	jsonw_kv_bool(w, "valid", rep->valid);
+	jsonw_kv_str(w, "invalid_reason", rep->invalid_reason);
+	jsonw_kv_str(w, "figure", f->name);
+	jsonw_kv_double(w, "value", v);
+	jsonw_kv_str(w, "unit", f->unit);
+	jsonw_kv_int(w, "cpus", rr->cpus);
+	jsonw_kv_uint(w, "mem_bytes", rr->mem);
+	jsonw_kv_uint(w, "disk_bw", rr->disk_bw);
+	jsonw_kv_int(w, "replication", rr->replication);
+	jsonw_obj_end(w);
+}
+
+/* The same row as a CSV line in the order of export_cols. */
+static void csv_row(FILE *out, const struct report_run *rr,
+		    const struct ios_phase_result *ph,
+		    const struct ios_rep_result *rep,
+		    const struct ios_fig_desc *f, double v)
+{
+	const struct ios_run *run = rr->run;
+
+	csv_str(out, rr->path);
+	fputc(',', out);
+	csv_str(out, run->run_id);
+	fputc(',', out);
+	csv_str(out, run->created_utc);
+	fputc(',', out);
+	csv_str(out, rr->job_def);
+	fputc(',', out);
+	csv_str(out, rr->label);
+	fprintf(out, ",%s,%s,%s,%llu,%d,%d,%d,%d,", ph->name, ph->layer,
+		ph->backend, (unsigned long long)ph->bs, run->nranks,
+		run->nnodes, rep->rep, rep->valid ? 1 : 0);
+	csv_str(out, rep->invalid_reason);
+	fprintf(out, ",%s,", f->name);
+	if (!isnan(v))
+		fprintf(out, "%.17g", v);
+	fprintf(out, ",%s,%ld,%llu,%llu,%d\n", f->unit, rr->cpus, rr->mem,
+		rr->disk_bw, rr->replication);
+}
+
+/* Every run x phase x repetition x figure of [runs]: JSON objects into
+ * [w], or CSV lines to [out]. */
+static void export_rows(const struct report_run *runs, size_t n, bool json,
+			FILE *out, struct jsonw *w)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct ios_run *run = runs[i].run;
+
+		for (int k = 0; k < run->nphases; k++) {
+			const struct ios_phase_result *ph = &run->phases[k];
+
+			for (int r = 0; r < ph->nreps; r++) {
+				const struct ios_rep_result *rep = &ph->reps[r];
+
+				for (size_t q = 0; q < (size_t)IOS_FIG_COUNT;
+				     q++) {
+					const struct ios_fig_desc *f =
+						&ios_figs[q];
+					double v =
+						ios_fig_value(&rep->fig, f->id);
+
+					if (json)
+						json_row(w, &runs[i], ph, rep,
+							 f, v);
+					else
+						csv_row(out, &runs[i], ph, rep,
+							f, v);
+				}
+			}
+		}
+	}
+}
+
 int report_export(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -644,96 +738,7 @@ int report_export(int argc, char **argv)
 		jsonw_init(&w, out, false);
 		jsonw_arr_begin(&w);
 	}
-	for (size_t i = 0; i < n; i++) {
-		const struct report_run *rr = &runs[i];
-		const struct ios_run *run = rr->run;
-
-		for (int k = 0; k < run->nphases; k++) {
-			const struct ios_phase_result *ph = &run->phases[k];
-
-			for (int r = 0; r < ph->nreps; r++) {
-				const struct ios_rep_result *rep = &ph->reps[r];
-
-				for (size_t q = 0; q < (size_t)IOS_FIG_COUNT;
-				     q++) {
-					const struct ios_fig_desc *f =
-						&ios_figs[q];
-					double v =
-						ios_fig_value(&rep->fig, f->id);
-
-					if (!strcmp(format, "json")) {
-						jsonw_obj_begin(&w);
-						jsonw_kv_str(&w, "file",
-							     rr->path);
-						jsonw_kv_str(&w, "run_id",
-							     run->run_id);
-						jsonw_kv_str(&w, "created_utc",
-							     run->created_utc);
-						jsonw_kv_str(&w, "job",
-							     rr->job_def);
-						jsonw_kv_str(&w, "label",
-							     rr->label);
-						jsonw_kv_str(&w, "phase",
-							     ph->name);
-						jsonw_kv_str(&w, "layer",
-							     ph->layer);
-						jsonw_kv_str(&w, "backend",
-							     ph->backend);
-						jsonw_kv_uint(&w, "bs", ph->bs);
-						jsonw_kv_int(&w, "nranks",
-							     run->nranks);
-						jsonw_kv_int(&w, "nnodes",
-							     run->nnodes);
-						jsonw_kv_int(&w, "rep",
-							     rep->rep);
-						jsonw_kv_bool(&w, "valid",
-							      rep->valid);
-						jsonw_kv_str(
-							&w, "invalid_reason",
-							rep->invalid_reason);
-						jsonw_kv_str(&w, "figure",
-							     f->name);
-						jsonw_kv_double(&w, "value", v);
-						jsonw_kv_str(&w, "unit",
-							     f->unit);
-						jsonw_kv_int(&w, "cpus",
-							     rr->cpus);
-						jsonw_kv_uint(&w, "mem_bytes",
-							      rr->mem);
-						jsonw_kv_uint(&w, "disk_bw",
-							      rr->disk_bw);
-						jsonw_kv_int(&w, "replication",
-							     rr->replication);
-						jsonw_obj_end(&w);
-						continue;
-					}
-					csv_str(out, rr->path);
-					fputc(',', out);
-					csv_str(out, run->run_id);
-					fputc(',', out);
-					csv_str(out, run->created_utc);
-					fputc(',', out);
-					csv_str(out, rr->job_def);
-					fputc(',', out);
-					csv_str(out, rr->label);
-					fprintf(out,
-						",%s,%s,%s,%llu,%d,%d,%d,%d,",
-						ph->name, ph->layer,
-						ph->backend,
-						(unsigned long long)ph->bs,
-						run->nranks, run->nnodes,
-						rep->rep, rep->valid ? 1 : 0);
-					csv_str(out, rep->invalid_reason);
-					fprintf(out, ",%s,", f->name);
-					if (!isnan(v))
-						fprintf(out, "%.17g", v);
-					fprintf(out, ",%s,%ld,%llu,%llu,%d\n",
-						f->unit, rr->cpus, rr->mem,
-						rr->disk_bw, rr->replication);
-				}
-			}
-		}
-	}
+	export_rows(runs, n, !strcmp(format, "json"), out, &w);
 	rc = nbad ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
 	if (!strcmp(format, "json")) {
 		jsonw_arr_end(&w);

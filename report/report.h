@@ -89,6 +89,15 @@ struct report_peak {
  */
 void report_peak_compute(const struct report_peak_in *in,
 			 struct report_peak *out);
+/*
+ * The peak's inputs from a site description's [storage] section: nodes,
+ * disks_per_node, disk_bw (disk_bw_measured with [measured]), optional
+ * controller_bw and nic_bw.  0, or the getter's -errno with [err] set.
+ */
+struct ios_site;
+struct ios_err;
+int report_peak_site(const struct ios_site *site, bool measured,
+		     struct report_peak_in *in, struct ios_err *err);
 
 /* Table 4: efficiency per replication factor, written to [out]. */
 struct report_eff_row {

@@ -437,7 +437,55 @@ static int exit_of(enum ios_acc_status s)
 				   : REPORT_EXIT_NOTRUN;
 }
 
-int report_accept(int argc, char **argv)
+/* accept's command line. */
+struct acc_args {
+	const char *tiers, *only, *site_path;
+	double tol; /* < 0: not given */
+	enum acc_format fmt;
+};
+
+/* --fio-tolerance=X: a fraction or a percentage.  0, or -EINVAL said. */
+static int parse_tol(const char *arg, double *tol)
+{
+	char *end;
+
+	*tol = strtod(arg, &end);
+	if (*end == '%') {
+		*tol /= 100;
+		end++;
+	}
+	if (end == arg || *end || !(*tol >= 0) || *tol > 10) {
+		fprintf(stderr,
+			"iostrata-report accept: invalid value \"%s\" for --fio-tolerance (a fraction, e.g. 0.15 or 15%%)\n",
+			arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --format=NAME.  0, or -EINVAL said. */
+static int parse_format(const char *arg, enum acc_format *fmt)
+{
+	if (!strcmp(arg, "text"))
+		*fmt = ACC_TEXT;
+	else if (!strcmp(arg, "md"))
+		*fmt = ACC_MD;
+	else if (!strcmp(arg, "json"))
+		*fmt = ACC_JSON;
+	else if (!strcmp(arg, "html"))
+		*fmt = ACC_HTML;
+	else {
+		fprintf(stderr,
+			"iostrata-report accept: unknown format \"%s\" (accepted: text, md, json, html)\n",
+			arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The options into [a]: 0 to go on, 1 after --help, or REPORT_EXIT_USAGE
+ * (said on stderr). */
+static int parse_args(int argc, char **argv, struct acc_args *a)
 {
 	static const struct option opts[] = {
 		{"tiers", required_argument, NULL, 't'},
@@ -448,89 +496,208 @@ int report_accept(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *tiers = NULL, *only = NULL, *site_path = NULL;
-	struct ios_site *site = NULL, *ts = NULL;
-	struct ios_err err = {0};
-	struct tier_list tl = {0};
-	struct ios_acc_set set = {0};
-	struct report_run *runs = NULL;
-	enum acc_format fmt = ACC_TEXT;
-	enum ios_acc_status best = IOS_ACC_FAIL, worst = IOS_ACC_PASS;
-	double tol = -1;
-	json_t *jall = NULL;
-	size_t n = 0;
-	int c, nbad, rc = REPORT_EXIT_USAGE, found = 0;
-	char *end;
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:T:s:f:F:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			tiers = optarg;
+			a->tiers = optarg;
 			break;
 		case 'T':
-			only = optarg;
+			a->only = optarg;
 			break;
 		case 's':
-			site_path = optarg;
+			a->site_path = optarg;
 			break;
 		case 'f':
-			tol = strtod(optarg, &end);
-			if (*end == '%') {
-				tol /= 100;
-				end++;
-			}
-			if (end == optarg || *end || !(tol >= 0) || tol > 10) {
-				fprintf(stderr,
-					"iostrata-report accept: invalid value \"%s\" for --fio-tolerance (a fraction, e.g. 0.15 or 15%%)\n",
-					optarg);
+			if (parse_tol(optarg, &a->tol) < 0)
 				return REPORT_EXIT_USAGE;
-			}
 			break;
 		case 'F':
-			if (!strcmp(optarg, "text"))
-				fmt = ACC_TEXT;
-			else if (!strcmp(optarg, "md"))
-				fmt = ACC_MD;
-			else if (!strcmp(optarg, "json"))
-				fmt = ACC_JSON;
-			else if (!strcmp(optarg, "html"))
-				fmt = ACC_HTML;
-			else {
-				fprintf(stderr,
-					"iostrata-report accept: unknown format \"%s\" (accepted: text, md, json, html)\n",
-					optarg);
+			if (parse_format(optarg, &a->fmt) < 0)
 				return REPORT_EXIT_USAGE;
-			}
 			break;
 		case 'h':
 			printf("usage: iostrata-report accept [--tiers=FILE] [--tier=NAME] [--site=SITE.conf] [--fio-tolerance=0.15] [--format=text|md|json|html] FILE...\n"
 			       "exit: 0 all PASS, 1 some FAIL, 3 some NOTRUN and none FAIL, 2 bad input\n");
-			return 0;
+			return 1;
 		default:
 			return REPORT_EXIT_USAGE;
 		}
 	}
-	if (site_path) {
-		double d;
+	return 0;
+}
 
-		if (ios_site_load(site_path, &site, &err) < 0) {
+/* --site: its [accept] tiers, tier and fio_tolerance where the command
+ * line gave none.  0, or -1 said on stderr. */
+static int apply_site(struct acc_args *a, struct ios_site **site)
+{
+	struct ios_err err = {0};
+	double d;
+
+	if (ios_site_load(a->site_path, site, &err) < 0) {
+		fprintf(stderr, "iostrata-report accept: %s\n", err.msg);
+		return -1;
+	}
+	if (!a->tiers)
+		a->tiers = ios_site_get(*site, "accept", "tiers");
+	if (!a->only)
+		a->only = ios_site_get(*site, "accept", "tier");
+	if (a->tol < 0 && ios_site_get_double(*site, "accept", "fio_tolerance",
+					      &d, NULL) == 0)
+		a->tol = d;
+	return 0;
+}
+
+/* The tiers file [ts] and its [tier "NAME"] sections into [tl], --tier
+ * among them.  0, or -1 said on stderr. */
+static int load_tiers(const struct acc_args *a, struct ios_site **ts,
+		      struct tier_list *tl)
+{
+	struct ios_err err = {0};
+	int found = 0;
+
+	if (ios_site_load(a->tiers, ts, &err) < 0) {
+		fprintf(stderr, "iostrata-report accept: %s\n", err.msg);
+		return -1;
+	}
+	ios_site_sections(*ts, "tier", tier_cb, tl);
+	if (!tl->n) {
+		fprintf(stderr,
+			"iostrata-report accept: %s has no [tier \"NAME\"] sections\n",
+			a->tiers);
+		return -1;
+	}
+	if (!a->only)
+		return 0;
+	for (size_t t = 0; t < tl->n; t++)
+		found |= !strcmp(a->only, tl->names[t]);
+	if (found)
+		return 0;
+	fprintf(stderr,
+		"iostrata-report accept: no tier \"%s\" in %s (tiers:", a->only,
+		a->tiers);
+	for (size_t t = 0; t < tl->n; t++)
+		fprintf(stderr, " \"%s\"", tl->names[t]);
+	fprintf(stderr, ")\n");
+	return -1;
+}
+
+/* The runs and their fio attachments into [set].  0, or -1 said. */
+static int add_runs(struct ios_acc_set *set, const struct report_run *runs,
+		    size_t n)
+{
+	struct ios_err err = {0};
+
+	for (size_t i = 0; i < n; i++) {
+		int r = ios_acc_add_run(set, runs[i].run, runs[i].path);
+
+		if (r >= 0)
+			r = ios_acc_add_fio_attachments(set, runs[i].run,
+							runs[i].path, &err);
+		if (r == -ENOMEM) {
+			fprintf(stderr,
+				"iostrata-report accept: %s: out of memory\n",
+				runs[i].path);
+			return -1;
+		}
+		if (r < 0) {
+			fprintf(stderr, "iostrata-report accept: %s\n",
+				err.msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Before the tiers: the JSON document [*jall] or the HTML head. */
+static void print_head(const struct acc_args *a, json_t **jall)
+{
+	if (a->fmt == ACC_JSON) {
+		*jall = json_object();
+		json_object_set_new(*jall, "fio_tolerance", json_real(a->tol));
+		json_object_set_new(*jall, "tiers", json_array());
+	} else if (a->fmt == ACC_HTML) {
+		printf("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>iostrata site acceptance</title>\n"
+		       "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+		       "td,th{border:1px solid #999;padding:2px 6px}td.num{text-align:right}"
+		       ".pass{background:#cfc}.fail{background:#fcc}.notrun{background:#ffc}</style>\n"
+		       "</head><body>\n<h1>iostrata site acceptance</h1>\n");
+	}
+}
+
+/* Judge [set] against each tier (or --tier) and print each verdict in the
+ * format.  The exit code: one tier asked, its verdict's; all tiers, the
+ * best tier's; REPORT_EXIT_USAGE if a tier does not load. */
+static int judge_tiers(const struct acc_args *a, const struct ios_site *ts,
+		       const struct tier_list *tl,
+		       const struct ios_acc_set *set, json_t *jall)
+{
+	enum ios_acc_status best = IOS_ACC_FAIL, worst = IOS_ACC_PASS;
+	struct ios_err err = {0};
+
+	for (size_t t = 0; t < tl->n; t++) {
+		struct ios_acc_tier tier;
+		struct ios_acc_verdict v;
+
+		if (a->only && strcmp(a->only, tl->names[t]))
+			continue;
+		if (load_tier(ts, tl->names[t], &tier, &err) < 0) {
 			fprintf(stderr, "iostrata-report accept: %s\n",
 				err.msg);
 			return REPORT_EXIT_USAGE;
 		}
-		if (!tiers)
-			tiers = ios_site_get(site, "accept", "tiers");
-		if (!only)
-			only = ios_site_get(site, "accept", "tier");
-		if (tol < 0 &&
-		    ios_site_get_double(site, "accept", "fio_tolerance", &d,
-					NULL) == 0)
-			tol = d;
+		if (ios_acc_judge(&tier, set, a->tol, &v) < 0) {
+			fprintf(stderr,
+				"iostrata-report accept: judge tier \"%s\": out of memory\n",
+				tier.name);
+			return REPORT_EXIT_USAGE;
+		}
+		switch (a->fmt) {
+		case ACC_TEXT:
+			print_text(stdout, &tier, a->tiers, &v, a->tol);
+			break;
+		case ACC_MD:
+			print_md(stdout, &tier, a->tiers, &v, a->tol);
+			break;
+		case ACC_HTML:
+			print_html(stdout, &tier, a->tiers, &v, a->tol);
+			break;
+		case ACC_JSON:
+			json_array_append_new(json_object_get(jall, "tiers"),
+					      json_tier(&tier, a->tiers, &v));
+			break;
+		}
+		if (v.status < best)
+			best = v.status;
+		if (v.status > worst)
+			worst = v.status;
+		ios_acc_verdict_clear(&v);
 	}
-	if (tol < 0)
-		tol = ACC_DEFAULT_TOL;
-	if (!tiers) {
+	return exit_of(a->only ? worst : best);
+}
+
+int report_accept(int argc, char **argv)
+{
+	struct acc_args a = {.tol = -1, .fmt = ACC_TEXT};
+	struct ios_site *site = NULL, *ts = NULL;
+	struct tier_list tl = {0};
+	struct ios_acc_set set = {0};
+	struct report_run *runs = NULL;
+	json_t *jall = NULL;
+	size_t n = 0;
+	int nbad, rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	rc = REPORT_EXIT_USAGE;
+	if (a.site_path && apply_site(&a, &site) < 0)
+		return REPORT_EXIT_USAGE;
+	if (a.tol < 0)
+		a.tol = ACC_DEFAULT_TOL;
+	if (!a.tiers) {
 		fprintf(stderr,
 			"iostrata-report accept: --tiers=FILE is required, or --site with [accept] tiers (INI with [tier \"NAME\"] sections: {rand,seq}_{read,write}_{bw,iops}, the method: bw_bs, iops_bs, ioengine, iodepth, file_size, direct)\n");
 		goto out;
@@ -540,106 +707,16 @@ int report_accept(int argc, char **argv)
 			"iostrata-report accept: no results files given\n");
 		goto out;
 	}
-	if (ios_site_load(tiers, &ts, &err) < 0) {
-		fprintf(stderr, "iostrata-report accept: %s\n", err.msg);
+	if (load_tiers(&a, &ts, &tl) < 0)
 		goto out;
-	}
-	ios_site_sections(ts, "tier", tier_cb, &tl);
-	if (!tl.n) {
-		fprintf(stderr,
-			"iostrata-report accept: %s has no [tier \"NAME\"] sections\n",
-			tiers);
-		goto out;
-	}
-	if (only) {
-		for (size_t t = 0; t < tl.n; t++)
-			found |= !strcmp(only, tl.names[t]);
-		if (!found) {
-			fprintf(stderr,
-				"iostrata-report accept: no tier \"%s\" in %s (tiers:",
-				only, tiers);
-			for (size_t t = 0; t < tl.n; t++)
-				fprintf(stderr, " \"%s\"", tl.names[t]);
-			fprintf(stderr, ")\n");
-			goto out;
-		}
-	}
 	runs = report_load(argc - optind, argv + optind, &n, &nbad);
 	if (nbad)
 		goto out; /* report_load named each file and its problem */
-	for (size_t i = 0; i < n; i++) {
-		int r = ios_acc_add_run(&set, runs[i].run, runs[i].path);
-
-		if (r >= 0)
-			r = ios_acc_add_fio_attachments(&set, runs[i].run,
-							runs[i].path, &err);
-		if (r == -ENOMEM) {
-			fprintf(stderr,
-				"iostrata-report accept: %s: out of memory\n",
-				runs[i].path);
-			goto out;
-		}
-		if (r < 0) {
-			fprintf(stderr, "iostrata-report accept: %s\n",
-				err.msg);
-			goto out;
-		}
-	}
-	if (fmt == ACC_JSON) {
-		jall = json_object();
-		json_object_set_new(jall, "fio_tolerance", json_real(tol));
-		json_object_set_new(jall, "tiers", json_array());
-	} else if (fmt == ACC_HTML) {
-		printf("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>iostrata site acceptance</title>\n"
-		       "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-		       "td,th{border:1px solid #999;padding:2px 6px}td.num{text-align:right}"
-		       ".pass{background:#cfc}.fail{background:#fcc}.notrun{background:#ffc}</style>\n"
-		       "</head><body>\n<h1>iostrata site acceptance</h1>\n");
-	}
-	for (size_t t = 0; t < tl.n; t++) {
-		struct ios_acc_tier tier;
-		struct ios_acc_verdict v;
-
-		if (only && strcmp(only, tl.names[t]))
-			continue;
-		if (load_tier(ts, tl.names[t], &tier, &err) < 0) {
-			fprintf(stderr, "iostrata-report accept: %s\n",
-				err.msg);
-			rc = REPORT_EXIT_USAGE;
-			goto out_json;
-		}
-		if (ios_acc_judge(&tier, &set, tol, &v) < 0) {
-			fprintf(stderr,
-				"iostrata-report accept: judge tier \"%s\": out of memory\n",
-				tier.name);
-			rc = REPORT_EXIT_USAGE;
-			goto out_json;
-		}
-		switch (fmt) {
-		case ACC_TEXT:
-			print_text(stdout, &tier, tiers, &v, tol);
-			break;
-		case ACC_MD:
-			print_md(stdout, &tier, tiers, &v, tol);
-			break;
-		case ACC_HTML:
-			print_html(stdout, &tier, tiers, &v, tol);
-			break;
-		case ACC_JSON:
-			json_array_append_new(json_object_get(jall, "tiers"),
-					      json_tier(&tier, tiers, &v));
-			break;
-		}
-		if (v.status < best)
-			best = v.status;
-		if (v.status > worst)
-			worst = v.status;
-		ios_acc_verdict_clear(&v);
-	}
-	/* one tier asked: its verdict; all tiers: the best tier's */
-	rc = exit_of(only ? worst : best);
-out_json:
-	if (fmt == ACC_HTML)
+	if (add_runs(&set, runs, n) < 0)
+		goto out;
+	print_head(&a, &jall);
+	rc = judge_tiers(&a, ts, &tl, &set, jall);
+	if (a.fmt == ACC_HTML)
 		printf("</body></html>\n");
 	if (jall) {
 		json_object_set_new(jall, "exit", json_integer(rc));

@@ -22,6 +22,31 @@
 #define GIB 1073741824.0
 #define MIB 1048576.0
 
+int report_peak_site(const struct ios_site *site, bool measured,
+		     struct report_peak_in *in, struct ios_err *err)
+{
+	uint64_t u;
+	int rc;
+
+	if ((rc = ios_site_get_uint(site, "storage", "nodes", &u, err)) < 0)
+		return rc;
+	in->nodes = (double)u;
+	if ((rc = ios_site_get_uint(site, "storage", "disks_per_node", &u,
+				    err)) < 0)
+		return rc;
+	in->disks_per_node = (double)u;
+	if ((rc = ios_site_get_rate(site, "storage",
+				    measured ? "disk_bw_measured" : "disk_bw",
+				    &u, err)) < 0)
+		return rc;
+	in->disk_bw = (double)u;
+	if (ios_site_get_rate(site, "storage", "controller_bw", &u, err) == 0)
+		in->controller_bw = (double)u;
+	if (ios_site_get_rate(site, "storage", "nic_bw", &u, err) == 0)
+		in->nic_bw = (double)u;
+	return 0;
+}
+
 void report_peak_compute(const struct report_peak_in *in,
 			 struct report_peak *out)
 {
@@ -132,7 +157,6 @@ int report_efficiency(int argc, char **argv)
 	struct report_peak pk;
 	struct report_eff_row rows[16];
 	struct report_run *runs;
-	uint64_t u;
 	size_t n, nrows = 0;
 	int c, nbad;
 
@@ -161,21 +185,8 @@ int report_efficiency(int argc, char **argv)
 		fprintf(stderr, "iostrata-report efficiency: %s\n", err.msg);
 		return REPORT_EXIT_FAIL;
 	}
-	if (ios_site_get_uint(site, "storage", "nodes", &u, &err) < 0)
+	if (report_peak_site(site, measured, &in, &err) < 0)
 		goto bad_site;
-	in.nodes = (double)u;
-	if (ios_site_get_uint(site, "storage", "disks_per_node", &u, &err) < 0)
-		goto bad_site;
-	in.disks_per_node = (double)u;
-	if (ios_site_get_rate(site, "storage",
-			      measured ? "disk_bw_measured" : "disk_bw", &u,
-			      &err) < 0)
-		goto bad_site;
-	in.disk_bw = (double)u;
-	if (ios_site_get_rate(site, "storage", "controller_bw", &u, &err) == 0)
-		in.controller_bw = (double)u;
-	if (ios_site_get_rate(site, "storage", "nic_bw", &u, &err) == 0)
-		in.nic_bw = (double)u;
 	ios_site_free(site);
 	report_peak_compute(&in, &pk);
 	printf("peak per node: min(disks %.0f x %.2f MiB/s = %.0f MiB/s, controller %.0f MiB/s, NIC %.0f MiB/s) = %.0f MiB/s (limit: %s)\n",
@@ -262,7 +273,16 @@ static void prom_label(FILE *f, const char *s)
 	}
 }
 
-int report_trend(int argc, char **argv)
+/* trend's command line. */
+struct trend_opts {
+	long last;  /* --last: previous runs in the baseline */
+	double thr; /* --threshold: a drop beyond it is a regression */
+	const char *prom;
+};
+
+/* The options into [t]: -1 to go on, else the exit code (0 after --help,
+ * REPORT_EXIT_USAGE said on stderr). */
+static int parse_trend(int argc, char **argv, struct trend_opts *t)
 {
 	static const struct option opts[] = {
 		{"last", required_argument, NULL, 'n'},
@@ -271,15 +291,7 @@ int report_trend(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	long last = 10;
-	double thr = 0.15;
-	const char *prom = NULL;
-	struct report_run *runs;
-	struct sf_file pfile;
-	struct ios_err err = {0};
-	FILE *pf = NULL;
-	size_t n;
-	int c, nbad, regressions = 0;
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "n:t:p:h", opts, NULL)) != -1) {
@@ -287,8 +299,8 @@ int report_trend(int argc, char **argv)
 
 		switch (c) {
 		case 'n':
-			last = strtol(optarg, &end, 10);
-			if (*end || last < 1) {
+			t->last = strtol(optarg, &end, 10);
+			if (*end || t->last < 1) {
 				fprintf(stderr,
 					"iostrata-report trend: invalid value \"%s\" for --last (a count >= 1)\n",
 					optarg);
@@ -296,12 +308,12 @@ int report_trend(int argc, char **argv)
 			}
 			break;
 		case 't':
-			thr = strtod(optarg, &end);
+			t->thr = strtod(optarg, &end);
 			if (*end == '%') {
-				thr /= 100;
+				t->thr /= 100;
 				end++;
 			}
-			if (*end || thr <= 0 || thr >= 1) {
+			if (*end || t->thr <= 0 || t->thr >= 1) {
 				fprintf(stderr,
 					"iostrata-report trend: invalid value \"%s\" for --threshold (a fraction in (0,1), e.g. 0.15 or 15%%)\n",
 					optarg);
@@ -309,7 +321,7 @@ int report_trend(int argc, char **argv)
 			}
 			break;
 		case 'p':
-			prom = optarg;
+			t->prom = optarg;
 			break;
 		case 'h':
 			printf("usage: iostrata-report trend [--last=N] [--threshold=0.15] [--prometheus=FILE] FILE...\n");
@@ -318,6 +330,117 @@ int report_trend(int argc, char **argv)
 			return REPORT_EXIT_USAGE;
 		}
 	}
+	return -1;
+}
+
+/* The --prometheus file and its HELP/TYPE lines.  0, or -1 said. */
+static int open_prom(const char *prom, struct sf_file *pfile)
+{
+	struct ios_err err = {0};
+
+	/* node_exporter may read it any time: a whole file or the last one,
+	 * never a symlink someone planted followed */
+	if (sf_create(pfile, prom, SF_SYNC, &err) < 0) {
+		fprintf(stderr, "iostrata-report trend: %s\n", err.msg);
+		return -1;
+	}
+	fprintf(pfile->fp,
+		"# HELP iostrata_figure Headline figure of the latest run (mean over valid repetitions), bytes/s or op/s.\n# TYPE iostrata_figure gauge\n");
+	fprintf(pfile->fp,
+		"# HELP iostrata_baseline Median of the same figure over the previous runs of the job.\n# TYPE iostrata_baseline gauge\n");
+	fprintf(pfile->fp,
+		"# HELP iostrata_regression 1 when the latest run is below baseline by more than the threshold.\n# TYPE iostrata_regression gauge\n");
+	return 0;
+}
+
+/* The baseline of figure [fig] of phase [ph]: the median over the last
+ * [last] (at most 64) runs of runs[lo..hi-1) that have it, newest first;
+ * NAN and *nh = 0 if none. */
+static double baseline(const struct report_run *runs, size_t lo, size_t hi,
+		       const char *ph, const char *fig, long last, int *nh)
+{
+	double hist[64];
+
+	*nh = 0;
+	for (size_t j = hi; j-- > lo && *nh < last && *nh < 64;) {
+		double v = best_mean(&runs[j], ph, fig);
+
+		if (!isnan(v))
+			hist[(*nh)++] = v;
+	}
+	if (!*nh)
+		return NAN;
+	qsort(hist, (size_t)*nh, sizeof(double), cmp_double);
+	return *nh % 2 ? hist[*nh / 2]
+		       : (hist[*nh / 2 - 1] + hist[*nh / 2]) / 2;
+}
+
+/* The three gauges of one job x phase x figure (NAN ones left out). */
+static void prom_rows(FILE *pf, const char *job, const char *ph,
+		      const char *fig, double latest, double base,
+		      bool regression)
+{
+	const char *series[3] = {"iostrata_figure", "iostrata_baseline",
+				 "iostrata_regression"};
+	double vals[3] = {latest, base, regression};
+
+	for (int s = 0; s < 3; s++) {
+		if (isnan(vals[s]))
+			continue;
+		fprintf(pf, "%s{job=\"", series[s]);
+		prom_label(pf, job);
+		fprintf(pf, "\",phase=\"%s\",figure=\"%s\"} %.6g\n", ph, fig,
+			vals[s]);
+	}
+}
+
+/* Phase [k] of the latest run of a job (runs[lo..hi), oldest first)
+ * against its baseline: one table line (and gauges).  1 when it counts
+ * as a regression (or has no valid repetition), else 0. */
+static int trend_phase(const struct report_run *runs, size_t lo, size_t hi,
+		       int k, const struct trend_opts *t, FILE *pf)
+{
+	const struct report_run *cur = &runs[hi - 1];
+	const char *ph = cur->run->phases[k].name;
+	const struct ios_fig_desc *f = ios_fig_headline(ph);
+	double latest = best_mean(cur, ph, f->name);
+	double base, change = NAN;
+	int nh;
+	const char *verdict;
+
+	base = baseline(runs, lo, hi - 1, ph, f->name, t->last, &nh);
+	if (nh)
+		change = latest / base - 1;
+	if (isnan(latest))
+		verdict = "NO VALID REPETITION";
+	else if (!nh)
+		verdict = "no history";
+	else if (change < -t->thr)
+		verdict = "REGRESSION";
+	else
+		verdict = "ok";
+	printf("%-30.30s %-10s %-15s %12.1f %12.1f %7.1f%% %s (%d previous)\n",
+	       cur->job_def, ph, f->name, latest * f->scale, base * f->scale,
+	       change * 100, verdict, nh);
+	if (pf)
+		prom_rows(pf, cur->job_def, ph, f->name, latest, base,
+			  !strcmp(verdict, "REGRESSION"));
+	return !strcmp(verdict, "REGRESSION") || isnan(latest);
+}
+
+int report_trend(int argc, char **argv)
+{
+	struct trend_opts t = {.last = 10, .thr = 0.15};
+	struct report_run *runs;
+	struct sf_file pfile;
+	struct ios_err err = {0};
+	FILE *pf = NULL;
+	size_t n;
+	int rc, nbad, regressions = 0;
+
+	rc = parse_trend(argc, argv, &t);
+	if (rc >= 0)
+		return rc;
 	if (optind >= argc) {
 		fprintf(stderr,
 			"iostrata-report trend: no results files given\n");
@@ -325,21 +448,12 @@ int report_trend(int argc, char **argv)
 	}
 	runs = report_load(argc - optind, argv + optind, &n, &nbad);
 	qsort(runs, n, sizeof(*runs), cmp_created);
-	if (prom) {
-		/* node_exporter may read it any time: a whole file or the
-		 * last one, never a symlink someone planted followed */
-		if (sf_create(&pfile, prom, SF_SYNC, &err) < 0) {
-			fprintf(stderr, "iostrata-report trend: %s\n", err.msg);
+	if (t.prom) {
+		if (open_prom(t.prom, &pfile) < 0) {
 			report_runs_free(runs, n);
 			return REPORT_EXIT_FAIL;
 		}
 		pf = pfile.fp;
-		fprintf(pf,
-			"# HELP iostrata_figure Headline figure of the latest run (mean over valid repetitions), bytes/s or op/s.\n# TYPE iostrata_figure gauge\n");
-		fprintf(pf,
-			"# HELP iostrata_baseline Median of the same figure over the previous runs of the job.\n# TYPE iostrata_baseline gauge\n");
-		fprintf(pf,
-			"# HELP iostrata_regression 1 when the latest run is below baseline by more than the threshold.\n# TYPE iostrata_regression gauge\n");
 	}
 	printf("%-30s %-10s %-15s %12s %12s %8s %s\n", "job", "phase", "figure",
 	       "latest", "baseline", "change", "verdict");
@@ -348,72 +462,8 @@ int report_trend(int argc, char **argv)
 
 		while (hi < n && !strcmp(runs[hi].job_def, runs[lo].job_def))
 			hi++;
-		{
-			const struct report_run *cur = &runs[hi - 1];
-
-			for (int k = 0; k < cur->run->nphases; k++) {
-				const char *ph = cur->run->phases[k].name;
-				const struct ios_fig_desc *f =
-					ios_fig_headline(ph);
-				double latest = best_mean(cur, ph, f->name);
-				double hist[64], base = NAN, change = NAN;
-				int nh = 0;
-				const char *verdict;
-
-				for (size_t j = hi - 1;
-				     j-- > lo && nh < last && nh < 64;) {
-					double v = best_mean(&runs[j], ph,
-							     f->name);
-
-					if (!isnan(v))
-						hist[nh++] = v;
-				}
-				if (nh) {
-					qsort(hist, (size_t)nh, sizeof(double),
-					      cmp_double);
-					base = nh % 2 ? hist[nh / 2]
-						      : (hist[nh / 2 - 1] +
-							 hist[nh / 2]) /
-								2;
-					change = latest / base - 1;
-				}
-				if (isnan(latest))
-					verdict = "NO VALID REPETITION";
-				else if (!nh)
-					verdict = "no history";
-				else if (change < -thr)
-					verdict = "REGRESSION";
-				else
-					verdict = "ok";
-				if (!strcmp(verdict, "REGRESSION") ||
-				    isnan(latest))
-					regressions++;
-				printf("%-30.30s %-10s %-15s %12.1f %12.1f %7.1f%% %s (%d previous)\n",
-				       cur->job_def, ph, f->name,
-				       latest * f->scale, base * f->scale,
-				       change * 100, verdict, nh);
-				if (pf) {
-					const char *series[3] = {
-						"iostrata_figure",
-						"iostrata_baseline",
-						"iostrata_regression"};
-					double vals[3] = {
-						latest, base,
-						!strcmp(verdict, "REGRESSION")};
-
-					for (int s = 0; s < 3; s++) {
-						if (isnan(vals[s]))
-							continue;
-						fprintf(pf, "%s{job=\"",
-							series[s]);
-						prom_label(pf, cur->job_def);
-						fprintf(pf,
-							"\",phase=\"%s\",figure=\"%s\"} %.6g\n",
-							ph, f->name, vals[s]);
-					}
-				}
-			}
-		}
+		for (int k = 0; k < runs[hi - 1].run->nphases; k++)
+			regressions += trend_phase(runs, lo, hi, k, &t, pf);
 		lo = hi;
 	}
 	if (pf) {
@@ -426,6 +476,6 @@ int report_trend(int argc, char **argv)
 	if (regressions)
 		fprintf(stderr,
 			"iostrata-report trend: %d regression(s) beyond %.0f%%\n",
-			regressions, thr * 100);
+			regressions, t.thr * 100);
 	return nbad || regressions ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
 }

@@ -50,6 +50,8 @@ static bool numbers_of(const struct ios_run *run, struct lyr_numbers *n)
 	n->device_ranks = cfg_int(run, "layers.device_ranks", 0);
 	n->storage_nodes = cfg_int(run, "layers.storage_nodes", 0);
 	n->one_host = cfg_int(run, "layers.one_host", 0) != 0;
+	n->roles_known = cfg_int(run, "layers.roles_known", 0) != 0;
+	n->clients = cfg_int(run, "layers.clients", 0);
 	for (int i = 0; i < run->nlayers; i++) {
 		const struct ios_layer *ly = &run->layers[i];
 
@@ -122,6 +124,127 @@ static void table4(const char *title, const struct row *rows, size_t nrows,
 	printf("\n");
 }
 
+/* The site's rated peak (report_peak_compute on its [storage] section)
+ * into [*rated].  0, or -1 said on stderr. */
+static int rated_peak(const char *site_path, bool measured, double *rated)
+{
+	struct ios_site *site = NULL;
+	struct ios_err err = {0};
+	struct report_peak_in in = {0};
+	struct report_peak pk;
+
+	if (ios_site_load(site_path, &site, &err) < 0)
+		goto bad_site;
+	if (report_peak_site(site, measured, &in, &err) < 0)
+		goto bad_site;
+	ios_site_free(site);
+	report_peak_compute(&in, &pk);
+	*rated = pk.total;
+	return 0;
+bad_site:
+	fprintf(stderr, "iostrata-report layers: %s\n", err.msg);
+	ios_site_free(site);
+	return -1;
+}
+
+/* One layered run: its layers, bandwidth per layer, and the verdict. */
+static void print_run(const struct report_run *r, const struct lyr_numbers *num,
+		      const struct lyr_check *ck, int nc)
+{
+	char *v;
+
+	printf("== %s (status %s, pool size %d)\n", r->path,
+	       r->run->status ? r->run->status : "?", num->replicas);
+	for (int l = 0; l < LYR_NLAYERS; l++) {
+		char a[32], b[32];
+
+		if (isnan(num->bw[l][0]) && isnan(num->bw[l][1]))
+			continue;
+		printf("  %-14s write %-14s read %-14s\n", lyr_layer_names[l],
+		       rate(num->bw[l][LYR_WRITE], a, sizeof(a)),
+		       rate(num->bw[l][LYR_READ], b, sizeof(b)));
+	}
+	v = lyr_verdict(num, ck, nc, NULL);
+	if (v)
+		fputs(v, stdout);
+	free(v);
+	printf("\n");
+}
+
+/* A run into its replication's row of Table 4 (a new row if there is
+ * room): the best protocol and full-stack figures, the lowest measured
+ * peak. */
+static void add_to_row(struct row *rows, size_t *nrows,
+		       const struct lyr_numbers *num)
+{
+	int k;
+
+	for (k = 0; k < (int)*nrows; k++)
+		if (rows[k].replication == num->replicas)
+			break;
+	if (k == (int)*nrows) {
+		if (*nrows == MAX_ROWS)
+			return;
+		memset(&rows[k], 0, sizeof(rows[k]));
+		rows[k].replication = num->replicas;
+		for (int a = 0; a < 2; a++) {
+			rows[k].peak[a] = NAN;
+			rows[k].bw[0][a] = rows[k].bw[1][a] = NAN;
+		}
+		(*nrows)++;
+	}
+	for (int d = 0; d < 2; d++) {
+		double fs = num->direct[LYR_FULLSTACK]
+				    ? num->bw[LYR_FULLSTACK][d]
+				    : NAN; /* cached: not a number */
+
+		rows[k].bw[0][d] =
+			fmax_nan(rows[k].bw[0][d], num->bw[LYR_PROTOCOL][d]);
+		rows[k].bw[1][d] = fmax_nan(rows[k].bw[1][d], fs);
+		rows[k].peak[d] =
+			fmin_nan(rows[k].peak[d], lyr_peak_measured(num, d));
+	}
+}
+
+/* The rows by replication, Table 4 against the measured peak and (with
+ * --site) against the rated one, and the notes under them. */
+static void print_tables(struct row *rows, size_t nrows, double rated,
+			 const char *site_path, int nsuspect)
+{
+	char title[256], p0[32], p1[32];
+	double rp[2] = {rated, rated};
+
+	for (size_t a = 0; a < nrows; a++)
+		for (size_t b = a + 1; b < nrows; b++)
+			if (rows[b].replication < rows[a].replication) {
+				struct row t = rows[a];
+
+				rows[a] = rows[b];
+				rows[b] = t;
+			}
+	if (!nrows)
+		return;
+	table4("Table 4 (measured peak: min(device x OSDs / device targets, network) of each replication's runs)",
+	       rows, nrows, NULL);
+	for (size_t i = 0; i < nrows; i++)
+		printf("  replication %d: measured peak read %s, write %s\n",
+		       rows[i].replication,
+		       rate(rows[i].peak[LYR_READ], p0, sizeof(p0)),
+		       rate(rows[i].peak[LYR_WRITE], p1, sizeof(p1)));
+	printf("\n");
+	if (!isnan(rated)) {
+		snprintf(title, sizeof(title), "Table 4 (rated peak of %s: %s)",
+			 site_path, rate(rated, p0, sizeof(p0)));
+		table4(title, rows, nrows, rp);
+	} else {
+		printf("(no --site: rated peak not computed)\n");
+	}
+	if (nsuspect)
+		printf("%d number(s) above a ceiling or measured without direct I/O: suspected caching, not durable throughput (see the verdicts).\n",
+		       nsuspect);
+	printf("Efficiency = stonewalled aggregate bandwidth / peak; write efficiency is not divided by the replication factor (as in the paper). A full stack measured without direct I/O is left out.\n");
+}
+
 int report_layers(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -168,48 +291,13 @@ int report_layers(int argc, char **argv)
 			"iostrata-report layers: no results file given (usage: iostrata-report layers [--site=FILE] FILE...)\n");
 		return REPORT_EXIT_USAGE;
 	}
-	if (site_path) {
-		struct ios_site *site = NULL;
-		struct ios_err err = {0};
-		struct report_peak_in in = {0};
-		struct report_peak pk;
-		uint64_t u;
-
-		if (ios_site_load(site_path, &site, &err) < 0)
-			goto bad_site;
-		if (ios_site_get_uint(site, "storage", "nodes", &u, &err) < 0)
-			goto bad_site;
-		in.nodes = (double)u;
-		if (ios_site_get_uint(site, "storage", "disks_per_node", &u,
-				      &err) < 0)
-			goto bad_site;
-		in.disks_per_node = (double)u;
-		if (ios_site_get_rate(site, "storage",
-				      measured ? "disk_bw_measured" : "disk_bw",
-				      &u, &err) < 0)
-			goto bad_site;
-		in.disk_bw = (double)u;
-		if (ios_site_get_rate(site, "storage", "controller_bw", &u,
-				      &err) == 0)
-			in.controller_bw = (double)u;
-		if (ios_site_get_rate(site, "storage", "nic_bw", &u, &err) == 0)
-			in.nic_bw = (double)u;
-		ios_site_free(site);
-		report_peak_compute(&in, &pk);
-		rated = pk.total;
-		goto site_done;
-	bad_site:
-		fprintf(stderr, "iostrata-report layers: %s\n", err.msg);
-		ios_site_free(site);
+	if (site_path && rated_peak(site_path, measured, &rated) < 0)
 		return REPORT_EXIT_FAIL;
-	}
-site_done:
 	runs = report_load(argc - optind, argv + optind, &n, &nbad);
 	for (size_t i = 0; i < n; i++) {
 		struct lyr_numbers num;
 		struct lyr_check ck[64];
-		int nc, k;
-		char *v;
+		int nc;
 
 		if (!numbers_of(runs[i].run, &num)) {
 			fprintf(stderr,
@@ -219,89 +307,14 @@ site_done:
 		}
 		nlayered++;
 		nc = lyr_check_ceilings(&num, NULL, ck, 64);
-		for (k = 0; k < nc; k++)
+		for (int k = 0; k < nc; k++)
 			if (ck[k].suspect)
 				nsuspect++;
-		if (!quiet) {
-			printf("== %s (status %s, pool size %d)\n",
-			       runs[i].path,
-			       runs[i].run->status ? runs[i].run->status : "?",
-			       num.replicas);
-			for (int l = 0; l < LYR_NLAYERS; l++) {
-				char a[32], b[32];
-
-				if (isnan(num.bw[l][0]) && isnan(num.bw[l][1]))
-					continue;
-				printf("  %-14s write %-14s read %-14s\n",
-				       lyr_layer_names[l],
-				       rate(num.bw[l][LYR_WRITE], a, sizeof(a)),
-				       rate(num.bw[l][LYR_READ], b, sizeof(b)));
-			}
-			v = lyr_verdict(&num, ck, nc, NULL);
-			if (v)
-				fputs(v, stdout);
-			free(v);
-			printf("\n");
-		}
-		for (k = 0; k < (int)nrows; k++)
-			if (rows[k].replication == num.replicas)
-				break;
-		if (k == (int)nrows) {
-			if (nrows == MAX_ROWS)
-				continue;
-			memset(&rows[k], 0, sizeof(rows[k]));
-			rows[k].replication = num.replicas;
-			for (int a = 0; a < 2; a++) {
-				rows[k].peak[a] = NAN;
-				rows[k].bw[0][a] = rows[k].bw[1][a] = NAN;
-			}
-			nrows++;
-		}
-		for (int d = 0; d < 2; d++) {
-			double fs = num.direct[LYR_FULLSTACK]
-					    ? num.bw[LYR_FULLSTACK][d]
-					    : NAN; /* cached: not a number */
-
-			rows[k].bw[0][d] = fmax_nan(rows[k].bw[0][d],
-						    num.bw[LYR_PROTOCOL][d]);
-			rows[k].bw[1][d] = fmax_nan(rows[k].bw[1][d], fs);
-			rows[k].peak[d] = fmin_nan(rows[k].peak[d],
-						   lyr_peak_measured(&num, d));
-		}
+		if (!quiet)
+			print_run(&runs[i], &num, ck, nc);
+		add_to_row(rows, &nrows, &num);
 	}
-	for (size_t a = 0; a < nrows; a++)
-		for (size_t b = a + 1; b < nrows; b++)
-			if (rows[b].replication < rows[a].replication) {
-				struct row t = rows[a];
-
-				rows[a] = rows[b];
-				rows[b] = t;
-			}
-	if (nrows) {
-		char title[256], p0[32], p1[32];
-		double rp[2] = {rated, rated};
-
-		table4("Table 4 (measured peak: min(device x OSDs / device targets, network) of each replication's runs)",
-		       rows, nrows, NULL);
-		for (size_t i = 0; i < nrows; i++)
-			printf("  replication %d: measured peak read %s, write %s\n",
-			       rows[i].replication,
-			       rate(rows[i].peak[LYR_READ], p0, sizeof(p0)),
-			       rate(rows[i].peak[LYR_WRITE], p1, sizeof(p1)));
-		printf("\n");
-		if (!isnan(rated)) {
-			snprintf(title, sizeof(title),
-				 "Table 4 (rated peak of %s: %s)", site_path,
-				 rate(rated, p0, sizeof(p0)));
-			table4(title, rows, nrows, rp);
-		} else {
-			printf("(no --site: rated peak not computed)\n");
-		}
-		if (nsuspect)
-			printf("%d number(s) above a ceiling or measured without direct I/O: suspected caching, not durable throughput (see the verdicts).\n",
-			       nsuspect);
-		printf("Efficiency = stonewalled aggregate bandwidth / peak; write efficiency is not divided by the replication factor (as in the paper). A full stack measured without direct I/O is left out.\n");
-	}
+	print_tables(rows, nrows, rated, site_path, nsuspect);
 	report_runs_free(runs, n);
 	if (!nlayered) {
 		fprintf(stderr,

@@ -35,4 +35,5 @@ EXTRA_DIST += \
 	site/example/site.conf \
 	site/example/tiers.conf \
 	site/local/site.conf \
+	site/local/tiers.conf \
 	# End of EXTRA_DIST (site)

@@ -56,10 +56,13 @@ static const struct key_def keys[] = {
 	{"workload", "ioengine", IOS_SITE_ENUM, "psync|libaio|io_uring", false},
 	{"workload", "dir", IOS_SITE_STRING, NULL, false},
 	{"workload", "interval", IOS_SITE_DURATION, NULL, false},
+	{"workload", "bs", IOS_SITE_SIZE, NULL, false},
+	{"workload", "rwmixread", IOS_SITE_UINT, NULL, false},
 	{"sweep", "cpus", IOS_SITE_UINT_LIST, NULL, false},
 	{"sweep", "mem", IOS_SITE_SIZE_LIST, NULL, false},
 	{"sweep", "disk_bw", IOS_SITE_RATE_LIST, NULL, false},
 	{"sweep", "throttle", IOS_SITE_UINT, NULL, false},
+	{"sweep", "ranks", IOS_SITE_UINT_LIST, NULL, false},
 	{"prices", "currency", IOS_SITE_STRING, NULL, false},
 	{"prices", "core", IOS_SITE_DOUBLE, NULL, false},
 	{"prices", "mem_gb", IOS_SITE_DOUBLE, NULL, false},
@@ -721,6 +724,8 @@ int ios_site_get_list(const struct ios_site *s, const char *section,
 	else if (kind != IOS_SITE_SIZE_LIST && kind != IOS_SITE_RATE_LIST)
 		kind = IOS_SITE_UINT_LIST;
 	snprintf(what, sizeof(what), "%s:%s.%s", s->path, section, key);
+	if (d && d->kind == IOS_SITE_UINT_LIST)
+		return ios_site_parse_key_list(d, v, what, out, err);
 	return ios_site_parse_list(kind, v, what, out, err);
 }
 

@@ -16,9 +16,15 @@
  *               (the installed drives: a [disk "NAME"] section)
  *   [compute]   nodes (count), nodelist, partition, ranks_per_node
  *   [workload]  file_size, seq_bs, rand_bs, runtime, reps, iodepth,
- *               ioengine, dir, interval
+ *               ioengine, dir, interval; bs (the one block size of the
+ *               thread sweep, default 16K), rwmixread (percent reads of
+ *               its randrw phase, 0..100, default 60)
  *   [sweep]     cpus (list), mem (list), disk_bw (list or A..B:STEP),
- *               reps, throttle
+ *               reps, throttle; ranks (list of rank counts of the thread
+ *               sweep, e.g. 1, 4, 8, 16, 32, 64: each 1..100000, each once)
+ * List items are separated by commas or white space; sweep.ranks is
+ * strict: single commas only (an empty item, "1,,4" or a trailing comma,
+ * and an item given twice are refused).
  *   [prices]    currency, core, mem_gb, hdd, nvme, node_base (per core,
  *               per GB of RAM, per installed data disk, per NVMe, per node)
  *   [disk "NAME"]  a drive class: bw (sustained rate), iops, price (per

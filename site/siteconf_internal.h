@@ -30,6 +30,11 @@ int ios_site_parse_double(const char *v, const char *what, double *out,
  * returns their count or a negative errno with [err]. */
 int ios_site_parse_list(enum ios_site_kind kind, const char *value,
 			const char *what, uint64_t **out, struct ios_err *err);
+/* The same, for key [d]: its kind, and for the keys with bounds
+ * (siteconf_value.c bounds[]) their range, each item once. */
+int ios_site_parse_key_list(const struct key_def *d, const char *value,
+			    const char *what, uint64_t **out,
+			    struct ios_err *err);
 /* Check [value] against [d]; returns 0 or a negative errno with [err]. */
 int ios_site_check_value(const struct key_def *d, const char *value,
 			 const char *what, struct ios_err *err);

@@ -37,7 +37,8 @@ int ios_site_parse_double(const char *v, const char *what, double *out,
 }
 
 static int parse_item(enum ios_site_kind kind, const char *v, const char *what,
-		      uint64_t *out, struct ios_err *err)
+		      uint64_t min, uint64_t max, uint64_t *out,
+		      struct ios_err *err)
 {
 	switch (kind) {
 	case IOS_SITE_SIZE_LIST:
@@ -45,28 +46,69 @@ static int parse_item(enum ios_site_kind kind, const char *v, const char *what,
 	case IOS_SITE_RATE_LIST:
 		return ios_parse_rate(v, what, out, err);
 	default:
-		return ios_parse_uint(v, what, 0, UINT64_MAX, out, err);
+		return ios_parse_uint(v, what, min, max, out, err);
 	}
 }
 
 /*
- * Parse a list value into a malloc'd array.  Returns the count or a
- * negative errno with [err] set.
+ * The next item of a list at *[pos] (NULL at the end), cut in place.
+ * Lenient lists take commas, blanks and tabs as separators (runs of them
+ * count once); [strict] lists only single commas, white space around an
+ * item ignored, and return "" for an empty item.
  */
-int ios_site_parse_list(enum ios_site_kind kind, const char *value,
-			const char *what, uint64_t **out, struct ios_err *err)
+static char *next_item(char **pos, bool strict)
 {
-	char *copy = strdup(value), *tok, *save = NULL;
+	char *p = *pos, *end;
+
+	if (!p)
+		return NULL;
+	if (!strict) {
+		p += strspn(p, ", \t");
+		if (!*p)
+			return *pos = NULL;
+		end = p + strcspn(p, ", \t");
+		*pos = *end ? end + 1 : NULL;
+		*end = '\0';
+		return p;
+	}
+	end = strchr(p, ',');
+	*pos = end ? end + 1 : NULL;
+	if (end)
+		*end = '\0';
+	return ios_site_trim(p);
+}
+
+/*
+ * Parse a list value into a malloc'd array.  Returns the count or a
+ * negative errno with [err] set.  [min], [max]: the range of whole-number
+ * items; a list with a narrower range than any is strict (next_item) and
+ * refuses an item given twice.
+ */
+static int parse_list(enum ios_site_kind kind, const char *value,
+		      const char *what, uint64_t min, uint64_t max,
+		      uint64_t **out, struct ios_err *err)
+{
+	bool strict = min != 0 || max != UINT64_MAX;
+	char *copy = strdup(value), *pos;
 	uint64_t *vals = NULL;
 	size_t n = 0;
 	int rc = 0;
 
 	if (!copy)
 		return -ENOMEM;
-	for (tok = strtok_r(copy, ", \t", &save); tok;
-	     tok = strtok_r(NULL, ", \t", &save)) {
-		char *dots = strstr(tok, ".."), *colon;
+	pos = copy;
+	for (char *tok; (tok = next_item(&pos, strict));) {
+		char *dots, *colon;
 		uint64_t a, b, step = 1;
+
+		if (!*tok) {
+			rc = ios_errf(
+				err, -EINVAL,
+				"%s: invalid list \"%s\": an empty item (expected items separated by single commas, e.g. 1, 4, 8)",
+				what, value);
+			goto out;
+		}
+		dots = strstr(tok, "..");
 
 		if (dots) {
 			*dots = '\0';
@@ -79,11 +121,12 @@ int ios_site_parse_list(enum ios_site_kind kind, const char *value,
 				goto out;
 			}
 			*colon = '\0';
-			if ((rc = parse_item(kind, tok, what, &a, err)) < 0 ||
-			    (rc = parse_item(kind, dots + 2, what, &b, err)) <
-				    0 ||
-			    (rc = parse_item(kind, colon + 1, what, &step,
-					     err)) < 0)
+			if ((rc = parse_item(kind, tok, what, min, max, &a,
+					     err)) < 0 ||
+			    (rc = parse_item(kind, dots + 2, what, min, max, &b,
+					     err)) < 0 ||
+			    (rc = parse_item(kind, colon + 1, what, 0,
+					     UINT64_MAX, &step, err)) < 0)
 				goto out;
 			if (step == 0 || b < a) {
 				rc = ios_errf(
@@ -93,12 +136,23 @@ int ios_site_parse_list(enum ios_site_kind kind, const char *value,
 				goto out;
 			}
 		} else {
-			if ((rc = parse_item(kind, tok, what, &a, err)) < 0)
+			if ((rc = parse_item(kind, tok, what, min, max, &a,
+					     err)) < 0)
 				goto out;
 			b = a;
 		}
 		for (uint64_t x = a; x <= b; x += step) {
 			uint64_t *nv;
+
+			for (size_t k = 0; strict && k < n; k++)
+				if (vals[k] == x) {
+					rc = ios_errf(
+						err, -EINVAL,
+						"%s: invalid list \"%s\": %llu appears twice (each item once)",
+						what, value,
+						(unsigned long long)x);
+					goto out;
+				}
 
 			if (n >= MAX_LIST_ITEMS) {
 				rc = ios_errf(
@@ -133,6 +187,43 @@ out:
 	return (int)n;
 }
 
+int ios_site_parse_list(enum ios_site_kind kind, const char *value,
+			const char *what, uint64_t **out, struct ios_err *err)
+{
+	return parse_list(kind, value, what, 0, UINT64_MAX, out, err);
+}
+
+/* Whole-number keys with a range narrower than any (a bounded list also
+ * refuses an item given twice: two elements of one label). */
+static const struct key_bounds {
+	const char *section, *key;
+	uint64_t min, max;
+} bounds[] = {
+	{"workload", "rwmixread", 0, 100},
+	{"sweep", "ranks", 1, 100000},
+};
+
+static const struct key_bounds *find_bounds(const struct key_def *d)
+{
+	for (size_t i = 0; i < sizeof(bounds) / sizeof(*bounds); i++)
+		if (!strcmp(bounds[i].section, d->section) &&
+		    !strcmp(bounds[i].key, d->key))
+			return &bounds[i];
+	return NULL;
+}
+
+int ios_site_parse_key_list(const struct key_def *d, const char *value,
+			    const char *what, uint64_t **out,
+			    struct ios_err *err)
+{
+	const struct key_bounds *b = find_bounds(d);
+
+	if (d->kind == IOS_SITE_UINT_LIST && b)
+		return parse_list(d->kind, value, what, b->min, b->max, out,
+				  err);
+	return ios_site_parse_list(d->kind, value, what, out, err);
+}
+
 /* Check [value] against [d]; returns 0 or a negative errno with [err]. */
 int ios_site_check_value(const struct key_def *d, const char *value,
 			 const char *what, struct ios_err *err)
@@ -150,8 +241,12 @@ int ios_site_check_value(const struct key_def *d, const char *value,
 		return ios_parse_size(value, what, &u, err);
 	case IOS_SITE_RATE:
 		return ios_parse_rate(value, what, &u, err);
-	case IOS_SITE_UINT:
-		return ios_parse_uint(value, what, 0, UINT64_MAX, &u, err);
+	case IOS_SITE_UINT: {
+		const struct key_bounds *b = find_bounds(d);
+
+		return ios_parse_uint(value, what, b ? b->min : 0,
+				      b ? b->max : UINT64_MAX, &u, err);
+	}
 	case IOS_SITE_DOUBLE:
 		return ios_site_parse_double(value, what, &x, err);
 	case IOS_SITE_DURATION:
@@ -159,7 +254,7 @@ int ios_site_check_value(const struct key_def *d, const char *value,
 	case IOS_SITE_SIZE_LIST:
 	case IOS_SITE_RATE_LIST:
 	case IOS_SITE_UINT_LIST:
-		rc = ios_site_parse_list(d->kind, value, what, &list, err);
+		rc = ios_site_parse_key_list(d, value, what, &list, err);
 		free(list);
 		return rc < 0 ? rc : 0;
 	case IOS_SITE_ENUM: {

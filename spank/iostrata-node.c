@@ -102,7 +102,16 @@ static int health(struct node_ctx *c, struct ios_err *err)
 }
 #endif
 
-int main(int argc, char **argv)
+/* The command line of iostrata-node. */
+struct cli {
+	const char *sysroot, *state_dir, *policy_path, *job, *node, *cmd;
+	struct iostrata_req req;
+	bool json, no_drain;
+};
+
+/* The options into [a] (and its request).  -1 to go on, else the exit
+ * code (0 after --help, 2 bad option, said on stderr). */
+static int parse_args(int argc, char **argv, struct cli *a)
 {
 	static const struct option opts[] = {
 		{"sysroot", required_argument, NULL, 'r'},
@@ -120,44 +129,34 @@ int main(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *sysroot = "/", *state_dir = "/run/iostrata";
-	const char *policy_path = IOSTRATA_SYSCONFDIR "/iostrata/policy.conf";
-	const char *job = NULL, *cmd, *node = getenv("SLURMD_NODENAME");
-	struct iostrata_req req;
-	struct policy *pol = NULL;
-	struct node_ctx c;
 	struct ios_err err;
-	bool json = false, need_policy, no_drain = false;
-	int verbose = LOG_LVL_INFO, o, rc;
+	int verbose = LOG_LVL_INFO, o;
 
-	memset(&req, 0, sizeof(req));
-	memset(&c, 0, sizeof(c));
 	ios_err_clear(&err);
-	log_use_cli("iostrata-node", verbose);
 	while ((o = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
 		enum req_opt ro;
 
 		switch (o) {
 		case 'r':
-			sysroot = optarg;
+			a->sysroot = optarg;
 			continue;
 		case 's':
-			state_dir = optarg;
+			a->state_dir = optarg;
 			continue;
 		case 'p':
-			policy_path = optarg;
+			a->policy_path = optarg;
 			continue;
 		case 'n':
-			node = optarg;
+			a->node = optarg;
 			continue;
 		case 'j':
-			json = true;
+			a->json = true;
 			continue;
 		case 'D':
-			no_drain = true;
+			a->no_drain = true;
 			continue;
 		case 'J':
-			job = optarg;
+			a->job = optarg;
 			continue;
 		case 'v':
 			log_use_cli("iostrata-node", ++verbose);
@@ -184,106 +183,155 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
-		if (req_parse_opt(&req, ro, optarg, &err) < 0) {
+		if (req_parse_opt(&a->req, ro, optarg, &err) < 0) {
 			fprintf(stderr, "%s\n", err.msg);
 			return 2;
 		}
 	}
-	/* No command: "check", so the binary itself can be Slurm's
-	 * HealthCheckProgram (which takes no arguments). */
+	return -1;
+}
+
+/* The command (none: "check", so the binary itself can be Slurm's
+ * HealthCheckProgram, which takes no arguments), --job, and the node name
+ * into c->node.  0, or 2 said on stderr. */
+static int check_args(int argc, char **argv, struct cli *a, struct node_ctx *c)
+{
 	if (optind < argc - 1) {
 		usage(stderr);
 		return 2;
 	}
-	cmd = optind == argc ? "check" : argv[optind];
-	if (strcmp(cmd, "status") && strcmp(cmd, "apply") &&
-	    strcmp(cmd, "restore") && strcmp(cmd, "check")) {
+	a->cmd = optind == argc ? "check" : argv[optind];
+	if (strcmp(a->cmd, "status") && strcmp(a->cmd, "apply") &&
+	    strcmp(a->cmd, "restore") && strcmp(a->cmd, "check")) {
 		fprintf(stderr,
 			"iostrata-node: unknown command \"%s\" (accepted: status, apply, restore, check)\n",
-			cmd);
+			a->cmd);
 		return 2;
 	}
-	if (job && !state_valid_id(job)) {
+	if (a->job && !state_valid_id(a->job)) {
 		fprintf(stderr,
 			"iostrata-node: --job: invalid id \"%s\" (letters, digits, '_', '-', '.')\n",
-			job);
+			a->job);
 		return 2;
 	}
-	if (!node || !*node)
-		node = "localhost";
-	if (snprintf(c.node, sizeof(c.node), "%s", node) >=
-	    (int)sizeof(c.node)) {
+	if (!a->node || !*a->node)
+		a->node = "localhost";
+	if (snprintf(c->node, sizeof(c->node), "%s", a->node) >=
+	    (int)sizeof(c->node)) {
 		fprintf(stderr,
 			"iostrata-node: --node: name longer than %zu characters\n",
-			sizeof(c.node) - 1);
+			sizeof(c->node) - 1);
 		return 2;
 	}
-	rc = sysfs_open(&c.fs, sysroot);
-	if (rc < 0) {
-		fprintf(stderr, "iostrata-node: open sysroot %s: %s\n", sysroot,
-			strerror(-rc));
-		return 2;
-	}
-	c.sd.dirfd = c.sd.jdirfd = -1;
-	/* status and check work without a policy (then no throttles). */
-	need_policy =
-		strcmp(cmd, "apply") == 0 || access(policy_path, F_OK) == 0;
+	return 0;
+}
+
+/* The policy (apply needs one; status and check work without, then no
+ * throttles) and the state directory.  0, or 2 said on stderr. */
+static int open_state(const struct cli *a, struct node_ctx *c,
+		      struct policy **pol, struct ios_err *err)
+{
+	bool need_policy = strcmp(a->cmd, "apply") == 0 ||
+			   access(a->policy_path, F_OK) == 0;
+	int rc;
+
 	if (need_policy) {
-		rc = policy_load(policy_path, geteuid(), &pol, &err);
+		rc = policy_load(a->policy_path, geteuid(), pol, err);
 		if (rc < 0) {
-			fprintf(stderr, "%s\n", err.msg);
-			rc = 2;
-			goto out;
+			fprintf(stderr, "%s\n", err->msg);
+			return 2;
 		}
-		c.pol = pol;
+		c->pol = *pol;
 	}
-	rc = state_open(
-		&c.sd, state_dir,
-		strcmp(cmd, "apply") == 0 || strcmp(cmd, "restore") == 0, &err);
-	if (rc < 0 && (strcmp(cmd, "apply") == 0 || rc != -ENOENT)) {
-		fprintf(stderr, "%s\n", err.msg);
-		rc = 2;
-		goto out;
+	rc = state_open(&c->sd, a->state_dir,
+			strcmp(a->cmd, "apply") == 0 ||
+				strcmp(a->cmd, "restore") == 0,
+			err);
+	if (rc < 0 && (strcmp(a->cmd, "apply") == 0 || rc != -ENOENT)) {
+		fprintf(stderr, "%s\n", err->msg);
+		return 2;
 	}
-	if (strcmp(cmd, "status") == 0) {
-		if (json) {
-			rc = node_status_json(&c, stdout) < 0;
+	return 0;
+}
+
+/* Run the command; its exit code (1 failed, 2 nothing requested). */
+static int run_cmd(struct cli *a, struct node_ctx *c, struct policy *pol,
+		   struct ios_err *err)
+{
+	int rc;
+
+	if (strcmp(a->cmd, "status") == 0) {
+		if (a->json) {
+			rc = node_status_json(c, stdout) < 0;
 		} else {
-			rc = node_check(&c, &err);
-			node_status_json(&c, stdout);
+			rc = node_check(c, err);
+			node_status_json(c, stdout);
 			rc = 0;
 		}
-	} else if (strcmp(cmd, "check") == 0) {
-		rc = no_drain ? node_check(&c, &err) : health(&c, &err);
+	} else if (strcmp(a->cmd, "check") == 0) {
+		rc = a->no_drain ? node_check(c, err) : health(c, err);
 		if (rc < 0) {
-			fprintf(stderr, "%s\n", err.msg);
+			fprintf(stderr, "%s\n", err->msg);
 			rc = 1;
-		} else if (json) {
+		} else if (a->json) {
 			printf("{\"whole\": true}\n");
 		}
-	} else if (strcmp(cmd, "restore") == 0) {
-		rc = node_restore(&c, job, &err);
+	} else if (strcmp(a->cmd, "restore") == 0) {
+		rc = node_restore(c, a->job, err);
 		if (rc < 0) {
-			fprintf(stderr, "%s\n", err.msg);
+			fprintf(stderr, "%s\n", err->msg);
 			rc = 1;
 		}
 	} else {
-		if (!req_any(&req)) {
+		if (!req_any(&a->req)) {
 			fprintf(stderr,
 				"iostrata-node: apply: nothing requested (give --cpus, --mem, --disk-bw, --disk-iops or --profile)\n");
-			rc = 2;
-			goto out;
+			return 2;
 		}
-		rc = policy_check_req(pol, &req, 0, &err);
+		rc = policy_check_req(pol, &a->req, 0, err);
 		if (rc == 0)
-			rc = node_apply(&c, job ? job : "admin",
-					(unsigned)getuid(), &req, &err);
+			rc = node_apply(c, a->job ? a->job : "admin",
+					(unsigned)getuid(), &a->req, err);
 		if (rc < 0) {
-			fprintf(stderr, "%s\n", err.msg);
+			fprintf(stderr, "%s\n", err->msg);
 			rc = 1;
 		}
 	}
-out:
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli a = {
+		.sysroot = "/",
+		.state_dir = "/run/iostrata",
+		.policy_path = IOSTRATA_SYSCONFDIR "/iostrata/policy.conf",
+		.node = getenv("SLURMD_NODENAME"),
+	};
+	struct policy *pol = NULL;
+	struct node_ctx c;
+	struct ios_err err;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	ios_err_clear(&err);
+	log_use_cli("iostrata-node", LOG_LVL_INFO);
+	rc = parse_args(argc, argv, &a);
+	if (rc >= 0)
+		return rc;
+	rc = check_args(argc, argv, &a, &c);
+	if (rc)
+		return rc;
+	rc = sysfs_open(&c.fs, a.sysroot);
+	if (rc < 0) {
+		fprintf(stderr, "iostrata-node: open sysroot %s: %s\n",
+			a.sysroot, strerror(-rc));
+		return 2;
+	}
+	c.sd.dirfd = c.sd.jdirfd = -1;
+	rc = open_state(&a, &c, &pol, &err);
+	if (rc == 0)
+		rc = run_cmd(&a, &c, pol, &err);
 	state_close(&c.sd);
 	sysfs_close(&c.fs);
 	policy_free(pol);

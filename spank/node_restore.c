@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,14 +22,9 @@
 
 #define RESTORE_MEM_MS 20000
 
-int node_restore_snapshot(struct node_ctx *c, const struct snapshot *s,
-			  char *left, size_t len)
+/* The snapshot's online CPUs that are offline now: online again. */
+static void restore_cpus(struct node_ctx *c, const struct snapshot *s)
 {
-	struct snapshot now;
-	struct ios_err err;
-	size_t off = strlen(left);
-	int rc, bad = 0;
-
 	for (size_t i = 0; i < s->n_cpu; i++)
 		if (s->cpu[i].online) {
 			char path[96], v[8];
@@ -37,18 +33,22 @@ int node_restore_snapshot(struct node_ctx *c, const struct snapshot *s,
 					"sys/devices/system/cpu/cpu%d/online",
 					s->cpu[i].id) == 0 &&
 			    sysfs_read(&c->fs, path, v, sizeof(v)) >= 0 &&
-			    strcmp(v, "1") != 0) {
-				rc = cpu_set_online(&c->fs, s->cpu[i].id, true);
-				if (rc == 0)
-					log_info(
-						"iostrata: node %s: job %s: cpu%d online again",
-						c->node, s->jobid,
-						s->cpu[i].id);
-			}
+			    strcmp(v, "1") != 0 &&
+			    cpu_set_online(&c->fs, s->cpu[i].id, true) == 0)
+				log_info(
+					"iostrata: node %s: job %s: cpu%d online again",
+					c->node, s->jobid, s->cpu[i].id);
 		}
+}
+
+/* The snapshot's online memory blocks that are offline now: online
+ * again. */
+static void restore_mem(struct node_ctx *c, const struct snapshot *s)
+{
 	for (size_t i = 0; i < s->n_mem; i++)
 		if (s->mem[i].online) {
 			char path[96], v[8];
+			int rc;
 
 			if (sysfs_pathf(
 				    path, sizeof(path),
@@ -63,6 +63,15 @@ int node_restore_snapshot(struct node_ctx *c, const struct snapshot *s,
 						s->mem[i].id, strerror(-rc));
 			}
 		}
+}
+
+/* The snapshot's throttles where they differ now; then, cgroup v2, the
+ * io controller taken back where the apply gave it, deepest first (a
+ * parent's "-io" fails while a child uses io). */
+static void restore_throttles(struct node_ctx *c, const struct snapshot *s)
+{
+	int rc;
+
 	for (size_t i = 0; i < s->n_thr; i++) {
 		const struct snap_thr *t = &s->thr[i];
 		struct blkio_limit cur;
@@ -84,8 +93,6 @@ int node_restore_snapshot(struct node_ctx *c, const struct snapshot *s,
 			log_err("iostrata: cgroup %s: restore throttle of %u:%u: %s",
 				t->cg, t->dev.maj, t->dev.min, strerror(-rc));
 	}
-	/* cgroup v2: take back the io controller where the apply gave it,
-	 * deepest first (a parent's "-io" fails while a child uses io). */
 	for (size_t i = s->n_ioen; i-- > 0;) {
 		const char *d = s->ioen[i].cg;
 
@@ -100,6 +107,106 @@ int node_restore_snapshot(struct node_ctx *c, const struct snapshot *s,
 				"iostrata: node %s: job %s: io controller disabled again in %s/cgroup.subtree_control",
 				c->node, s->jobid, d);
 	}
+}
+
+/* One item of what is left at [*off] of [left] (", " between items),
+ * cut to [len]. */
+static void left_add(char *left, size_t len, size_t *off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void left_add(char *left, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(left + *off, *off < len ? len - *off : 0, "%s",
+		     *off ? ", " : "");
+	*off += (size_t)n;
+	va_start(ap, fmt);
+	n = vsnprintf(left + (*off < len ? *off : len - 1),
+		      *off < len ? len - *off : 0, fmt, ap);
+	va_end(ap);
+	*off += (size_t)n;
+	if (*off >= len)
+		*off = len - 1;
+}
+
+/* CPUs and memory blocks of the snapshot online then, offline [now]:
+ * into [left].  Their count of items. */
+static int verify_cpu_mem(const struct snapshot *s, const struct snapshot *now,
+			  char *left, size_t len, size_t *off)
+{
+	unsigned nblk = 0;
+	int bad = 0;
+
+	for (size_t i = 0; i < s->n_cpu; i++) {
+		if (!s->cpu[i].online)
+			continue;
+		for (size_t j = 0; j < now->n_cpu; j++)
+			if (now->cpu[j].id == s->cpu[i].id &&
+			    !now->cpu[j].online) {
+				left_add(left, len, off, "cpu%d offline",
+					 s->cpu[i].id);
+				bad++;
+			}
+	}
+	for (size_t i = 0; i < s->n_mem; i++) {
+		if (!s->mem[i].online)
+			continue;
+		for (size_t j = 0; j < now->n_mem; j++)
+			if (now->mem[j].id == s->mem[i].id &&
+			    !now->mem[j].online)
+				nblk++;
+	}
+	if (nblk) {
+		left_add(left, len, off, "%u memory blocks offline", nblk);
+		bad++;
+	}
+	return bad;
+}
+
+/* Throttles not back to the snapshot's, io controllers still enabled:
+ * into [left].  Their count of items. */
+static int verify_throttles(struct node_ctx *c, const struct snapshot *s,
+			    char *left, size_t len, size_t *off)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < s->n_thr; i++) {
+		const struct snap_thr *t = &s->thr[i];
+		struct blkio_limit cur;
+		enum blkio_ver ver;
+
+		if (blkio_detect(&c->fs, t->cg, &ver) < 0)
+			continue;
+		if (blkio_get(&c->fs, t->cg, t->ver, t->dev, &cur) < 0 ||
+		    memcmp(&cur, &t->lim, sizeof(cur)) != 0) {
+			left_add(left, len, off, "throttle %u:%u on %s",
+				 t->dev.maj, t->dev.min, t->cg);
+			bad++;
+		}
+	}
+	for (size_t i = 0; i < s->n_ioen; i++) {
+		if (blkio_v2_has_io(&c->fs, s->ioen[i].cg) != 1)
+			continue;
+		left_add(left, len, off, "io controller still enabled in %s",
+			 s->ioen[i].cg);
+		bad++;
+	}
+	return bad;
+}
+
+int node_restore_snapshot(struct node_ctx *c, const struct snapshot *s,
+			  char *left, size_t len)
+{
+	struct snapshot now;
+	struct ios_err err;
+	size_t off = strlen(left);
+	int rc, bad;
+
+	restore_cpus(c, s);
+	restore_mem(c, s);
+	restore_throttles(c, s);
 	/* Verify against the snapshot. */
 	memset(&now, 0, sizeof(now));
 	{
@@ -116,70 +223,8 @@ int node_restore_snapshot(struct node_ctx *c, const struct snapshot *s,
 			 err.msg);
 		return -EIO;
 	}
-	for (size_t i = 0; i < s->n_cpu; i++) {
-		if (!s->cpu[i].online)
-			continue;
-		for (size_t j = 0; j < now.n_cpu; j++)
-			if (now.cpu[j].id == s->cpu[i].id &&
-			    !now.cpu[j].online) {
-				off += (size_t)snprintf(
-					left + off, off < len ? len - off : 0,
-					"%scpu%d offline", off ? ", " : "",
-					s->cpu[i].id);
-				bad++;
-			}
-		if (off >= len)
-			off = len - 1;
-	}
-	{
-		unsigned nblk = 0;
-
-		for (size_t i = 0; i < s->n_mem; i++) {
-			if (!s->mem[i].online)
-				continue;
-			for (size_t j = 0; j < now.n_mem; j++)
-				if (now.mem[j].id == s->mem[i].id &&
-				    !now.mem[j].online)
-					nblk++;
-		}
-		if (nblk) {
-			off += (size_t)snprintf(left + off,
-						off < len ? len - off : 0,
-						"%s%u memory blocks offline",
-						off ? ", " : "", nblk);
-			bad++;
-			if (off >= len)
-				off = len - 1;
-		}
-	}
-	for (size_t i = 0; i < s->n_thr; i++) {
-		const struct snap_thr *t = &s->thr[i];
-		struct blkio_limit cur;
-		enum blkio_ver ver;
-
-		if (blkio_detect(&c->fs, t->cg, &ver) < 0)
-			continue;
-		if (blkio_get(&c->fs, t->cg, t->ver, t->dev, &cur) < 0 ||
-		    memcmp(&cur, &t->lim, sizeof(cur)) != 0) {
-			off += (size_t)snprintf(
-				left + off, off < len ? len - off : 0,
-				"%sthrottle %u:%u on %s", off ? ", " : "",
-				t->dev.maj, t->dev.min, t->cg);
-			bad++;
-			if (off >= len)
-				off = len - 1;
-		}
-	}
-	for (size_t i = 0; i < s->n_ioen; i++) {
-		if (blkio_v2_has_io(&c->fs, s->ioen[i].cg) != 1)
-			continue;
-		off += (size_t)snprintf(left + off, off < len ? len - off : 0,
-					"%sio controller still enabled in %s",
-					off ? ", " : "", s->ioen[i].cg);
-		bad++;
-		if (off >= len)
-			off = len - 1;
-	}
+	bad = verify_cpu_mem(s, &now, left, len, &off);
+	bad += verify_throttles(c, s, left, len, &off);
 	snapshot_free(&now);
 	return bad ? -EIO : 0;
 }

@@ -2,7 +2,7 @@
 /*
  * fuzz_fio_json: the parser of fio's --output-format=json text that the
  * layered run reads back (model/layers.c lyr_fio_parse, called from
- * layers_run.c on fio's output file, NUL-terminated as here).
+ * mpibench/layers_device.c on fio's output, NUL-terminated as here).
  */
 #include "config.h"
 

@@ -6,7 +6,8 @@
 # layer numbers (device, network, protocol, full stack), a verdict in words
 # with the one-host caveat, and no unexplained ceiling violation (any
 # number above its ceiling is labelled "suspected caching"); the results
-# file holds the layers and the pool's size.  Then `iostrata-report
+# file holds the layers and the pool's size, and says the roles were not
+# known (a plain srun: all nodes did all layers).  Then `iostrata-report
 # efficiency` over the three runs prints one row per replication factor.
 
 set -euo pipefail
@@ -55,6 +56,10 @@ for size in 1 2 3; do
 	grep -q '^Write: device ceiling' "$out" || fail "size $size: no write verdict"
 	grep -q '^Read: device ceiling' "$out" || fail "size $size: no read verdict"
 	grep -q 'cannot prove' "$out" || fail "size $size: one-host caveat missing"
+	# a plain srun over the compute hosts: no het job, no
+	# --layers-storage-nodes, so the run must say the roles were unknown
+	grep -q '^  roles: not known' "$out" || fail "size $size: the output does not say the roles were not known"
+	grep -q '^Roles not known' "$out" || fail "size $size: the verdict does not say the roles were not known"
 	grep -q 'fio cross-check of the device layer' "$out" ||
 		fail "size $size: no fio cross-check"
 	if grep -q EXCEEDS "$out"; then
@@ -77,6 +82,10 @@ rep = f["config"].attrs["layers.replicas"]
 rep = rep.decode() if isinstance(rep, bytes) else str(rep)
 if rep != sys.argv[2]:
     sys.exit("layers.replicas %s, want %s" % (rep, sys.argv[2]))
+roles = f["config"].attrs["layers.roles"]
+roles = roles.decode() if isinstance(roles, bytes) else str(roles)
+if roles != "unknown":
+    sys.exit("layers.roles %s, want unknown (no het job, no option)" % roles)
 nn = int(sys.argv[4])
 if f["network"].shape[0] != nn * (nn - 1):
     sys.exit("%d network pairs, want %d" % (f["network"].shape[0], nn * (nn - 1)))

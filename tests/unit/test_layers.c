@@ -354,6 +354,262 @@ static void test_peaks(void **state)
 	assert_true(isnan(lyr_peak_measured(&n, LYR_WRITE)));
 }
 
+struct hl_case {
+	const char *list, *host;
+	int want; /* 1, 0, or -EINVAL */
+};
+
+static void test_hostlist_table(void **state)
+{
+	static const struct hl_case cases[] = {
+		{"s1,s2", "s1", 1},
+		{"s1,s2", "s2", 1},
+		{"s1,s2", "s3", 0},
+		{"s1,s2", "s", 0},
+		{"s1,s2", "s11", 0},
+		{"s[1-3]", "s2", 1},
+		{"s[1-3]", "s4", 0},
+		{"s[1-3]", "c2", 0},
+		{"s[1,3]", "s2", 0},
+		{"s[1,3]", "s3", 1},
+		{"c1,s[2-3],x", "x", 1},
+		{"c1,s[2-3],x", "s3", 1},
+		{"node[01-04]-ib", "node03-ib", 1},
+		{"node[01-04]-ib", "node3-ib", 0},
+		{"node[01-04]-ib", "node05-ib", 0},
+		{"n[1-10]", "n10", 1},
+		{"n[1-10]", "n01", 0},
+		{"", "s1", -EINVAL},
+		{"s1,", "s1", -EINVAL},
+		{",s1", "s1", -EINVAL},
+		{"s[1-", "s1", -EINVAL},
+		{"s[3-1]", "s1", -EINVAL},
+		{"s[a-b]", "s1", -EINVAL},
+		{"s[]", "s1", -EINVAL},
+		{"s[1[2]]", "s1", -EINVAL},
+		{"s]1", "s1", -EINVAL},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ios_err e = {0};
+		int got = lyr_hostlist_has(cases[i].list, cases[i].host, &e);
+
+		if (got != cases[i].want)
+			fail_msg(
+				"case %zu (\"%s\" has \"%s\"): want %d, got %d (%s)",
+				i, cases[i].list, cases[i].host, cases[i].want,
+				got, e.msg);
+		if (got < 0 && !strstr(e.msg, "hostlist"))
+			fail_msg(
+				"case %zu: message \"%s\" does not name the hostlist",
+				i, e.msg);
+	}
+}
+
+struct role_case {
+	const char *storage_nodes, *host;
+	int het_size, het_group;
+	int want; /* enum lyr_role or -EINVAL */
+	enum lyr_roles_from from;
+};
+
+static void test_role_table(void **state)
+{
+	static const struct role_case cases[] = {
+		/* no het job, no option: every layer everywhere, said so */
+		{NULL, "c1", 0, -1, LYR_ROLE_ALL, LYR_ROLES_UNKNOWN},
+		{NULL, "s1", 0, 0, LYR_ROLE_ALL, LYR_ROLES_UNKNOWN},
+		/* het job: compute component first, storage last */
+		{NULL, "c1", 2, 0, LYR_ROLE_CLIENT, LYR_ROLES_HETJOB},
+		{NULL, "s1", 2, 1, LYR_ROLE_STORAGE, LYR_ROLES_HETJOB},
+		{NULL, "c9", 3, 1, LYR_ROLE_CLIENT, LYR_ROLES_HETJOB},
+		{NULL, "s9", 3, 2, LYR_ROLE_STORAGE, LYR_ROLES_HETJOB},
+		/* het job whose component a rank cannot tell: refused */
+		{NULL, "c1", 2, -1, -EINVAL, LYR_ROLES_UNKNOWN},
+		{NULL, "c1", 2, 5, -EINVAL, LYR_ROLES_UNKNOWN},
+		{NULL, "c1", 1, 0, -EINVAL, LYR_ROLES_UNKNOWN},
+		/* the option wins over the het job */
+		{"s[1-2]", "s1", 0, -1, LYR_ROLE_STORAGE, LYR_ROLES_OPTION},
+		{"s[1-2]", "c1", 0, -1, LYR_ROLE_CLIENT, LYR_ROLES_OPTION},
+		{"c1", "c1", 2, 1, LYR_ROLE_STORAGE, LYR_ROLES_OPTION},
+		{"s1", "s1", 2, 0, LYR_ROLE_STORAGE, LYR_ROLES_OPTION},
+		{"s[1-", "s1", 0, -1, -EINVAL, LYR_ROLES_UNKNOWN},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct role_case *c = &cases[i];
+		struct lyr_role_in in = {
+			.storage_nodes = c->storage_nodes,
+			.host = c->host,
+			.het_size = c->het_size,
+			.het_group = c->het_group,
+		};
+		enum lyr_roles_from from = LYR_ROLES_OPTION;
+		struct ios_err e = {0};
+		int got = lyr_role_of(&in, &from, &e);
+
+		if (got != c->want)
+			fail_msg("case %zu: want role %d, got %d (%s)", i,
+				 c->want, got, e.msg);
+		if (got >= 0 && from != c->from)
+			fail_msg("case %zu: want roles from %d, got %d", i,
+				 c->from, from);
+		if (got < 0 && !e.msg[0])
+			fail_msg("case %zu: refused without a message", i);
+	}
+}
+
+struct net_case {
+	bool roles;
+	int clients, storage, replicas;
+	double pub, cluster, all; /* MB/s */
+	double want_r, want_w, want_ceil_w;
+};
+
+static void test_net_numbers_table(void **state)
+{
+	static const struct net_case cases[] = {
+		/* roles unknown: slowest pair x nodes, as before */
+		{false, 0, 5, 3, 0, 0, 100, 500, 500, 500.0 / 3},
+		/* 2 clients, 3 storage hosts, size 3: reads 2 x public;
+		 * writes: every copy enters a storage link: 3 x 100 / 3 */
+		{true, 2, 3, 3, 100, 100, 0, 200, 300, 100},
+		/* a slow cluster network (the 200mbit s1-s2 link) bounds
+		 * writes only */
+		{true, 2, 3, 3, 100, 25, 0, 200, 75, 25},
+		/* one client: its link bounds everything (one copy out) */
+		{true, 1, 3, 3, 100, 100, 0, 100, 300, 100},
+		{true, 1, 3, 1, 100, 100, 0, 100, 100, 100},
+		/* one storage host: no cluster pair */
+		{true, 2, 1, 1, 100, 0, 0, 100, 100, 100},
+		/* no public pair measured: no number */
+		{true, 2, 3, 3, 0, 100, 0, NAN, NAN, NAN},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct net_case *c = &cases[i];
+		struct lyr_numbers n = base();
+		double got[3];
+		const double want[3] = {c->want_r, c->want_w, c->want_ceil_w};
+
+		n.roles_known = c->roles;
+		n.clients = c->clients;
+		n.storage_nodes = c->storage;
+		n.replicas = c->replicas;
+		n.net_public_min = c->pub * MB;
+		n.net_cluster_min = c->cluster * MB;
+		n.net_link_min = c->all * MB;
+		lyr_net_numbers(&n);
+		got[0] = n.bw[LYR_NETWORK][LYR_READ];
+		got[1] = n.bw[LYR_NETWORK][LYR_WRITE];
+		got[2] = lyr_ceiling(&n, LYR_PROTOCOL, LYR_NETWORK, LYR_WRITE);
+		for (int k = 0; k < 3; k++) {
+			if (isnan(want[k]) ? !isnan(got[k])
+					   : fabs(got[k] - want[k] * MB) > 1.0)
+				fail_msg(
+					"case %zu value %d: want %g MB/s, got %g",
+					i, k, want[k], got[k] / MB);
+		}
+	}
+}
+
+/* The verdict says where the roles came from, never a silent guess. */
+static void test_verdict_roles(void **state)
+{
+	struct lyr_numbers n = base();
+	char *v;
+
+	(void)state;
+	n.bw[LYR_DEVICE][LYR_WRITE] = n.bw[LYR_DEVICE][LYR_READ] = 300 * MB;
+	n.bw[LYR_PROTOCOL][LYR_WRITE] = n.bw[LYR_PROTOCOL][LYR_READ] = 50 * MB;
+	v = lyr_verdict(&n, NULL, 0, NULL);
+	assert_non_null(v);
+	assert_non_null(strstr(v, "Roles not known"));
+	assert_non_null(strstr(v, "all nodes did all layers"));
+	free(v);
+	n.roles_known = true;
+	n.device_ranks = 2;
+	n.clients = 2;
+	v = lyr_verdict(&n, NULL, 0, NULL);
+	assert_non_null(v);
+	assert_null(strstr(v, "Roles not known"));
+	assert_non_null(strstr(
+		v,
+		"device layer ran on 2 storage hosts, protocol and full stack on 2 client hosts"));
+	free(v);
+}
+
+/* A task's environment as "KEY=VALUE" strings, NULL-terminated. */
+static const char *fake_env(const char *name, void *arg)
+{
+	const char *const *e = arg;
+	size_t n = strlen(name);
+
+	for (; *e; e++)
+		if (!strncmp(*e, name, n) && (*e)[n] == '=')
+			return *e + n + 1;
+	return NULL;
+}
+
+static void test_het_group_table(void **state)
+{
+	/* what srun of Slurm 22.05 exported to the tasks of t45's het step
+	 * (compute c[1-2] first, storage s[1-2]): no component index, each
+	 * task its own component's SLURM_JOB_PARTITION */
+	static const char *const client[] = {
+		"SLURM_HET_SIZE=2",
+		"SLURM_JOB_ID=1",
+		"SLURM_JOB_ID_HET_GROUP_0=1",
+		"SLURM_JOB_ID_HET_GROUP_1=2",
+		"SLURM_JOB_PARTITION=compute",
+		"SLURM_JOB_PARTITION_HET_GROUP_0=compute",
+		"SLURM_JOB_PARTITION_HET_GROUP_1=storage",
+		NULL,
+	};
+	static const char *const storage[] = {
+		"SLURM_HET_SIZE=2",
+		"SLURM_JOB_PARTITION=storage",
+		"SLURM_JOB_PARTITION_HET_GROUP_0=compute",
+		"SLURM_JOB_PARTITION_HET_GROUP_1=storage",
+		NULL,
+	};
+	/* both components in one partition: the node lists tell */
+	static const char *const same_part[] = {
+		"SLURM_JOB_PARTITION=all",
+		"SLURM_JOB_PARTITION_HET_GROUP_0=all",
+		"SLURM_JOB_PARTITION_HET_GROUP_1=all",
+		"SLURM_JOB_NODELIST_HET_GROUP_0=c[1-2]",
+		"SLURM_JOB_NODELIST_HET_GROUP_1=s[1-2]",
+		NULL,
+	};
+	/* neither tells */
+	static const char *const blind[] = {
+		"SLURM_JOB_PARTITION=all",
+		"SLURM_JOB_PARTITION_HET_GROUP_0=all",
+		"SLURM_JOB_PARTITION_HET_GROUP_1=all",
+		NULL,
+	};
+	/* a node in both components: the partitions decide */
+	static const char *const both[] = {
+		"SLURM_JOB_PARTITION=storage",
+		"SLURM_JOB_PARTITION_HET_GROUP_0=compute",
+		"SLURM_JOB_PARTITION_HET_GROUP_1=storage",
+		"SLURM_JOB_NODELIST_HET_GROUP_0=n1",
+		"SLURM_JOB_NODELIST_HET_GROUP_1=n1",
+		NULL,
+	};
+
+	(void)state;
+	assert_int_equal(lyr_het_group(2, "c1", fake_env, (void *)client), 0);
+	assert_int_equal(lyr_het_group(2, "s2", fake_env, (void *)storage), 1);
+	assert_int_equal(lyr_het_group(2, "s1", fake_env, (void *)same_part),
+			 1);
+	assert_int_equal(lyr_het_group(2, "c2", fake_env, (void *)same_part),
+			 0);
+	assert_int_equal(lyr_het_group(2, "c2", fake_env, (void *)blind), -1);
+	assert_int_equal(lyr_het_group(2, "n1", fake_env, (void *)both), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -365,6 +621,11 @@ int main(void)
 		cmocka_unit_test(test_fio_parse_table),
 		cmocka_unit_test(test_disagreement),
 		cmocka_unit_test(test_peaks),
+		cmocka_unit_test(test_hostlist_table),
+		cmocka_unit_test(test_role_table),
+		cmocka_unit_test(test_net_numbers_table),
+		cmocka_unit_test(test_verdict_roles),
+		cmocka_unit_test(test_het_group_table),
 	};
 
 	return cmocka_run_group_tests_name("layers", tests, NULL, NULL);

@@ -114,6 +114,35 @@ static const struct bad_case bad_cases[] = {
 	 "site.conf:2:", "sixteen"},
 	{"huge range", "[sweep]\ndisk_bw = 1..100000:1\n", -EINVAL,
 	 "site.conf:2:", "more than 10000 items"},
+	/* [sweep] ranks (sweep-threads): whole numbers 1..100000, each once,
+	 * single commas */
+	{"ranks zero", "[sweep]\nranks = 0, 4\n", -EINVAL, "site.conf:2:",
+	 "sweep.ranks: 0 is out of range (accepted: 1 to 100000)"},
+	{"ranks too many", "[sweep]\nranks = 1, 200000\n", -EINVAL,
+	 "site.conf:2:", "200000 is out of range"},
+	{"ranks not a number", "[sweep]\nranks = 1, 4, eight\n", -EINVAL,
+	 "site.conf:2:", "invalid number \"eight\""},
+	{"ranks negative", "[sweep]\nranks = -1\n", -EINVAL,
+	 "site.conf:2:", "invalid number \"-1\""},
+	{"ranks with unit", "[sweep]\nranks = 4K\n", -EINVAL,
+	 "site.conf:2:", "invalid number \"4K\""},
+	{"ranks twice", "[sweep]\nranks = 1, 4, 8, 4\n", -EINVAL,
+	 "site.conf:2:", "4 appears twice"},
+	{"ranks range twice", "[sweep]\nranks = 1..4:1, 2\n", -EINVAL,
+	 "site.conf:2:", "2 appears twice"},
+	{"ranks empty item", "[sweep]\nranks = 1,,4\n", -EINVAL,
+	 "site.conf:2:", "an empty item"},
+	{"ranks trailing comma", "[sweep]\nranks = 1, 4,\n", -EINVAL,
+	 "site.conf:2:", "an empty item"},
+	{"ranks space separated", "[sweep]\nranks = 1 4\n", -EINVAL,
+	 "site.conf:2:", "invalid number \"1 4\""},
+	{"rwmixread above 100", "[workload]\nrwmixread = 101\n", -EINVAL,
+	 "site.conf:2:",
+	 "workload.rwmixread: 101 is out of range (accepted: 0 to 100)"},
+	{"rwmixread percent sign", "[workload]\nrwmixread = 60%\n", -EINVAL,
+	 "site.conf:2:", "invalid number \"60%\""},
+	{"bs bad size", "[workload]\nbs = 16 kilo\n", -EINVAL,
+	 "site.conf:2:", "workload.bs"},
 	{"disk class without price",
 	 "[site]\nname = x\n[disk \"hdd\"]\nbw = 180MB\n", -EINVAL,
 	 "site.conf:3:",
@@ -500,6 +529,17 @@ static void test_shipped(void **state)
 	assert_int_equal(
 		ios_site_get_uint(s, "compute", "ranks_per_node", &u, &err), 0);
 	assert_int_equal(u, 64);
+	/* seeds/001's thread sweep: 1..64 threads, 16 KiB, 60% reads */
+	assert_int_equal(ios_site_get_list(s, "sweep", "ranks", &list, &err),
+			 6);
+	assert_int_equal(list[0], 1);
+	assert_int_equal(list[5], 64);
+	free(list);
+	assert_int_equal(ios_site_get_size(s, "workload", "bs", &u, &err), 0);
+	assert_int_equal(u, 16384);
+	assert_int_equal(
+		ios_site_get_uint(s, "workload", "rwmixread", &u, &err), 0);
+	assert_int_equal(u, 60);
 	ios_site_free(s);
 
 	snprintf(path, sizeof(path), "%s/site/example/tiers.conf", src);
@@ -533,6 +573,27 @@ static void test_shipped(void **state)
 	assert_int_equal(ios_site_get_list(s, "sweep", "disk_bw", &list, &err),
 			 3);
 	free(list);
+	assert_int_equal(ios_site_get_list(s, "sweep", "ranks", &list, &err),
+			 3);
+	assert_int_equal(list[2], 4);
+	free(list);
+	/* the local site's acceptance tier is one the machine can run */
+	{
+		char tiers[4200], sec[128];
+		const char *tier = ios_site_get(s, "accept", "tier");
+
+		assert_non_null(tier);
+		snprintf(tiers, sizeof(tiers), "%s",
+			 ios_site_get(s, "accept", "tiers"));
+		snprintf(sec, sizeof(sec), "tier \"%s\"", tier);
+		ios_site_free(s);
+		if (ios_site_load(tiers, &s, &err) != 0)
+			fail_msg("%s", err.msg);
+		assert_int_equal(
+			ios_site_get_size(s, sec, "file_size", &u, &err), 0);
+		assert_true(u <= 1ull << 30);
+		assert_string_equal(ios_site_get(s, sec, "ioengine"), "libaio");
+	}
 	ios_site_free(s);
 }
 
