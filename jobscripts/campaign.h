@@ -37,6 +37,8 @@ struct camp_element {
 	enum camp_state state;
 	uint32_t exit_code; /* wait status of the batch script */
 	char why[256];      /* why it failed, "" otherwise */
+	int64_t start; /* Slurm start time (s since the epoch), 0: unknown */
+	int64_t end;   /* Slurm end time once it ended, 0: unknown */
 };
 
 /* The job names, for messages. */
@@ -58,7 +60,8 @@ void camp_elements_free(struct camp_element *e, size_t n);
 /*
  * State of element [e] of the campaign in [dir]: libslurm first
  * (slurm_load_job, all het components), then the job script's status file
- * once Slurm has forgotten the job.  Fills e->why and e->exit_code.
+ * once Slurm has forgotten the job.  Fills e->why and e->exit_code, and
+ * e->start, e->end while Slurm knows them (kept once it has forgotten).
  */
 enum camp_state camp_element_state(const char *dir, struct camp_element *e);
 const char *camp_state_name(enum camp_state s);

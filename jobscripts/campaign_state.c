@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -27,6 +28,7 @@
 #include <slurm/slurm_errno.h>
 
 #include "campaign.h"
+#include "campaign_progress.h"
 #include "safefile.h"
 #include "siteconf.h"
 #include "slurmcompat.h"
@@ -35,17 +37,6 @@
 #include "campaign_internal.h"
 
 /* ------------------------------------------------------------ states */
-
-static const char *const state_names[] = {
-	[CAMP_UNSUBMITTED] = "UNSUBMITTED", [CAMP_PENDING] = "PENDING",
-	[CAMP_RUNNING] = "RUNNING",         [CAMP_DONE] = "DONE",
-	[CAMP_FAILED] = "FAILED",           [CAMP_LOST] = "LOST",
-};
-
-const char *camp_state_name(enum camp_state s)
-{
-	return state_names[s];
-}
 
 /* The job script's own verdict: DIR/elements/K/status ("ok" or why not). */
 static int read_status_file(const char *dir, const struct camp_element *e,
@@ -70,6 +61,7 @@ enum camp_state camp_element_state(const char *dir, struct camp_element *e)
 	job_info_msg_t *msg = NULL;
 	enum camp_state st = CAMP_DONE;
 	bool any_pending = false, any_running = false, any_failed = false;
+	int64_t start = 0, end = 0;
 	char status[256];
 	int have_status;
 
@@ -95,6 +87,14 @@ enum camp_state camp_element_state(const char *dir, struct camp_element *e)
 		const slurm_job_info_t *j = &msg->job_array[i];
 		uint32_t base = j->job_state & JOB_STATE_BASE;
 
+		/* all components: the first start, the last end */
+		if (j->start_time > 0 && base != JOB_PENDING &&
+		    (!start || (int64_t)j->start_time < start))
+			start = (int64_t)j->start_time;
+		if (j->end_time > 0 && base != JOB_PENDING &&
+		    base != JOB_RUNNING && base != JOB_SUSPENDED &&
+		    (int64_t)j->end_time > end)
+			end = (int64_t)j->end_time;
 		switch (base) {
 		case JOB_PENDING:
 			any_pending = true;
@@ -129,6 +129,10 @@ enum camp_state camp_element_state(const char *dir, struct camp_element *e)
 		}
 	}
 	slurm_free_job_info_msg(msg);
+	if (start)
+		e->start = start;
+	if (end && !any_running && !any_pending)
+		e->end = end;
 	if (any_failed) {
 		st = CAMP_FAILED;
 		if (have_status && strcmp(status, "ok") != 0)
@@ -152,26 +156,171 @@ enum camp_state camp_element_state(const char *dir, struct camp_element *e)
 	}
 	return st;
 }
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* What `status --wait` remembers between looks. */
+struct watch {
+	bool tty;      /* stdout is a terminal: the live line */
+	bool live;     /* the live line is on the screen */
+	int64_t since; /* when the wait began (s since the epoch) */
+	enum camp_state *prev;
+	int64_t *run_at; /* first seen RUNNING by us, when Slurm forgot */
+	int64_t *end_at; /* first seen ended by us */
+	double *done_s, *run_s;
+};
+
+static bool ended(enum camp_state s)
+{
+	return s == CAMP_DONE || s == CAMP_FAILED || s == CAMP_LOST;
+}
+
+static void live_clear(struct watch *w)
+{
+	if (w->live) {
+		fputs("\r\033[K", stdout);
+		w->live = false;
+	}
+}
+
+/* One look: change lines for what changed, times remembered. */
+static void watch_look(struct watch *w, struct campaign *c, bool first,
+		       int64_t now)
+{
+	struct tm tm;
+	time_t t = (time_t)now;
+	char line[512];
+
+	localtime_r(&t, &tm);
+	for (size_t i = 0; i < c->nel; i++) {
+		struct camp_element *e = &c->el[i];
+		enum camp_state from = first ? CAMP_NSTATES : w->prev[i];
+
+		if (e->state == CAMP_RUNNING && !w->run_at[i])
+			w->run_at[i] = now;
+		if (ended(e->state) && !w->end_at[i] && !first)
+			w->end_at[i] = now;
+		if (from == e->state)
+			continue;
+		live_clear(w);
+		camp_change_line(&tm, e, from, e->state, line, sizeof(line));
+		puts(line);
+		w->prev[i] = e->state;
+	}
+	fflush(stdout);
+}
+
+static void watch_progress(struct watch *w, const struct campaign *c,
+			   int64_t now, struct camp_progress *p)
+{
+	size_t ndone = 0, nrun = 0, npend = 0;
+	int64_t first = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->total = (unsigned)c->nel;
+	for (size_t i = 0; i < c->nel; i++) {
+		const struct camp_element *e = &c->el[i];
+		int64_t start = e->start ? e->start : w->run_at[i];
+		int64_t end = e->end ? e->end : w->end_at[i];
+
+		if (start && (!first || start < first))
+			first = start;
+		switch (e->state) {
+		case CAMP_DONE:
+			p->done++;
+			if (start && end >= start)
+				w->done_s[ndone++] = (double)(end - start);
+			break;
+		case CAMP_RUNNING:
+			p->running++;
+			w->run_s[nrun++] = start && now > start
+						   ? (double)(now - start)
+						   : 0;
+			break;
+		case CAMP_PENDING:
+		case CAMP_UNSUBMITTED:
+			p->pending++;
+			npend++;
+			break;
+		default:
+			p->failed++;
+			break;
+		}
+	}
+	p->elapsed =
+		(double)(now - (first && first < w->since ? first : w->since));
+	p->left = camp_estimate_left(w->done_s, ndone, w->run_s, nrun, npend);
+}
+
+static void live_show(struct watch *w, const struct camp_progress *p)
+{
+	struct winsize ws;
+	char line[256];
+	int n = camp_progress_line(p, line, sizeof(line));
+	size_t cols = sizeof(line) - 1;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
+		cols = ws.ws_col - 1u;
+	/* longer than the terminal is wide: \r would not reach its start */
+	if (n > 0 && (size_t)n > cols)
+		line[cols] = '\0';
+	printf("\r%s\033[K", line);
+	fflush(stdout);
+	w->live = true;
+}
+
+static bool settled(const int *count)
+{
+	return count[CAMP_PENDING] == 0 && count[CAMP_RUNNING] == 0;
+}
+
 int camp_cmd_status(struct campaign *c, const struct opts *o)
 {
 	int count[CAMP_NSTATES];
-	double waited = 0;
+	struct watch w = {.tty = isatty(STDOUT_FILENO) == 1};
+	double t0 = mono_now();
+	int rc = 0;
 
 	if (camp_load_recorded(c) < 0)
 		return 2;
-	for (;;) {
+	w.since = (int64_t)time(NULL);
+	w.prev = calloc(c->nel + 1, sizeof(*w.prev));
+	w.run_at = calloc(c->nel + 1, sizeof(*w.run_at));
+	w.end_at = calloc(c->nel + 1, sizeof(*w.end_at));
+	w.done_s = calloc(c->nel + 1, sizeof(*w.done_s));
+	w.run_s = calloc(c->nel + 1, sizeof(*w.run_s));
+	if (!w.prev || !w.run_at || !w.end_at || !w.done_s || !w.run_s) {
+		fprintf(stderr, PROG ": status: %s\n", strerror(ENOMEM));
+		rc = 2;
+		goto out;
+	}
+	for (bool first = true;; first = false) {
+		int64_t now = (int64_t)time(NULL);
+		struct camp_progress p;
+
 		memset(count, 0, sizeof(count));
 		for (size_t i = 0; i < c->nel; i++) {
 			c->el[i].state = camp_element_state(c->dir, &c->el[i]);
 			count[c->el[i].state]++;
 		}
-		if (o->wait <= 0 ||
-		    (count[CAMP_PENDING] == 0 && count[CAMP_RUNNING] == 0) ||
-		    waited >= o->wait)
+		if (o->wait <= 0 || (first && settled(count)))
 			break;
+		/* waiting: every change as a line, the first look too */
+		watch_look(&w, c, first, now);
+		if (settled(count) || mono_now() - t0 >= o->wait)
+			break;
+		if (w.tty) {
+			watch_progress(&w, c, now, &p);
+			live_show(&w, &p);
+		}
 		sleep(1);
-		waited += 1;
 	}
+	live_clear(&w);
 	printf("campaign %s: job %s, %zu element(s)\n", c->dir, c->job, c->nel);
 	printf("%-5s %-24s %-8s %-11s %s\n", "elem", "label", "jobid", "state",
 	       "detail");
@@ -185,10 +334,17 @@ int camp_cmd_status(struct campaign *c, const struct opts *o)
 	       count[CAMP_DONE], count[CAMP_FAILED], count[CAMP_RUNNING],
 	       count[CAMP_PENDING], count[CAMP_LOST], count[CAMP_UNSUBMITTED]);
 	if (count[CAMP_PENDING] || count[CAMP_RUNNING])
-		return 3;
-	if (count[CAMP_FAILED] || count[CAMP_LOST] || count[CAMP_UNSUBMITTED])
-		return 1;
-	return 0;
+		rc = 3;
+	else if (count[CAMP_FAILED] || count[CAMP_LOST] ||
+		 count[CAMP_UNSUBMITTED])
+		rc = 1;
+out:
+	free(w.prev);
+	free(w.run_at);
+	free(w.end_at);
+	free(w.done_s);
+	free(w.run_s);
+	return rc;
 }
 
 static bool is_hdf5(const char *path)

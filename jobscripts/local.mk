@@ -24,6 +24,8 @@ jobscripts_iostrata_campaign_SOURCES = \
 	jobscripts/campaign_dir.c \
 	jobscripts/campaign_internal.h \
 	jobscripts/campaign_plan.c \
+	jobscripts/campaign_progress.c \
+	jobscripts/campaign_progress.h \
 	jobscripts/campaign_state.c \
 	jobscripts/campaign_submit.c \
 	# End of jobscripts_iostrata_campaign_SOURCES
@@ -41,6 +43,19 @@ jobscripts_iostrata_campaign_LDADD = \
 endif
 endif
 
+# The pure part of `status --wait` (no Slurm needed).
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_campaign_progress
+TESTS += tests/unit/test_campaign_progress
+tests_unit_test_campaign_progress_SOURCES = \
+	tests/unit/test_campaign_progress.c \
+	jobscripts/campaign_progress.c \
+	jobscripts/campaign_progress.h \
+	# End of tests_unit_test_campaign_progress_SOURCES
+tests_unit_test_campaign_progress_CPPFLAGS = $(AM_CPPFLAGS) $(INC_JOBS)
+tests_unit_test_campaign_progress_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_campaign_progress_LDADD = $(CMOCKA_LIBS) -lm
+endif
 
 # The jobs integration tests (run by tests/integration/run).
 dist_noinst_SCRIPTS += \

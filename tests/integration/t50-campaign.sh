@@ -8,7 +8,9 @@
 # nothing submitted; a heterogeneous job (layered) and a compute job
 # (acceptance) run through submit / status (libslurm) / collect; a failing
 # element is marked FAILED in the index with its reason, partial results
-# kept, exit 1; --resume resubmits only the failed element.
+# kept, exit 1; --resume resubmits only the failed element.  `status
+# --wait` prints each state change as a line (not a terminal: nothing
+# else), and on a terminal also the live line with its estimate.
 
 set -uo pipefail
 T=t50-campaign
@@ -78,6 +80,12 @@ IOSTRATA_TIER=Impossible "$CAMPAIGN" submit "$site" acceptance ||
 t5x_wait "$site" layered 120
 rc=$?
 [[ $rc -eq 0 ]] || fail "layered: status exit $rc, want 0"
+# issue 17: the wait shows each change (time, label, old -> new, job id)
+change='^[0-9]{2}:[0-9]{2}:[0-9]{2} layered (PENDING|RUNNING) -> DONE, job [0-9]+$'
+grep -Eq "$change" "$work/status-layered.txt" ||
+	fail "status --wait printed no change line ending in DONE: $(cat "$work/status-layered.txt")"
+! grep -q $'\r\|elapsed' "$work/status-layered.txt" ||
+	fail "status --wait drew its live line into a file: $(cat -A "$work/status-layered.txt")"
 grep -q "storage s1 compute c\[1-2\]" "$work"/campaigns/local-layered/elements/0/slurm-*.out ||
 	fail "layered did not run as storage s1 + compute c1,c2: $(cat "$work"/campaigns/local-layered/elements/0/slurm-*.out)"
 [[ -s $work/campaigns/local-layered/elements/0/storage-before-s1.json ]] ||
@@ -127,6 +135,9 @@ IOSTRATA_TIER="No Such Tier" "$CAMPAIGN" submit "$site" acceptance --campaign="$
 "$CAMPAIGN" status "$site" acceptance --campaign="$work/notier" --wait=60 >"$work/notier.txt"
 grep -q 'FAILED.*tier "No Such Tier" has no seq_read_bw' "$work/notier.txt" ||
 	fail "an unknown tier is not reported clearly: $(cat "$work/notier.txt")"
+# (waited on right after its submit: seen before it ended)
+grep -Eq '^[0-9:]{8} acceptance (PENDING|RUNNING) -> FAILED, job [0-9]+: .*tier "No Such Tier"' \
+	"$work/notier.txt" || fail "the change line of the failed element has no reason: $(cat "$work/notier.txt")"
 "$CAMPAIGN" collect "$site" acceptance >"$work/collect.txt" 2>&1
 rc=$?
 [[ $rc -eq 1 ]] || fail "collect with a failed element: exit $rc, want 1"
@@ -141,6 +152,12 @@ log "--resume resubmits the failed element only"
 	fail "resume of a finished campaign resubmitted something"
 [[ $("$CAMPAIGN" submit "$site" acceptance --resume) == *"1 element(s) submitted"* ]] ||
 	fail "resume did not resubmit the failed element"
-t5x_wait "$site" acceptance 120
-[[ $? -eq 0 ]] || fail "resubmitted acceptance (tier from the site) did not succeed"
+# on a terminal (script(1) gives it a pty): the live line, updated in
+# place, before any element is done
+script -qfec "$CAMPAIGN status $site acceptance --wait=120" "$work/status-tty.txt" >/dev/null
+[[ $? -eq 0 ]] || fail "resubmitted acceptance (tier from the site) did not succeed: $(cat -A "$work/status-tty.txt")"
+grep -q $'\rdone 0/1, running [01], pending [01], failed 0; elapsed [0-9]*s; estimate after the first element' \
+	"$work/status-tty.txt" || fail "no live line on a terminal: $(cat -A "$work/status-tty.txt")"
+grep -Eq 'acceptance (PENDING|RUNNING) -> DONE, job [0-9]+' "$work/status-tty.txt" ||
+	fail "no change line on a terminal: $(cat -A "$work/status-tty.txt")"
 log "PASS"
