@@ -103,6 +103,7 @@ check_PROGRAMS += \
 	tests/unit/test_cpu \
 	tests/unit/test_mem \
 	tests/unit/test_node \
+	tests/unit/test_node_osds \
 	tests/unit/test_options \
 	tests/unit/test_osd \
 	tests/unit/test_policy \
@@ -113,6 +114,7 @@ TESTS += \
 	tests/unit/test_cpu \
 	tests/unit/test_mem \
 	tests/unit/test_node \
+	tests/unit/test_node_osds \
 	tests/unit/test_options \
 	tests/unit/test_osd \
 	tests/unit/test_policy \
@@ -130,6 +132,13 @@ tests_unit_test_mem_LDADD = $(spank_test_ldadd)
 tests_unit_test_node_CPPFLAGS = $(spank_test_cppflags)
 tests_unit_test_node_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_node_LDADD = $(spank_test_ldadd)
+tests_unit_test_node_SOURCES = tests/unit/test_node.c tests/unit/node_fx.c \
+	tests/unit/node_fx.h
+tests_unit_test_node_osds_CPPFLAGS = $(spank_test_cppflags)
+tests_unit_test_node_osds_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_node_osds_LDADD = $(spank_test_ldadd)
+tests_unit_test_node_osds_SOURCES = tests/unit/test_node_osds.c \
+	tests/unit/node_fx.c tests/unit/node_fx.h
 tests_unit_test_options_CPPFLAGS = $(spank_test_cppflags)
 tests_unit_test_options_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_options_LDADD = $(spank_test_ldadd)
