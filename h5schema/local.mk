@@ -42,10 +42,12 @@ if HAVE_HDF5
 if HAVE_CMOCKA
 check_PROGRAMS += \
 	tests/unit/test_h5run \
+	tests/unit/test_h5read_bounds \
 	tests/unit/test_h5iso \
 	# End of check_PROGRAMS (h5schema)
 TESTS += \
 	tests/unit/test_h5run \
+	tests/unit/test_h5read_bounds \
 	tests/unit/test_h5iso \
 	# End of TESTS (h5schema)
 tests_unit_test_h5run_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -55,7 +57,13 @@ tests_unit_test_h5run_LDADD = model/libiostrata_synth.la \
 	h5schema/libiostrata_h5.la model/libiostrata_model.la \
 	common/libiostrata_common.la \
 	$(HDF5_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_h5run_SOURCES = tests/unit/test_h5run.c tests/unit/sanitizer.h
+tests_unit_test_h5run_SOURCES = tests/unit/test_h5run.c tests/unit/sanitizer.h \
+	tests/unit/h5_fx.c tests/unit/h5_fx.h
+tests_unit_test_h5read_bounds_SOURCES = tests/unit/test_h5read_bounds.c \
+	tests/unit/sanitizer.h tests/unit/h5_fx.c tests/unit/h5_fx.h
+tests_unit_test_h5read_bounds_CFLAGS = $(tests_unit_test_h5run_CFLAGS)
+tests_unit_test_h5read_bounds_CPPFLAGS = $(tests_unit_test_h5run_CPPFLAGS)
+tests_unit_test_h5read_bounds_LDADD = $(tests_unit_test_h5run_LDADD)
 tests_unit_test_h5iso_SOURCES = tests/unit/test_h5iso.c tests/unit/sanitizer.h \
 	tests/fakes/h5fault.c tests/fakes/h5fault.h
 tests_unit_test_h5iso_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
