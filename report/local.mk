@@ -34,22 +34,31 @@ report_iostrata_report_LDADD = $(report_ldadd)
 if HAVE_CMOCKA
 check_PROGRAMS += \
 	tests/unit/test_report \
+	tests/unit/test_report_plot \
 	tests/unit/test_advise \
 	tests/unit/test_report_threads \
 	# End of check_PROGRAMS (report)
 TESTS += \
 	tests/unit/test_report \
+	tests/unit/test_report_plot \
 	tests/unit/test_advise \
 	tests/unit/test_report_threads \
 	tests/unit/test_report_isolated.sh \
 	# End of TESTS (report)
 endif
 tests_unit_test_report_SOURCES = tests/unit/test_report.c \
+	tests/unit/report_fx.c tests/unit/report_fx.h \
 	tests/unit/hostile.h $(report_sources)
 tests_unit_test_report_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_report_CPPFLAGS = $(report_cppflags)
 tests_unit_test_report_LDADD = model/libiostrata_synth.la $(report_ldadd) \
 	$(CMOCKA_LIBS)
+tests_unit_test_report_plot_SOURCES = tests/unit/test_report_plot.c \
+	tests/unit/report_fx.c tests/unit/report_fx.h tests/unit/hostile.h \
+	$(report_sources)
+tests_unit_test_report_plot_CFLAGS = $(tests_unit_test_report_CFLAGS)
+tests_unit_test_report_plot_CPPFLAGS = $(tests_unit_test_report_CPPFLAGS)
+tests_unit_test_report_plot_LDADD = $(tests_unit_test_report_LDADD)
 tests_unit_test_report_threads_SOURCES = tests/unit/test_report_threads.c \
 	$(report_sources)
 tests_unit_test_report_threads_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)

@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_report_plot: iostrata-report plot without gnuplot, with hostile text
+ * in every field that reaches gnuplot, with planted links at every output
+ * it writes, and with non-finite numbers.  (The other commands:
+ * test_report.c; the fixture: report_fx.c.)
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "h5run.h"
+#include "hostile.h"
+#include "report.h"
+#include "synth.h"
+#include "report_fx.h"
+
+/* No gnuplot: plot says so and fails; the other commands still work. */
+static void test_no_gnuplot(void **state)
+{
+	struct ios_synth s;
+	char *argv[] = {"plot", "--kind=timeline", NULL, NULL};
+	char out[300];
+
+	(void)state;
+	ios_synth_defaults(&s);
+	synth_file("g.h5", &s);
+	snprintf(out, sizeof(out), "--out=%s/g", dir);
+	argv[1] = out;
+	argv[2] = P("g.h5");
+	setenv("GNUPLOT", "/nonexistent/gnuplot", 1);
+	optind = 1;
+	assert_int_equal(report_plot(3, argv), REPORT_EXIT_FAIL);
+	unsetenv("GNUPLOT");
+	assert_int_equal(access(P("g-timeline-c2_m24G-write-rep2.png"), F_OK),
+			 -1);
+}
+
+/*
+ * Issue 11: text from a results file (labels, phase names, invalid reasons,
+ * host names), the file's own name and --out reach gnuplot only as text:
+ * none of the payloads runs, and every plot kind is still drawn.
+ */
+static void test_plot_hostile(void **state)
+{
+	char pay[700], wd[4096], out[512], pwned[100], path[512], bad[400] = "";
+	char *argv[] = {"plot", NULL, NULL, NULL, NULL, NULL};
+	static const char *const kinds[] = {"--kind=heatmap", "--kind=throttle",
+					    "--kind=timeline"};
+	static const char *const globs[] = {"-heatmap-*.png", "-throttle-*.png",
+					    "-timeline-*.png"};
+	static const size_t want[] = {4, 2, 4};
+	struct ios_synth s;
+	struct ios_err err = {0};
+	struct ios_run *run;
+	glob_t g;
+
+	(void)state;
+	if (access(GNUPLOT_PATH, X_OK) != 0)
+		skip();
+	snprintf(pwned, sizeof(pwned), "%s/PWNED", dir);
+	snprintf(
+		pay, sizeof(pay),
+		"L`touch %s`'.system('touch %s').'\"`touch %s`\"$(touch %s)\n!touch %s\n\x01\x1b[1m\r\\\"end",
+		pwned, pwned, pwned, pwned, pwned);
+	/* a: hostile label, phase names, invalid reason and host names */
+	ios_synth_defaults(&s);
+	s.disk_bw = 100000000;
+	s.phases = "w`touch PWNED`,'\n!touch PWNED";
+	run = ios_synth_run(&s);
+	assert_non_null(run);
+	run->config[run->nconfig].key = strdup("label");
+	run->config[run->nconfig++].value = strdup(pay);
+	for (int i = 0; i < run->nranks; i++)
+		memcpy(run->rank_info[i].host, pay,
+		       sizeof(run->rank_info[i].host) - 1);
+	for (int k = 0; k < run->nphases; k++) {
+		struct ios_rep_result *rep =
+			&run->phases[k].reps[run->phases[k].nreps - 1];
+
+		rep->valid = false;
+		assert_true(strlen(pay) < sizeof(rep->invalid_reason));
+		memcpy(rep->invalid_reason, pay, strlen(pay) + 1);
+	}
+	assert_int_equal(ios_h5_write_run(P("a.h5"), run, &err), 0);
+	ios_synth_free(run);
+	/* b: no label and no applied state, so its (hostile) file name is the
+	 * label */
+	ios_synth_defaults(&s);
+	s.cpus = 0;
+	run = ios_synth_run(&s);
+	assert_non_null(run);
+	free(run->attachments[0].key);
+	free(run->attachments[0].value);
+	run->nattach = 0;
+	snprintf(path, sizeof(path),
+		 "%s/b'`touch PWNED`\"$(touch PWNED)\"\n!touch PWNED\n.h5",
+		 dir);
+	assert_int_equal(ios_h5_write_run(path, run, &err), 0);
+	ios_synth_free(run);
+
+	/* the payloads that name no directory write to the working one */
+	assert_non_null(getcwd(wd, sizeof(wd)));
+	assert_int_equal(chdir(dir), 0);
+	snprintf(out, sizeof(out),
+		 "--out=%s/o'`touch PWNED`\"$(touch PWNED)\"';!touch PWNED",
+		 dir);
+	for (size_t k = 0; k < 3; k++) {
+		char pat[200];
+		bool pwn;
+		int rc;
+
+		argv[1] = (char *)kinds[k];
+		argv[2] = out;
+		argv[3] = P("a.h5");
+		argv[4] = path;
+		optind = 1;
+		rc = report_plot(5, argv);
+		snprintf(pat, sizeof(pat), "%s/*%s", dir, globs[k]);
+		memset(&g, 0, sizeof(g));
+		glob(pat, 0, NULL, &g);
+		pwn = access(pwned, F_OK) == 0;
+		if (rc != REPORT_EXIT_OK || g.gl_pathc != want[k] || pwn) {
+			size_t l = strlen(bad);
+
+			snprintf(bad + l, sizeof(bad) - l,
+				 "%s: exit %d, %zu PNGs (want %zu)%s; ",
+				 kinds[k], rc, g.gl_pathc, want[k],
+				 pwn ? ", the payload ran" : "");
+		}
+		globfree(&g);
+		unlink(pwned);
+	}
+	assert_int_equal(chdir(wd), 0);
+	if (bad[0])
+		fail_msg("%s", bad);
+}
+
+/* Run every command that writes a file with its outputs in [out]: plot
+ * (all kinds), export (CSV and JSON), trend (Prometheus textfile).  The
+ * exit codes, each OK (trend: OK or FAIL, its verdict does not matter
+ * here), into [rcs]. */
+static void write_all(const char *out, bool plot, char *rcs, size_t len)
+{
+	char o[300], e1[300], e2[300], pr[300], *txt;
+	int rc[4] = {0, 0, 0, 0};
+
+	snprintf(o, sizeof(o), "--out=%s/o", out);
+	snprintf(e1, sizeof(e1), "--output=%s/e.csv", out);
+	snprintf(e2, sizeof(e2), "--output=%s/e.json", out);
+	snprintf(pr, sizeof(pr), "--prometheus=%s/t.prom", out);
+	if (plot) {
+		rc[0] = run_cmd(&txt, 4, "plot", o, P("w1.h5"), P("w2.h5"));
+		free(txt);
+	}
+	rc[1] = run_cmd(&txt, 4, "export", "--format=csv", e1, P("w*.h5"));
+	free(txt);
+	rc[2] = run_cmd(&txt, 4, "export", "--format=json", e2, P("w*.h5"));
+	free(txt);
+	rc[3] = run_cmd(&txt, 3, "trend", pr, P("w*.h5"));
+	free(txt);
+	snprintf(rcs, len, "%s",
+		 rc[0] || rc[1] || rc[2] || rc[3] > REPORT_EXIT_FAIL
+			 ? "a command failed; "
+			 : "");
+}
+
+/*
+ * Issue 11: root runs iostrata-report with its outputs in a sticky
+ * world-writable directory where user nobody planted symlinks at every
+ * name it writes (the plots' PNG, SVG and .dat files, the exports, the
+ * Prometheus file and its old temporary name), all to a root-owned
+ * victim: the victim is unchanged, the outputs are regular files.
+ */
+static void test_outputs_hostile(void **state)
+{
+	char learn[128], victim[128], bad[4096], tmpname[64], rcs[64];
+	const char *names[64];
+	bool plot = access(GNUPLOT_PATH, X_OK) == 0;
+	struct ios_synth s;
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d;
+
+	(void)state;
+	hostile_dir(sticky, sizeof(sticky), "test_report_sticky");
+	ios_synth_defaults(&s);
+	s.job_name = "hostile";
+	s.disk_bw = 100000000;
+	synth_file("w1.h5", &s);
+	s.cpus = 8;
+	s.seed = 7;
+	synth_file("w2.h5", &s);
+	/* the names it writes: a first run in a private directory */
+	snprintf(learn, sizeof(learn), "%s/learn", dir);
+	assert_int_equal(mkdir(learn, 0700), 0);
+	write_all(learn, plot, rcs, sizeof(rcs));
+	assert_string_equal(rcs, "");
+	d = opendir(learn);
+	assert_non_null(d);
+	while ((de = readdir(d)) && n < 63)
+		if (de->d_name[0] != '.')
+			names[n++] = strdup(de->d_name);
+	closedir(d);
+	assert_true(n >= (plot ? 12u : 3u));
+	/* the old temporary name of the Prometheus file, planted too */
+	snprintf(tmpname, sizeof(tmpname), "t.prom.tmp.%d", (int)getpid());
+	names[n] = tmpname;
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	hostile_victim(victim);
+	hostile_plant(sticky, names, n + 1, victim);
+	write_all(sticky, plot, rcs, sizeof(rcs));
+	hostile_check(victim, sticky, names, n, bad, sizeof(bad));
+	if (rcs[0])
+		snprintf(bad + strlen(bad), sizeof(bad) - strlen(bad), "%s",
+			 rcs);
+	for (size_t i = 0; i < n; i++)
+		free((char *)names[i]);
+	if (bad[0])
+		fail_msg("%s", bad);
+}
+
+/*
+ * A sample interval of nan or inf in a results file: that timeline is
+ * skipped (exit 1), the others are drawn; nothing reaches gnuplot as
+ * "nan" or "inf", which would fail the plot and leave an empty image.
+ */
+static void test_plot_nonfinite(void **state)
+{
+	static const char *const phase[] = {"write", "read", "randwrite"};
+	static const bool drawn[] = {false, false, true};
+	char *argv[] = {"plot", "--kind=timeline", NULL, NULL, NULL};
+	char out[300], png[300];
+	struct ios_synth s;
+	struct ios_err err = {0};
+	struct ios_run *run;
+	struct stat st;
+	char *txt;
+	int rc;
+
+	(void)state;
+	if (access(GNUPLOT_PATH, X_OK) != 0)
+		skip();
+	ios_synth_defaults(&s);
+	s.phases = "write,read,randwrite";
+	run = ios_synth_run(&s);
+	assert_non_null(run);
+	run->phases[0].reps[run->phases[0].nreps - 1].interval_s = NAN;
+	run->phases[1].reps[run->phases[1].nreps - 1].interval_s = INFINITY;
+	assert_int_equal(ios_h5_write_run(P("nf.h5"), run, &err), 0);
+	ios_synth_free(run);
+	snprintf(out, sizeof(out), "--out=%s/nf", dir);
+	argv[2] = out;
+	argv[3] = P("nf.h5");
+	rc = run_cmd(&txt, 4, argv[0], argv[1], argv[2], argv[3]);
+	free(txt);
+	for (int k = 0; k < 3; k++) {
+		bool there;
+
+		snprintf(png, sizeof(png), "%s/nf-timeline-c2_m24G-%s-rep2.png",
+			 dir, phase[k]);
+		there = stat(png, &st) == 0;
+		if (there != drawn[k] || (there && st.st_size < 5000))
+			fail_msg("%s: %s (%lld bytes), want %s", phase[k],
+				 there ? "drawn" : "missing",
+				 there ? (long long)st.st_size : 0LL,
+				 drawn[k] ? "drawn" : "skipped");
+	}
+	assert_int_equal(rc, REPORT_EXIT_FAIL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_gnuplot),
+		cmocka_unit_test(test_plot_hostile),
+		cmocka_unit_test(test_outputs_hostile),
+		cmocka_unit_test(test_plot_nonfinite),
+	};
+
+	return cmocka_run_group_tests_name("report_plot", tests, setup,
+					   teardown);
+}
