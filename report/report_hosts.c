@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "report.h"
+#include "results.h"
 
 /* A scalar as text ("unknown" stays), an object or array as compact JSON
  * (into [buf]). */
@@ -22,8 +23,13 @@ static const char *txt(json_t *v, char *buf, size_t len)
 
 	if (!v)
 		return "-";
-	if (json_is_string(v))
-		return json_string_value(v);
+	if (json_is_string(v)) {
+		/* JSON decodes \u001b: another user's record must not reach
+		 * the terminal as control characters */
+		snprintf(buf, len, "%s", json_string_value(v));
+		ios_text_sanitize(buf, false);
+		return buf;
+	}
 	if (json_is_integer(v)) {
 		snprintf(buf, len, "%lld", (long long)json_integer_value(v));
 		return buf;
@@ -73,11 +79,15 @@ static void print_unknown(json_t *o, const char *path, int *header)
 			{
 				if (!(*header)++)
 					printf("    unknown:\n");
-				printf("      %s%s%s: %s\n", path,
-				       path[0] ? "." : "", uk,
-				       json_is_string(why)
-					       ? json_string_value(why)
-					       : "?");
+				char line[1536];
+
+				snprintf(line, sizeof(line), "%s%s%s: %s", path,
+					 path[0] ? "." : "", uk,
+					 json_is_string(why)
+						 ? json_string_value(why)
+						 : "?");
+				ios_text_sanitize(line, false);
+				printf("      %s\n", line);
 			}
 		} else if (strcmp(k, "shape")) {
 			print_unknown(v, sub, header);
@@ -185,10 +195,11 @@ void report_show_hosts(const struct report_run *runs, size_t n)
 				run->host_json[k] ? run->host_json[k] : "", 0,
 				&jerr);
 
-			if (!json_is_object(h))
+			if (!json_is_object(h)) {
+				ios_text_sanitize(jerr.text, false);
 				printf("  host %d: not a JSON record: %s\n", k,
 				       jerr.text);
-			else
+			} else
 				print_host(k, h);
 			json_decref(h);
 		}

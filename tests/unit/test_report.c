@@ -566,6 +566,43 @@ static void test_derive(void **state)
 	}
 }
 
+/*
+ * show --hosts over another user's host records: JSON decodes \u001b, so
+ * an escape sequence in a field, a why_unknown key or reason reached the
+ * terminal as ESC (the reader's text cleaning sees only the raw JSON).
+ */
+static void test_hosts_escapes(void **state)
+{
+	struct ios_synth s;
+	struct ios_err err = {0};
+	struct ios_run *run;
+	char *out = NULL;
+
+	(void)state;
+	ios_synth_defaults(&s);
+	run = ios_synth_run(&s);
+	assert_non_null(run);
+	for (int i = 0; i < run->nhosts; i++)
+		free(run->host_json[i]);
+	free(run->host_json);
+	run->nhosts = 1;
+	run->host_json = calloc(2, sizeof(char *));
+	assert_non_null(run->host_json);
+	run->host_json[0] = strdup(
+		"{\"hostname\": \"h\\u001b]0;owned\\u0007\", \"role\": "
+		"\"client\\u001b[2J\", \"why_unknown\": {\"k\\u001b[31m\": "
+		"\"r\\u009b1m\"}}");
+	assert_int_equal(ios_h5_write_run(P("hosts.h5"), run, &err), 0);
+	ios_synth_free(run);
+	assert_int_equal(run_cmd(&out, 3, "show", "--hosts", P("hosts.h5")), 0);
+	assert_non_null(strstr(out, "host 0: h?]0;owned?"));
+	assert_non_null(strstr(out, "role client?[2J"));
+	assert_null(strchr(out, '\x1b'));
+	assert_null(strchr(out, '\x07'));
+	assert_null(strstr(out, "\xc2\x9b"));
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -579,6 +616,7 @@ int main(void)
 		cmocka_unit_test(test_show_and_bad_files),
 		cmocka_unit_test(test_trend),
 		cmocka_unit_test(test_derive),
+		cmocka_unit_test(test_hosts_escapes),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, setup, teardown);
