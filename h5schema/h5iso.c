@@ -242,6 +242,25 @@ static void reap(pid_t pid, long long deadline, struct iso_end *end)
 	end->cpu_s = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec;
 }
 
+/*
+ * The caller's signal handlers are not the spawner's nor its children's:
+ * a handler that longjmps back into the caller's code (a test framework's
+ * SIGSEGV handler does) would go on running the caller's program in a
+ * crashed child, as the file's owner; one that cleans up on SIGTERM would
+ * clean up the caller's files.  Every disposition back to its default,
+ * nothing blocked.
+ */
+static void default_signals(void)
+{
+	sigset_t none;
+
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			signal(sig, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 static __attribute__((noreturn)) void spawner_main(int sock, pid_t caller)
 {
 	pid_t self = getpid();
@@ -251,6 +270,7 @@ static __attribute__((noreturn)) void spawner_main(int sock, pid_t caller)
 		_exit(0);
 	close_range(3, (unsigned)sock - 1, 0);
 	close_range((unsigned)sock + 1, ~0u, 0);
+	default_signals();
 	signal(SIGPIPE, SIG_IGN);
 	/* libhdf5 initialised once, here, not in every child (most of a
 	 * child's time otherwise): no input is involved */

@@ -46,8 +46,9 @@ hid_t H5Fopen(const char *name, unsigned flags, hid_t fapl)
 	int m = name ? marker(name) : 0;
 
 	if (m == 'c') {
-		/* what a heap overrun inside the library ends in */
-		signal(SIGSEGV, SIG_DFL);
+		/* what a heap overrun inside the library ends in; whatever
+		 * handler the caller had is not reset here (the isolated
+		 * reader must not run it in the child) */
 		raise(SIGSEGV);
 	}
 	if (m == 'h')
