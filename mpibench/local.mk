@@ -8,6 +8,7 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/mb_config.h \
 	mpibench/mb_config_check.c \
 	mpibench/mb_config_internal.h \
+	mpibench/mb_exit.h \
 	mpibench/mb_target.c \
 	mpibench/ownfile.c \
 	mpibench/ownfile.h \
