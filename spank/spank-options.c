@@ -12,8 +12,8 @@
 #include "options.h"
 
 #define OPT_LINE(id, name, arg, what)                                          \
-	printf("  --%-*s %s\n", 28, name "=" arg, what);
-#define ARG_LINE(key, arg, what) printf("  %-30s %s\n", key "=" arg, what);
+	printf("  --%-28s  %s\n", name "=" arg, what);
+#define ARG_LINE(key, arg, what) printf("  %-30s  %s\n", key "=" arg, what);
 #define ARG_SYN(key, arg, what) printf(" [%s]", key "=" arg);
 
 int main(int argc, char **argv)
