@@ -12,5 +12,7 @@ EXTRA_DIST += \
 	debian/iostrata.install \
 	debian/rules \
 	debian/source/format \
+	packaging/rpm/iostrata.spec \
+	packaging/spack/package.py \
 	# End of EXTRA_DIST (packaging)
 dist_noinst_SCRIPTS += tests/packaging/run
