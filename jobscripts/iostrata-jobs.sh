@@ -85,6 +85,12 @@ ios_init() {
 		ios_fail "cannot read site description $IOSTRATA_SITE (see the message above)"
 	eval "$envtext"
 	IOS_MPI=${IOS_SLURM_MPI:-pmix}
+	# Open MPI 4.x adds peers lazily by default (mpi_add_procs_cutoff 0):
+	# a TCP connection from a peer not yet added races with its setup
+	# (open-mpi/ompi#3035: dropped connection, hang, or a crash at the
+	# first message, more often under load).  Every peer set up inside
+	# MPI_Init instead, outside any measurement; a site's own value wins.
+	export OMPI_MCA_mpi_add_procs_cutoff=${OMPI_MCA_mpi_add_procs_cutoff:-1048576}
 	IOS_WDIR=${IOS_WORKLOAD_DIR:?[workload] dir is not set in $IOS_SITE_FILE}/${SLURM_JOB_ID:-$$}
 	ios_msg "site ${IOS_SITE_NAME:-?} ($IOS_SITE_FILE), element $IOS_LABEL, results in $IOS_EDIR"
 	# which het component is which, by partition (iostrata-campaign puts

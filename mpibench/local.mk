@@ -28,6 +28,8 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/verify.h \
 	mpibench/watchdog.c \
 	mpibench/watchdog.h \
+	mpibench/crashlog.c \
+	mpibench/crashlog.h \
 	mpibench/world.c \
 	mpibench/h5out.c \
 	mpibench/h5out.h \
@@ -117,6 +119,7 @@ check_PROGRAMS += \
 	tests/unit/test_mb_backend \
 	tests/unit/test_mb_hostile \
 	tests/unit/test_mb_runrec \
+	tests/unit/test_mb_crashlog \
 	# End of check_PROGRAMS (mpibench)
 TESTS += \
 	tests/unit/test_mb_config \
@@ -124,6 +127,7 @@ TESTS += \
 	tests/unit/test_mb_backend \
 	tests/unit/test_mb_hostile \
 	tests/unit/test_mb_runrec \
+	tests/unit/test_mb_crashlog \
 	# End of TESTS (mpibench)
 if HAVE_MPI
 check_PROGRAMS += tests/unit/test_mb_exit
@@ -153,6 +157,12 @@ tests_unit_test_mb_runrec_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_runrec_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
 tests_unit_test_mb_runrec_LDADD = model/libiostrata_model.la \
 	common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS)
+# The crash report of a rank (no MPI).
+tests_unit_test_mb_crashlog_SOURCES = tests/unit/test_mb_crashlog.c \
+	mpibench/crashlog.c mpibench/crashlog.h
+tests_unit_test_mb_crashlog_CPPFLAGS = $(MB_TEST_CPPFLAGS)
+tests_unit_test_mb_crashlog_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_mb_crashlog_LDADD = $(CMOCKA_LIBS)
 # How a run ends: the status written and the exit code, plain and layered
 # (layers_print.c needs mpi.h, no MPI library: its MPI side is faked).
 tests_unit_test_mb_exit_SOURCES = tests/unit/test_mb_exit.c \

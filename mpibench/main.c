@@ -34,6 +34,7 @@
 #include "ownfile.h"
 #include "phase.h"
 #include "summary.h"
+#include "crashlog.h"
 #include "watchdog.h"
 
 static struct mb_config g_cfg;
@@ -298,6 +299,7 @@ static void start_record(struct mb_world *w, int nranks, struct ios_run *run)
 		g_run = run;
 	}
 	mb_gather_node_json(w, &g_cfg, run);
+	mb_crashlog_stage("start-up");
 	mb_watchdog_disarm();
 	if (g_rank == 0)
 		write_results(NULL);
@@ -436,8 +438,14 @@ int main(int argc, char **argv)
 	 * system when freed: a fixed threshold instead of glibc's sliding one,
 	 * so the footprint of a long run does not creep up. */
 	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+	/* a crash says which rank, host and stage, from MPI_Init on (again
+	 * with the rank once it is known: over Open MPI's own handler) */
+	mb_crashlog_install(-1, NULL);
+	mb_crashlog_stage("MPI_Init");
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
 	MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+	mb_crashlog_install(g_rank, NULL);
+	mb_crashlog_stage("start-up");
 	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 	if (lyr_requested(argc, argv)) { /* the layered run (layers area) */
 		rc = lyr_main(argc, argv);

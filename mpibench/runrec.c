@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "crashlog.h"
 #include "h5out.h"
 #include "mb_runrec.h"
 #include "phase.h"
@@ -119,9 +120,11 @@ void mb_gather_node_json(struct mb_world *w, const struct mb_config *cfg,
 			lib[0] = '\0';
 		/* one line: Open MPI's text runs on with build details */
 		lib[strcspn(lib, "\n")] = '\0';
+		mb_crashlog_stage("host record");
 		mine = mb_hw_host_json(cfg->dir, lib[0] ? lib : NULL);
 		len = mine ? (int)strlen(mine) + 1 : 0;
 	}
+	mb_crashlog_stage("gathering the host records");
 	if (w->rank == 0) {
 		lens = calloc((size_t)w->nranks, sizeof(int));
 		disp = calloc((size_t)w->nranks, sizeof(int));

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include "crashlog.h"
 #include "watchdog.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -86,6 +87,7 @@ void mb_watchdog_arm(double seconds, const char *stage)
 	}
 	bound_s = seconds;
 	stage_name = stage;
+	mb_crashlog_stage(stage);
 	armed = true;
 	pthread_cond_signal(&cond);
 	pthread_mutex_unlock(&lock);

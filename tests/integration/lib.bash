@@ -175,13 +175,43 @@ cancel_jobs() {
 }
 
 # wait_job ID [SECONDS]: until job ID has left the queue (default 120 s);
-# returns 1 if it is still there then.
+# returns 1 if it is still there then, after job_diag has said why.
 wait_job() {
 	local id=$1 deadline=$((SECONDS + ${2:-120}))
 	while [[ -n $(squeue -h -j "$id" -o %T 2>/dev/null) ]]; do
-		((SECONDS < deadline)) || return 1
+		if ((SECONDS >= deadline)); then
+			job_diag "$id" >&2
+			return 1
+		fi
 		sleep 0.3
 	done
+}
+
+# job_diag ID: what a job that does not end is doing: its record, its
+# steps, its output so far, each of its processes (state, kernel wait
+# channel and stack) and the cluster's health.
+job_diag() {
+	local id=$1 out f pid env
+	echo "---- job $id did not end: scontrol show job"
+	scontrol show job "$id" 2>&1 | sed 's/^/  /'
+	echo "---- steps"
+	squeue -h -s -j "$id" -o '%i %j %M %N' 2>&1 | sed 's/^/  /'
+	out=$(job_field "$id" StdOut)
+	if [[ -n $out && -r $out ]]; then
+		echo "---- output so far ($out)"
+		tail -n 40 "$out" | sed 's/^/  /'
+	fi
+	echo "---- its processes"
+	for f in /proc/[0-9]*/environ; do
+		pid=${f#/proc/} pid=${pid%/environ}
+		env=$(tr '\0' '\n' 2>/dev/null <"$f") || continue
+		grep -qx "SLURM_JOB_ID=$id" <<<"$env" || continue
+		ps -o pid=,stat=,wchan:24=,etime=,args= -p "$pid" 2>/dev/null | cut -c1-200 | sed 's/^/  /'
+		sed 's/^/      /' "/proc/$pid/stack" 2>/dev/null | head -n 12
+	done
+	echo "---- ceph -s"
+	timeout 20 ceph -s 2>&1 | sed 's/^/  /'
+	echo "----"
 }
 
 # job_field ID FIELD: one field of `scontrol show job ID` (JobState,

@@ -13,6 +13,8 @@
 #     of one rank's kept file is caught (invalid, exit 1, rank named).
 #  4. watchdog: a stopped rank 0 (SIGSTOP) does not hang the job: it ends
 #     with a non-zero exit within the watchdog bound.
+#  5. a crashed rank (SIGSEGV) reports its rank, host, pid and stage with
+#     a backtrace, and still dies of the signal.
 
 set -euo pipefail
 T=t11-bench-faults
@@ -172,6 +174,31 @@ grep -q 'stopping rank 0: pid [0-9]' "$work/wd.out" || skip "could not find rank
 [[ -f $work/wd.rc && $(cat "$work/wd.rc") != 0 ]] || fail "stopped rank: job exit $(cat "$work/wd.rc" 2>/dev/null), expected non-zero: $(cat "$work/wd.out")"
 grep -q 'watchdog' "$work/wd.out" || fail "no watchdog message: $(cat "$work/wd.out")"
 log "watchdog: a stopped rank ends the job ($(grep 'ended after' "$work/wd.out"))"
+
+# 5. A crashing rank says which rank, host and stage, with a backtrace,
+# and still dies of the signal (srun: "Segmentation fault").
+{
+	printf '#!/bin/bash\n#SBATCH --nodes=%s\n#SBATCH --ntasks=%s\n#SBATCH --overcommit\n#SBATCH --time=5\n' "$NNODES" "$NNODES"
+	printf 'echo "batch host $(hostname)"\n'
+	printf 'srun --mpi=pmix --overcommit %q --backend=null --bs=4k --size=1M --runtime=3 --reps=3 --output=none --quiet --summary=none &\nspid=$!\n' "$bench"
+	printf 'sleep 3\n'
+	printf 'pid=$(scontrol listpids "$SLURM_JOB_ID" 2>/dev/null | awk '"'"'$3 == 0 && $5 == 0 {print $1; exit}'"'"')\n'
+	printf 'echo "crashing rank 0: pid $pid"\n'
+	printf '[[ -n $pid ]] && kill -SEGV "$pid"\n'
+	printf 'wait $spid\necho $? > %q\ntrue\n' "$work/crash.rc"
+} >"$work/crash.sbatch"
+jobid=$(submit -p "$IOSTRATA_SLURM_PARTITION" -o "$work/crash.out" "$work/crash.sbatch") ||
+	fail "sbatch crash failed"
+wait_job "$jobid" 120 || fail "crash job still running after 120 s: $(cat "$work/crash.out")"
+grep -q 'crashing rank 0: pid [0-9]' "$work/crash.out" || fail "could not find rank 0's pid (scontrol listpids): $(cat "$work/crash.out")"
+bhost=$(sed -n 's/^batch host //p' "$work/crash.out")
+crashpid=$(sed -n 's/^crashing rank 0: pid //p' "$work/crash.out")
+grep -q "^iostrata-bench: rank 0 on $bhost (pid $crashpid): SIGSEGV during \".*\"; backtrace:\$" "$work/crash.out" ||
+	fail "no crash report naming rank 0 on $bhost (pid $crashpid): $(cat "$work/crash.out")"
+grep -q 'iostrata-bench(' "$work/crash.out" || fail "no backtrace frame of iostrata-bench: $(cat "$work/crash.out")"
+grep -q 'Segmentation fault' "$work/crash.out" || fail "srun does not report the rank's SIGSEGV: $(cat "$work/crash.out")"
+[[ -f $work/crash.rc && $(cat "$work/crash.rc") != 0 ]] || fail "crashed rank: job exit $(cat "$work/crash.rc" 2>/dev/null), expected non-zero"
+log "a crashed rank: $(grep -m1 '^iostrata-bench: rank 0 on' "$work/crash.out")"
 
 expect_not_drained "at the end"
 log "PASS"
