@@ -459,6 +459,13 @@ static void node_rates(struct figctx *x, int nnodes)
 
 	if (!x->ri || nnodes <= 0)
 		return;
+	/* a repetition read from a file has its own node count: its array is
+	 * of that size, not of this one */
+	if (rep->node_bw && rep->nnodes != nnodes) {
+		free(rep->node_bw);
+		rep->node_bw = NULL;
+		rep->nnodes = 0;
+	}
 	if (!rep->node_bw)
 		rep->node_bw = calloc((size_t)nnodes, sizeof(double));
 	if (!rep->node_bw)

@@ -27,12 +27,24 @@
 #include "figures.h"
 #include "runrec.h"
 
+/*
+ * The figures again, from the per-rank data.  A repetition run by fewer ranks
+ * than the run's (a layered run's layer, on the storage hosts or the clients
+ * alone) numbers its ranks and nodes within its own group, not in the run's
+ * rank table: its per-node rates stay those the benchmark computed (the
+ * rank table would put them on other hosts), and its messages name ranks,
+ * not hosts.
+ */
 void report_recompute(struct ios_run *run)
 {
 	for (int k = 0; k < run->nphases; k++)
-		for (int r = 0; r < run->phases[k].nreps; r++)
-			ios_figures_compute(&run->phases[k].reps[r],
-					    run->rank_info, run->nnodes);
+		for (int r = 0; r < run->phases[k].nreps; r++) {
+			struct ios_rep_result *rep = &run->phases[k].reps[r];
+			bool whole = rep->nranks == run->nranks;
+
+			ios_figures_compute(rep, whole ? run->rank_info : NULL,
+					    whole ? run->nnodes : rep->nnodes);
+		}
 }
 
 void report_phase_stats(const struct ios_phase_result *ph,

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -440,6 +441,35 @@ static void test_dropped_histograms(void **state)
 	freerep(rep);
 }
 
+/*
+ * A repetition read from a file keeps the node count it was written with;
+ * recomputed over more nodes, its per-node array is made anew (before: the
+ * old 2-entry array was written with 5 entries, a heap overflow the report
+ * hit on a layered file).
+ */
+static void test_node_count_changes(void **state)
+{
+	struct rk r[4];
+	struct ios_rep_result *rep;
+
+	(void)state;
+	for (int i = 0; i < 4; i++)
+		r[i] = (struct rk){.rate = 100 * MB,
+				   .start_s = 0,
+				   .end_s = 10,
+				   .node = i % 2 ? 4 : 0};
+	rep = mkrep(r, 4);
+	rep->node_bw = calloc(2, sizeof(double));
+	assert_non_null(rep->node_bw);
+	rep->nnodes = 2;
+	ios_figures_compute(rep, ri, 5);
+	assert_int_equal(rep->nnodes, 5);
+	assert_true(malloc_usable_size(rep->node_bw) >= 5 * sizeof(double));
+	assert_true(fabs(rep->node_bw[0] - 200 * MB) < 1);
+	assert_true(fabs(rep->node_bw[4] - 200 * MB) < 1);
+	freerep(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -451,6 +481,7 @@ int main(void)
 		cmocka_unit_test(test_outliers_512),
 		cmocka_unit_test(test_validity_reasons),
 		cmocka_unit_test(test_negative_rank_count),
+		cmocka_unit_test(test_node_count_changes),
 		cmocka_unit_test(test_over_reps),
 		cmocka_unit_test(test_dropped_histograms),
 		cmocka_unit_test(test_median_mad),

@@ -567,6 +567,41 @@ static void test_derive(void **state)
 }
 
 /*
+ * A repetition run by a group of the run's ranks (a layered run's layer on
+ * the storage hosts alone) numbers ranks and nodes within its group: the
+ * recomputed figures keep its own per-node rates instead of mapping its
+ * ranks through the run's rank table (before: its 2-entry node_bw was
+ * rewritten with the run's 3 nodes, and with other hosts' rates).
+ */
+static void test_recompute_group(void **state)
+{
+	struct ios_synth s;
+	struct ios_run *run;
+	struct ios_rep_result *rep;
+
+	(void)state;
+	ios_synth_defaults(&s);
+	run = ios_synth_run(&s);
+	assert_non_null(run);
+	assert_int_equal(run->nnodes, 3);
+	rep = &run->phases[0].reps[0];
+	rep->nranks = 4; /* two nodes' ranks: a group of the run's 6 */
+	free(rep->node_bw);
+	rep->node_bw = calloc(2, sizeof(double));
+	assert_non_null(rep->node_bw);
+	rep->node_bw[0] = 123.0;
+	rep->node_bw[1] = 456.0;
+	rep->nnodes = 2;
+	report_recompute(run);
+	assert_int_equal(rep->nnodes, 2);
+	assert_true(rep->node_bw[0] == 123.0 && rep->node_bw[1] == 456.0);
+	assert_true(rep->fig.window_bw > 0);
+	/* the whole run's repetitions are recomputed over its nodes */
+	assert_int_equal(run->phases[0].reps[1].nnodes, 3);
+	ios_synth_free(run);
+}
+
+/*
  * show --hosts over another user's host records: JSON decodes \u001b, so
  * an escape sequence in a field, a why_unknown key or reason reached the
  * terminal as ESC (the reader's text cleaning sees only the raw JSON).
@@ -617,6 +652,7 @@ int main(void)
 		cmocka_unit_test(test_trend),
 		cmocka_unit_test(test_derive),
 		cmocka_unit_test(test_hosts_escapes),
+		cmocka_unit_test(test_recompute_group),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, setup, teardown);
