@@ -115,4 +115,10 @@ PY
 report=$build/report/iostrata-report
 [[ -x $report ]] || fail "$report not built"
 "$report" validate "$h5" || fail "iostrata-report validate rejected $h5"
+# the report over the file: its layers on groups of the ranks (storage
+# hosts, clients) keep their own per-node rates (it overflowed them once)
+"$report" show "$h5" >"$work/show" 2>&1 || fail "iostrata-report show failed on $h5: $(tail -5 "$work/show")"
+"$report" layers "$h5" >"$work/layers" 2>&1 || fail "iostrata-report layers failed on $h5: $(tail -5 "$work/layers")"
+grep -q '^Roles: the device layer ran on 2 storage hosts, protocol and full stack on 2 client hosts' "$work/layers" ||
+	fail "iostrata-report layers does not give the roles: $(head -20 "$work/layers")"
 log "PASS"
