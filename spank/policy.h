@@ -21,6 +21,9 @@
  * the running processes use (node_mem_floor). */
 #define POLICY_DEFAULT_MEM_RESERVE (UINT64_C(1) << 30)
 #define POLICY_MAX_LIST 32
+/* osd_memory_target_min when the policy does not set it: Ceph's own
+ * minimum of osd_memory_target (896 MiB). */
+#define POLICY_DEFAULT_OMT_MIN (UINT64_C(896) << 20)
 
 /* What the user asked for (values already parsed and validated). */
 struct iostrata_req {
@@ -69,6 +72,17 @@ struct policy {
 	uint64_t mem_tolerance;   /* extra bytes online allowed */
 	double mem_tolerance_pct; /* or percent of the target (0: unused) */
 	int mem_attempt_ms, mem_total_ms;
+	/* osd_memory_target = share: --iostrata-mem also sets each OSD's
+	 * osd_memory_target to the memory left / the host's OSDs (at least
+	 * omt_min); off (default): only recorded */
+	bool omt_share;
+	uint64_t omt_min; /* default POLICY_DEFAULT_OMT_MIN */
+	/* the ceph CLI (absolute path; "" = "ceph" in PATH) and its
+	 * configuration file ("" = Ceph's default), for osd_memory_target */
+	char ceph_cli[1024];
+	char ceph_conf[1024];
+	int ceph_timeout_ms; /* a ceph command is killed after this
+			      * (ceph_timeout, default 30s) */
 	struct policy_profile profiles[POLICY_MAX_LIST];
 	size_t n_profiles;
 };
