@@ -102,6 +102,13 @@ static int spawn(char *const *argv, FILE *out, FILE *errf, pid_t *pid)
 		rc = posix_spawn_file_actions_adddup2(&fa, fileno(out), 1);
 	if (!rc)
 		rc = posix_spawn_file_actions_adddup2(&fa, fileno(errf), 2);
+#if defined(__GLIBC__) &&                                                      \
+	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+	/* none of slurmd's descriptors (its sockets, our lock files) in a
+	 * child that may outlive a restart of slurmd until we kill it */
+	if (!rc)
+		rc = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+#endif
 	if (!rc)
 		rc = posix_spawnattr_setsigmask(&at, &none);
 	if (!rc)
