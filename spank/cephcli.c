@@ -124,7 +124,7 @@ static int spawn(char *const *argv, FILE *out, FILE *errf, pid_t *pid)
 	return -rc;
 }
 
-int cephcli_run(const struct policy *p, const char *const *args, char *out,
+int cephcli_run(const struct ceph_cli *cc, const char *const *args, char *out,
 		size_t len, struct ios_err *err)
 {
 	const char *argv[MAX_ARGS + 8];
@@ -132,14 +132,13 @@ int cephcli_run(const struct policy *p, const char *const *args, char *out,
 	FILE *fo = NULL, *fe = NULL;
 	size_t k = 0;
 	pid_t pid;
-	int rc, st = 0,
-		ms = p->ceph_timeout_ms > 0 ? p->ceph_timeout_ms : 30000;
+	int rc, st = 0, ms = cc->timeout_ms > 0 ? cc->timeout_ms : 30000;
 
 	join_args(args, cmd, sizeof(cmd));
-	argv[k++] = p->ceph_cli[0] ? p->ceph_cli : "ceph";
-	if (p->ceph_conf[0]) {
+	argv[k++] = cc->path[0] ? cc->path : "ceph";
+	if (cc->conf[0]) {
 		argv[k++] = "--conf";
-		argv[k++] = p->ceph_conf;
+		argv[k++] = cc->conf;
 	}
 	/* the CLI's own limit for reaching a monitor, inside ours */
 	snprintf(tmo, sizeof(tmo), "%d", ms / 1000 > 1 ? ms / 1000 - 1 : 1);
@@ -254,7 +253,7 @@ static bool dump_has(char *dump, int id)
 	return false;
 }
 
-int cephcli_omt_get(const struct policy *p, int id, uint64_t *bytes,
+int cephcli_omt_get(const struct ceph_cli *cc, int id, uint64_t *bytes,
 		    bool *explicit_, struct ios_err *err)
 {
 	char who[32], out[256];
@@ -264,7 +263,7 @@ int cephcli_omt_get(const struct policy *p, int id, uint64_t *bytes,
 	int rc;
 
 	snprintf(who, sizeof(who), "osd.%d", id);
-	rc = cephcli_run(p, get, out, sizeof(out), err);
+	rc = cephcli_run(cc, get, out, sizeof(out), err);
 	if (rc < 0)
 		return rc;
 	if (parse_bytes(out, bytes) < 0)
@@ -277,14 +276,14 @@ int cephcli_omt_get(const struct policy *p, int id, uint64_t *bytes,
 	d = malloc(1 << 20);
 	if (!d)
 		return -ENOMEM;
-	rc = cephcli_run(p, dump, d, 1 << 20, err);
+	rc = cephcli_run(cc, dump, d, 1 << 20, err);
 	if (rc == 0)
 		*explicit_ = dump_has(d, id);
 	free(d);
 	return rc;
 }
 
-int cephcli_omt_set(const struct policy *p, int id, uint64_t bytes,
+int cephcli_omt_set(const struct ceph_cli *cc, int id, uint64_t bytes,
 		    struct ios_err *err)
 {
 	char who[32], val[32];
@@ -293,14 +292,14 @@ int cephcli_omt_set(const struct policy *p, int id, uint64_t bytes,
 
 	snprintf(who, sizeof(who), "osd.%d", id);
 	snprintf(val, sizeof(val), "%" PRIu64, bytes);
-	return cephcli_run(p, set, NULL, 0, err);
+	return cephcli_run(cc, set, NULL, 0, err);
 }
 
-int cephcli_omt_rm(const struct policy *p, int id, struct ios_err *err)
+int cephcli_omt_rm(const struct ceph_cli *cc, int id, struct ios_err *err)
 {
 	char who[32];
 	const char *rm[] = {"config", "rm", who, "osd_memory_target", NULL};
 
 	snprintf(who, sizeof(who), "osd.%d", id);
-	return cephcli_run(p, rm, NULL, 0, err);
+	return cephcli_run(cc, rm, NULL, 0, err);
 }

@@ -17,14 +17,14 @@
 
 /*
  * Run "ceph [--conf F] --connect-timeout S ARGS..." ([args]
- * NULL-terminated; [p]'s ceph and ceph_conf, "ceph" in PATH by default)
- * and put its standard output in [out] ([len] bytes, NUL-terminated;
+ * NULL-terminated; [cc]: the policy's ceph and ceph_conf, "ceph" in PATH by
+ * default) and put its standard output in [out] ([len] bytes, NUL-terminated;
  * may be NULL).  Returns 0 (exit 0), or with [err] naming the command:
  * -ENOENT (no such program), -ETIMEDOUT (killed after ceph_timeout),
  * -EIO (non-zero exit or a signal; the first line of its standard error
  * is quoted), -E2BIG (more output than [len]).
  */
-int cephcli_run(const struct policy *p, const char *const *args, char *out,
+int cephcli_run(const struct ceph_cli *cc, const char *const *args, char *out,
 		size_t len, struct ios_err *err);
 
 /*
@@ -36,14 +36,14 @@ int cephcli_run(const struct policy *p, const char *const *args, char *out,
  * Returns 0 or -errno as cephcli_run, -EINVAL for an answer that is not
  * a number.
  */
-int cephcli_omt_get(const struct policy *p, int id, uint64_t *bytes,
+int cephcli_omt_get(const struct ceph_cli *cc, int id, uint64_t *bytes,
 		    bool *explicit_, struct ios_err *err);
 
 /* "ceph config set osd.N osd_memory_target BYTES".  0 or -errno. */
-int cephcli_omt_set(const struct policy *p, int id, uint64_t bytes,
+int cephcli_omt_set(const struct ceph_cli *cc, int id, uint64_t bytes,
 		    struct ios_err *err);
 
 /* "ceph config rm osd.N osd_memory_target".  0 or -errno. */
-int cephcli_omt_rm(const struct policy *p, int id, struct ios_err *err);
+int cephcli_omt_rm(const struct ceph_cli *cc, int id, struct ios_err *err);
 
 #endif

@@ -92,7 +92,7 @@ int node_omt_plan(struct node_ctx *c, const struct iostrata_req *req,
 	for (size_t i = 0; i < o->n; i++) {
 		struct node_omt_osd *d = &o->osd[i];
 
-		rc = cephcli_omt_get(p, d->id, &d->old_bytes,
+		rc = cephcli_omt_get(&p->ceph, d->id, &d->old_bytes,
 				     p->omt_share ? &d->explicit_old : NULL,
 				     &e);
 		if (rc < 0 && !p->omt_share) {
@@ -109,6 +109,7 @@ int node_omt_plan(struct node_ctx *c, const struct iostrata_req *req,
 		if (!p->omt_share)
 			continue;
 		d->new_bytes = o->share;
+		snap->ceph = p->ceph; /* the restore runs the same CLI */
 		rc = push_omt(snap, d);
 		if (rc < 0)
 			return rc;
@@ -126,9 +127,10 @@ int node_omt_apply(struct node_ctx *c, const struct snapshot *snap,
 		int rc;
 
 		ios_err_clear(&e);
-		rc = cephcli_omt_set(c->pol, t->id, t->new_bytes, &e);
+		rc = cephcli_omt_set(&snap->ceph, t->id, t->new_bytes, &e);
 		if (rc == 0)
-			rc = cephcli_omt_get(c->pol, t->id, &now, NULL, &e);
+			rc = cephcli_omt_get(&snap->ceph, t->id, &now, NULL,
+					     &e);
 		if (rc == 0 && now != t->new_bytes)
 			rc = ios_errf(&e, -ERANGE,
 				      "reads back %" PRIu64
@@ -154,16 +156,16 @@ static int restore_one(struct node_ctx *c, const struct snapshot *s,
 {
 	uint64_t now = 0;
 	bool expl = false;
-	int rc = cephcli_omt_get(c->pol, t->id, &now, &expl, e);
+	int rc = cephcli_omt_get(&s->ceph, t->id, &now, &expl, e);
 
 	if (rc < 0)
 		return rc;
 	if (now == t->old_bytes && expl == t->explicit_old)
 		return 0; /* already back (a repeated restore) */
-	rc = t->explicit_old ? cephcli_omt_set(c->pol, t->id, t->old_bytes, e)
-			     : cephcli_omt_rm(c->pol, t->id, e);
+	rc = t->explicit_old ? cephcli_omt_set(&s->ceph, t->id, t->old_bytes, e)
+			     : cephcli_omt_rm(&s->ceph, t->id, e);
 	if (rc == 0)
-		rc = cephcli_omt_get(c->pol, t->id, &now, NULL, e);
+		rc = cephcli_omt_get(&s->ceph, t->id, &now, NULL, e);
 	if (rc == 0 && now != t->old_bytes)
 		rc = ios_errf(e, -ERANGE, "reads back %" PRIu64, now);
 	if (rc == 0)
@@ -268,7 +270,8 @@ void node_omt_status_json(const struct node_ctx *c, struct jsonw *w)
 		uint64_t v;
 
 		snprintf(who, sizeof(who), "osd.%d", o.osd[i].id);
-		if (cephcli_omt_get(c->pol, o.osd[i].id, &v, NULL, &e) == 0)
+		if (cephcli_omt_get(&c->pol->ceph, o.osd[i].id, &v, NULL, &e) ==
+		    0)
 			jsonw_kv_uint(w, who, v);
 		else
 			jsonw_kv_str(w, who, e.msg);

@@ -420,14 +420,22 @@ static int add_osd_data(struct policy *p, char *val, struct ios_err *err,
 
 /* "ceph =" / "ceph_conf =": an absolute file name of safe characters
  * (it becomes an argument of the ceph CLI, never a shell word). */
+bool policy_valid_file(const char *s)
+{
+	size_t n = strlen(s);
+	bool ok = s[0] == '/' && n < CEPH_PATH_MAX;
+
+	for (const char *c = s; ok && *c; c++)
+		ok = isalnum((unsigned char)*c) || strchr("/._-@+:", *c);
+	return ok && !strstr(s, "/../") && !strstr(s, "/./") &&
+	       !(n >= 2 && strcmp(s + n - 2, "/.") == 0) &&
+	       !(n >= 3 && strcmp(s + n - 3, "/..") == 0);
+}
+
 static int set_abs_file(char *dst, size_t len, const char *key, const char *val,
 			struct ios_err *err, const char *where)
 {
-	bool ok = val[0] == '/' && strlen(val) < len;
-
-	for (const char *c = val; ok && *c; c++)
-		ok = isalnum((unsigned char)*c) || strchr("/._-@+:", *c);
-	if (!ok || strstr(val, "/../") || strstr(val, "/./"))
+	if (!policy_valid_file(val))
 		return ios_errf(
 			err, -EINVAL,
 			"iostrata: %s: %s: invalid file \"%.80s\" (accepted: an absolute path of letters, digits and /._-@+:, no . or .. component, shorter than %zu characters)",
@@ -548,8 +556,8 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 				"iostrata: %s: osd_memory_target_min: \"%s\" below Ceph's minimum (accepted: 896M or more)",
 				where, val);
 	} else if (strcmp(key, "ceph") == 0 || strcmp(key, "ceph_conf") == 0) {
-		rc = set_abs_file(key[4] ? p->ceph_conf : p->ceph_cli,
-				  sizeof(p->ceph_cli), key, val, err, where);
+		rc = set_abs_file(key[4] ? p->ceph.conf : p->ceph.path,
+				  sizeof(p->ceph.path), key, val, err, where);
 		if (rc < 0)
 			return rc;
 	} else if (strcmp(key, "min_cpus") == 0) {
@@ -585,7 +593,7 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 				      "%s: \"%s\" outside 100ms..10min", key,
 				      val);
 		if (rc == 0)
-			p->ceph_timeout_ms = (int)(d * 1000);
+			p->ceph.timeout_ms = (int)(d * 1000);
 	} else if (strcmp(key, "mem_attempt_timeout") == 0 ||
 		   strcmp(key, "mem_total_timeout") == 0) {
 		rc = ios_parse_duration(val, key, &d, err);
@@ -668,7 +676,7 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 	p->min_mem = POLICY_DEFAULT_MIN_MEM;
 	p->mem_reserve = POLICY_DEFAULT_MEM_RESERVE;
 	p->omt_min = POLICY_DEFAULT_OMT_MIN;
-	p->ceph_timeout_ms = 30000;
+	p->ceph.timeout_ms = 30000;
 	p->mem_attempt_ms = 2000;
 	p->mem_total_ms = 60000;
 	while ((len = getline(&line, &cap, f)) >= 0) {

@@ -25,6 +25,21 @@
  * minimum of osd_memory_target (896 MiB). */
 #define POLICY_DEFAULT_OMT_MIN (UINT64_C(896) << 20)
 
+/* How to run the ceph CLI (cephcli.h): the policy's ceph, ceph_conf and
+ * ceph_timeout, journalled with the OSD memory targets so that the
+ * restore runs the same command without the policy. */
+#define CEPH_PATH_MAX 480 /* "ceph PATH CONF MS" fits a journal line */
+struct ceph_cli {
+	char path[CEPH_PATH_MAX]; /* absolute; "" = "ceph" in PATH */
+	char conf[CEPH_PATH_MAX]; /* absolute; "" = Ceph's default */
+	int timeout_ms;           /* killed after this (default 30s) */
+};
+
+/* Is [s] a file name the policy accepts for ceph / ceph_conf (and the
+ * journal for its ceph line): absolute, letters, digits and /._-@+:, no
+ * . or .. component, shorter than CEPH_PATH_MAX? */
+bool policy_valid_file(const char *s);
+
 /* What the user asked for (values already parsed and validated). */
 struct iostrata_req {
 	bool has_cpus, has_mem, has_bw, has_iops, has_profile;
@@ -77,12 +92,9 @@ struct policy {
 	 * omt_min); off (default): only recorded */
 	bool omt_share;
 	uint64_t omt_min; /* default POLICY_DEFAULT_OMT_MIN */
-	/* the ceph CLI (absolute path; "" = "ceph" in PATH) and its
-	 * configuration file ("" = Ceph's default), for osd_memory_target */
-	char ceph_cli[1024];
-	char ceph_conf[1024];
-	int ceph_timeout_ms; /* a ceph command is killed after this
-			      * (ceph_timeout, default 30s) */
+	/* the ceph CLI for osd_memory_target (ceph, ceph_conf,
+	 * ceph_timeout) */
+	struct ceph_cli ceph;
 	struct policy_profile profiles[POLICY_MAX_LIST];
 	size_t n_profiles;
 };

@@ -297,6 +297,11 @@ int state_journal_write(struct state_dir *sd, const struct snapshot *s)
 	}
 	for (size_t i = 0; i < s->n_ioen; i++)
 		fprintf(f, "ioen %s\n", s->ioen[i].cg);
+	if (s->n_omt)
+		fprintf(f, "ceph %s %s %d\n",
+			s->ceph.path[0] ? s->ceph.path : "-",
+			s->ceph.conf[0] ? s->ceph.conf : "-",
+			s->ceph.timeout_ms);
 	for (size_t i = 0; i < s->n_omt; i++)
 		fprintf(f, "omt %d %d %" PRIu64 " %" PRIu64 "\n", s->omt[i].id,
 			s->omt[i].explicit_old ? 1 : 0, s->omt[i].old_bytes,
@@ -432,6 +437,18 @@ static int journal_line(struct snapshot *s, char *line, unsigned *seen)
 			return -ENOMEM;
 		s->ioen = nv;
 		memcpy(nv[s->n_ioen++].cg, w[1], strlen(w[1]) + 1);
+		return 0;
+	}
+	if (strcmp(w[0], "ceph") == 0 && n == 4) {
+		if ((strcmp(w[1], "-") != 0 && !policy_valid_file(w[1])) ||
+		    (strcmp(w[2], "-") != 0 && !policy_valid_file(w[2])) ||
+		    !parse_dec(w[3], 3600000, &a) || a == 0)
+			return -EINVAL;
+		snprintf(s->ceph.path, sizeof(s->ceph.path), "%s",
+			 strcmp(w[1], "-") ? w[1] : "");
+		snprintf(s->ceph.conf, sizeof(s->ceph.conf), "%s",
+			 strcmp(w[2], "-") ? w[2] : "");
+		s->ceph.timeout_ms = (int)a;
 		return 0;
 	}
 	if (strcmp(w[0], "omt") == 0 && n == 5) {

@@ -15,6 +15,7 @@
 
 #include "blkio.h"
 #include "errbuf.h"
+#include "policy.h"
 
 #define STATE_ID_MAX 64
 
@@ -63,6 +64,10 @@ struct snapshot {
 		uint64_t old_bytes;
 		uint64_t new_bytes;
 	} * omt;
+	/* how the apply ran the ceph CLI for them (journal line "ceph
+	 * PATH CONF TIMEOUT_MS", "-" for an empty path): the restore needs
+	 * no policy (the epilog and slurmd's start have none) */
+	struct ceph_cli ceph;
 };
 
 void snapshot_free(struct snapshot *s);

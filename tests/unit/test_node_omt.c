@@ -115,6 +115,19 @@ static bool exists(struct fx *f, const char *rel)
 	return stat(fake_path(f->r, rel), &st) == 0;
 }
 
+/* node_restore as the epilog calls it: without a policy (the journal
+ * says how to run the ceph CLI). */
+static int restore_as_epilog(struct fx *f, const char *id, struct ios_err *err)
+{
+	const struct policy *pol = f->c.pol;
+	int rc;
+
+	f->c.pol = NULL;
+	rc = node_restore(&f->c, id, err);
+	f->c.pol = pol;
+	return rc;
+}
+
 static void req_mem(struct iostrata_req *r, const char *mem)
 {
 	memset(r, 0, sizeof(*r));
@@ -137,6 +150,9 @@ static void test_omt_share(void **state)
 	assert_false(exists(f, "db/osd.1")); /* another host's OSD */
 	j = fake_read(f->r, "run/iostrata/journal/900.state");
 	assert_non_null(strstr(j, "\nomt 0 0 " DEFAULT_OMT " 1073741824\n"));
+	/* how to run the CLI, for a restore without the policy */
+	assert_non_null(strstr(j, "\nceph /"));
+	assert_non_null(strstr(j, "/bin/ceph /etc/ceph/test.conf 30000\n"));
 	j = fake_read(f->r, "run/iostrata/900.applied.json");
 	assert_non_null(strstr(j, "\"osd_memory_target\""));
 	assert_non_null(strstr(j, "\"policy\": \"share\""));
@@ -147,7 +163,7 @@ static void test_omt_share(void **state)
 	assert_non_null(
 		strstr(fake_read(f->r, "ceph-calls"),
 		       "config set osd.0 osd_memory_target 1073741824"));
-	assert_int_equal(node_restore(&f->c, "900", &err), 0);
+	assert_int_equal(restore_as_epilog(f, "900", &err), 0);
 	assert_false(exists(f, "db/osd.0"));
 	assert_false(journal_exists(f, "900"));
 	assert_whole(f);
@@ -158,7 +174,7 @@ static void test_omt_share(void **state)
 	assert_non_null(
 		strstr(fake_read(f->r, "run/iostrata/journal/901.state"),
 		       "\nomt 0 1 3221225472 1073741824\n"));
-	assert_int_equal(node_restore(&f->c, "901", &err), 0);
+	assert_int_equal(restore_as_epilog(f, "901", &err), 0);
 	assert_string_equal(fake_read(f->r, "db/osd.0"), "3221225472");
 	/* a second restore has nothing to do */
 	assert_int_equal(node_restore(&f->c, "901", &err), 0);
@@ -193,8 +209,10 @@ static void test_omt_crash(void **state)
 	req_mem(&r, "1G");
 	assert_int_equal(node_apply(&f->c, "903", 0, &r, &err), 0);
 	assert_string_equal(fake_read(f->r, "db/osd.0"), "1073741824");
-	ctl_answer = 0; /* slurmctld: the job ended */
+	ctl_answer = 0;  /* slurmctld: the job ended */
+	f->c.pol = NULL; /* slurmd's start has no policy */
 	assert_int_equal(node_restore_ended(&f->c, alive, &f->c.fs, &err), 0);
+	f->c.pol = f->pol;
 	assert_false(journal_exists(f, "903"));
 	assert_string_equal(fake_read(f->r, "db/osd.0"), "2147483648");
 	assert_whole(f);
@@ -212,7 +230,7 @@ static void test_omt_unreachable_restore(void **state)
 	req_mem(&r, "1G");
 	assert_int_equal(node_apply(&f->c, "904", 0, &r, &err), 0);
 	fake_write(f->r, "ceph-down", "");
-	assert_int_equal(node_restore(&f->c, "904", &err), -EIO);
+	assert_int_equal(restore_as_epilog(f, "904", &err), -EIO);
 	assert_non_null(strstr(
 		err.msg, "osd.0 osd_memory_target not back to " DEFAULT_OMT));
 	assert_non_null(strstr(err.msg, "error connecting to the cluster"));
@@ -345,7 +363,7 @@ static void test_omt_policy(void **state)
 		0);
 	assert_true(p->omt_share);
 	assert_int_equal(p->omt_min, 896ULL << 20);
-	assert_int_equal(p->ceph_timeout_ms, 30000);
+	assert_int_equal(p->ceph.timeout_ms, 30000);
 	policy_free(p);
 }
 

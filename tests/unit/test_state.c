@@ -142,6 +142,8 @@ static void test_journal_roundtrip(void **state)
 	s.omt[0].explicit_old = true;
 	s.omt[0].old_bytes = 4294967296ULL;
 	s.omt[0].new_bytes = UINT64_MAX;
+	snprintf(s.ceph.conf, sizeof(s.ceph.conf), "/etc/ceph/a.conf");
+	s.ceph.timeout_ms = 500;
 	assert_int_equal(state_journal_write(&sd, &s), 0);
 	assert_int_equal(state_journal_read(&sd, "1234", &g, &err), 0);
 	assert_int_equal(g.n_omt, 1);
@@ -149,6 +151,9 @@ static void test_journal_roundtrip(void **state)
 	assert_true(g.omt[0].explicit_old);
 	assert_int_equal(g.omt[0].old_bytes, 4294967296ULL);
 	assert_int_equal(g.omt[0].new_bytes, UINT64_MAX);
+	assert_string_equal(g.ceph.path, "");
+	assert_string_equal(g.ceph.conf, "/etc/ceph/a.conf");
+	assert_int_equal(g.ceph.timeout_ms, 500);
 	snapshot_free(&g);
 	free(s.omt);
 	s.omt = NULL;
@@ -283,6 +288,14 @@ static const struct {
 	/* OSD memory targets (policy osd_memory_target = share) */
 	{"omt", BYTES(H "omt 0 0 4294967296 1073741824\nomt 7 1 1 2\nend\n"),
 	 0},
+	{"ceph line", BYTES(H "ceph - - 30000\nomt 0 0 1 2\nend\n"), 0},
+	{"ceph paths", BYTES(H "ceph /usr/bin/ceph /etc/ceph/x.conf 1\nend\n"),
+	 0},
+	{"ceph relative", BYTES(H "ceph bin/ceph - 30000\nend\n"), -EINVAL},
+	{"ceph ..", BYTES(H "ceph /usr/../bin/sh - 30000\nend\n"), -EINVAL},
+	{"ceph timeout 0", BYTES(H "ceph - - 0\nend\n"), -EINVAL},
+	{"ceph shell chars", BYTES(H "ceph /bin/ceph;reboot - 1\nend\n"),
+	 -EINVAL},
 	{"omt own entry 2", BYTES(H "omt 0 2 1 2\nend\n"), -EINVAL},
 	{"omt negative id", BYTES(H "omt -1 0 1 2\nend\n"), -EINVAL},
 	{"omt value 2^64", BYTES(H "omt 0 0 18446744073709551616 1\nend\n"),
