@@ -8,6 +8,8 @@ spank_core_sources = \
 	spank/args.h \
 	spank/blkio.c \
 	spank/blkio.h \
+	spank/cephcli.c \
+	spank/cephcli.h \
 	spank/cpu.c \
 	spank/cpu.h \
 	spank/jobproc.c \
@@ -20,6 +22,7 @@ spank_core_sources = \
 	spank/node.h \
 	spank/node_apply.c \
 	spank/node_internal.h \
+	spank/node_omt.c \
 	spank/node_publish.c \
 	spank/node_restore.c \
 	spank/node_status.c \
@@ -109,6 +112,7 @@ check_PROGRAMS += \
 	tests/unit/test_cpu \
 	tests/unit/test_mem \
 	tests/unit/test_node \
+	tests/unit/test_node_omt \
 	tests/unit/test_node_osds \
 	tests/unit/test_options \
 	tests/unit/test_osd \
@@ -120,6 +124,7 @@ TESTS += \
 	tests/unit/test_cpu \
 	tests/unit/test_mem \
 	tests/unit/test_node \
+	tests/unit/test_node_omt \
 	tests/unit/test_node_osds \
 	tests/unit/test_options \
 	tests/unit/test_osd \
@@ -145,6 +150,11 @@ tests_unit_test_node_osds_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_node_osds_LDADD = $(spank_test_ldadd)
 tests_unit_test_node_osds_SOURCES = tests/unit/test_node_osds.c \
 	tests/unit/node_fx.c tests/unit/node_fx.h
+tests_unit_test_node_omt_CPPFLAGS = $(spank_test_cppflags)
+tests_unit_test_node_omt_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_node_omt_LDADD = $(spank_test_ldadd)
+tests_unit_test_node_omt_SOURCES = tests/unit/test_node_omt.c \
+	tests/unit/node_fx.c tests/unit/node_fx.h
 tests_unit_test_options_CPPFLAGS = $(spank_test_cppflags)
 tests_unit_test_options_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_options_LDADD = $(spank_test_ldadd)
@@ -169,4 +179,5 @@ EXTRA_DIST += \
 	tests/integration/t25-spank-health.sh \
 	tests/integration/t26-spank-soak.sh \
 	tests/integration/t27-spank-osds.sh \
+	tests/integration/t28-spank-osdmem.sh \
 	# End of EXTRA_DIST (spank integration)

@@ -314,7 +314,7 @@ static int apply_undo(struct node_ctx *c, const char *jobid,
 static int apply_change(struct node_ctx *c, const char *jobid,
 			const struct iostrata_req *req,
 			const struct snapshot *snap, struct snapshot *now,
-			struct ios_err *err)
+			const struct node_omt *omt, struct ios_err *err)
 {
 	int rc;
 
@@ -325,10 +325,12 @@ static int apply_change(struct node_ctx *c, const char *jobid,
 	if ((req->has_bw || req->has_iops) &&
 	    (rc = apply_throttles(c, jobid, req, snap, err)) < 0)
 		return rc;
+	if (snap->n_omt && (rc = node_omt_apply(c, snap, err)) < 0)
+		return rc;
 	rc = apply_verify(c, req, snap, now, err);
 	if (rc < 0)
 		return rc;
-	rc = node_publish(c, jobid, req, snap, now, NULL);
+	rc = node_publish(c, jobid, req, snap, now, omt, NULL);
 	if (rc < 0)
 		ios_errf(err, rc, "iostrata: write %s/%s.applied.json: %s",
 			 c->sd.path, jobid, strerror(-rc));
@@ -339,6 +341,7 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 	       const struct iostrata_req *req, struct ios_err *err)
 {
 	struct snapshot snap, now;
+	struct node_omt omt;
 	int lk, hl = -1, rc;
 
 	memset(&snap, 0, sizeof(snap));
@@ -362,10 +365,15 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 	rc = node_observe(c, req->has_bw || req->has_iops, &snap, err);
 	if (rc < 0)
 		goto out_unlock;
+	/* the OSDs' memory targets: read (and with share planned) before
+	 * the journal, so that the journal holds their old values */
+	rc = node_omt_plan(c, req, &snap, &omt, err);
+	if (rc < 0)
+		goto out_free;
 	rc = apply_journal(c, jobid, uid, &snap, err);
 	if (rc < 0)
 		goto out_free;
-	rc = apply_change(c, jobid, req, &snap, &now, err);
+	rc = apply_change(c, jobid, req, &snap, &now, &omt, err);
 	if (rc < 0)
 		rc = apply_undo(c, jobid, &snap, rc, err);
 out_free:

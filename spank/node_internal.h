@@ -57,13 +57,73 @@ void node_json_state(struct jsonw *w, const struct snapshot *s,
 		     uint64_t mem_bytes);
 
 /*
+ * The OSDs' osd_memory_target for a memory request (node_omt.c): with
+ * policy osd_memory_target = share the apply's plan (old and new values,
+ * also journalled in the snapshot); with off what they are now, to
+ * record that they exceed the memory left.
+ */
+struct node_omt {
+	bool active;        /* a memory request on a node with OSDs */
+	bool share_on;      /* policy osd_memory_target = share */
+	uint64_t mem_left;  /* --iostrata-mem */
+	uint64_t share_min; /* policy osd_memory_target_min */
+	uint64_t share;     /* mem_left / OSDs, at least share_min */
+	size_t n;
+	struct node_omt_osd {
+		int id;
+		bool explicit_old;
+		uint64_t old_bytes; /* off: the target now */
+		uint64_t new_bytes; /* share only */
+	} osd[POLICY_MAX_LIST];
+	char why_unknown[IOS_ERR_MSGLEN]; /* off: the targets could not be read
+					   */
+};
+
+/*
+ * Before anything changes: for a memory request [req], find the host's
+ * OSDs, read their targets (policy share: a failure refuses the job,
+ * -errno with [err]; off: recorded as unknown) and fill [o]; with share
+ * also [snap]->omt, for the journal.  0 or -errno.
+ */
+int node_omt_plan(struct node_ctx *c, const struct iostrata_req *req,
+		  struct snapshot *snap, struct node_omt *o,
+		  struct ios_err *err);
+
+/* Set and read back each target of [snap]->omt.  0 or -errno ([err]). */
+int node_omt_apply(struct node_ctx *c, const struct snapshot *snap,
+		   struct ios_err *err);
+
+/*
+ * Put each target of [s]->omt back (its old value, or its entry removed
+ * when osd.N had none of its own) and read it back; what is not back
+ * (Ceph unreachable, refused) goes into [left] at [*off] ([len] bytes).
+ * Returns the count of OSDs not back.
+ */
+int node_omt_restore(struct node_ctx *c, const struct snapshot *s, char *left,
+		     size_t len, size_t *off);
+
+/* The "osd_memory_target" member of a published file, from [o]. */
+void node_omt_json(struct jsonw *w, const struct node_omt *o);
+
+/* Status: each OSD of this host and its target now (none when the
+ * policy names no OSDs). */
+void node_omt_status_json(const struct node_ctx *c, struct jsonw *w);
+
+/* One item of what is left at [*off] of [left] (", " between items),
+ * cut to [len]. */
+void node_left_add(char *left, size_t len, size_t *off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
  * Write <jobid>.applied.json and <jobid>.env (KEY=VALUE lines) for [req]:
- * [snap] and [now] (the state before and after) when applied, or
- * [refused] (then [snap] and [now] are unused).  0 or -errno.
+ * [snap] and [now] (the state before and after) and [omt] (NULL or not
+ * active: nothing to say) when applied, or [refused] (then [snap], [now]
+ * and [omt] are unused).  0 or -errno.
  */
 int node_publish(struct node_ctx *c, const char *jobid,
 		 const struct iostrata_req *req, const struct snapshot *snap,
-		 const struct snapshot *now, const char *refused);
+		 const struct snapshot *now, const struct node_omt *omt,
+		 const char *refused);
 
 /* Undo [s] on the node, then verify.  Appends what is left to [left]
  * ([len] bytes).  0, or -EIO when the node is not as [s] says. */

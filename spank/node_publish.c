@@ -103,7 +103,8 @@ static void json_req(struct jsonw *w, const struct iostrata_req *req)
 
 int node_publish(struct node_ctx *c, const char *jobid,
 		 const struct iostrata_req *req, const struct snapshot *snap,
-		 const struct snapshot *now, const char *refused)
+		 const struct snapshot *now, const struct node_omt *omt,
+		 const char *refused)
 {
 	char name[STATE_ID_MAX + 16], list[512], path[4200];
 	char *buf = NULL;
@@ -136,6 +137,8 @@ int node_publish(struct node_ctx *c, const char *jobid,
 		snap_cpu_list(snap, list, sizeof(list), &ncpu);
 		jsonw_key(&w, "snapshot");
 		node_json_state(&w, snap, ncpu, list, snap_mem(snap));
+		if (omt && omt->active)
+			node_omt_json(&w, omt);
 	}
 	jsonw_obj_end(&w);
 	rc = jsonw_finish(&w);
@@ -197,5 +200,5 @@ int node_publish(struct node_ctx *c, const char *jobid,
 int node_publish_refusal(struct node_ctx *c, const char *jobid,
 			 const struct iostrata_req *req, const char *msg)
 {
-	return node_publish(c, jobid, req, NULL, NULL, msg);
+	return node_publish(c, jobid, req, NULL, NULL, NULL, msg);
 }

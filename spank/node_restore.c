@@ -109,12 +109,7 @@ static void restore_throttles(struct node_ctx *c, const struct snapshot *s)
 	}
 }
 
-/* One item of what is left at [*off] of [left] (", " between items),
- * cut to [len]. */
-static void left_add(char *left, size_t len, size_t *off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void left_add(char *left, size_t len, size_t *off, const char *fmt, ...)
+void node_left_add(char *left, size_t len, size_t *off, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -130,6 +125,8 @@ static void left_add(char *left, size_t len, size_t *off, const char *fmt, ...)
 	if (*off >= len)
 		*off = len - 1;
 }
+
+#define left_add node_left_add
 
 /* CPUs and memory blocks of the snapshot online then, offline [now]:
  * into [left].  Their count of items. */
@@ -225,6 +222,8 @@ int node_restore_snapshot(struct node_ctx *c, const struct snapshot *s,
 	}
 	bad = verify_cpu_mem(s, &now, left, len, &off);
 	bad += verify_throttles(c, s, left, len, &off);
+	/* Ceph last: the kernel's state does not wait for the monitors. */
+	bad += node_omt_restore(c, s, left, len, &off);
 	snapshot_free(&now);
 	return bad ? -EIO : 0;
 }

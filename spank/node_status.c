@@ -100,6 +100,7 @@ int node_status_json(const struct node_ctx *c, FILE *out)
 		}
 	}
 	json_mem_hotplug(c, &w);
+	node_omt_status_json(c, &w);
 	jsonw_key(&w, "journals");
 	jsonw_arr_begin(&w);
 	if (c->sd.jdirfd >= 0 &&

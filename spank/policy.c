@@ -261,12 +261,24 @@ static int parse_pct(const char *v, double *out)
 /* Scalar keys: each may be given once (a second line is a mistake that
  * would otherwise win silently). */
 static const char *const scalar_keys[] = {
-	"require_exclusive", "min_cpus",      "min_mem",
-	"min_disk_bw",       "min_disk_iops", "cpu_tolerance",
-	"mem_tolerance",     "mem_reserve",   "mem_attempt_timeout",
+	"require_exclusive",
+	"min_cpus",
+	"min_mem",
+	"min_disk_bw",
+	"min_disk_iops",
+	"cpu_tolerance",
+	"mem_tolerance",
+	"mem_reserve",
+	"mem_attempt_timeout",
 	"mem_total_timeout",
+	"osd_memory_target",
+	"osd_memory_target_min",
+	"ceph",
+	"ceph_conf",
+	"ceph_timeout",
 };
 #define N_SCALAR (sizeof(scalar_keys) / sizeof(scalar_keys[0]))
+#define OMT_KEY 10 /* scalar_keys[10]: "osd_memory_target" */
 
 /* "iostrata: FILE:LINE: " + [err]'s message without its own prefix. */
 static int at_where(struct ios_err *err, int rc, const char *where)
@@ -406,6 +418,32 @@ static int add_osd_data(struct policy *p, char *val, struct ios_err *err,
 	return 0;
 }
 
+/* "ceph =" / "ceph_conf =": an absolute file name of safe characters
+ * (it becomes an argument of the ceph CLI, never a shell word). */
+bool policy_valid_file(const char *s)
+{
+	size_t n = strlen(s);
+	bool ok = s[0] == '/' && n < CEPH_PATH_MAX;
+
+	for (const char *c = s; ok && *c; c++)
+		ok = isalnum((unsigned char)*c) || strchr("/._-@+:", *c);
+	return ok && !strstr(s, "/../") && !strstr(s, "/./") &&
+	       !(n >= 2 && strcmp(s + n - 2, "/.") == 0) &&
+	       !(n >= 3 && strcmp(s + n - 3, "/..") == 0);
+}
+
+static int set_abs_file(char *dst, size_t len, const char *key, const char *val,
+			struct ios_err *err, const char *where)
+{
+	if (!policy_valid_file(val))
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: %s: %s: invalid file \"%.80s\" (accepted: an absolute path of letters, digits and /._-@+:, no . or .. component, shorter than %zu characters)",
+			where, key, val, len);
+	snprintf(dst, len, "%s", val);
+	return 0;
+}
+
 /* A profile key: cpus, mem, disk_bw, disk_iops, each once. */
 static int set_profile_key(struct policy_profile *prof, const char *key,
 			   const char *val, struct ios_err *err,
@@ -499,6 +537,29 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 				"iostrata: %s: require_exclusive: invalid value \"%s\" (accepted: yes, no)",
 				where, val);
 		rc = 0;
+	} else if (strcmp(key, "osd_memory_target") == 0) {
+		if (strcmp(val, "share") == 0)
+			p->omt_share = true;
+		else if (strcmp(val, "off") == 0)
+			p->omt_share = false;
+		else
+			return ios_errf(
+				err, -EINVAL,
+				"iostrata: %s: osd_memory_target: invalid value \"%s\" (accepted: share, off)",
+				where, val);
+		rc = 0;
+	} else if (strcmp(key, "osd_memory_target_min") == 0) {
+		rc = ios_parse_size(val, key, &p->omt_min, err);
+		if (rc == 0 && p->omt_min < POLICY_DEFAULT_OMT_MIN)
+			return ios_errf(
+				err, -ERANGE,
+				"iostrata: %s: osd_memory_target_min: \"%s\" below Ceph's minimum (accepted: 896M or more)",
+				where, val);
+	} else if (strcmp(key, "ceph") == 0 || strcmp(key, "ceph_conf") == 0) {
+		rc = set_abs_file(key[4] ? p->ceph.conf : p->ceph.path,
+				  sizeof(p->ceph.path), key, val, err, where);
+		if (rc < 0)
+			return rc;
 	} else if (strcmp(key, "min_cpus") == 0) {
 		rc = ios_parse_uint(val, key, 1, 65536, &v, err);
 		p->min_cpus = (unsigned)v;
@@ -525,6 +586,14 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 		} else {
 			rc = ios_parse_size(val, key, &p->mem_tolerance, err);
 		}
+	} else if (strcmp(key, "ceph_timeout") == 0) {
+		rc = ios_parse_duration(val, key, &d, err);
+		if (rc == 0 && (d < 0.1 || d > 600))
+			rc = ios_errf(err, -ERANGE,
+				      "%s: \"%s\" outside 100ms..10min", key,
+				      val);
+		if (rc == 0)
+			p->ceph.timeout_ms = (int)(d * 1000);
 	} else if (strcmp(key, "mem_attempt_timeout") == 0 ||
 		   strcmp(key, "mem_total_timeout") == 0) {
 		rc = ios_parse_duration(val, key, &d, err);
@@ -606,6 +675,8 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 	p->min_cpus = 1;
 	p->min_mem = POLICY_DEFAULT_MIN_MEM;
 	p->mem_reserve = POLICY_DEFAULT_MEM_RESERVE;
+	p->omt_min = POLICY_DEFAULT_OMT_MIN;
+	p->ceph.timeout_ms = 30000;
 	p->mem_attempt_ms = 2000;
 	p->mem_total_ms = 60000;
 	while ((len = getline(&line, &cap, f)) >= 0) {
@@ -683,6 +754,15 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 	if (ferror(f)) {
 		rc = ios_errf(err, -EIO, "iostrata: read policy %s: %s", path,
 			      strerror(EIO));
+		goto fail;
+	}
+	/* The share is per OSD of this host: without "osds =" there is
+	 * none to set. */
+	if (p->omt_share && p->n_osds == 0) {
+		rc = ios_errf(
+			err, -EINVAL,
+			"iostrata: %s:%u: osd_memory_target = share needs the OSDs of this host (accepted: share with an \"osds =\" line, e.g. osds = auto; or off)",
+			path, seen[OMT_KEY]);
 		goto fail;
 	}
 	free(line);

@@ -21,6 +21,24 @@
  * the running processes use (node_mem_floor). */
 #define POLICY_DEFAULT_MEM_RESERVE (UINT64_C(1) << 30)
 #define POLICY_MAX_LIST 32
+/* osd_memory_target_min when the policy does not set it: Ceph's own
+ * minimum of osd_memory_target (896 MiB). */
+#define POLICY_DEFAULT_OMT_MIN (UINT64_C(896) << 20)
+
+/* How to run the ceph CLI (cephcli.h): the policy's ceph, ceph_conf and
+ * ceph_timeout, journalled with the OSD memory targets so that the
+ * restore runs the same command without the policy. */
+#define CEPH_PATH_MAX 480 /* "ceph PATH CONF MS" fits a journal line */
+struct ceph_cli {
+	char path[CEPH_PATH_MAX]; /* absolute; "" = "ceph" in PATH */
+	char conf[CEPH_PATH_MAX]; /* absolute; "" = Ceph's default */
+	int timeout_ms;           /* killed after this (default 30s) */
+};
+
+/* Is [s] a file name the policy accepts for ceph / ceph_conf (and the
+ * journal for its ceph line): absolute, letters, digits and /._-@+:, no
+ * . or .. component, shorter than CEPH_PATH_MAX? */
+bool policy_valid_file(const char *s);
 
 /* What the user asked for (values already parsed and validated). */
 struct iostrata_req {
@@ -69,6 +87,14 @@ struct policy {
 	uint64_t mem_tolerance;   /* extra bytes online allowed */
 	double mem_tolerance_pct; /* or percent of the target (0: unused) */
 	int mem_attempt_ms, mem_total_ms;
+	/* osd_memory_target = share: --iostrata-mem also sets each OSD's
+	 * osd_memory_target to the memory left / the host's OSDs (at least
+	 * omt_min); off (default): only recorded */
+	bool omt_share;
+	uint64_t omt_min; /* default POLICY_DEFAULT_OMT_MIN */
+	/* the ceph CLI for osd_memory_target (ceph, ceph_conf,
+	 * ceph_timeout) */
+	struct ceph_cli ceph;
 	struct policy_profile profiles[POLICY_MAX_LIST];
 	size_t n_profiles;
 };

@@ -24,10 +24,12 @@ void snapshot_free(struct snapshot *s)
 	free(s->mem);
 	free(s->thr);
 	free(s->ioen);
+	free(s->omt);
 	s->cpu = s->mem = NULL;
 	s->thr = NULL;
 	s->ioen = NULL;
-	s->n_cpu = s->n_mem = s->n_thr = s->n_ioen = 0;
+	s->omt = NULL;
+	s->n_cpu = s->n_mem = s->n_thr = s->n_ioen = s->n_omt = 0;
 }
 
 int snapshot_push_thr(struct snapshot *s, const struct snap_thr *t)
@@ -295,6 +297,15 @@ int state_journal_write(struct state_dir *sd, const struct snapshot *s)
 	}
 	for (size_t i = 0; i < s->n_ioen; i++)
 		fprintf(f, "ioen %s\n", s->ioen[i].cg);
+	if (s->n_omt)
+		fprintf(f, "ceph %s %s %d\n",
+			s->ceph.path[0] ? s->ceph.path : "-",
+			s->ceph.conf[0] ? s->ceph.conf : "-",
+			s->ceph.timeout_ms);
+	for (size_t i = 0; i < s->n_omt; i++)
+		fprintf(f, "omt %d %d %" PRIu64 " %" PRIu64 "\n", s->omt[i].id,
+			s->omt[i].explicit_old ? 1 : 0, s->omt[i].old_bytes,
+			s->omt[i].new_bytes);
 	fprintf(f, "end\n");
 	if (fclose(f) != 0) {
 		free(buf);
@@ -426,6 +437,36 @@ static int journal_line(struct snapshot *s, char *line, unsigned *seen)
 			return -ENOMEM;
 		s->ioen = nv;
 		memcpy(nv[s->n_ioen++].cg, w[1], strlen(w[1]) + 1);
+		return 0;
+	}
+	if (strcmp(w[0], "ceph") == 0 && n == 4) {
+		if ((strcmp(w[1], "-") != 0 && !policy_valid_file(w[1])) ||
+		    (strcmp(w[2], "-") != 0 && !policy_valid_file(w[2])) ||
+		    !parse_dec(w[3], 3600000, &a) || a == 0)
+			return -EINVAL;
+		snprintf(s->ceph.path, sizeof(s->ceph.path), "%s",
+			 strcmp(w[1], "-") ? w[1] : "");
+		snprintf(s->ceph.conf, sizeof(s->ceph.conf), "%s",
+			 strcmp(w[2], "-") ? w[2] : "");
+		s->ceph.timeout_ms = (int)a;
+		return 0;
+	}
+	if (strcmp(w[0], "omt") == 0 && n == 5) {
+		struct snap_omt o, *nv;
+		uint64_t x;
+
+		if (!parse_dec(w[1], JOURNAL_ID_MAX, &a) ||
+		    !parse_dec(w[2], 1, &x) ||
+		    !parse_dec(w[3], UINT64_MAX, &o.old_bytes) ||
+		    !parse_dec(w[4], UINT64_MAX, &o.new_bytes))
+			return -EINVAL;
+		o.id = (int)a;
+		o.explicit_old = x == 1;
+		nv = realloc(s->omt, (s->n_omt + 1) * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		s->omt = nv;
+		nv[s->n_omt++] = o;
 		return 0;
 	}
 	if (strcmp(w[0], "thr") == 0 && n == 8) {

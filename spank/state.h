@@ -15,6 +15,7 @@
 
 #include "blkio.h"
 #include "errbuf.h"
+#include "policy.h"
 
 #define STATE_ID_MAX 64
 
@@ -51,6 +52,22 @@ struct snapshot {
 	struct snap_ioen {
 		char cg[BLKIO_CG_MAX];
 	} * ioen;
+	/* OSD memory targets the apply sets (policy osd_memory_target =
+	 * share; journal lines "omt ID EXPLICIT OLD NEW"): the old value
+	 * in the monitors' configuration database, whether osd.ID had an
+	 * entry of its own there (else the restore removes the one the
+	 * apply made) and the value the apply sets */
+	size_t n_omt;
+	struct snap_omt {
+		int id;
+		bool explicit_old;
+		uint64_t old_bytes;
+		uint64_t new_bytes;
+	} * omt;
+	/* how the apply ran the ceph CLI for them (journal line "ceph
+	 * PATH CONF TIMEOUT_MS", "-" for an empty path): the restore needs
+	 * no policy (the epilog and slurmd's start have none) */
+	struct ceph_cli ceph;
 };
 
 void snapshot_free(struct snapshot *s);

@@ -134,6 +134,30 @@ static void test_journal_roundtrip(void **state)
 	assert_string_equal(g.ioen[0].cg, "/sys/fs/cgroup");
 	assert_string_equal(g.ioen[1].cg, "/sys/fs/cgroup/system.slice");
 	snapshot_free(&g);
+	/* the OSD memory targets: old value, own entry, new value */
+	s.n_omt = 1;
+	s.omt = calloc(1, sizeof(*s.omt));
+	assert_non_null(s.omt);
+	s.omt[0].id = 3;
+	s.omt[0].explicit_old = true;
+	s.omt[0].old_bytes = 4294967296ULL;
+	s.omt[0].new_bytes = UINT64_MAX;
+	snprintf(s.ceph.conf, sizeof(s.ceph.conf), "/etc/ceph/a.conf");
+	s.ceph.timeout_ms = 500;
+	assert_int_equal(state_journal_write(&sd, &s), 0);
+	assert_int_equal(state_journal_read(&sd, "1234", &g, &err), 0);
+	assert_int_equal(g.n_omt, 1);
+	assert_int_equal(g.omt[0].id, 3);
+	assert_true(g.omt[0].explicit_old);
+	assert_int_equal(g.omt[0].old_bytes, 4294967296ULL);
+	assert_int_equal(g.omt[0].new_bytes, UINT64_MAX);
+	assert_string_equal(g.ceph.path, "");
+	assert_string_equal(g.ceph.conf, "/etc/ceph/a.conf");
+	assert_int_equal(g.ceph.timeout_ms, 500);
+	snapshot_free(&g);
+	free(s.omt);
+	s.omt = NULL;
+	s.n_omt = 0;
 	/* never journalled where the reader would refuse it */
 	snprintf(s.ioen[1].cg, sizeof(s.ioen[1].cg), "/etc");
 	assert_int_equal(state_journal_write(&sd, &s), -EINVAL);
@@ -261,6 +285,23 @@ static const struct {
 	 -EINVAL},
 	{"ioen two words", BYTES(H "ioen " CG "a " CG "b\nend\n"), -EINVAL},
 	{"ioen empty", BYTES(H "ioen\nend\n"), -EINVAL},
+	/* OSD memory targets (policy osd_memory_target = share) */
+	{"omt", BYTES(H "omt 0 0 4294967296 1073741824\nomt 7 1 1 2\nend\n"),
+	 0},
+	{"ceph line", BYTES(H "ceph - - 30000\nomt 0 0 1 2\nend\n"), 0},
+	{"ceph paths", BYTES(H "ceph /usr/bin/ceph /etc/ceph/x.conf 1\nend\n"),
+	 0},
+	{"ceph relative", BYTES(H "ceph bin/ceph - 30000\nend\n"), -EINVAL},
+	{"ceph ..", BYTES(H "ceph /usr/../bin/sh - 30000\nend\n"), -EINVAL},
+	{"ceph timeout 0", BYTES(H "ceph - - 0\nend\n"), -EINVAL},
+	{"ceph shell chars", BYTES(H "ceph /bin/ceph;reboot - 1\nend\n"),
+	 -EINVAL},
+	{"omt own entry 2", BYTES(H "omt 0 2 1 2\nend\n"), -EINVAL},
+	{"omt negative id", BYTES(H "omt -1 0 1 2\nend\n"), -EINVAL},
+	{"omt value 2^64", BYTES(H "omt 0 0 18446744073709551616 1\nend\n"),
+	 -EINVAL},
+	{"omt short", BYTES(H "omt 0 0 1\nend\n"), -EINVAL},
+	{"omt long", BYTES(H "omt 0 0 1 2 3\nend\n"), -EINVAL},
 };
 
 static void test_journal_hostile(void **state)

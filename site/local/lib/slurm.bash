@@ -89,6 +89,11 @@ write_policy() { # file explicit|auto [cgroups...]
 			echo "osds = auto"
 			# shellcheck disable=SC2016 # Ceph's metavariable, literally
 			echo "osd_data = $CEPH_DIR/"'$name'
+			# --iostrata-mem also gives the host's OSD its share
+			# of the memory left as osd_memory_target (spank/README.md)
+			echo "osd_memory_target = share"
+			echo "ceph = $(command -v ceph)"
+			echo "ceph_conf = $CEPH_CONF_FILE"
 		else
 			for cg in "$@"; do
 				echo "cgroup = $cg"
