@@ -20,6 +20,9 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/phase_gather.c \
 	mpibench/phase_internal.h \
 	mpibench/phase_rank.c \
+	mpibench/once.c \
+	mpibench/once.h \
+	mpibench/mix.h \
 	mpibench/progress.c \
 	mpibench/progress.h \
 	mpibench/verify.c \
@@ -78,6 +81,7 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t11-bench-faults.sh \
 	tests/integration/t12-bench-hostile.sh \
 	tests/integration/t13-bench-straggler.sh \
+	tests/integration/t14-bench-once.sh \
 	bench/compare-fio.sh \
 	bench/truth-diskstats.sh \
 	bench/scale.sh \
@@ -94,6 +98,7 @@ MB_TEST_SOURCES = \
 	mpibench/be_null.c \
 	mpibench/verify.c \
 	mpibench/content.c \
+	mpibench/once.c \
 	# End of MB_TEST_SOURCES
 # The Ceph backends need only Ceph's headers (the libraries are loaded at
 # run time, common/ceph_dl.c), so the unit tests link the whole registry.
@@ -117,6 +122,7 @@ check_PROGRAMS += \
 	tests/unit/test_mb_hostile \
 	tests/unit/test_mb_runrec \
 	tests/unit/test_mb_crashlog \
+	tests/unit/test_mb_once \
 	# End of check_PROGRAMS (mpibench)
 TESTS += \
 	tests/unit/test_mb_config \
@@ -125,6 +131,7 @@ TESTS += \
 	tests/unit/test_mb_hostile \
 	tests/unit/test_mb_runrec \
 	tests/unit/test_mb_crashlog \
+	tests/unit/test_mb_once \
 	# End of TESTS (mpibench)
 endif
 tests_unit_test_mb_config_SOURCES = tests/unit/test_mb_config.c $(MB_TEST_SOURCES)
@@ -143,6 +150,12 @@ tests_unit_test_mb_hostile_SOURCES = tests/unit/test_mb_hostile.c $(MB_TEST_SOUR
 tests_unit_test_mb_hostile_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_hostile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
 tests_unit_test_mb_hostile_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS)
+# The --once block order and I/O bound (no MPI).
+tests_unit_test_mb_once_SOURCES = tests/unit/test_mb_once.c \
+	mpibench/once.c mpibench/once.h mpibench/mix.h
+tests_unit_test_mb_once_CPPFLAGS = $(MB_TEST_CPPFLAGS)
+tests_unit_test_mb_once_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_mb_once_LDADD = $(CMOCKA_LIBS)
 # The run record of the plain and the layered run (no MPI).
 tests_unit_test_mb_runrec_SOURCES = tests/unit/test_mb_runrec.c \
 	mpibench/config_record.c mpibench/layers_opts.c $(MB_TEST_SOURCES)
