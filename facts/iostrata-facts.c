@@ -17,7 +17,18 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: iostrata-facts [--sysroot=DIR] [--role=storage|client] [--applied=FILE] [--dir=DIR]\nPrint this host's record (hardware, Slurm, role, SPANK shape) as JSON.\n");
+		"Usage: iostrata-facts [--sysroot=DIR] [--role=storage|client] [--applied=FILE] [--dir=DIR]\n"
+		"Print this host's record (hardware, Slurm, role, SPANK shape) as JSON.\n"
+		"\n"
+		"Options:\n"
+		"  --sysroot=DIR            read /sys and /proc below DIR instead of / (tests)\n"
+		"  --role=storage|client    the host's role in the record\n"
+		"  --applied=FILE           the SPANK plugin's applied file of this host's shape\n"
+		"  --dir=DIR                the benchmark's target directory (its filesystem and device)\n"
+		"  -h, --help               this text\n"
+		"  --version                print the version\n"
+		"\n"
+		"Exit: 0 record printed, 1 out of memory or stdout not writable, 2 bad usage.\n");
 }
 
 int main(int argc, char **argv)
@@ -28,6 +39,7 @@ int main(int argc, char **argv)
 		{"applied", required_argument, NULL, 'a'},
 		{"dir", required_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	struct ios_hw_host_opts o = {0};
@@ -59,6 +71,10 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			return 0;
+		case 'V':
+			printf("iostrata-facts %s (%s)\n", PACKAGE_VERSION,
+			       IOSTRATA_GIT_REVISION);
 			return 0;
 		default:
 			usage(stderr);

@@ -62,6 +62,8 @@ static int usage(FILE *fp)
 		"         print one value of the site description (--list: one item per line)\n"
 		"  env SITE             print the whole site description as shell assignments\n"
 		"                       IOS_<SECTION>_<KEY>='value' (for eval in job scripts)\n"
+		"  --help               this text\n"
+		"  --version            print the version\n"
 		"SITE is a site.conf file or a directory holding one (e.g. site/local).\n"
 		"JOB is one of: " CAMP_JOBS ".\n"
 		"DIR defaults to $IOSTRATA_CAMPAIGNS (else ./campaigns)/<site name>-<JOB>.\n"
@@ -254,6 +256,11 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 ||
 	    strcmp(cmd, "help") == 0)
 		return usage(stdout);
+	if (strcmp(cmd, "--version") == 0) {
+		printf(PROG " %s (%s)\n", PACKAGE_VERSION,
+		       IOSTRATA_GIT_REVISION);
+		return 0;
+	}
 	optind = 2;
 	while ((opt = getopt_long(argc, argv, "+h", longopts, NULL)) != -1 ||
 	       optind < argc) {

@@ -19,6 +19,7 @@
 
 #include "h5out.h"
 #include "layers_internal.h"
+#include "mb_exit.h"
 #include "netbench.h"
 #include "runrec.h"
 #include "runwire.h"
@@ -70,7 +71,8 @@ void lrun_save_invalid(const struct mb_config *cfg, const struct lyr_opts *o,
 	memset(&lr, 0, sizeof(lr));
 	lr.output = cfg->output;
 	if (lyr_runrec_start(&lr.run, cfg, o, NULL) == 0 &&
-	    ios_runrec_status(&lr.run, "failed") == 0 &&
+	    ios_runrec_status(&lr.run, mb_outcome_status(MB_OUTCOME_USAGE)) ==
+		    0 &&
 	    asprintf(&v, "invalid: the layered run did not start: %s",
 		     e->msg) >= 0) {
 		lr.run.verdict = v;

@@ -150,6 +150,7 @@ int lrun_conclude(struct lctx *c)
 	struct lyr_thresholds t = lyr_default_thresholds;
 	struct ios_run *run = &c->lr->run;
 	struct lyr_check ck[64];
+	enum mb_outcome out;
 	int nc, nsus = 0;
 
 	t.tolerance = c->o->tolerance;
@@ -160,21 +161,21 @@ int lrun_conclude(struct lctx *c)
 	for (int i = 0; i < nc; i++)
 		if (ck[i].suspect)
 			nsus++;
-	ios_runrec_status(run, c->failed || c->invalid ? "failed" : "complete");
-	if (lrun_save(c->lr) < 0)
+	out = mb_outcome_of(c->failed, c->invalid, nsus > 0);
+	ios_runrec_status(run, mb_outcome_status(out));
+	if (lrun_save(c->lr) < 0) {
 		c->failed = true; /* as the plain run */
+		out = MB_OUTCOME_FAILED;
+	}
 	if (c->cfg->summary == MB_SUM_JSON) {
 		const struct mb_summary_extra x = {
 			.backend = "layers",
 			.output = c->cfg->output,
 		};
 
-		mb_summary_json(run, !c->failed && !c->invalid && !nsus, &x);
+		mb_summary_json(run, out == MB_OUTCOME_OK, &x);
 	} else if (c->cfg->summary == MB_SUM_TEXT && !c->cfg->quiet) {
 		print_layers(c, run->verdict);
 	}
-	return c->failed    ? MB_EXIT_FAILED
-	       : c->invalid ? MB_EXIT_INVALID
-	       : nsus       ? MB_EXIT_SUSPECT
-			    : MB_EXIT_OK;
+	return mb_outcome_exit(out);
 }

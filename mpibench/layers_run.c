@@ -34,11 +34,12 @@ static void on_watchdog(const char *stage, double seconds)
 		"iostrata-bench: watchdog: layered run stage \"%s\" took longer than %.0f s (a rank hung or died); aborting\n",
 		stage, seconds);
 	if (g_lc && g_lc->lr) {
-		ios_runrec_status(&g_lc->lr->run, "failed");
+		ios_runrec_status(&g_lc->lr->run,
+				  mb_outcome_status(MB_OUTCOME_WATCHDOG));
 		lrun_save(g_lc->lr);
 	}
-	MPI_Abort(MPI_COMM_WORLD, MB_EXIT_WATCHDOG);
-	_exit(MB_EXIT_WATCHDOG);
+	MPI_Abort(MPI_COMM_WORLD, mb_outcome_exit(MB_OUTCOME_WATCHDOG));
+	_exit(mb_outcome_exit(MB_OUTCOME_WATCHDOG));
 }
 
 int lyr_main(int argc, char **argv)

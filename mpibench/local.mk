@@ -8,6 +8,7 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/mb_config.h \
 	mpibench/mb_config_check.c \
 	mpibench/mb_config_internal.h \
+	mpibench/mb_exit.h \
 	mpibench/mb_target.c \
 	mpibench/ownfile.c \
 	mpibench/ownfile.h \
@@ -41,6 +42,8 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/summary.c \
 	mpibench/summary.h \
 	mpibench/config_record.c \
+	mpibench/mb_exit.c \
+	mpibench/mb_exit.h \
 	# End of mpibench_iostrata_bench_SOURCES
 mpibench_iostrata_bench_CPPFLAGS = \
 	$(AM_CPPFLAGS) \
@@ -99,6 +102,7 @@ MB_TEST_SOURCES = \
 	mpibench/verify.c \
 	mpibench/content.c \
 	mpibench/once.c \
+	mpibench/mb_exit.c \
 	# End of MB_TEST_SOURCES
 # The Ceph backends need only Ceph's headers (the libraries are loaded at
 # run time, common/ceph_dl.c), so the unit tests link the whole registry.
@@ -133,6 +137,10 @@ TESTS += \
 	tests/unit/test_mb_crashlog \
 	tests/unit/test_mb_once \
 	# End of TESTS (mpibench)
+if HAVE_MPI
+check_PROGRAMS += tests/unit/test_mb_exit
+TESTS += tests/unit/test_mb_exit
+endif
 endif
 tests_unit_test_mb_config_SOURCES = tests/unit/test_mb_config.c $(MB_TEST_SOURCES)
 tests_unit_test_mb_config_CPPFLAGS = $(MB_TEST_CPPFLAGS)
@@ -169,3 +177,11 @@ tests_unit_test_mb_crashlog_SOURCES = tests/unit/test_mb_crashlog.c \
 tests_unit_test_mb_crashlog_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_crashlog_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_mb_crashlog_LDADD = $(CMOCKA_LIBS)
+# How a run ends: the status written and the exit code, plain and layered
+# (layers_print.c needs mpi.h, no MPI library: its MPI side is faked).
+tests_unit_test_mb_exit_SOURCES = tests/unit/test_mb_exit.c \
+	mpibench/layers_print.c mpibench/summary.c mpibench/mb_exit.c
+tests_unit_test_mb_exit_CPPFLAGS = $(MB_TEST_CPPFLAGS) $(MPI_CFLAGS)
+tests_unit_test_mb_exit_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_mb_exit_LDADD = model/libiostrata_model.la \
+	common/libiostrata_common.la $(CMOCKA_LIBS) -lm

@@ -76,7 +76,8 @@ static void on_watchdog(const char *stage, double seconds)
 	if (g_rank == 0 && g_run && g_cfg.output) {
 		struct ios_err e = {0};
 
-		ios_runrec_status(g_run, "failed");
+		ios_runrec_status(g_run,
+				  mb_outcome_status(MB_OUTCOME_WATCHDOG));
 		if (mb_h5_write(g_cfg.output, g_run, &e))
 			fprintf(stderr, "%s\n", e.msg);
 		else
@@ -85,8 +86,8 @@ static void on_watchdog(const char *stage, double seconds)
 				g_cfg.output);
 	}
 	remove_own_file();
-	MPI_Abort(MPI_COMM_WORLD, MB_EXIT_WATCHDOG);
-	_exit(MB_EXIT_WATCHDOG);
+	MPI_Abort(MPI_COMM_WORLD, mb_outcome_exit(MB_OUTCOME_WATCHDOG));
+	_exit(mb_outcome_exit(MB_OUTCOME_WATCHDOG));
 }
 
 static void write_results(const struct ios_phase_result *ph)
@@ -381,7 +382,8 @@ static void finish_record(struct ios_run *run, bool *any_invalid, bool *failed)
 		for (r = 0; r < run->phases[p].nreps; r++)
 			if (!run->phases[p].reps[r].valid)
 				*any_invalid = true;
-	ios_runrec_status(run, *failed ? "failed" : "complete");
+	ios_runrec_status(run, mb_outcome_status(mb_outcome_of(
+				       *failed, *any_invalid, false)));
 	if (g_cfg.output) {
 		struct ios_err e = {0};
 
@@ -393,7 +395,10 @@ static void finish_record(struct ios_run *run, bool *any_invalid, bool *failed)
 	if (g_cfg.summary == MB_SUM_TEXT)
 		mb_summary_text(run, &x);
 	else if (g_cfg.summary == MB_SUM_JSON)
-		mb_summary_json(run, !*any_invalid && !*failed, &x);
+		mb_summary_json(run,
+				mb_outcome_of(*failed, *any_invalid, false) ==
+					MB_OUTCOME_OK,
+				&x);
 	if (*any_invalid && g_cfg.summary != MB_SUM_JSON)
 		fprintf(stderr,
 			"iostrata-bench: the run is INVALID (see the reasons above)\n");
@@ -417,7 +422,7 @@ static int agree_exit_code(bool any_invalid, bool failed)
 	int flags[2] = {any_invalid, failed}, all[2];
 
 	MPI_Allreduce(flags, all, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-	return all[1] ? MB_EXIT_FAILED : all[0] ? MB_EXIT_INVALID : MB_EXIT_OK;
+	return mb_outcome_exit(mb_outcome_of(all[1], all[0], false));
 }
 
 int main(int argc, char **argv)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "mb_config.h"
+#include "mb_exit.h"
 #include "mb_config_internal.h"
 #include "units.h"
 
@@ -215,8 +216,8 @@ void mb_config_usage(FILE *f)
 			fputc('\n', f);
 		}
 	}
-	fprintf(f,
-		"\nSizes: 4K, 8M, 16G, 1T (binary), 4KB, 8MB (decimal).\nExit (plain and --layers): 0 valid run, 1 invalid run (I/O error, short\ntransfer, early end, verify mismatch; --layers: also a suspect number;\nresults still written), 2 bad usage, target or output, Ceph unreachable\n(nothing created), 3 failure (a phase or layer could not run: backend,\nrefused file; or the results file), 4 watchdog abort (a rank hung or died).\n");
+	fprintf(f, "\nSizes: 4K, 8M, 16G, 1T (binary), 4KB, 8MB (decimal).\n");
+	mb_outcome_usage(f);
 }
 
 static int parse_patterns(struct mb_config *cfg, const char *v,

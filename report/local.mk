@@ -36,12 +36,14 @@ check_PROGRAMS += \
 	tests/unit/test_report \
 	tests/unit/test_report_plot \
 	tests/unit/test_advise \
+	tests/unit/test_advise_plot \
 	tests/unit/test_report_threads \
 	# End of check_PROGRAMS (report)
 TESTS += \
 	tests/unit/test_report \
 	tests/unit/test_report_plot \
 	tests/unit/test_advise \
+	tests/unit/test_advise_plot \
 	tests/unit/test_report_threads \
 	tests/unit/test_report_isolated.sh \
 	# End of TESTS (report)
@@ -66,10 +68,17 @@ tests_unit_test_report_threads_CPPFLAGS = $(report_cppflags)
 tests_unit_test_report_threads_LDADD = model/libiostrata_synth.la \
 	$(report_ldadd) $(CMOCKA_LIBS)
 tests_unit_test_advise_SOURCES = tests/unit/test_advise.c \
+	tests/unit/advise_fx.c tests/unit/advise_fx.h \
 	tests/unit/hostile.h $(report_sources)
 tests_unit_test_advise_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_advise_CPPFLAGS = $(report_cppflags)
 tests_unit_test_advise_LDADD = $(report_ldadd) $(CMOCKA_LIBS)
+tests_unit_test_advise_plot_SOURCES = tests/unit/test_advise_plot.c \
+	tests/unit/advise_fx.c tests/unit/advise_fx.h \
+	tests/unit/hostile.h $(report_sources)
+tests_unit_test_advise_plot_CFLAGS = $(tests_unit_test_advise_CFLAGS)
+tests_unit_test_advise_plot_CPPFLAGS = $(tests_unit_test_advise_CPPFLAGS)
+tests_unit_test_advise_plot_LDADD = $(tests_unit_test_advise_LDADD)
 
 # Synthetic results files through the real writer (tests, bench; not installed).
 noinst_PROGRAMS += tests/tools/iostrata-h5synth

@@ -51,7 +51,12 @@ static void usage(FILE *f)
 		fprintf(f, "  %-11s %s\n", report_cmds[i].name,
 			report_cmds[i].help);
 	fprintf(f,
-		"\nFILE: results files or globs ('runs/*.h5'). 'iostrata-report COMMAND --help' for options.\n");
+		"\nFILE: results files or globs ('runs/*.h5'). 'iostrata-report COMMAND --help' for options.\n"
+		"  --help      this text\n"
+		"  --version   print the version\n"
+		"Exit: 0 done (every check passed), 1 a check failed or a file could not be read,\n"
+		"2 bad usage or input, 3 (accept) a metric not measured and none failed;\n"
+		"accept and advise say more under their --help.\n");
 }
 
 int main(int argc, char **argv)

@@ -776,6 +776,12 @@ int report_validate(int argc, char **argv)
 	char **paths;
 	int bad = 0;
 
+	if (argc == 2 &&
+	    (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: iostrata-report validate FILE...\n"
+		       "exit: 0 every file valid, 1 some file invalid, 2 no file given\n");
+		return REPORT_EXIT_OK;
+	}
 	if (argc < 2)
 		return usage_files("validate");
 	paths = report_expand(argc - 1, argv + 1, &n);

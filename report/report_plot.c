@@ -299,6 +299,31 @@ static int data_close(struct plot_data *pd, size_t n)
 	return rc;
 }
 
+/*
+ * One plot's end: close the script [b] (a memstream over *[body]) and the
+ * data [pd] (n blocks), render [kind]/[name] unless something failed, free
+ * them all and count the plot as made or failed.
+ */
+static void finish_plot(struct plot_ctx *pc, const char *kind, const char *name,
+			FILE *b, struct plot_data *pd, size_t n, char **body,
+			int *made, int *failed)
+{
+	char *out = NULL;
+	int rc = -1;
+
+	/* [b] writes *body (open_memstream): read it only once closed */
+	if (b && !mem_close(b) && !data_close(pd, n) &&
+	    (out = out_name(pc, kind, name)))
+		rc = render(pc, out, pd, n, *body);
+	data_free(pd, n);
+	free(*body);
+	free(out);
+	if (rc)
+		(*failed)++;
+	else
+		(*made)++;
+}
+
 static int plot_heatmap(struct plot_ctx *pc, const struct report_run *runs,
 			size_t n, double osds)
 {
@@ -312,11 +337,10 @@ static int plot_heatmap(struct plot_ctx *pc, const struct report_run *runs,
 		       *ys = calloc(n + 1, sizeof(double));
 		double base = NAN, bx = -1, by = -1;
 		size_t nx = 0, ny = 0;
-		char *out = NULL, *body = NULL;
+		char *body = NULL;
 		size_t blen = 0;
 		struct plot_data pd;
 		FILE *b = NULL;
-		int rc = -1;
 
 		if (!xs || !ys) {
 			free(xs);
@@ -408,18 +432,10 @@ static int plot_heatmap(struct plot_ctx *pc, const struct report_run *runs,
 				")\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\nunset key\nplot $dat using 1:2:3 with image, '' using 1:2:(sprintf('%%.2f',$3)) with labels font ',12'\n",
 				nx - 1, ny - 1);
 		}
-		if (b && !mem_close(b) && !data_close(&pd, 1) &&
-		    (out = out_name(pc, "heatmap", names[p])))
-			rc = render(pc, out, &pd, 1, body);
-		data_free(&pd, 1);
-		free(body);
-		free(out);
+		finish_plot(pc, "heatmap", names[p], b, &pd, 1, &body, &made,
+			    &failed);
 		free(xs);
 		free(ys);
-		if (rc)
-			failed++;
-		else
-			made++;
 	}
 	if (!made && !failed)
 		fprintf(stderr,
@@ -438,10 +454,9 @@ static int plot_throttle(struct plot_ctx *pc, const struct report_run *runs,
 		const struct ios_fig_desc *f = ios_fig_headline(names[p]);
 		double *xs = calloc(n + 1, sizeof(double));
 		size_t nx = 0, blen = 0;
-		char *out = NULL, *body = NULL;
+		char *body = NULL;
 		struct plot_data pd;
 		FILE *b = NULL;
-		int rc = -1;
 
 		if (!xs)
 			return -1;
@@ -514,17 +529,9 @@ static int plot_throttle(struct plot_ctx *pc, const struct report_run *runs,
 			fprintf(b,
 				"\nset key top left\nset grid\nset yrange [0:*]\nplot $dat using 1:2:4 with filledcurves fc rgb '#9ecae1' fs transparent solid 0.5 title 'min-max', '' using 1:3 with linespoints lw 2 pt 7 lc rgb '#08519c' title 'mean', '' using 1:3:2:4 with yerrorbars lc rgb '#08519c' pt -1 title 'min-max'\n");
 		}
-		if (b && !mem_close(b) && !data_close(&pd, 1) &&
-		    (out = out_name(pc, "throttle", names[p])))
-			rc = render(pc, out, &pd, 1, body);
-		data_free(&pd, 1);
-		free(body);
-		free(out);
+		finish_plot(pc, "throttle", names[p], b, &pd, 1, &body, &made,
+			    &failed);
 		free(xs);
-		if (rc)
-			failed++;
-		else
-			made++;
 	}
 	if (!made && !failed)
 		fprintf(stderr,
@@ -543,13 +550,12 @@ static int plot_timeline(struct plot_ctx *pc, const struct report_run *runs,
 		for (int k = 0; k < run->nphases; k++) {
 			const struct ios_phase_result *ph = &run->phases[k];
 			const struct ios_rep_result *rep;
-			char *out = NULL, *body = NULL, lab[128], why[64];
+			char *body = NULL, lab[128], why[64];
 			size_t blen = 0;
 			double mark, width;
 			uint32_t kb;
 			struct plot_data pd[2];
 			FILE *d, *e, *b = NULL;
-			int rc = -1;
 
 			if (!ph->nreps)
 				continue;
@@ -648,16 +654,8 @@ static int plot_timeline(struct plot_ctx *pc, const struct report_run *runs,
 			/* a long label is cut, the phase and repetition kept */
 			snprintf(lab, sizeof(lab), "%.64s-%s-rep%d",
 				 runs[i].label, ph->name, rep->rep);
-			if (b && !mem_close(b) && !data_close(pd, 2) &&
-			    (out = out_name(pc, "timeline", lab)))
-				rc = render(pc, out, pd, 2, body);
-			data_free(pd, 2);
-			free(body);
-			free(out);
-			if (rc)
-				failed++;
-			else
-				made++;
+			finish_plot(pc, "timeline", lab, b, pd, 2, &body, &made,
+				    &failed);
 		}
 	}
 	return made && !failed ? 0 : -1;

@@ -37,3 +37,11 @@ EXTRA_DIST += \
 	site/local/site.conf \
 	site/local/tiers.conf \
 	# End of EXTRA_DIST (site)
+
+# The example site and policy, installed for sites to copy.
+siteexampledir = $(pkgdatadir)/site/example
+dist_siteexample_DATA = \
+	site/example/site.conf \
+	site/example/tiers.conf \
+	site/example/policy.conf \
+	# End of dist_siteexample_DATA

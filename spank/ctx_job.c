@@ -19,15 +19,11 @@
 #include "cpu.h"
 #include "log.h"
 #include "node.h"
+#include "options.h"
 #include "plugin.h"
 
-static const char *const opt_name[] = {
-	[REQ_CPUS] = "iostrata-cpus",
-	[REQ_MEM] = "iostrata-mem",
-	[REQ_DISK_BW] = "iostrata-disk-bw",
-	[REQ_DISK_IOPS] = "iostrata-disk-iops",
-	[REQ_PROFILE] = "iostrata-profile",
-};
+#define OPT_NAME(id, name, arg, what) [id] = name,
+static const char *const opt_name[] = {IOSTRATA_SPANK_OPTIONS(OPT_NAME)};
 
 /* Read the options (spank_option_getopt: no callbacks in the prolog). */
 static int read_opts(spank_t sp, struct iostrata_req *req, struct ios_err *err)

@@ -34,7 +34,15 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: iostrata-node [status|apply|restore|check] [options]\n"
-		"  (no command: check, for HealthCheckProgram)\n"
+		"Shape, restore and check a storage node as the SPANK plugin does.\n"
+		"\n"
+		"Commands:\n"
+		"  status            print the node state (--json: the applied-file shape)\n"
+		"  apply             shape the node as the prolog would (--cpus, --mem, ...)\n"
+		"  restore           restore from the journals (--job ID, default all)\n"
+		"  check             health check: drain the node when it is not whole, resume it when iostrata drained it (the default: HealthCheckProgram)\n"
+		"\n"
+		"Options:\n"
 		"  --sysroot DIR     act below DIR instead of / (tests)\n"
 		"  --state-dir DIR   journal and applied files (default /run/iostrata)\n"
 		"  --policy FILE     site policy (default " IOSTRATA_SYSCONFDIR
@@ -43,8 +51,17 @@ static void usage(FILE *f)
 		"  --json            status: JSON output\n"
 		"  --no-drain        check: only report, never drain or resume the node\n"
 		"  --job ID          apply/restore: job id (apply default \"admin\", restore default all)\n"
-		"  --cpus N --mem SIZE --disk-bw RATE[,READ] --disk-iops N --profile NAME\n"
-		"  -v                more messages\n");
+		"  --cpus N          apply: CPUs to leave online\n"
+		"  --mem SIZE        apply: memory to leave online (e.g. 12G)\n"
+		"  --disk-bw RATE[,READ]  apply: throttle the storage disks to RATE (writes; reads too unless READ)\n"
+		"  --disk-iops N     apply: throttle the storage disks to N read and N write IOPS\n"
+		"  --profile NAME    apply: a named node shape from the site policy\n"
+		"  -v                more messages (repeat for more)\n"
+		"  -h, --help        this text\n"
+		"  --version         print the version\n"
+		"\n"
+		"Exit: 0 done (check: the node is whole), 1 failed (check: the node is not whole),\n"
+		"2 bad usage, nothing requested, or the sysroot or state directory cannot be opened.\n");
 }
 
 #ifdef HAVE_LIBSLURM
@@ -127,6 +144,7 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		{"disk-iops", required_argument, NULL, 'i'},
 		{"profile", required_argument, NULL, 'P'},
 		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
 	struct ios_err err;
@@ -163,6 +181,9 @@ static int parse_args(int argc, char **argv, struct cli *a)
 			continue;
 		case 'h':
 			usage(stdout);
+			return 0;
+		case 'V':
+			printf("iostrata-node %s\n", PACKAGE_VERSION);
 			return 0;
 		case 'c':
 			ro = REQ_CPUS;

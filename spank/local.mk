@@ -23,6 +23,7 @@ spank_core_sources = \
 	spank/node_publish.c \
 	spank/node_restore.c \
 	spank/node_status.c \
+	spank/options.h \
 	spank/osd.c \
 	spank/osd.h \
 	spank/policy.c \
@@ -50,6 +51,11 @@ spank_iostrata_node_SOURCES += spank/slurmapi.c spank/slurmapi.h
 spank_iostrata_node_CPPFLAGS += -DSLURMAPI_LINKED $(LIBSLURM_CPPFLAGS)
 spank_iostrata_node_LDADD += $(LIBSLURM_LIBS)
 endif
+
+# The plugin's option table in --help form, for spank_iostrata(8) (man/).
+noinst_PROGRAMS += spank/spank-options
+spank_spank_options_SOURCES = spank/spank-options.c spank/options.h
+spank_spank_options_CPPFLAGS = $(spank_libiostrata_node_la_CPPFLAGS)
 
 EXTRA_DIST += \
 	spank/iostrata.lds \

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "options.h"
 #include "plugin.h"
 
 SPANK_PLUGIN(iostrata, 1);
@@ -63,23 +64,10 @@ static int opt_cb(int val, const char *optarg, int remote)
 	return 0;
 }
 
+#define SPANK_OPT(id, name, arg, what)                                         \
+	{name, arg, "iostrata: " what, 1, id, opt_cb},
 static struct spank_option opts[] = {
-	{"iostrata-cpus", "N",
-	 "iostrata: CPUs to leave online on each storage node", 1, REQ_CPUS,
-	 opt_cb},
-	{"iostrata-mem", "SIZE",
-	 "iostrata: memory to leave online on each storage node (e.g. 12G)", 1,
-	 REQ_MEM, opt_cb},
-	{"iostrata-disk-bw", "RATE[,READ_RATE]",
-	 "iostrata: throttle the storage disks to RATE (writes; reads too unless READ_RATE)",
-	 1, REQ_DISK_BW, opt_cb},
-	{"iostrata-disk-iops", "N",
-	 "iostrata: throttle the storage disks to N read and N write IOPS", 1,
-	 REQ_DISK_IOPS, opt_cb},
-	{"iostrata-profile", "NAME",
-	 "iostrata: a named node shape from the site policy", 1, REQ_PROFILE,
-	 opt_cb},
-	SPANK_OPTIONS_TABLE_END,
+	IOSTRATA_SPANK_OPTIONS(SPANK_OPT) SPANK_OPTIONS_TABLE_END,
 };
 
 int slurm_spank_init(spank_t sp, int ac, char **av)

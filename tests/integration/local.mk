@@ -33,6 +33,19 @@ dist_noinst_SCRIPTS += \
 	site/local/demo.sbatch \
 	# End of dist_noinst_SCRIPTS (site/local)
 
+# localsite's parts (sourced from site/local/lib/ next to it) and the
+# policy it gives the storage hosts.
 EXTRA_DIST += \
 	site/local/README.md \
+	site/local/policy.conf \
+	site/local/lib/ceph.bash \
+	site/local/lib/checks.bash \
+	site/local/lib/common.bash \
+	site/local/lib/down.bash \
+	site/local/lib/net.bash \
+	site/local/lib/ops.bash \
+	site/local/lib/procs.bash \
+	site/local/lib/slurm.bash \
+	site/local/lib/status.bash \
+	site/local/lib/up.bash \
 	# End of EXTRA_DIST (site/local)

@@ -46,13 +46,14 @@ def tracked():
     except (OSError, subprocess.CalledProcessError):
         pass
     # not a git checkout (a release tarball, the self-test): every file but
-    # the build trees and what autotools write or copy in
+    # the build trees (_build: make distcheck's) and what autotools and
+    # configure (config.h: an in-tree build, as the packages do) write or copy in
     files = []
-    gen = re.compile(r"(aclocal\.m4|configure|config\.h\.in|Makefile\.in|m4/l[^/]*\.m4)$")
+    gen = re.compile(r"(aclocal\.m4|configure|config\.h(\.in)?|Makefile\.in|m4/l[^/]*\.m4)$")
     for d, dirs, names in os.walk(top):
         rel = os.path.relpath(d, top)
         if rel == ".":
-            dirs[:] = [x for x in dirs if not (x.startswith("build") or x in (".git", "autom4te.cache"))]
+            dirs[:] = [x for x in dirs if not (x.startswith("build") or x in (".git", "autom4te.cache", "_build"))]
         for n in names:
             f = os.path.normpath(os.path.join(rel, n))
             if not gen.fullmatch(f) and not f.endswith("/Makefile.in"):
