@@ -387,8 +387,12 @@ static int rank_reasons(struct figctx *x, int i, double med_end)
 	 * kept issuing I/O until then did not end early, even when its last
 	 * operation completed before the others' (on a slow target one
 	 * operation can take seconds).  It is still flagged as an end-time
-	 * outlier.  Without a planned end (size-based), an early end-time
-	 * outlier is an early end. */
+	 * outlier.  Without a planned end, an early end-time outlier is an
+	 * early end, unless the repetition says it was size-based
+	 * (iostrata-bench --once): there every rank moves its own file once
+	 * and says whether it stopped before it was done (ended_early), so a
+	 * rank that finished first is an end-time outlier, not an early end
+	 * (IOR's and fio's size-based runs end that way too). */
 	bool sched = rep->t_end_ns > rep->t_start_ns;
 	bool early = r->ended_early;
 
@@ -420,16 +424,24 @@ static int rank_reasons(struct figctx *x, int i, double med_end)
 		added++;
 	}
 	if ((r->outlier & IOS_OUTLIER_END) && x->end[i] < med_end &&
-	    !(sched && r->t_end_ns >= rep->t_end_ns))
+	    !rep->size_based && !(sched && r->t_end_ns >= rep->t_end_ns))
 		early = true;
 	if (early) {
 		int64_t t0 = sched ? rep->t_start_ns : x->first_start;
 		double planned = sched ? (double)(rep->t_end_ns - t0) / 1e9
 				       : (med_end - (double)t0) / 1e9;
 
-		add_reason(rep,
-			   "rank %d (%s) ended early: after %.3f s of %.3f s",
-			   rk, h, (double)(r->t_end_ns - t0) / 1e9, planned);
+		if (rep->size_based && !sched)
+			add_reason(
+				rep,
+				"rank %d (%s) ended early: stopped after %.3f s before its file was done",
+				rk, h, (double)(r->t_end_ns - t0) / 1e9);
+		else
+			add_reason(
+				rep,
+				"rank %d (%s) ended early: after %.3f s of %.3f s",
+				rk, h, (double)(r->t_end_ns - t0) / 1e9,
+				planned);
 		added++;
 	}
 	return added;

@@ -110,6 +110,9 @@ struct ios_rep_result {
 	int64_t t_start_ns;
 	int64_t t_end_ns;
 	double interval_s; /* sample period */
+	/* size-based (--once): each rank moved its file once, no planned end
+	 * (t_end_ns == t_start_ns); false: time-based */
+	bool size_based;
 	int32_t nranks;
 	struct ios_rank_result *ranks; /* [nranks] */
 	/* [nranks][IOS_LAT_BUCKETS] latency bucket counts, row i for ranks[i].

@@ -31,6 +31,9 @@ int mb_runrec_config(struct ios_run *run, const struct mb_config *c)
 	rc |= ios_runrec_kv(run, "iodepth_batch", "%u", c->iodepth_batch);
 	rc |= ios_runrec_kv(run, "ioengine", "%s", mb_engine_name(c->ioengine));
 	rc |= ios_runrec_kv(run, "backend", "%s", c->backend->name);
+	/* "once": size-based, each rank moved its file once (runtime 0);
+	 * "time": time-based, for runtime seconds */
+	rc |= ios_runrec_kv(run, "mode", "%s", c->once ? "once" : "time");
 	rc |= ios_runrec_kv(run, "runtime", "%g", c->runtime);
 	rc |= ios_runrec_kv(run, "reps", "%u", c->reps);
 	rc |= ios_runrec_kv(run, "interval", "%g", c->interval);

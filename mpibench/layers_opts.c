@@ -223,6 +223,12 @@ int lyr_parse(int argc, char **argv, struct lyr_opts *o, struct mb_config *cfg,
 		rc = ios_errf(err, -ENOMEM, "layers: %s", strerror(ENOMEM));
 		goto out_free;
 	}
+	if (cfg->once) {
+		rc = ios_errf(
+			err, -EINVAL,
+			"--once: not available with --layers (the layers run time-based, fio alongside; accepted: --runtime=DURATION)");
+		goto out_free;
+	}
 	cfg->npatterns = 2; /* every layer writes, then reads */
 	cfg->patterns[0] = MB_PAT_WRITE;
 	cfg->patterns[1] = MB_PAT_READ;

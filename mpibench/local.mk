@@ -21,6 +21,9 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/phase_gather.c \
 	mpibench/phase_internal.h \
 	mpibench/phase_rank.c \
+	mpibench/once.c \
+	mpibench/once.h \
+	mpibench/mix.h \
 	mpibench/progress.c \
 	mpibench/progress.h \
 	mpibench/verify.c \
@@ -81,6 +84,7 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t11-bench-faults.sh \
 	tests/integration/t12-bench-hostile.sh \
 	tests/integration/t13-bench-straggler.sh \
+	tests/integration/t14-bench-once.sh \
 	bench/compare-fio.sh \
 	bench/truth-diskstats.sh \
 	bench/scale.sh \
@@ -97,6 +101,7 @@ MB_TEST_SOURCES = \
 	mpibench/be_null.c \
 	mpibench/verify.c \
 	mpibench/content.c \
+	mpibench/once.c \
 	mpibench/mb_exit.c \
 	# End of MB_TEST_SOURCES
 # The Ceph backends need only Ceph's headers (the libraries are loaded at
@@ -121,6 +126,7 @@ check_PROGRAMS += \
 	tests/unit/test_mb_hostile \
 	tests/unit/test_mb_runrec \
 	tests/unit/test_mb_crashlog \
+	tests/unit/test_mb_once \
 	# End of check_PROGRAMS (mpibench)
 TESTS += \
 	tests/unit/test_mb_config \
@@ -129,6 +135,7 @@ TESTS += \
 	tests/unit/test_mb_hostile \
 	tests/unit/test_mb_runrec \
 	tests/unit/test_mb_crashlog \
+	tests/unit/test_mb_once \
 	# End of TESTS (mpibench)
 if HAVE_MPI
 check_PROGRAMS += tests/unit/test_mb_exit
@@ -151,6 +158,12 @@ tests_unit_test_mb_hostile_SOURCES = tests/unit/test_mb_hostile.c $(MB_TEST_SOUR
 tests_unit_test_mb_hostile_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_hostile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
 tests_unit_test_mb_hostile_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS)
+# The --once block order and I/O bound (no MPI).
+tests_unit_test_mb_once_SOURCES = tests/unit/test_mb_once.c \
+	mpibench/once.c mpibench/once.h mpibench/mix.h
+tests_unit_test_mb_once_CPPFLAGS = $(MB_TEST_CPPFLAGS)
+tests_unit_test_mb_once_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_mb_once_LDADD = $(CMOCKA_LIBS)
 # The run record of the plain and the layered run (no MPI).
 tests_unit_test_mb_runrec_SOURCES = tests/unit/test_mb_runrec.c \
 	mpibench/config_record.c mpibench/layers_opts.c $(MB_TEST_SOURCES)

@@ -70,6 +70,7 @@ enum opt_id {
 	OPT_IOENGINE,
 	OPT_BACKEND,
 	OPT_RUNTIME,
+	OPT_ONCE,
 	OPT_REPS,
 	OPT_INTERVAL,
 	OPT_OUTPUT,
@@ -107,7 +108,7 @@ static const struct opt opts[] = {
 	{OPT_BS, "bs", "SIZE", "8M",
 	 "block size of every I/O (K/M/G binary; KB/MB decimal)"},
 	{OPT_SIZE, "size", "SIZE", "16G",
-	 "file size per rank; a multiple of --bs; wrapped over until --runtime"},
+	 "file size per rank; a multiple of --bs; wrapped over until --runtime, or moved once with --once"},
 	{OPT_DIR, "dir", "PATH", NULL,
 	 "directory for the rank files (required for posix); a block device only with --allow-device"},
 	{OPT_IODEPTH, "iodepth", "N", "1",
@@ -120,6 +121,8 @@ static const struct opt opts[] = {
 	 "I/O backend (see the list below)"},
 	{OPT_RUNTIME, "runtime", "DURATION", "150",
 	 "seconds each repetition runs (time-based; s, ms, m, h)"},
+	{OPT_ONCE, "once", NULL, "off",
+	 "size-based instead of time-based (IOR's and fio's default): each rank moves its file once, sequential in order, random each block once; the I/O stage is bounded by size / 1 MB/s + 60 s"},
 	{OPT_REPS, "reps", "N", "7", "repetitions of each pattern (1-10000)"},
 	{OPT_INTERVAL, "interval", "DURATION", "1",
 	 "sample period of the per-rank time series (>= 10ms)"},
@@ -428,6 +431,9 @@ static int apply_flag(struct mb_config *cfg, enum opt_id id)
 	case OPT_QUIET:
 		cfg->quiet = true;
 		break;
+	case OPT_ONCE:
+		cfg->once = true; /* runtime 0 once checked (fill_derived) */
+		break;
 	case OPT_ALLOW_DEVICE:
 		cfg->allow_device = true;
 		break;
@@ -528,9 +534,10 @@ static int apply(struct mb_config *cfg, const struct opt *o, const char *v,
 		if (!(d >= 0.1 && d <= 30 * 86400.0))
 			return ios_errf(
 				err, -EINVAL,
-				"--runtime: \"%s\" out of range (accepted: 100ms to 30 days)",
+				"--runtime: \"%s\" out of range (accepted: 100ms to 30 days; --once for a size-based run)",
 				v);
 		cfg->runtime = d;
+		cfg->runtime_given = true;
 		return 0;
 	case OPT_REPS:
 		rc = ios_parse_uint(v, "--reps", 1, 10000, &u, err);
@@ -726,11 +733,15 @@ static int parse_arg(struct mb_config *cfg, int argc, char **argv, int *i,
 	return 0;
 }
 
-/* What depends on the options given: the output name, the seed. */
+/* What depends on the options given: the output name, the seed, the
+ * runtime of a size-based run (0). */
 static int fill_derived(struct mb_config *cfg, bool output_given,
 			struct ios_err *err)
 {
 	int rc;
+
+	if (cfg->once)
+		cfg->runtime = 0;
 
 	if (!output_given && !cfg->output) {
 		rc = default_output(cfg);

@@ -65,7 +65,9 @@ struct mb_config {
 	unsigned int iodepth_batch; /* I/Os per submit call (fio's default 1) */
 	enum mb_engine ioengine;
 	const struct mb_backend *backend;
-	double runtime; /* seconds per repetition */
+	double runtime; /* seconds per repetition; 0 with --once */
+	bool once;      /* --once: each rank moves its file once (size-based) */
+	bool runtime_given;
 	unsigned int reps;
 	double interval; /* sample period, seconds */
 	char *output;    /* NULL: --output=none */

@@ -61,12 +61,17 @@ int mb_config_check_options(const struct mb_config *cfg, struct ios_err *err)
 			"--verify: --bs %" PRIu64
 			" is too small for the block stamp (accepted: bs >= 64)",
 			cfg->bs);
-	if (cfg->interval > cfg->runtime)
+	if (cfg->once && cfg->runtime_given)
+		return ios_errf(
+			err, -EINVAL,
+			"--once: cannot be combined with --runtime=%g (--once moves each rank's file once, --runtime runs for a time: accepted: one of them)",
+			cfg->runtime);
+	if (!cfg->once && cfg->interval > cfg->runtime)
 		return ios_errf(
 			err, -EINVAL,
 			"--interval: %g s is longer than --runtime %g s (accepted: interval <= runtime)",
 			cfg->interval, cfg->runtime);
-	if (cfg->runtime / cfg->interval > 1e6)
+	if (!cfg->once && cfg->runtime / cfg->interval > 1e6)
 		return ios_errf(
 			err, -EINVAL,
 			"--interval: %g s gives more than 10^6 samples over --runtime %g s",

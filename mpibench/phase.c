@@ -275,6 +275,9 @@ static int64_t rep_sync_start(struct phase_run *pr, struct mb_rank_run *rr,
 		rr->prog = mb_progress_new(w->comm, w->nranks, pr->out->name,
 					   rep, pr->cfg->reps, pr->cfg->runtime,
 					   T0, pr->cfg->quiet);
+		if (pr->cfg->once)
+			mb_progress_set_amount(
+				rr->prog, pr->cfg->size * (uint64_t)w->nranks);
 		t0p[0] = T0;
 		t0p[1] = mb_progress_period_ns(rr->prog);
 	}
@@ -296,11 +299,16 @@ static int run_rep(struct phase_run *pr, unsigned rep)
 	if (rc)
 		return rc;
 	T0 = rep_sync_start(pr, &rr, rep);
-	mb_watchdog_arm(mb_watchdog_bound(pr->cfg->runtime), "I/O");
+	/* --once has no runtime to bound the stage: the amount to move at a
+	 * floor rate does (once.h) */
+	mb_watchdog_arm(pr->cfg->once ? mb_once_bound_s(pr->cfg->size)
+				      : mb_watchdog_bound(pr->cfg->runtime),
+			"I/O");
 	mb_rank_measure(&rr, pr->bufs);
 	mb_rank_progress_finish(&rr, pr->comm, psent);
 	mb_rank_stonewall(&rr, pr->comm);
 	g0 = mb_mono_ns();
+	/* the planned window: --once plans no end (t_end = t_start) */
 	rc = mb_gather_rep(&rr, pr->out, T0,
 			   T0 + (int64_t)(pr->cfg->runtime * 1e9), pr->err);
 	mb_phase_last_gather_s = (double)(mb_mono_ns() - g0) / 1e9;

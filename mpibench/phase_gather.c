@@ -180,6 +180,7 @@ static void append_rep(struct mb_rank_run *rr, struct gather *g,
 	rep->t_start_ns = t_start;
 	rep->t_end_ns = t_end;
 	rep->interval_s = rr->spec->cfg->interval;
+	rep->size_based = rr->spec->cfg->once;
 	rep->nranks = w->nranks;
 	rep->ranks = g->all;
 	rep->lat_hist = g->hist;

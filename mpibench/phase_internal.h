@@ -16,6 +16,7 @@
 #include "backend.h"
 #include "errbuf.h"
 #include "lathist.h"
+#include "once.h"
 #include "phase.h"
 #include "progress.h"
 #include "results.h"
@@ -44,6 +45,8 @@ struct mb_rank_run {
 	uint32_t writer_rank; /* whose stamps reads expect */
 	uint64_t nblocks;
 	uint64_t cursor;
+	uint64_t issued;     /* I/Os issued (--once: stop at nblocks) */
+	struct mb_perm perm; /* --once, random patterns: the block order */
 	uint64_t rng;
 	uint64_t scr; /* write content (scramble), apart from the offsets */
 	uint64_t seed;
@@ -74,14 +77,17 @@ void mb_rank_init(struct mb_rank_run *rr, const struct mb_phase_spec *spec,
 		  struct mb_world *w, uint32_t rep, int writer_rank);
 
 /* Set the clock of the repetition: it starts at [t0] (common clock), runs
- * for --runtime, and sends progress every [prog_step] ns (<= 0: none). */
+ * for --runtime (--once: until the file is done, within
+ * mb_once_bound_s()), and sends progress every [prog_step] ns (<= 0:
+ * none). */
 void mb_rank_start_at(struct mb_rank_run *rr, int64_t t0, int64_t prog_step);
 
 /*
  * The timed part on the open file rr->f: wait for the start, run the
- * synchronous or asynchronous loop with [bufs] until the deadline or the
- * first error, fsync (writes with --fsync), close the file, and record
- * the rank's CPU time and end.  Errors are recorded in [rr], not returned.
+ * synchronous or asynchronous loop with [bufs] until the deadline (--once:
+ * until every block was moved once) or the first error, fsync (writes with
+ * --fsync), close the file, and record the rank's CPU time and end.  Errors are
+ * recorded in [rr], not returned.
  */
 void mb_rank_measure(struct mb_rank_run *rr, void **bufs);
 

@@ -20,6 +20,7 @@ struct mb_progress {
 	char phase[16];
 	unsigned rep, reps;
 	double runtime;
+	uint64_t amount; /* --once: bytes to move over all ranks */
 	int64_t t0;
 	bool tty, quiet;
 	int64_t next_print, last_t;
@@ -60,6 +61,12 @@ struct mb_progress *mb_progress_new(MPI_Comm comm, int nranks,
 	p->next_print = t0_ns + (p->tty ? 1000000000ll : 10000000000ll);
 	p->last_t = t0_ns;
 	return p;
+}
+
+void mb_progress_set_amount(struct mb_progress *p, uint64_t total)
+{
+	if (p)
+		p->amount = total;
 }
 
 /*
@@ -114,11 +121,24 @@ static void show(struct mb_progress *p, int64_t now, uint64_t tb, uint64_t to)
 
 	if (eta < 0)
 		eta = 0;
-	fprintf(stderr,
-		"%siostrata-bench: %s rep %u/%u  %.0f/%.0f s  ETA %.0f s  %s  %.0f IOPS%s",
-		p->tty ? "\r" : "", p->phase, p->rep + 1, p->reps, el,
-		p->runtime, eta, ios_fmt_rate(rate, r, sizeof(r)), iops,
-		p->tty ? "\033[K" : "\n");
+	if (p->amount) {
+		/* size-based: this repetition's ETA from its rate so far */
+		double done = (double)tb / (double)p->amount;
+
+		eta = done > 0 && el > 0 ? el / done - el : 0;
+		if (eta < 0)
+			eta = 0;
+		fprintf(stderr,
+			"%siostrata-bench: %s rep %u/%u  %.0f s  %.0f%% of the files  ETA %.0f s  %s  %.0f IOPS%s",
+			p->tty ? "\r" : "", p->phase, p->rep + 1, p->reps, el,
+			100.0 * done, eta, ios_fmt_rate(rate, r, sizeof(r)),
+			iops, p->tty ? "\033[K" : "\n");
+	} else
+		fprintf(stderr,
+			"%siostrata-bench: %s rep %u/%u  %.0f/%.0f s  ETA %.0f s  %s  %.0f IOPS%s",
+			p->tty ? "\r" : "", p->phase, p->rep + 1, p->reps, el,
+			p->runtime, eta, ios_fmt_rate(rate, r, sizeof(r)), iops,
+			p->tty ? "\033[K" : "\n");
 	fflush(stderr);
 	p->printed = true;
 	p->last_t = now;

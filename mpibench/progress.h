@@ -22,6 +22,11 @@ struct mb_progress *mb_progress_new(MPI_Comm comm, int nranks,
 				    unsigned reps, double runtime,
 				    int64_t t0_ns, bool quiet);
 
+/* A size-based repetition (--once, runtime 0): [total] bytes to move over
+ * all ranks; the line shows the share done and an ETA from the rate so
+ * far instead of the runtime.  [p] may be NULL. */
+void mb_progress_set_amount(struct mb_progress *p, uint64_t total);
+
 /*
  * How often the other ranks should report, in ns: the print period, or 0
  * (never) when [p] is NULL or quiet.  Rank 0 broadcasts it: every message

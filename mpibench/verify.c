@@ -5,17 +5,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "mix.h"
 #include "verify.h"
-
-static uint64_t mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
-	return x;
-}
 
 /* A 64-bit checksum of [len] bytes with the checksum field taken as 0. */
 static uint64_t block_sum(const unsigned char *p, size_t len)
@@ -35,7 +26,7 @@ static uint64_t block_sum(const unsigned char *p, size_t len)
 	}
 	for (; i < len; i++)
 		h = (h ^ p[i]) * 0x100000001b3ull;
-	return mix(h);
+	return mb_mix64(h);
 }
 
 void mb_verify_fill(void *buf, size_t len, uint32_t rank, uint32_t rep,
@@ -49,7 +40,8 @@ void mb_verify_fill(void *buf, size_t len, uint32_t rank, uint32_t rep,
 		.seed = seed,
 	};
 	unsigned char *p = buf;
-	uint64_t s = mix(seed ^ mix(offset) ^ ((uint64_t)rank << 40)) | 1;
+	uint64_t s =
+		mb_mix64(seed ^ mb_mix64(offset) ^ ((uint64_t)rank << 40)) | 1;
 	size_t i;
 
 	for (i = MB_VERIFY_HDR; i + 8 <= len; i += 8) {

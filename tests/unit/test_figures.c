@@ -114,6 +114,16 @@ static void test_uniform(void **state)
 	freerep(rep);
 }
 
+/* 8 ranks on 2 nodes at 100 MB/s from 0 s, ending at 160 s + i ms. */
+static void eight_ranks(struct rk *r)
+{
+	for (int i = 0; i < 8; i++)
+		r[i] = (struct rk){.rate = 100 * MB,
+				   .start_s = 0,
+				   .end_s = 160 + 0.001 * i,
+				   .node = i / 4};
+}
+
 /* The paper's case: a client ends at 154 s while the others run 160 s. */
 static void test_early_finisher(void **state)
 {
@@ -124,11 +134,7 @@ static void test_early_finisher(void **state)
 	int i;
 
 	(void)state;
-	for (i = 0; i < 8; i++)
-		r[i] = (struct rk){.rate = 100 * MB,
-				   .start_s = 0,
-				   .end_s = 160 + 0.001 * i,
-				   .node = i / 4};
+	eight_ranks(r);
 	r[5].end_s = 154;
 	r[5].ended_early = 0; /* not even self-reported: detected by time */
 	rep = mkrep(r, 8);
@@ -159,14 +165,9 @@ static void test_timebased_end(void **state)
 {
 	struct rk r[8];
 	struct ios_rep_result *rep;
-	int i;
 
 	(void)state;
-	for (i = 0; i < 8; i++)
-		r[i] = (struct rk){.rate = 100 * MB,
-				   .start_s = 0,
-				   .end_s = 160 + 0.001 * i,
-				   .node = i / 4};
+	eight_ranks(r);
 	r[5].end_s = 154;
 	rep = mkrep(r, 8);
 	rep->t_start_ns = 0;
@@ -185,6 +186,54 @@ static void test_timebased_end(void **state)
 	ios_figures_compute(rep, ri, 2);
 	assert_false(rep->valid);
 	assert_non_null(strstr(rep->invalid_reason, "rank 5 (n2) ended early"));
+	freerep(rep);
+}
+
+/*
+ * A size-based repetition (--once): every rank moves its own file once,
+ * there is no planned end (t_end = t_start), and a rank that finished its
+ * file first is an end-time outlier, not an early end: valid, both the
+ * whole-window and the stonewalled figures computed.  The same ranks in a
+ * repetition that does not say it is size-based are invalid (the rule of
+ * test_early_finisher); a size-based rank that stopped before its file was
+ * done (ended_early) still is.
+ */
+static void test_size_based_first_finisher(void **state)
+{
+	struct rk r[8];
+	struct ios_rep_result *rep;
+
+	(void)state;
+	eight_ranks(r);
+	r[5].end_s = 120;
+	r[5].rate = 160 * 100 * MB / 120; /* the same file, faster */
+	rep = mkrep(r, 8);
+	rep->size_based = true;
+	ios_figures_compute(rep, ri, 2);
+	assert_true(rep->ranks[5].outlier & IOS_OUTLIER_END);
+	if (!rep->valid)
+		fail_msg("size-based, rank 5 finished first: invalid: %s",
+			 rep->invalid_reason);
+	assert_string_equal(rep->invalid_reason, "");
+	assert_true(rep->fig.stonewall_bw > 0);
+	assert_true(rep->fig.window_bw > 0);
+	assert_true(rep->fig.window_bw < rep->fig.stonewall_bw);
+	freerep(rep);
+
+	rep = mkrep(r, 8); /* not said to be size-based: an early end */
+	ios_figures_compute(rep, ri, 2);
+	assert_false(rep->valid);
+	assert_non_null(strstr(rep->invalid_reason, "rank 5 (n2) ended early"));
+	freerep(rep);
+
+	r[5].ended_early = 1; /* stopped before its file was done */
+	rep = mkrep(r, 8);
+	rep->size_based = true;
+	ios_figures_compute(rep, ri, 2);
+	assert_false(rep->valid);
+	assert_non_null(strstr(
+		rep->invalid_reason,
+		"rank 5 (n2) ended early: stopped after 120.000 s before its file was done"));
 	freerep(rep);
 }
 
@@ -475,6 +524,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_uniform),
 		cmocka_unit_test(test_early_finisher),
+		cmocka_unit_test(test_size_based_first_finisher),
 		cmocka_unit_test(test_timebased_end),
 		cmocka_unit_test(test_early_inflated),
 		cmocka_unit_test(test_outliers),

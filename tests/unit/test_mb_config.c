@@ -75,6 +75,12 @@ static const struct reject rejects[] = {
 	 "--backend: unknown or not built backend \"gpfs\""},
 	{{"--dir=/tmp", "--runtime=0"}, "--runtime"},
 	{{"--dir=/tmp", "--runtime=abc"}, "--runtime"},
+	{{"--dir=/tmp", "--runtime=0"}, "--once for a size-based run"},
+	{{"--dir=/tmp", "--once", "--runtime=10"},
+	 "--once: cannot be combined with --runtime=10"},
+	{{"--dir=/tmp", "--runtime=10", "--once"},
+	 "--once: cannot be combined with --runtime=10"},
+	{{"--dir=/tmp", "--once=1"}, "--once: takes no value"},
 	{{"--dir=/tmp", "--reps=0"}, "--reps"},
 	{{"--dir=/tmp", "--interval=1ms"}, "--interval"},
 	{{"--dir=/tmp", "--runtime=2", "--interval=5"},
@@ -216,6 +222,38 @@ static void test_accepts(void **state)
 	mb_config_free(&cfg);
 }
 
+/* --once: size-based, runtime 0, no interval-against-runtime check;
+ * the default stays time-based. */
+static void test_once(void **state)
+{
+	static const char *const args[] = {
+		"--dir=/tmp",
+		"--once",
+		"--rw=write,read,randread,randwrite,randrw",
+		"--bs=4k",
+		"--size=1M",
+		"--interval=5",
+		"--ioengine=libaio",
+		"--iodepth=8",
+		NULL};
+	static const char *const def[] = {"--dir=/tmp", NULL};
+	struct mb_config cfg;
+	struct ios_err err;
+
+	(void)state;
+	assert_int_equal(parse(args, &cfg, &err), 0);
+	assert_true(cfg.once);
+	assert_false(cfg.runtime_given);
+	assert_true(cfg.runtime == 0);
+	assert_int_equal(cfg.npatterns, 5);
+	assert_int_equal(cfg.iodepth, 8);
+	mb_config_free(&cfg);
+	assert_int_equal(parse(def, &cfg, &err), 0);
+	assert_false(cfg.once);
+	assert_true(cfg.runtime == 150.0);
+	mb_config_free(&cfg);
+}
+
 static void test_help_version(void **state)
 {
 	static const char *const h[] = {"--help", NULL};
@@ -242,6 +280,8 @@ static void test_help_version(void **state)
 	assert_non_null(strstr(buf, "[16G]"));
 	assert_non_null(strstr(buf, "[150]"));
 	assert_non_null(strstr(buf, "--buffered"));
+	assert_non_null(strstr(buf, "--once "));
+	assert_non_null(strstr(buf, "size / 1 MB/s + 60 s"));
 	assert_non_null(strstr(buf, "--attach=NAME=FILE"));
 	assert_non_null(strstr(buf, "null"));
 	free(buf);
@@ -405,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_rejects),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_accepts),
+		cmocka_unit_test(test_once),
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_target),
 		cmocka_unit_test(test_block_device),

@@ -11,6 +11,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -150,6 +151,44 @@ static void check_same(bool started)
 	ios_run_clear(&l);
 }
 
+/* The mode of the run is recorded: "time" with its runtime, or "once"
+ * (size-based) with runtime 0; the layered run refuses --once. */
+static void test_mode(void **state)
+{
+	char *argv[] = {"iostrata-bench", "--dir=/nonexistent/bench",
+			"--bs=1M",        "--size=4M",
+			"--once",         "--rw=write,randread",
+			"--output=none",  NULL};
+	char *largv[] = {"iostrata-bench",
+			 "--layers",
+			 "--layers-device-dir=/nonexistent/dev%n",
+			 "--layers-skip=network,protocol",
+			 "--cephfs-dir=/bench",
+			 "--once",
+			 NULL};
+	struct mb_config cfg;
+	struct ios_err err = {0};
+	struct lyr_opts o;
+	struct ios_run run, p;
+
+	(void)state;
+	memset(&run, 0, sizeof(run));
+	assert_int_equal(mb_config_parse(&cfg, ARGC(argv), argv, &err), 0);
+	assert_int_equal(mb_runrec_start(&run, &cfg), 0);
+	assert_string_equal(ios_runrec_get(&run, "mode"), "once");
+	assert_string_equal(ios_runrec_get(&run, "runtime"), "0");
+	mb_config_free(&cfg);
+	ios_run_clear(&run);
+	plain_record(&p);
+	assert_string_equal(ios_runrec_get(&p, "mode"), "time");
+	assert_string_equal(ios_runrec_get(&p, "runtime"), "2");
+	ios_run_clear(&p);
+	assert_int_equal(lyr_parse(ARGC(largv), largv, &o, &cfg, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "--once: not available with --layers"));
+	mb_config_free(&cfg);
+}
+
 static void test_same_record(void **state)
 {
 	(void)state;
@@ -267,6 +306,7 @@ static void test_ceph_keys(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mode),
 		cmocka_unit_test(test_same_record),
 		cmocka_unit_test(test_same_record_not_started),
 		cmocka_unit_test(test_layer_keys),
