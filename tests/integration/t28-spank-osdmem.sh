@@ -4,8 +4,9 @@
 # storage host's own OSD to its share of the memory left (s1's policy:
 # osd_memory_target = share, one OSD per host, so the share is the whole
 # request), in the monitors' configuration database; checked from the
-# head with "ceph config get osd.N osd_memory_target" while the job runs
-# (the other hosts' OSDs unchanged), in the job's applied file and in
+# head with "ceph config get osd.N osd_memory_target" while the job runs,
+# and in the running daemon ("ceph tell osd.N config get"; the other
+# hosts' OSDs unchanged), in the job's applied file and in
 # iostrata-node status run in s1; the epilog puts it back as it was
 # (osd.N had no entry of its own before: the entry is removed again) and
 # the node equals the snapshot and is not drained.
@@ -24,6 +25,19 @@ done
 
 cephc() { timeout 60 ceph -c "$CEPH_CONF" "$@"; }
 omt() { cephc config get "osd.$1" osd_memory_target; }
+# what the running daemon uses (a ceph.conf value would win over the
+# database): asked of the daemon itself
+running() { cephc tell "osd.$1" config get osd_memory_target 2>/dev/null |
+	/usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["osd_memory_target"])'; }
+# running_is ID VALUE: the daemon takes the value within 15 s
+running_is() {
+	local k
+	for k in $(seq 1 30); do
+		[ "$(running "$1")" = "$2" ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
 # osd.N's own entry in the configuration database ("" when none)
 own_entry() { cephc config dump | awk -v w="osd.$1" '$1 == w && $3 == "osd_memory_target" { print $4 }'; }
 targets() { for i in "${!hosts[@]}"; do printf 'osd.%s=%s/%s ' "$i" "$(omt "$i")" "$(own_entry "$i")"; done; }
@@ -65,6 +79,8 @@ during=$(targets)
 log "targets during job $id (--iostrata-mem=$mem): $during"
 [ "$(omt "$myid")" = "$want" ] ||
 	fail "osd.$myid osd_memory_target is $(omt "$myid") during the job, want $want (--iostrata-mem=$mem over 1 OSD)"
+running_is "$myid" "$want" ||
+	fail "the running osd.$myid uses osd_memory_target $(running "$myid"), want $want (a ceph.conf value wins over the database?)"
 for i in "${!hosts[@]}"; do
 	[ "$i" = "$myid" ] && continue
 	[ "$(omt "$i")/$(own_entry "$i")" = "$(sed -n "s/.*osd\.$i=\([^ ]*\).*/\1/p" <<<"$before")" ] ||
@@ -93,6 +109,8 @@ expect_restored "after job $id"
 after=$(targets)
 log "targets after the epilog: $after"
 [ "$after" = "$before" ] || fail "targets not restored by the epilog: $after (before: $before)"
+running_is "$myid" "$(omt "$myid")" ||
+	fail "the running osd.$myid uses osd_memory_target $(running "$myid") after the epilog, want $(omt "$myid")"
 [ ! -e "$applied" ] || fail "$applied left after the epilog"
 expect_not_drained "after job $id"
 log "ok: osd.$myid osd_memory_target $want during the job, back to $before after"

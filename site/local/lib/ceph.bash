@@ -46,7 +46,6 @@ mgr tick period = 1
 osd scrub min interval = 31536000
 osd scrub max interval = 31536000
 osd deep scrub interval = 31536000
-osd memory target = 939524096
 # The OSD files sit on a disk the kernel calls rotational: no HDD recovery
 # pauses (0.1 s per op) while PGs settle at start-up.
 osd recovery sleep hdd = 0
@@ -286,6 +285,10 @@ start_ceph() {
 		'{"prefix":"osd pool application enable","pool":"device_health_metrics","app":"mgr_devicehealth"}'
 		"{\"prefix\":\"fs new\",\"fs_name\":\"$FSNAME\",\"metadata\":\"cephfs_metadata\",\"data\":\"cephfs_data\"}"
 		"{\"prefix\":\"fs set\",\"fs_name\":\"$FSNAME\",\"var\":\"standby_count_wanted\",\"val\":\"0\"}"
+		# in the monitors' database, not ceph.conf (a file value would
+		# win over `ceph config set osd.N`, and the plugin's per-OSD
+		# target would not reach the daemons): 896 MiB, Ceph's minimum
+		'{"prefix":"config set","who":"osd","name":"osd_memory_target","value":"939524096"}'
 	)
 	for ((i = 0; i < NOSD; i++)); do
 		uuids+=("$(cat /proc/sys/kernel/random/uuid)")
