@@ -38,6 +38,7 @@ ios_on_exit() {
 	if [[ -z $IOS_FAIL_REASON && $rc -ne 0 ]]; then
 		IOS_FAIL_REASON="job script exited with status $rc"
 	fi
+	ios_noscrub_release
 	if [[ -n ${IOS_EDIR:-} && -d $IOS_EDIR ]]; then
 		if [[ -z $IOS_FAIL_REASON ]]; then
 			echo ok >"$IOS_EDIR/status.tmp"
@@ -68,6 +69,9 @@ ios_init() {
 	IOS_JOB=$1
 	set -uo pipefail
 	trap ios_on_exit EXIT
+	# scancel and the time limit send SIGTERM first: the exit path (the
+	# status file, scrubbing back on) runs then
+	trap 'IOS_FAIL_REASON=${IOS_FAIL_REASON:-"ended by SIGTERM (cancelled or out of time)"}; exit 143' TERM
 	CAMPAIGN=$(ios_tool iostrata-campaign jobscripts)
 	BENCH=$(ios_tool iostrata-bench mpibench)
 	NODE=$(ios_tool iostrata-node spank)
@@ -107,6 +111,111 @@ ios_init() {
 # Run on every node of a heterogeneous job's storage component.
 ios_on_storage() {
 	srun --het-group="${IOS_STORAGE_GROUP:-0}" --ntasks-per-node=1 --kill-on-bad-exit=1 "$@"
+}
+
+# ---- scrubbing off for a campaign ([sweep] noscrub = 1) ----------------
+# As the paper did: `ceph osd set noscrub` and `nodeep-scrub` from the
+# first element's start to the last one's end, so no scrub competes with a
+# measurement.  The campaign directory holds the state, under flock:
+# noscrub.state lists the flags this campaign set ("set FLAG"; a flag that
+# was already set is left alone, and stays set) and the elements running
+# ("holder JOBID").  An element's exit removes its holder; the flags go
+# back when no holder is left and no other element of the campaign is
+# still queued or running (a holder whose job is gone, killed without its
+# exit path, is dropped then too).  Needs a Ceph client allowed to set OSD
+# flags (mon 'allow rw' or the admin key) where the batch script runs.
+IOS_NOSCRUB_HELD=
+IOS_NOSCRUB_ATTACH=()
+
+ios_ceph() { timeout 60 ceph --connect-timeout 30 "$@"; }
+
+# Job ids of the campaign's elements still queued or running, but this job.
+ios_campaign_busy() {
+	local ids
+	ids=$(awk -F'\t' '!/^#/ && $3 ~ /^[0-9]+$/ { print $3 }' "$IOSTRATA_CAMPAIGN_DIR/elements.tsv" 2>/dev/null |
+		grep -vx "${SLURM_JOB_ID:-none}" | paste -sd,)
+	[[ -n $ids ]] || return 0
+	# a heterogeneous job's components have ids of their own: its leader's
+	squeue -h -j "$ids" -o '%F %A' 2>/dev/null |
+		awk '{ print ($1 ~ /^[1-9][0-9]*$/) ? $1 : $2 }' | sort -u | grep -vx "${SLURM_JOB_ID:-none}"
+}
+
+# Holders of STATE whose job is still there.
+ios_noscrub_live() {
+	local id
+	for id in $(sed -n 's/^holder //p' "$1" 2>/dev/null); do
+		[[ $id == "${SLURM_JOB_ID:-}" || -n $(squeue -h -j "$id" -o %A 2>/dev/null) ]] && echo "$id"
+	done
+}
+
+# ios_noscrub_hold: at the element's start (not in a subshell: it keeps the
+# lock's descriptor); IOS_NOSCRUB_ATTACH gets the --attach of the record.
+ios_noscrub_hold() {
+	IOS_NOSCRUB_ATTACH=()
+	[[ ${IOS_SWEEP_NOSCRUB:-0} == 1 ]] || return 0
+	local camp=${IOSTRATA_CAMPAIGN_DIR:-} st flags f set=() live out
+	[[ -n $camp && -d $camp ]] || { ios_warn "[sweep] noscrub = 1 needs a campaign (IOSTRATA_CAMPAIGN_DIR): scrubbing left as it is"; return 0; }
+	st=$camp/noscrub.state
+	exec {IOS_NOSCRUB_FD}>>"$camp/noscrub.lock"
+	flock "$IOS_NOSCRUB_FD"
+	if [[ ! -s $st ]]; then
+		flags=$(ios_ceph osd dump -f json | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin).get("flags", ""))') ||
+			{ flock -u "$IOS_NOSCRUB_FD"; ios_soft_fail "[sweep] noscrub: ceph osd dump failed: scrubbing not switched off"; return 0; }
+		: >"$st.tmp"
+		for f in noscrub nodeep-scrub; do
+			if [[ ,$flags, == *,$f,* ]]; then
+				echo "found $f" >>"$st.tmp"
+			elif ios_ceph osd set "$f" >&2; then
+				echo "set $f" >>"$st.tmp"
+			else
+				ios_soft_fail "[sweep] noscrub: ceph osd set $f failed"
+			fi
+		done
+		mv -f "$st.tmp" "$st"
+	fi
+	live=$(ios_noscrub_live "$st")
+	{
+		grep -v '^holder ' "$st"
+		for f in $live; do echo "holder $f"; done
+		echo "holder ${SLURM_JOB_ID:-$$}"
+	} | sort -u >"$st.tmp" && mv -f "$st.tmp" "$st"
+	IOS_NOSCRUB_HELD=1
+	mapfile -t set < <(sed -n 's/^set //p' "$st")
+	out=$IOS_EDIR/noscrub.json
+	/usr/bin/python3 - "$st" >"$out" <<'PY' || true
+import json, sys
+lines = [l.split() for l in open(sys.argv[1]) if l.strip()]
+print(json.dumps({
+    "set_by_campaign": [l[1] for l in lines if l[0] == "set"],
+    "already_set": [l[1] for l in lines if l[0] == "found"],
+    "holders": [l[1] for l in lines if l[0] == "holder"],
+}))
+PY
+	flock -u "$IOS_NOSCRUB_FD"
+	ios_msg "scrubbing off for the campaign (flags set by it: ${set[*]:-none})"
+	IOS_NOSCRUB_ATTACH=(--attach=noscrub="$out")
+}
+
+# ios_noscrub_release: at the element's exit (ios_on_exit).
+ios_noscrub_release() {
+	[[ -n $IOS_NOSCRUB_HELD ]] || return 0
+	IOS_NOSCRUB_HELD=
+	local st=$IOSTRATA_CAMPAIGN_DIR/noscrub.state live f
+	flock "$IOS_NOSCRUB_FD"
+	live=$(ios_noscrub_live "$st" | grep -vx "${SLURM_JOB_ID:-$$}")
+	if [[ -z $live && -z $(ios_campaign_busy) ]]; then
+		for f in $(sed -n 's/^set //p' "$st"); do
+			ios_ceph osd unset "$f" >&2 || ios_warn "[sweep] noscrub: ceph osd unset $f failed: set it back by hand"
+		done
+		rm -f "$st"
+		ios_msg "scrubbing back on (the campaign's last element)"
+	else
+		{
+			grep -v '^holder ' "$st"
+			for f in $live; do echo "holder $f"; done
+		} >"$st.tmp" && mv -f "$st.tmp" "$st"
+	fi
+	flock -u "$IOS_NOSCRUB_FD"
 }
 
 # ios_node_state TAG: `iostrata-node status --json` on each storage node into
@@ -249,9 +358,11 @@ ios_sweep_element() {
 	[[ -n ${SLURM_HET_SIZE:-} ]] ||
 		ios_fail "not a heterogeneous job: submit with iostrata-campaign (storage component : compute component)"
 	mapfile -t work < <(ios_workload_args)
+	ios_noscrub_hold
 	mapfile -t attach < <(ios_node_state before)
 	[[ ${#attach[@]} -gt 0 ]] || ios_warn "no storage-node state recorded (iostrata-node missing?)"
 	mapfile -t hostf < <(ios_host_facts 0 1)
+	hostf+=("${IOS_NOSCRUB_ATTACH[@]}")
 	attach+=("${hostf[@]}")
 	ios_bench "$IOS_EDIR/seq.h5" --rw=write,read --bs="${IOS_WORKLOAD_SEQ_BS:-8M}" \
 		--reorder "${work[@]}" "${attach[@]}" || { rc=$?; ios_soft_fail "sequential run failed (exit $rc)"; }

@@ -63,6 +63,7 @@ static const struct key_def keys[] = {
 	{"sweep", "disk_bw", IOS_SITE_RATE_LIST, NULL, false},
 	{"sweep", "throttle", IOS_SITE_UINT, NULL, false},
 	{"sweep", "ranks", IOS_SITE_UINT_LIST, NULL, false},
+	{"sweep", "noscrub", IOS_SITE_ENUM, "0|1", false},
 	{"prices", "currency", IOS_SITE_STRING, NULL, false},
 	{"prices", "core", IOS_SITE_DOUBLE, NULL, false},
 	{"prices", "mem_gb", IOS_SITE_DOUBLE, NULL, false},

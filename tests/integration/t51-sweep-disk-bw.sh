@@ -22,7 +22,14 @@ t5x_need_real
 
 site=$work/site/site.conf
 t5x_site "$site" workload.file_size=2M workload.seq_bs=1M workload.runtime=2 workload.reps=2 \
-	workload.iodepth=2 'sweep.disk_bw=20MB..60MB:20MB'
+	workload.iodepth=2 'sweep.disk_bw=20MB..60MB:20MB' sweep.noscrub=1
+# Scrubbing off for the campaign: noscrub already set by hand (the campaign
+# must leave it set), nodeep-scrub set by the campaign and unset after it.
+osdflags() { timeout 60 ceph -c "$CEPH_CONF" osd dump -f json | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["flags"])'; }
+timeout 60 ceph -c "$CEPH_CONF" osd set noscrub >/dev/null 2>&1 || fail "ceph osd set noscrub failed"
+at_exit timeout 60 ceph -c "$CEPH_CONF" osd unset noscrub
+flags0=$(osdflags) || fail "ceph osd dump failed"
+[[ ,$flags0, == *,noscrub,* && ,$flags0, != *,nodeep-scrub,* ]] || fail "OSD flags before: $flags0 (want noscrub, not nodeep-scrub)"
 start=$SECONDS
 "$CAMPAIGN" submit "$site" sweep-disk-bw || fail "submit failed"
 t5x_wait "$site" sweep-disk-bw 240 || fail "not every element is DONE (see above)"
@@ -33,6 +40,25 @@ n=$(awk -F'\t' '!/^#/ && $7 == "DONE" && $8 ~ /\.h5$/' "$dir/index.tsv" | wc -l)
 [[ $n -eq 6 ]] || fail "index lists $n results files, want 6: $(cat "$dir/index.tsv")"
 "$REPORT" validate "$dir"/results/*.h5 >"$work/validate.txt" 2>&1 ||
 	fail "results files do not validate: $(cat "$work/validate.txt")"
+
+# scrubbing: back as it was, and every results file says what the campaign set
+flags1=$(osdflags) || fail "ceph osd dump failed"
+[[ ,$flags1, == *,noscrub,* ]] || fail "the campaign unset noscrub, which it did not set: flags $flags1"
+[[ ,$flags1, != *,nodeep-scrub,* ]] || fail "nodeep-scrub still set after the campaign: flags $flags1"
+[[ ! -e $dir/noscrub.state ]] || fail "$dir/noscrub.state left: $(cat "$dir/noscrub.state")"
+/usr/bin/python3 - "$dir"/results/*.h5 <<'PY' || fail "the results files do not record the scrub flags the campaign set"
+import json, sys, h5py
+for p in sys.argv[1:]:
+    with h5py.File(p, "r") as f:
+        att = {d.attrs["name"].decode() if isinstance(d.attrs["name"], bytes) else d.attrs["name"]: d[()]
+               for d in f["attachments"].values()}
+        rec = json.loads(att["noscrub"].decode() if isinstance(att["noscrub"], bytes) else att["noscrub"])
+        assert rec["set_by_campaign"] == ["nodeep-scrub"], (p, rec)
+        assert rec["already_set"] == ["noscrub"], (p, rec)
+        assert rec["holders"], (p, rec)
+print("scrub flags recorded in %d files" % (len(sys.argv) - 1))
+PY
+log "scrubbing: nodeep-scrub set for the campaign and unset after it, noscrub (set before) left set"
 
 # the throttle the plugin applied (its per-job file, copied before the run)
 for k in 0 1 2; do
