@@ -171,45 +171,31 @@ static void print_env_var(const char *section, const char *key,
 	fputs("'\n", stdout);
 }
 
+struct env_sec {
+	const struct env_ctx *c;
+	const char *section;
+};
+
+static int env_key(const char *key, void *arg)
+{
+	const struct env_sec *e = arg;
+	const char *v = ios_site_get(e->c->s, e->section, key);
+
+	if (v)
+		print_env_var(e->section, key, v);
+	return 0;
+}
+
+/* Every key the site format declares for a plain section (the table in
+ * site/siteconf.c: one list, so a new key reaches the job scripts); the
+ * named sections (tier "NAME", disk "NAME") are read by the tools. */
 static int env_section(const char *section, const char *name, void *arg)
 {
-	static const char *const keys_by_section[][12] = {
-		{"site", "name", "description"},
-		{"storage", "nodes", "nodelist", "partition", "disks_per_node",
-		 "disk_bw", "disk_bw_measured", "controller_bw", "nic_bw",
-		 "cores", "memory", "osds_per_node"},
-		{"storage", "nvme_per_node", "replication", "policy",
-		 "state_dir", "device_dir"},
-		{"compute", "nodes", "nodelist", "partition", "ranks_per_node"},
-		{"workload", "file_size", "seq_bs", "rand_bs", "runtime",
-		 "reps", "iodepth", "ioengine", "dir", "interval"},
-		{"workload", "bs", "rwmixread"},
-		{"sweep", "cpus", "mem", "disk_bw", "throttle", "ranks",
-		 "noscrub"},
-		{"prices", "currency", "core", "mem_gb", "hdd", "nvme",
-		 "node_base"},
-		{"slurm", "time", "account", "qos", "mpi", "extra"},
-		{"health", "file_size", "runtime", "reps", "history",
-		 "textfile", "threshold"},
-		{"accept", "tiers", "tier"},
-	};
-	const struct env_ctx *c = arg;
+	struct env_sec e = {.c = arg, .section = section};
 
-	(void)name;
-	for (size_t i = 0;
-	     i < sizeof(keys_by_section) / sizeof(*keys_by_section); i++) {
-		if (strcmp(keys_by_section[i][0], section) != 0)
-			continue;
-		for (size_t k = 1; k < 12 && keys_by_section[i][k]; k++) {
-			const char *v = ios_site_get(c->s, section,
-						     keys_by_section[i][k]);
-
-			if (v)
-				print_env_var(section, keys_by_section[i][k],
-					      v);
-		}
-	}
-	return 0;
+	if (strcmp(section, name) != 0)
+		return 0;
+	return ios_site_keys(section, env_key, &e);
 }
 
 static int cmd_env(const char *site_arg)

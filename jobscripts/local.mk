@@ -57,6 +57,11 @@ tests_unit_test_campaign_progress_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_campaign_progress_LDADD = $(CMOCKA_LIBS) -lm
 endif
 
+# `iostrata-campaign env` exports every declared site key (skips itself
+# when the tool is not built).
+TESTS += tests/unit/test_campaign_env.sh
+dist_noinst_SCRIPTS += tests/unit/test_campaign_env.sh
+
 # The jobs integration tests (run by tests/integration/run).
 dist_noinst_SCRIPTS += \
 	tests/integration/t50-campaign.sh \

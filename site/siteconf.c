@@ -184,6 +184,23 @@ int ios_site_key_kind(const char *section, const char *key)
 	return d ? (int)d->kind : -1;
 }
 
+int ios_site_keys(const char *section, int (*cb)(const char *key, void *arg),
+		  void *arg)
+{
+	const char *kind = named_kind(section);
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		int rc;
+
+		if (strcmp(keys[i].section, kind ? kind : section) != 0)
+			continue;
+		rc = cb(keys[i].key, arg);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 char *ios_site_trim(char *s)
 {
 	char *e;

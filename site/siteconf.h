@@ -123,6 +123,12 @@ int ios_site_get_list(const struct ios_site *s, const char *section,
 /* The declared kind of [section].[key] (tier sections by prefix), or -1. */
 int ios_site_key_kind(const char *section, const char *key);
 
+/* Call cb(key, arg) for each key declared for [section] (tier and disk
+ * sections by prefix), in table order; a non-zero return stops the walk
+ * and is returned, else 0. */
+int ios_site_keys(const char *section, int (*cb)(const char *key, void *arg),
+		  void *arg);
+
 /*
  * Call cb(section, name, arg) for each section whose name starts with
  * [prefix] ("" for all), in file order.  [name] is the part in quotes for
