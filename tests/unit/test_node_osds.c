@@ -341,15 +341,21 @@ static int ctld_resume(const char *node, char *why, size_t len)
 	return 0;
 }
 
-static enum node_health_act health(struct fx *f, struct node_health_result *res)
+/* The fake slurmctld's operations for [f]'s node. */
+static struct node_slurm_ops health_ops(struct fx *f)
 {
-	const struct node_slurm_ops ops = {
+	return (struct node_slurm_ops){
 		.state = ctld_state,
 		.drain = ctld_drain,
 		.resume = ctld_resume,
 		.alive = alive,
 		.alive_arg = &f->c.fs,
 	};
+}
+
+static enum node_health_act health(struct fx *f, struct node_health_result *res)
+{
+	const struct node_slurm_ops ops = health_ops(f);
 	struct ios_err err;
 
 	if (node_health(&f->c, &ops, res, &err) != 0)
@@ -367,13 +373,7 @@ static void test_health(void **state)
 	struct node_health_result res;
 	struct iostrata_req r;
 	struct ios_err err;
-	const struct node_slurm_ops ops = {
-		.state = ctld_state,
-		.drain = ctld_drain,
-		.resume = ctld_resume,
-		.alive = alive,
-		.alive_arg = &f->c.fs,
-	};
+	const struct node_slurm_ops ops = health_ops(f);
 	int lk;
 
 	memset(&ctld, 0, sizeof(ctld));
