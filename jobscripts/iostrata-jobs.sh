@@ -148,12 +148,23 @@ ios_noscrub_live() {
 	done
 }
 
+# ios_noscrub_holders STATE JOBID...: STATE's holders replaced by JOBIDs
+# (its flag lines kept).
+ios_noscrub_holders() {
+	local st=$1 id
+	shift
+	{
+		grep -v '^holder ' "$st"
+		for id; do echo "holder $id"; done
+	} | sort -u >"$st.tmp" && mv -f "$st.tmp" "$st"
+}
+
 # ios_noscrub_hold: at the element's start (not in a subshell: it keeps the
 # lock's descriptor); IOS_NOSCRUB_ATTACH gets the --attach of the record.
 ios_noscrub_hold() {
 	IOS_NOSCRUB_ATTACH=()
 	[[ ${IOS_SWEEP_NOSCRUB:-0} == 1 ]] || return 0
-	local camp=${IOSTRATA_CAMPAIGN_DIR:-} st flags f set=() live out
+	local camp=${IOSTRATA_CAMPAIGN_DIR:-} st flags f set=() out
 	[[ -n $camp && -d $camp ]] || { ios_warn "[sweep] noscrub = 1 needs a campaign (IOSTRATA_CAMPAIGN_DIR): scrubbing left as it is"; return 0; }
 	st=$camp/noscrub.state
 	exec {IOS_NOSCRUB_FD}>>"$camp/noscrub.lock"
@@ -173,12 +184,8 @@ ios_noscrub_hold() {
 		done
 		mv -f "$st.tmp" "$st"
 	fi
-	live=$(ios_noscrub_live "$st")
-	{
-		grep -v '^holder ' "$st"
-		for f in $live; do echo "holder $f"; done
-		echo "holder ${SLURM_JOB_ID:-$$}"
-	} | sort -u >"$st.tmp" && mv -f "$st.tmp" "$st"
+	# shellcheck disable=SC2046 # one word per job id
+	ios_noscrub_holders "$st" $(ios_noscrub_live "$st") "${SLURM_JOB_ID:-$$}"
 	IOS_NOSCRUB_HELD=1
 	mapfile -t set < <(sed -n 's/^set //p' "$st")
 	out=$IOS_EDIR/noscrub.json
@@ -210,10 +217,8 @@ ios_noscrub_release() {
 		rm -f "$st"
 		ios_msg "scrubbing back on (the campaign's last element)"
 	else
-		{
-			grep -v '^holder ' "$st"
-			for f in $live; do echo "holder $f"; done
-		} >"$st.tmp" && mv -f "$st.tmp" "$st"
+		# shellcheck disable=SC2086 # one word per job id
+		ios_noscrub_holders "$st" $live
 	fi
 	flock -u "$IOS_NOSCRUB_FD"
 }
