@@ -207,10 +207,10 @@ static void judge_run(const struct ios_run *run, const char *path,
 	if ((double)row->written < need) {
 		snprintf(
 			row->note, sizeof(row->note),
-			"too little data: the write moved %s, less than %g x the clients' RAM (%s of %s)",
+			"too little data: the write moved %s, less than %g x the clients' RAM of %s (%s)",
 			ios_fmt_size(row->written, a, sizeof(a)), factor,
-			ios_fmt_size((uint64_t)need, b, sizeof(b)),
-			ios_fmt_size(row->ram, c, sizeof(c)));
+			ios_fmt_size(row->ram, c, sizeof(c)),
+			ios_fmt_size((uint64_t)need, b, sizeof(b)));
 		return;
 	}
 	row->status = IOS_ACC_PASS;
