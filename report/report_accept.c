@@ -442,9 +442,12 @@ struct acc_args {
 	const char *tiers, *only, *site_path;
 	double tol; /* < 0: not given */
 	enum acc_format fmt;
-	const char *profile; /* NULL / "tiers", or "nersc" */
-	int partition_nodes; /* --partition-nodes; 0: not given */
-	double data_factor;  /* --data-factor; 0: not given */
+	const char *profile;  /* NULL / "tiers", or "nersc" */
+	int partition_nodes;  /* --partition-nodes; 0: not given */
+	double data_factor;   /* --data-factor; 0: not given */
+	bool plan;            /* --plan (nersc): print the job's plan */
+	uint64_t ram, seq_bs; /* --ram, --seq-bs (the plan) */
+	int ranks_per_node;   /* --ranks-per-node (the plan) */
 };
 
 /* [opt]=N: a node count, 1..1000000.  0, or -EINVAL said. */
@@ -460,6 +463,19 @@ static int parse_count(const char *arg, const char *opt, int *out)
 		return -EINVAL;
 	}
 	*out = (int)v;
+	return 0;
+}
+
+/* [opt]=SIZE (common/units.h: 4K, 1M, 24G).  0, or -EINVAL said. */
+static int parse_bytes(const char *arg, const char *opt, uint64_t *out)
+{
+	struct ios_err err = {0};
+
+	if (ios_parse_size(arg, opt, out, &err) < 0 || !*out) {
+		fprintf(stderr, "iostrata-report accept: %s\n",
+			err.msg[0] ? err.msg : "a size above 0 is needed");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -531,14 +547,18 @@ static int parse_args(int argc, char **argv, struct acc_args *a)
 		{"profile", required_argument, NULL, 'P'},
 		{"partition-nodes", required_argument, NULL, 'N'},
 		{"data-factor", required_argument, NULL, 'D'},
+		{"plan", no_argument, NULL, 'L'},
+		{"ram", required_argument, NULL, 'M'},
+		{"ranks-per-node", required_argument, NULL, 'R'},
+		{"seq-bs", required_argument, NULL, 'B'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:T:s:f:F:P:N:D:h", opts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, "t:T:s:f:F:P:N:D:LM:R:B:h", opts,
+				NULL)) != -1) {
 		switch (c) {
 		case 't':
 			a->tiers = optarg;
@@ -577,10 +597,25 @@ static int parse_args(int argc, char **argv, struct acc_args *a)
 					 &a->data_factor) < 0)
 				return REPORT_EXIT_USAGE;
 			break;
+		case 'L':
+			a->plan = true;
+			break;
+		case 'M':
+		case 'B':
+			if (parse_bytes(optarg, c == 'M' ? "--ram" : "--seq-bs",
+					c == 'M' ? &a->ram : &a->seq_bs) < 0)
+				return REPORT_EXIT_USAGE;
+			break;
+		case 'R':
+			if (parse_count(optarg, "--ranks-per-node",
+					&a->ranks_per_node) < 0)
+				return REPORT_EXIT_USAGE;
+			break;
 		case 'h':
 			printf("usage: iostrata-report accept [--tiers=FILE] [--tier=NAME] [--site=SITE.conf] [--fio-tolerance=0.15] [--format=text|md|json|html] FILE...\n"
 			       "       iostrata-report accept --profile=nersc [--partition-nodes=N] [--data-factor=1.5] [--site=SITE.conf] [--format=text|md|json] FILE...\n"
 			       "--profile=nersc: the NERSC-10-style profile (no tier table): sequential N-to-N and N-to-1, random 4 KiB N-to-N at 1 node, ~15%% and all of the partition (--partition-nodes, default the largest run), write and read from the same run, data written >= 1.5 x the clients' RAM (--data-factor: smaller only for a scaled-down test site, reported as such)\n"
+			       "       iostrata-report accept --profile=nersc --plan --partition-nodes=N --ram=SIZE --ranks-per-node=N [--seq-bs=1M] [--data-factor=1.5]: the acceptance job's levels and sizes per rank, as shell assignments\n"
 			       "exit: 0 all PASS, 1 some FAIL, 3 some NOTRUN and none FAIL, 2 bad input\n");
 			return 1;
 		default:
@@ -762,6 +797,12 @@ static int accept_nersc(const struct acc_args *a, int argc, char **argv,
 	size_t n = 0;
 	int nbad, rc = REPORT_EXIT_USAGE;
 
+	if (a->plan) {
+		rc = report_nersc_plan(
+			a->partition_nodes, a->ram, a->ranks_per_node,
+			a->seq_bs ? a->seq_bs : 1u << 20, a->data_factor);
+		goto out;
+	}
 	if (a->fmt == ACC_HTML) {
 		fprintf(stderr,
 			"iostrata-report accept: --format=html: not with --profile=nersc (accepted: text, md, json)\n");

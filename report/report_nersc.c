@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -229,4 +230,32 @@ int report_nersc(const struct report_run *runs, size_t n, int partition_nodes,
 		print_text(&v, !strcmp(format, "md"));
 	ios_nersc_verdict_clear(&v);
 	return rc;
+}
+
+int report_nersc_plan(int partition_nodes, uint64_t ram, int ranks_per_node,
+		      uint64_t seq_bs, double factor)
+{
+	int lv[IOS_NERSC_MAX_LEVELS];
+	int n = ios_nersc_levels(partition_nodes, lv);
+	uint64_t seq, rnd;
+
+	if (factor <= 0)
+		factor = IOS_NERSC_DATA_FACTOR;
+	seq = ios_nersc_rank_size(ram, ranks_per_node, seq_bs, factor);
+	rnd = ios_nersc_rank_size(ram, ranks_per_node, IOS_NERSC_RAND_BS,
+				  factor);
+	if (!n || !seq || !rnd) {
+		fprintf(stderr,
+			"iostrata-report accept --plan: needs --partition-nodes, --ram (of one client) and --ranks-per-node above 0\n");
+		return REPORT_EXIT_USAGE;
+	}
+	printf("levels=");
+	for (int l = 0; l < n; l++)
+		printf("%s%d", l ? " " : "", lv[l]);
+	printf("\nseq_bs=%" PRIu64 "\nseq_size=%" PRIu64
+	       "\nrand_bs=%u\nrand_size=%" PRIu64
+	       "\ndata_factor=%g\nscaled_down=%d\n",
+	       seq_bs, seq, IOS_NERSC_RAND_BS, rnd, factor,
+	       factor < IOS_NERSC_DATA_FACTOR);
+	return REPORT_EXIT_OK;
 }
