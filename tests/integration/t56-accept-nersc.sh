@@ -71,6 +71,6 @@ PY
 rc=$?
 cat "$work/rules.txt"
 [[ $rc -eq 1 ]] || fail "accept --profile=nersc at 1.5 x RAM: exit $rc, want 1"
-n=$(grep -Ec '^[a-z-]+ +[12] +[12] +FAIL .*too little data: .* less than 1.5 x the clients. RAM' "$work/rules.txt")
+n=$(grep -Ec '^[a-z0-9-]+ +[12] +[12] +FAIL .*too little data: .* less than 1.5 x the clients. RAM' "$work/rules.txt")
 [[ $n -eq 6 ]] || fail "want 6 FAIL rows for too little data, got $n"
 log "PASS"
