@@ -7,7 +7,8 @@
 # --mpi=pmix: (1) --once write, read (--reorder: another node's blocks)
 # and randread with --verify and --keep, segments of 128 KiB over 64 KiB
 # I/Os; (2) a time-based libaio randwrite over the kept file (reused: it is
-# ours), removed at the end.  Asserts exit 0 and valid repetitions, the
+# ours), removed at the end; (3) the cephfs backend on one shared file,
+# write then --reorder read with --verify.  Asserts exit 0 and valid repetitions, the
 # config's file_layout and shared_block, one file of ranks x size bytes and
 # no rank file, every 64 KiB block of that file stamped by the rank that
 # owns it at its own offset (read back here, outside the benchmark), each
@@ -86,6 +87,23 @@ run_job aio "$ntasks" 120 "$bench" --file-layout=shared --rw=randwrite \
 [[ $(job_rc aio) == 0 ]] || fail "shared libaio run exited $(job_rc aio): $(tail -20 "$work/aio.out")"
 left=$(find "$cephdir" -name 'iostrata-bench*' | wc -l)
 [[ $left == 0 ]] || fail "$left benchmark files left in $cephdir: $(ls -la "$cephdir")"
+
+# (3) the cephfs backend (libcephfs, no mount) on one shared file: rank 0
+# creates it, the others open it; the reads of another node's blocks
+# verify every stamp
+rel=${cephdir#"${IOSTRATA_CEPHFS_MOUNT:-}"}
+if [[ -n ${IOSTRATA_CEPHFS_MOUNT:-} && $rel != "$cephdir" ]] &&
+	"$bench" --help | grep -q '^  cephfs '; then
+	run_job ceph "$ntasks" 120 "$bench" --backend=cephfs --file-layout=shared \
+		--once --rw=write,read --reorder --verify --bs=$bs --size=1M \
+		--dir="$rel" --reps=1 --output=none --summary=json --quiet
+	[[ $(job_rc ceph) == 0 ]] || fail "cephfs shared run exited $(job_rc ceph): $(tail -20 "$work/ceph.out")"
+	json_of ceph | grep -q '"valid": *true' || fail "cephfs shared run not valid: $(json_of ceph)"
+	left=$(find "$cephdir" -name 'iostrata-bench*' | wc -l)
+	[[ $left == 0 ]] || fail "cephfs: $left benchmark files left in $cephdir"
+else
+	log "cephfs backend not built or no CephFS mount: its shared run skipped"
+fi
 
 "$report" show "$work/once.h5" "$work/aio.h5" >"$work/show.out" 2>&1 ||
 	fail "iostrata-report show: $(cat "$work/show.out")"
