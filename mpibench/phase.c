@@ -79,22 +79,30 @@ static int open_target(struct phase_run *pr, struct mb_ctx *ctx,
 }
 
 /*
- * The bytes this rank lays out: [*lo, *hi) of its file (per rank: the
- * whole file; shared: the rank's contiguous share of the one file, whose
- * blocks belong to every rank in turn), starting after what the file
- * already holds ([cur] bytes, rounded down to a block).
+ * The bytes this rank lays out: [*lo, *hi) of its file.  Per rank: the
+ * whole file, starting after what it already holds ([cur] bytes, rounded
+ * down to a block; the rank's own writes are sequential, so there is no
+ * hole below).  Shared: the rank's contiguous share of the one file
+ * (whose blocks belong to every rank in turn), all of it unless the file
+ * already has its full size: every rank writes its blocks in its own
+ * time, so a time-based write leaves holes below the file's end where a
+ * slower rank did not get to.
  */
 static void layout_range(const struct phase_run *pr, uint64_t cur, uint64_t *lo,
 			 uint64_t *hi)
 {
 	const struct mb_config *cfg = pr->cfg;
-	uint64_t start = 0;
+	uint64_t start;
 
-	if (cfg->file_layout == MB_LAYOUT_SHARED)
+	if (cfg->file_layout == MB_LAYOUT_SHARED) {
 		start = (uint64_t)pr->w->rank * cfg->size;
-	*hi = start + cfg->size;
+		*hi = start + cfg->size;
+		*lo = cur >= cfg->size * (uint64_t)pr->w->nranks ? *hi : start;
+		return;
+	}
+	*hi = cfg->size;
 	cur = cur / cfg->bs * cfg->bs;
-	*lo = cur > start ? (cur < *hi ? cur : *hi) : start;
+	*lo = cur < *hi ? cur : *hi;
 }
 
 /* Lay out the file up to --size (untimed), like fio does: per rank each
