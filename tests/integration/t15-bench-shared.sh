@@ -8,7 +8,8 @@
 # and randread with --verify and --keep, segments of 128 KiB over 64 KiB
 # I/Os; (2) a time-based libaio randwrite over the kept file (reused: it is
 # ours), removed at the end; (3) the cephfs backend on one shared file,
-# write then --reorder read with --verify.  Asserts exit 0 and valid repetitions, the
+# write then --reorder read with --verify; (4) a time-based write then a
+# verified read (the lay-out fills what the write left).  Asserts exit 0 and valid repetitions, the
 # config's file_layout and shared_block, one file of ranks x size bytes and
 # no rank file, every 64 KiB block of that file stamped by the rank that
 # owns it at its own offset (read back here, outside the benchmark), each
@@ -87,6 +88,15 @@ run_job aio "$ntasks" 120 "$bench" --file-layout=shared --rw=randwrite \
 [[ $(job_rc aio) == 0 ]] || fail "shared libaio run exited $(job_rc aio): $(tail -20 "$work/aio.out")"
 left=$(find "$cephdir" -name 'iostrata-bench*' | wc -l)
 [[ $left == 0 ]] || fail "$left benchmark files left in $cephdir: $(ls -la "$cephdir")"
+
+# (4) time-based: a 1 s write covers part of each rank's share, each rank
+# as far as its speed took it; the read's lay-out must fill every rank's
+# blocks (not only those past the file's end), or --verify finds holes
+run_job timed "$ntasks" 120 "$bench" --file-layout=shared --rw=write,read \
+	--verify --bs=$bs --size=16M --dir="$cephdir" --runtime=1 --reps=1 \
+	--interval=100ms --output=none --summary=json --quiet
+[[ $(job_rc timed) == 0 ]] || fail "time-based shared write,read exited $(job_rc timed): $(tail -20 "$work/timed.out")"
+json_of timed | grep -q '"valid": *true' || fail "time-based shared run not valid: $(json_of timed)"
 
 # (3) the cephfs backend (libcephfs, no mount) on one shared file: rank 0
 # creates it, the others open it; the reads of another node's blocks
