@@ -330,15 +330,18 @@ ios_remove_wdir() {
 
 # ios_bench OUTPUT ARGS...: iostrata-bench on the compute component (het
 # group IOS_COMPUTE_GROUP, or the whole allocation for single-component
-# jobs); with IOS_BENCH_NODE=NODE on that one node alone (its ranks per node).
+# jobs); with IOS_BENCH_NODE=NODE on that one node alone (its ranks per node),
+# with IOS_BENCH_NODE=N1,N2,... on those nodes (the same ranks per node).
 ios_bench() {
 	local out=$1 group=() where=()
 	shift
 	[[ -n ${SLURM_HET_SIZE:-} ]] && group=(--het-group="${IOS_COMPUTE_GROUP:-0}")
 	if [[ -n ${IOS_BENCH_NODE:-} ]]; then
-		local rpn=${SLURM_NTASKS_PER_NODE:-${IOS_COMPUTE_RANKS_PER_NODE:-1}}
+		# one node, or a comma list of nodes (the NERSC profile's levels)
+		local rpn=${SLURM_NTASKS_PER_NODE:-${IOS_COMPUTE_RANKS_PER_NODE:-1}} nn
 		rpn=${rpn%%(*}
-		where=(--nodelist="$IOS_BENCH_NODE" --nodes=1 --ntasks="$rpn" --ntasks-per-node="$rpn")
+		nn=$(($(tr -cd , <<<"$IOS_BENCH_NODE" | wc -c) + 1))
+		where=(--nodelist="$IOS_BENCH_NODE" --nodes="$nn" --ntasks="$((nn * rpn))" --ntasks-per-node="$rpn")
 	fi
 	ios_make_wdir
 	ios_msg "bench${IOS_BENCH_NODE:+ on $IOS_BENCH_NODE alone}: $*"
