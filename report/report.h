@@ -64,6 +64,8 @@ char **report_expand(int argc, char **argv, size_t *n);
 int report_show(int argc, char **argv);
 /* show --hosts: every host record of [runs] (report_hosts.c). */
 void report_show_hosts(const struct report_run *runs, size_t n);
+/* The same on [o]. */
+void report_print_hosts(FILE *o, const struct report_run *runs, size_t n);
 int report_export(int argc, char **argv);
 int report_validate(int argc, char **argv);
 int report_efficiency(int argc, char **argv);

@@ -309,6 +309,79 @@ static void html_cell(FILE *o, const char *cls, const char *s)
 	fputs("</td>", o);
 }
 
+/* Each row's margin (measured / expected) as a bar, inline SVG: the
+ * per-client rates against the tier at a glance (1.0 = the tier; bars cut
+ * at 2.0; a row with no measurement has none). */
+static void html_margins(FILE *o, const struct ios_acc_verdict *v)
+{
+	static const char *const fill[] = {"#4a4", "#cc4", "#c44"};
+	const int rowh = 16, left = 300, scale = 200;
+	char b[64];
+
+	if (!v->n)
+		return;
+	fprintf(o,
+		"<svg width=\"%d\" height=\"%zu\" role=\"img\" aria-label=\"margins\">\n",
+		left + 2 * scale + 80, v->n * (size_t)rowh + 24);
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ios_acc_row *r = &v->rows[i];
+		double m = r->margin;
+		int y = (int)i * rowh + 4;
+
+		fprintf(o,
+			"<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"end\">",
+			left - 6, y + 11);
+		html_text(o, ios_acc_metrics[r->metric].key);
+		fputs(" ", o);
+		html_text(o, r->client);
+		fprintf(o, " %s</text>", ios_acc_scope_name(r->scope));
+		if (!isnan(m) && m > 0)
+			fprintf(o,
+				"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>"
+				"<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>",
+				left, y, (int)(fmin(m, 2.0) * scale), rowh - 3,
+				fill[r->status],
+				left + (int)(fmin(m, 2.0) * scale) + 4, y + 11,
+				fmt_ratio(m, b, sizeof(b)));
+		fputs("\n", o);
+	}
+	fprintf(o,
+		"<line x1=\"%d\" y1=\"0\" x2=\"%d\" y2=\"%zu\" stroke=\"#000\" stroke-dasharray=\"4 2\"/>"
+		"<text x=\"%d\" y=\"%zu\" font-size=\"11\">1.0 = the tier (measured / expected)</text>\n</svg>\n",
+		left + scale, left + scale, v->n * (size_t)rowh + 6,
+		left + scale + 4, v->n * (size_t)rowh + 20);
+}
+
+/* What ran: each results file, the command line that wrote it and the
+ * hardware record of every host, escaped. */
+static void html_runs(FILE *o, const struct report_run *runs, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	fputs("<h2>What ran</h2>\n", o);
+	for (size_t i = 0; i < n; i++) {
+		fputs("<p><code>", o);
+		html_text(o, runs[i].path);
+		fputs("</code>: <code>", o);
+		html_text(o, runs[i].run->command_line
+				     ? runs[i].run->command_line
+				     : "(no command line recorded)");
+		fputs("</code></p>\n", o);
+	}
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return;
+	report_print_hosts(m, runs, n);
+	if (fclose(m) == 0) {
+		fputs("<h2>Hosts</h2>\n<pre>", o);
+		html_text(o, buf);
+		fputs("</pre>\n", o);
+	}
+	free(buf);
+}
+
 static void print_html(FILE *o, const struct ios_acc_tier *t, const char *file,
 		       const struct ios_acc_verdict *v, double tol)
 {
@@ -353,9 +426,11 @@ static void print_html(FILE *o, const struct ios_acc_tier *t, const char *file,
 		html_cell(o, NULL, r->note);
 		fputs("</tr>\n", o);
 	}
+	fputs("</table>\n", o);
+	html_margins(o, v);
 	counts(v, c);
 	fprintf(o,
-		"</table>\n<p><b>%s</b>: %d PASS, %d FAIL, %d NOTRUN; %d disagreement(s) with fio.</p>\n",
+		"<p><b>%s</b>: %d PASS, %d FAIL, %d NOTRUN; %d disagreement(s) with fio.</p>\n",
 		ios_acc_status_name(v->status), c[IOS_ACC_PASS],
 		c[IOS_ACC_FAIL], c[IOS_ACC_NOTRUN], v->ndisagree);
 }
@@ -864,8 +939,10 @@ int report_accept(int argc, char **argv)
 		goto out;
 	print_head(&a, &jall);
 	rc = judge_tiers(&a, ts, &tl, &set, jall);
-	if (a.fmt == ACC_HTML)
+	if (a.fmt == ACC_HTML) {
+		html_runs(stdout, runs, n);
 		printf("</body></html>\n");
+	}
 	if (jall) {
 		json_object_set_new(jall, "exit", json_integer(rc));
 		json_dumpf(jall, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);

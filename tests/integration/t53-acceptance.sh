@@ -90,6 +90,9 @@ EOF
 "$REPORT" accept --tiers="$work/tiers.conf" --tier=High --format=html "$el"/accept-*.h5 >"$work/high.html" &&
 	fail "accept --format=html --tier=High: exit 0, want 1 (a FAIL)"
 grep -q '<td class="fail">FAIL</td>' "$work/high.html" || fail "the HTML report shows no FAIL cell"
+grep -q '<svg ' "$work/high.html" || fail "the HTML report has no margin plot"
+grep -q '^hosts of .*accept-c1-' "$work/high.html" || fail "the HTML report has no hardware record of the runs' hosts"
+grep -q 'iostrata-bench' "$work/high.html" || fail "the HTML report does not show the commands that ran"
 "$top/tests/tools/render-html" "$work/high.html" "$work/high.png" ||
 	fail "the HTML acceptance report does not render self-contained in Chromium"
 printf '<!DOCTYPE html><html><body><h1>control</h1><img src="https://fonts.example.invalid/x.png"></body></html>\n' >"$work/control.html"
