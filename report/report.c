@@ -483,6 +483,20 @@ static void show_runs(const struct report_run *runs, size_t n,
 		}
 }
 
+/* The run mode of each run: /config mode and its size-based repetitions
+ * (a time-based and a size-based run measure different things). */
+static void show_mode(const struct report_run *runs, size_t n)
+{
+	printf("\nrun mode (/config mode; repetitions with size_based set):\n");
+	for (size_t i = 0; i < n; i++) {
+		int nsize, nreps;
+		const char *m = ios_run_mode(runs[i].run, &nsize, &nreps);
+
+		printf("  %-24s mode %-7s %d of %d repetition(s) size-based\n",
+		       runs[i].label, m, nsize, nreps);
+	}
+}
+
 /* Why repetitions were left out. */
 static void show_invalid(const struct report_run *runs, size_t n)
 {
@@ -564,6 +578,7 @@ int report_show(int argc, char **argv)
 
 	show_modes(runs, n, cols, ncols, fname);
 	show_runs(runs, n, fname);
+	show_mode(runs, n);
 	show_invalid(runs, n);
 	if (hosts)
 		report_show_hosts(runs, n);

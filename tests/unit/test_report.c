@@ -28,6 +28,7 @@
 #include "h5run.h"
 #include "hostile.h"
 #include "report.h"
+#include "runrec.h"
 #include "synth.h"
 
 #include "report_fx.h"
@@ -438,6 +439,59 @@ static void test_show_and_bad_files(void **state)
 	free(out);
 }
 
+/* show prints each run's mode: /config mode and how many repetitions are
+ * size-based (a file without the key says "unknown"). */
+static void test_show_mode(void **state)
+{
+	static const struct {
+		const char *name, *mode;
+		bool size_based;
+		const char *want;
+	} cases[] = {
+		{"mo.h5", "once", true,
+		 "mode once    6 of 6 repetition(s) size-based"},
+		{"mt.h5", "time", false,
+		 "mode time    0 of 6 repetition(s) size-based"},
+		{"mu.h5", NULL, false,
+		 "mode unknown 0 of 6 repetition(s) size-based"},
+	};
+	struct ios_err err = {0};
+	struct ios_synth s;
+	char *out;
+
+	(void)state;
+	ios_synth_defaults(&s);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct ios_run *run = ios_synth_run(&s);
+		char lb[16];
+
+		assert_non_null(run);
+		snprintf(lb, sizeof(lb), "run-%zu", i);
+		assert_int_equal(ios_runrec_kv(run, "label", "%s", lb), 0);
+		if (cases[i].mode)
+			assert_int_equal(
+				ios_runrec_kv(run, "mode", "%s", cases[i].mode),
+				0);
+		for (int p = 0; p < run->nphases; p++)
+			for (int r = 0; r < run->phases[p].nreps; r++)
+				run->phases[p].reps[r].size_based =
+					cases[i].size_based;
+		assert_int_equal(ios_h5_write_run(P(cases[i].name), run, &err),
+				 0);
+		ios_synth_free(run);
+	}
+	assert_int_equal(run_cmd(&out, 2, "show", P("m*.h5")), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char line[128];
+
+		snprintf(line, sizeof(line), "  run-%-20zu %s\n", i,
+			 cases[i].want);
+		if (!strstr(out, line))
+			fail_msg("show lacks \"%s\":\n%s", line, out);
+	}
+	free(out);
+}
+
 static void test_trend(void **state)
 {
 	static const struct {
@@ -650,6 +704,7 @@ int main(void)
 		cmocka_unit_test(test_accept),
 		cmocka_unit_test(test_export),
 		cmocka_unit_test(test_show_and_bad_files),
+		cmocka_unit_test(test_show_mode),
 		cmocka_unit_test(test_trend),
 		cmocka_unit_test(test_derive),
 		cmocka_unit_test(test_hosts_escapes),
