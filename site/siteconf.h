@@ -32,8 +32,8 @@
  *               prefix, default "iostrata"), replication_pg_num (pg_num of
  *               a pool the campaign creates, 1..4096, default 32)
  * List items are separated by commas or white space; sweep.ranks and
- * sweep.replication are strict: single commas only (an empty item, "1,,4" or a trailing comma,
- * and an item given twice are refused).
+ * sweep.replication are strict: single commas only (an empty item,
+ * "1,,4" or a trailing comma, and an item given twice are refused).
  *   [prices]    currency, core, mem_gb, hdd, nvme, node_base (per core,
  *               per GB of RAM, per installed data disk, per NVMe, per node)
  *   [disk "NAME"]  a drive class: bw (sustained rate), iops, price (per
