@@ -49,7 +49,7 @@ sed -i "/^\\[sweep\\]/a replication = 2, 3\\nreplication_pool = $pfx\\nreplicati
 # 1. nothing half-made: factor 3 is made first, then factor 2's pool
 # exists with size 3 (not 2): submit fails, undoes factor 3, submits nothing
 bad=$work/site/bad.conf
-sed "s/^replication = .*/replication = 3, 2/; s/^replication_pool = .*/replication_pool = ${pfx}bad/" "$site" >"$bad"
+sed "s/^replication = 2, 3$/replication = 3, 2/; s/^replication_pool = .*/replication_pool = ${pfx}bad/" "$site" >"$bad"
 cephq osd pool create "${pfx}bad-r2" 8 8 >/dev/null 2>&1 || fail "ceph osd pool create ${pfx}bad-r2 failed"
 cephq osd pool set "${pfx}bad-r2" size 3 >/dev/null 2>&1 || fail "ceph osd pool set size failed"
 "$CAMPAIGN" submit "$bad" sweep-disk-bw --campaign="$work/bad" >"$work/bad.out" 2>&1
