@@ -18,7 +18,6 @@
 
 #include <jansson.h>
 
-#include "runrec.h"
 #include "summary.h"
 #include "synth.h"
 
@@ -91,16 +90,10 @@ static void test_mode(void **state)
 		json_t *rep;
 
 		ios_synth_defaults(&s);
+		s.mode = cases[i].mode;
+		s.size_based = cases[i].size_based;
 		run = ios_synth_run(&s);
 		assert_non_null(run);
-		if (cases[i].mode)
-			assert_int_equal(
-				ios_runrec_kv(run, "mode", "%s", cases[i].mode),
-				0);
-		for (int p = 0; p < run->nphases; p++)
-			for (int r = 0; r < run->phases[p].nreps; r++)
-				run->phases[p].reps[r].size_based =
-					cases[i].size_based;
 		out = capture(json_of, run);
 		j = json_loads(out, 0, NULL);
 		if (!j)

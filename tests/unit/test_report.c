@@ -531,20 +531,15 @@ static void test_show_mode(void **state)
 	(void)state;
 	ios_synth_defaults(&s);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-		struct ios_run *run = ios_synth_run(&s);
+		struct ios_run *run;
 		char lb[16];
 
+		s.mode = cases[i].mode;
+		s.size_based = cases[i].size_based;
+		run = ios_synth_run(&s);
 		assert_non_null(run);
 		snprintf(lb, sizeof(lb), "run-%zu", i);
 		assert_int_equal(ios_runrec_kv(run, "label", "%s", lb), 0);
-		if (cases[i].mode)
-			assert_int_equal(
-				ios_runrec_kv(run, "mode", "%s", cases[i].mode),
-				0);
-		for (int p = 0; p < run->nphases; p++)
-			for (int r = 0; r < run->phases[p].nreps; r++)
-				run->phases[p].reps[r].size_based =
-					cases[i].size_based;
 		assert_int_equal(ios_h5_write_run(P(cases[i].name), run, &err),
 				 0);
 		ios_synth_free(run);
