@@ -82,7 +82,7 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 		memcpy((char *)cbuf + k, buf, s->cfg->bs);
 	for (off = cur / s->cfg->bs * s->cfg->bs; off < s->cfg->size;
 	     off += len) {
-		ssize_t n;
+		ssize_t n = 0;
 
 		len = s->cfg->size - off < chunk ? s->cfg->size - off : chunk;
 		/* Lay-out has no planned end (16 GiB per rank on a slow
@@ -99,9 +99,17 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 					       off + k, seed);
 		else if (s->cfg->scramble)
 			mb_content_scramble(cbuf, len, &scr);
-		n = be->pwrite(f, cbuf, len, off);
+		/* A backend may take less than the chunk per call (a
+		 * RADOS object is one block): go on from where it stopped,
+		 * as with any pwrite; only an error or no progress fails. */
+		for (k = 0; k < len; k += (uint64_t)n) {
+			n = be->pwrite(f, (char *)cbuf + k, len - k, off + k);
+			if (n <= 0)
+				break;
+		}
 		slowest = fmax(slowest, (double)mb_mono_ns() / 1e9 - t_chunk);
-		if (n != (ssize_t)len) {
+		if (k < len) {
+			off += k;
 			rc = n < 0 ? (int)n : -EIO;
 			be->close(f);
 			free(cbuf);
@@ -110,7 +118,8 @@ static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
 				"iostrata-bench: rank %d: lay out %s at offset %" PRIu64
 				": %s",
 				ctx->rank, name, off,
-				n < 0 ? strerror((int)-n) : "short write");
+				n < 0 ? strerror((int)-n)
+				      : "the backend wrote nothing");
 		}
 	}
 	free(cbuf);
