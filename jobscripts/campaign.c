@@ -58,6 +58,9 @@ static int usage(FILE *fp)
 		"  collect SITE JOB [--campaign=DIR]\n"
 		"         gather results files into DIR/results with DIR/index.tsv and index.json\n"
 		"  plan SITE JOB        print the elements and their --iostrata-* options\n"
+		"                       (and the pool of each with [sweep] replication)\n"
+		"  clean SITE JOB [--campaign=DIR]\n"
+		"         remove the pools and directories the campaign made for [sweep] replication\n"
 		"  getvar SITE SECTION.KEY [--list] [--default=VALUE]\n"
 		"         print one value of the site description (--list: one item per line)\n"
 		"  env SITE             print the whole site description as shell assignments\n"
@@ -313,7 +316,8 @@ int main(int argc, char **argv)
 		return cmd_env(pos[0]);
 	}
 	if (strcmp(cmd, "submit") != 0 && strcmp(cmd, "status") != 0 &&
-	    strcmp(cmd, "collect") != 0 && strcmp(cmd, "plan") != 0)
+	    strcmp(cmd, "collect") != 0 && strcmp(cmd, "plan") != 0 &&
+	    strcmp(cmd, "clean") != 0)
 		return die_usage("unknown command \"%s\"", cmd);
 	if (npos != 2)
 		return die_usage("%s: expected SITE JOB", cmd);
@@ -322,9 +326,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (strcmp(cmd, "plan") == 0) {
-		for (size_t i = 0; i < c.nel; i++)
-			printf("%d\t%s\t%s\n", c.el[i].index, c.el[i].label,
+		for (size_t i = 0; i < c.nel; i++) {
+			printf("%d\t%s\t%s", c.el[i].index, c.el[i].label,
 			       c.el[i].options[0] ? c.el[i].options : "-");
+			if (c.el[i].replication)
+				printf("\treplication=%u pool=%s",
+				       c.el[i].replication, c.el[i].pool);
+			printf("\n");
+		}
 		camp_close(&c);
 		return 0;
 	}
@@ -334,6 +343,8 @@ int main(int argc, char **argv)
 		rc = camp_cmd_submit(&c, &o);
 	else if (strcmp(cmd, "status") == 0)
 		rc = camp_cmd_status(&c, &o);
+	else if (strcmp(cmd, "clean") == 0)
+		rc = camp_cmd_clean(&c);
 	else
 		rc = camp_cmd_collect(&c);
 	camp_close(&c);

@@ -26,14 +26,17 @@ enum camp_state {
 /* One element: a storage-node configuration, run as one Slurm job. */
 struct camp_element {
 	int index;
-	char label[64];    /* cpus8-mem32G, diskbw100MB, or the job name */
-	char options[256]; /* --iostrata-* options of the storage component;
-			    * sweep-threads: the compute job's --ntasks */
-	uint64_t cpus;     /* 0 when not constrained */
-	uint64_t mem;      /* bytes, 0 when not constrained */
-	uint64_t disk_bw;  /* B/s, 0 when not constrained */
-	uint64_t ranks;    /* sweep-threads: ranks of the job, 0 otherwise */
-	uint32_t jobid;    /* 0 when not submitted */
+	char label[64];       /* cpus8-mem32G, diskbw100MB, or the job name */
+	char options[256];    /* --iostrata-* options of the storage component;
+			       * sweep-threads: the compute job's --ntasks */
+	uint64_t cpus;        /* 0 when not constrained */
+	uint64_t mem;         /* bytes, 0 when not constrained */
+	uint64_t disk_bw;     /* B/s, 0 when not constrained */
+	uint64_t ranks;       /* sweep-threads: ranks of the job, 0 otherwise */
+	unsigned replication; /* [sweep] replication: the pool size this
+			       * element runs on, 0 when not a factor */
+	char pool[96];        /* its RADOS pool (PREFIX-rN), "" if none */
+	uint32_t jobid;       /* 0 when not submitted */
 	enum camp_state state;
 	uint32_t exit_code; /* wait status of the batch script */
 	char why[256];      /* why it failed, "" otherwise */
@@ -48,10 +51,20 @@ struct camp_element {
 /* Is [job] one of the job scripts (CAMP_JOBS)? */
 bool camp_job_known(const char *job);
 
+/* The default name prefix of a campaign's replication pools. */
+#define CAMP_REPL_POOL_PREFIX "iostrata"
+/* The default pg_num of a pool the campaign creates. */
+#define CAMP_REPL_PG_NUM 32
+
 /*
  * Expand [job] over the site's [sweep] into elements (malloc'd array,
  * free with camp_elements_free).  Returns 0, -EINVAL (unknown job; [err]),
- * -ENOENT (the sweep list is not set; [err]), -ENOMEM.
+ * -ENOENT (the sweep list is not set; [err]), -ENOMEM.  With [sweep]
+ * replication (sweep jobs only) every element runs once per factor N, in
+ * the list's order (all elements at the first factor, then the next):
+ * label LABEL-rN, pool PREFIX-rN ([sweep] replication_pool, default
+ * CAMP_REPL_POOL_PREFIX); -EINVAL ([err]) for a bad list or a prefix that
+ * is not a pool name (letters, digits, '-', '_', '.').
  */
 int camp_plan(const struct ios_site *s, const char *job,
 	      struct camp_element **out, size_t *nout, struct ios_err *err);

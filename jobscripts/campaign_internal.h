@@ -62,7 +62,23 @@ int camp_read_jobids(struct campaign *c);
 int camp_write_jobids(const struct campaign *c);
 int camp_load_recorded(struct campaign *c);
 
+/* Run argv, its stdout into [out] (NULL: not kept; [first_line]: only
+ * its first line).  Returns the exit status, or a negative errno. */
+int camp_run_capture(char *const *argv, char *out, size_t len, bool first_line);
+
+/* campaign_repl.c: the pools and directories of [sweep] replication.
+ * prepare: before submitting, make or check every factor's pool and
+ * directory (DIR/replication.tsv records what it made; a failure undoes
+ * what this call made): 0, or -1 said on stderr.  dir: the directory of
+ * element [e]'s factor into [out]: 0 or -1 said. */
+int camp_repl_prepare(struct campaign *c);
+int camp_repl_dir(const struct campaign *c, const struct camp_element *e,
+		  char *out, size_t len);
+
 int camp_cmd_submit(struct campaign *c, const struct opts *o);
+/* `clean`: remove the pools and directories the campaign made (exit 0,
+ * 1 something left or an element still queued, 2 bad record). */
+int camp_cmd_clean(struct campaign *c);
 int camp_cmd_status(struct campaign *c, const struct opts *o);
 int camp_cmd_collect(struct campaign *c);
 

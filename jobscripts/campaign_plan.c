@@ -93,6 +93,61 @@ static int list_elements(const struct ios_site *s, const char *key,
 	return n;
 }
 
+/* Is [job] a sweep (the jobs [sweep] replication multiplies)? */
+static bool job_is_sweep(const char *job)
+{
+	return !strcmp(job, "sweep-cores-mem") ||
+	       !strcmp(job, "sweep-disk-bw") || !strcmp(job, "sweep-threads");
+}
+
+/* The elements [*e] ([*n]) once per [sweep] replication factor: label
+ * LABEL-rN, pool PREFIX-rN.  0, or a negative errno with [err]. */
+static int repl_expand(const struct ios_site *s, struct camp_element **e,
+		       size_t *n, struct ios_err *err)
+{
+	const char *prefix = ios_site_get(s, "sweep", "replication_pool");
+	uint64_t *f = NULL;
+	struct camp_element *x;
+	int nf;
+
+	if (!prefix)
+		prefix = CAMP_REPL_POOL_PREFIX;
+	if (!*prefix || strlen(prefix) > 64 ||
+	    strspn(prefix,
+		   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
+		    strlen(prefix))
+		return ios_errf(
+			err, -EINVAL,
+			PROG
+			": %s: [sweep] replication_pool \"%s\": not a pool name prefix: accepted: 1 to 64 letters, digits, '-', '_', '.'",
+			ios_site_path(s), prefix);
+	nf = ios_site_get_list(s, "sweep", "replication", &f, err);
+	if (nf < 0)
+		return nf;
+	x = calloc(*n * (size_t)nf, sizeof(*x));
+	if (!x) {
+		free(f);
+		return -ENOMEM;
+	}
+	for (int k = 0; k < nf; k++)
+		for (size_t i = 0; i < *n; i++) {
+			struct camp_element *y = &x[(size_t)k * *n + i];
+
+			*y = (*e)[i];
+			y->index = (int)((size_t)k * *n + i);
+			y->replication = (unsigned)f[k];
+			snprintf(y->pool, sizeof(y->pool), "%s-r%u", prefix,
+				 y->replication);
+			snprintf(y->label, sizeof(y->label), "%.56s-r%u",
+				 (*e)[i].label, y->replication);
+		}
+	free(f);
+	free(*e);
+	*e = x;
+	*n *= (size_t)nf;
+	return 0;
+}
+
 int camp_plan(const struct ios_site *s, const char *job,
 	      struct camp_element **out, size_t *nout, struct ios_err *err)
 {
@@ -182,6 +237,9 @@ out:
 	free(mem);
 	free(bw);
 	free(ranks);
+	if (rc == 0 && job_is_sweep(job) &&
+	    ios_site_get(s, "sweep", "replication"))
+		rc = repl_expand(s, &e, &n, err);
 	if (rc < 0) {
 		free(e);
 		return rc;

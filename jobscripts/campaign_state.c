@@ -403,7 +403,7 @@ int camp_cmd_collect(struct campaign *c)
 	fprintf(t, "# campaign %s, job %s, site %s\n", c->dir, c->job,
 		c->site_abs);
 	fprintf(t,
-		"element\tlabel\tcpus\tmem_bytes\tdisk_bw_Bps\tjobid\tstate\tfile\tnote\n");
+		"element\tlabel\tcpus\tmem_bytes\tdisk_bw_Bps\tjobid\tstate\tfile\tnote\treplication\n");
 	fprintf(j, "{\"campaign\":");
 	json_str(j, c->dir);
 	fprintf(j, ",\"job\":");
@@ -425,10 +425,10 @@ int camp_cmd_collect(struct campaign *c)
 			e->index);
 		json_str(j, e->label);
 		fprintf(j,
-			",\"cpus\":%llu,\"mem_bytes\":%llu,\"disk_bw_Bps\":%llu,\"jobid\":%u,\"state\":\"%s\",\"note\":",
+			",\"cpus\":%llu,\"mem_bytes\":%llu,\"disk_bw_Bps\":%llu,\"replication\":%u,\"jobid\":%u,\"state\":\"%s\",\"note\":",
 			(unsigned long long)e->cpus, (unsigned long long)e->mem,
-			(unsigned long long)e->disk_bw, e->jobid,
-			camp_state_name(e->state));
+			(unsigned long long)e->disk_bw, e->replication,
+			e->jobid, camp_state_name(e->state));
 		json_str(j, e->why);
 		fprintf(j, ",\"files\":[");
 		for (size_t k = 0; k < g.gl_pathc; k++) {
@@ -456,12 +456,13 @@ int camp_cmd_collect(struct campaign *c)
 				nfiles++;
 			}
 			fprintf(t,
-				"%d\t%s\t%llu\t%llu\t%llu\t%u\t%s\t%s\t%s%s%s\n",
+				"%d\t%s\t%llu\t%llu\t%llu\t%u\t%s\t%s\t%s%s%s\t%u\n",
 				e->index, e->label, (unsigned long long)e->cpus,
 				(unsigned long long)e->mem,
 				(unsigned long long)e->disk_bw, e->jobid,
 				camp_state_name(e->state), f, e->why,
-				e->why[0] && note[0] ? "; " : "", note);
+				e->why[0] && note[0] ? "; " : "", note,
+				e->replication);
 			fprintf(j, "%s{\"path\":", nf ? "," : "");
 			json_str(j, f);
 			fprintf(j, ",\"valid_hdf5\":%s}",
@@ -472,12 +473,13 @@ int camp_cmd_collect(struct campaign *c)
 			const char *note =
 				e->state == CAMP_DONE ? "no results file" : "";
 			fprintf(t,
-				"%d\t%s\t%llu\t%llu\t%llu\t%u\t%s\t-\t%s%s%s\n",
+				"%d\t%s\t%llu\t%llu\t%llu\t%u\t%s\t-\t%s%s%s\t%u\n",
 				e->index, e->label, (unsigned long long)e->cpus,
 				(unsigned long long)e->mem,
 				(unsigned long long)e->disk_bw, e->jobid,
 				camp_state_name(e->state), e->why,
-				e->why[0] && note[0] ? "; " : "", note);
+				e->why[0] && note[0] ? "; " : "", note,
+				e->replication);
 			if (e->state == CAMP_DONE)
 				nbad++;
 		}

@@ -79,8 +79,7 @@ static int find_script(const char *job, char *out, size_t len)
 	return -ENOENT;
 }
 
-/* Run argv, capture stdout (first line) into [out].  Returns exit status. */
-static int run_capture(char *const *argv, char *out, size_t len)
+int camp_run_capture(char *const *argv, char *out, size_t len, bool first_line)
 {
 	int pfd[2], status;
 	pid_t pid;
@@ -105,15 +104,28 @@ static int run_capture(char *const *argv, char *out, size_t len)
 		_exit(127);
 	}
 	close(pfd[1]);
-	while (got + 1 < len &&
-	       (n = read(pfd[0], out + got, len - got - 1)) > 0)
-		got += (size_t)n;
-	out[got] = '\0';
+	for (;;) {
+		char sink[512];
+		char *to = out && got + 1 < len ? out + got : sink;
+		size_t room =
+			out && got + 1 < len ? len - got - 1 : sizeof(sink);
+
+		n = read(pfd[0], to, room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (to != sink)
+			got += (size_t)n;
+	}
+	if (out && len)
+		out[got] = '\0';
 	close(pfd[0]);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
-	out[strcspn(out, "\n")] = '\0';
+	if (out && len && first_line)
+		out[strcspn(out, "\n")] = '\0';
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
@@ -185,10 +197,24 @@ static int build_sbatch(const struct campaign *c, const struct camp_element *e,
 	if (after)
 		rc |= camp_argv_add(a, "--dependency=afterany:%u", after);
 	rc |= camp_argv_add(a, "--output=%s/slurm-%%j.out", edir);
-	rc |= camp_argv_add(
-		a,
-		"--export=ALL,IOSTRATA_SITE=%s,IOSTRATA_CAMPAIGN_DIR=%s,IOSTRATA_ELEMENT=%d,IOSTRATA_ELEMENT_DIR=%s,IOSTRATA_ELEMENT_LABEL=%s,IOSTRATA_JOBSCRIPTS=%s",
-		c->site_abs, c->dir, e->index, edir, e->label, sdir);
+	if (!e->replication) {
+		rc |= camp_argv_add(
+			a,
+			"--export=ALL,IOSTRATA_SITE=%s,IOSTRATA_CAMPAIGN_DIR=%s,IOSTRATA_ELEMENT=%d,IOSTRATA_ELEMENT_DIR=%s,IOSTRATA_ELEMENT_LABEL=%s,IOSTRATA_JOBSCRIPTS=%s",
+			c->site_abs, c->dir, e->index, edir, e->label, sdir);
+	} else {
+		char rdir[PATH_MAX];
+
+		if (camp_repl_dir(c, e, rdir, sizeof(rdir)) < 0)
+			return -EINVAL;
+		/* the pool and directory of this element's factor: the job
+		 * reads both back (pool size, layout) into its results */
+		rc |= camp_argv_add(
+			a,
+			"--export=ALL,IOSTRATA_SITE=%s,IOSTRATA_CAMPAIGN_DIR=%s,IOSTRATA_ELEMENT=%d,IOSTRATA_ELEMENT_DIR=%s,IOSTRATA_ELEMENT_LABEL=%s,IOSTRATA_JOBSCRIPTS=%s,IOSTRATA_REPLICATION=%u,IOSTRATA_REPLICATION_POOL=%s,IOSTRATA_REPLICATION_DIR=%s",
+			c->site_abs, c->dir, e->index, edir, e->label, sdir,
+			e->replication, e->pool, rdir);
+	}
 	if ((v = ios_site_get(s, "slurm", "account")))
 		rc |= camp_argv_add(a, "--account=%s", v);
 	if ((v = ios_site_get(s, "slurm", "qos")))
@@ -367,7 +393,7 @@ static int submit_one(const struct campaign *c, struct camp_element *e,
 	write_element(c, e, edir);
 	fprintf(m, "# element %d (%s)\n", e->index, e->label);
 	camp_print_quoted(m, a->v);
-	rc = run_capture(a->v, out, sizeof(out));
+	rc = camp_run_capture(a->v, out, sizeof(out), true);
 	if (rc != 0 || !isdigit((unsigned char)out[0])) {
 		fprintf(stderr,
 			PROG
@@ -409,6 +435,14 @@ int camp_cmd_submit(struct campaign *c, const struct opts *o)
 	rc = submit_prepare(c, o, script, sizeof(script), &recorded);
 	if (rc)
 		return rc;
+	/* every factor's pool and directory before any element runs */
+	if (!o->dry_run && camp_repl_prepare(c) < 0) {
+		fprintf(stderr,
+			PROG
+			": submit %s: the replication pools are not ready: no element submitted\n",
+			c->job);
+		return 2;
+	}
 	subs = calloc(c->nel + 1, sizeof(*subs));
 	m = open_memstream(&rec, &reclen);
 	if (!m || !subs) {

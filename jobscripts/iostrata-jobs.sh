@@ -96,6 +96,9 @@ ios_init() {
 	# MPI_Init instead, outside any measurement; a site's own value wins.
 	export OMPI_MCA_mpi_add_procs_cutoff=${OMPI_MCA_mpi_add_procs_cutoff:-1048576}
 	IOS_WDIR=${IOS_WORKLOAD_DIR:?[workload] dir is not set in $IOS_SITE_FILE}/${SLURM_JOB_ID:-$$}
+	# [sweep] replication: this element's factor runs in the directory
+	# whose layout points at its pool (iostrata-campaign made or chose it)
+	[[ -n ${IOSTRATA_REPLICATION_DIR:-} ]] && IOS_WDIR=$IOSTRATA_REPLICATION_DIR/${SLURM_JOB_ID:-$$}
 	ios_msg "site ${IOS_SITE_NAME:-?} ($IOS_SITE_FILE), element $IOS_LABEL, results in $IOS_EDIR"
 	# which het component is which, by partition; where both are in one
 	# partition, the order iostrata-campaign and layered.sbatch's header
@@ -224,6 +227,47 @@ ios_noscrub_release() {
 		ios_noscrub_holders "$st" $live
 	fi
 	flock -u "$IOS_NOSCRUB_FD"
+}
+
+# ---- replication factor ([sweep] replication) --------------------------
+# ios_replication_record: the factor in effect, read back from the cluster
+# before the run: the pool's size and min_size (ceph osd pool get, here)
+# and the pool a new file in the benchmark directory lands in (its
+# ceph.file.layout.pool, on the compute side), into
+# $IOS_EDIR/replication.json; prints the --attach for it.  A pool whose
+# size is not the factor asked for, or a directory whose files go to
+# another pool, fails the element before any I/O.  Without
+# IOSTRATA_REPLICATION: nothing.
+ios_replication_record() {
+	[[ -n ${IOSTRATA_REPLICATION:-} ]] || return 0
+	local pool=${IOSTRATA_REPLICATION_POOL:?} out=$IOS_EDIR/replication.json sz msz lay
+	sz=$(ios_ceph osd pool get "$pool" size -f json) ||
+		ios_fail "replication $IOSTRATA_REPLICATION: ceph osd pool get $pool size failed"
+	msz=$(ios_ceph osd pool get "$pool" min_size -f json) ||
+		ios_fail "replication $IOSTRATA_REPLICATION: ceph osd pool get $pool min_size failed"
+	ios_make_wdir >&2
+	# shellcheck disable=SC2016
+	lay=$(ios_on_compute /usr/bin/python3 -c 'import os, sys
+p = os.path.join(sys.argv[1], ".iostrata-layout-probe")
+open(p, "w").close()
+try:
+    print(os.getxattr(p, "ceph.file.layout.pool").decode())
+finally:
+    os.unlink(p)' "$IOS_WDIR") ||
+		ios_fail "replication $IOSTRATA_REPLICATION: cannot read the layout pool of a file in $IOS_WDIR (not on CephFS?)"
+	/usr/bin/python3 - "$IOSTRATA_REPLICATION" "$pool" "$sz" "$msz" "$IOSTRATA_REPLICATION_DIR" "$lay" >"$out" <<'PY' ||
+import json, sys
+want, pool, sz, msz, d, lay = sys.argv[1:7]
+rec = {"requested": int(want), "pool": pool,
+       "size": json.loads(sz)["size"], "min_size": json.loads(msz)["min_size"],
+       "dir": d, "file_layout_pool": lay.strip()}
+print(json.dumps(rec))
+if rec["size"] != rec["requested"] or rec["file_layout_pool"] != pool:
+    sys.exit(1)
+PY
+		ios_fail "replication $IOSTRATA_REPLICATION not in effect: $(cat "$out")"
+	ios_msg "replication $IOSTRATA_REPLICATION: $(cat "$out")" >&2
+	printf -- '--attach=replication=%s\n' "$out"
 }
 
 # ios_node_state TAG: `iostrata-node status --json` on each storage node into
@@ -365,15 +409,17 @@ ios_workload_args() {
 # sequential (seq_bs) and random (rand_bs) write+read runs on the compute
 # nodes, storage state after; both results files carry the "before" states.
 ios_sweep_element() {
-	local attach=() work=() hostf=() rc=0
+	local attach=() work=() hostf=() repl=() rc=0
 	[[ -n ${SLURM_HET_SIZE:-} ]] ||
 		ios_fail "not a heterogeneous job: submit with iostrata-campaign (compute component : storage component)"
 	mapfile -t work < <(ios_workload_args)
 	ios_noscrub_hold
+	mapfile -t repl < <(ios_replication_record)
+	[[ -z ${IOSTRATA_REPLICATION:-} || ${#repl[@]} -gt 0 ]] || ios_fail "replication ${IOSTRATA_REPLICATION:-}: not recorded (see above)"
 	mapfile -t attach < <(ios_node_state before)
 	[[ ${#attach[@]} -gt 0 ]] || ios_warn "no storage-node state recorded (iostrata-node missing?)"
 	mapfile -t hostf < <(ios_host_facts "$IOS_STORAGE_GROUP" "$IOS_COMPUTE_GROUP")
-	hostf+=("${IOS_NOSCRUB_ATTACH[@]}")
+	hostf+=("${IOS_NOSCRUB_ATTACH[@]}" "${repl[@]}")
 	attach+=("${hostf[@]}")
 	ios_bench "$IOS_EDIR/seq.h5" --rw=write,read --bs="${IOS_WORKLOAD_SEQ_BS:-8M}" \
 		--reorder "${work[@]}" "${attach[@]}" || { rc=$?; ios_soft_fail "sequential run failed (exit $rc)"; }

@@ -17,6 +17,7 @@ dist_jobscripts_DATA = \
 
 if HAVE_LIBSLURM
 if HAVE_INIH
+if HAVE_JANSSON
 bin_PROGRAMS += jobscripts/iostrata-campaign
 jobscripts_iostrata_campaign_SOURCES = \
 	jobscripts/campaign.c \
@@ -26,6 +27,7 @@ jobscripts_iostrata_campaign_SOURCES = \
 	jobscripts/campaign_plan.c \
 	jobscripts/campaign_progress.c \
 	jobscripts/campaign_progress.h \
+	jobscripts/campaign_repl.c \
 	jobscripts/campaign_state.c \
 	jobscripts/campaign_submit.c \
 	# End of jobscripts_iostrata_campaign_SOURCES
@@ -34,12 +36,15 @@ jobscripts_iostrata_campaign_CPPFLAGS = \
 	$(INC_JOBS) \
 	-DJOBSCRIPTS_DATADIR='"$(jobscriptsdir)"' \
 	-DJOBSCRIPTS_SRCDIR='"$(abs_top_srcdir)/jobscripts"' \
+	$(JANSSON_CFLAGS) \
 	# End of jobscripts_iostrata_campaign_CPPFLAGS
 jobscripts_iostrata_campaign_LDADD = \
 	site/libiostrata_site.la \
 	common/libiostrata_common.la \
 	$(LIBSLURM_LIBS) \
+	$(JANSSON_LIBS) \
 	# End of jobscripts_iostrata_campaign_LDADD
+endif
 endif
 endif
 
@@ -70,6 +75,7 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t53-acceptance.sh \
 	tests/integration/t54-sweep-threads.sh \
 	tests/tools/render-html \
+	tests/integration/t55-sweep-replication.sh \
 	# End of dist_noinst_SCRIPTS (jobs)
 EXTRA_DIST += \
 	tests/integration/t5x-lib.bash \

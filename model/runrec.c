@@ -107,3 +107,20 @@ const char *ios_runrec_get(const struct ios_run *run, const char *key)
 			return run->config[i].value;
 	return NULL;
 }
+
+const char *ios_run_mode(const struct ios_run *run, int *nsize, int *nreps)
+{
+	const char *m = ios_runrec_get(run, "mode");
+	int s = 0, t = 0;
+
+	for (int p = 0; run->phases && p < run->nphases; p++)
+		for (int r = 0; r < run->phases[p].nreps; r++) {
+			t++;
+			s += run->phases[p].reps[r].size_based;
+		}
+	if (nsize)
+		*nsize = s;
+	if (nreps)
+		*nreps = t;
+	return m && *m ? m : "unknown";
+}

@@ -37,4 +37,12 @@ int ios_runrec_kv(struct ios_run *run, const char *key, const char *fmt, ...)
 /* The value of the first config key [key] of [run], or NULL. */
 const char *ios_runrec_get(const struct ios_run *run, const char *key);
 
+/*
+ * The run mode of [run]: its /config "mode" ("once": size-based, each rank
+ * moved its file once; "time": time-based), "unknown" when the file does
+ * not say.  [nsize] (may be NULL) gets how many of its repetitions carry
+ * the size_based attribute, [nreps] (may be NULL) how many there are.
+ */
+const char *ios_run_mode(const struct ios_run *run, int *nsize, int *nreps);
+
 #endif

@@ -61,6 +61,7 @@ static void fill_rep(const struct ios_synth *s, struct ios_rep_result *rep,
 
 	rep->rep = r;
 	rep->valid = true;
+	rep->size_based = s->size_based;
 	rep->interval_s = s->runtime_s / s->nsamples;
 	rep->nranks = n;
 	rep->nnodes = s->nnodes;
@@ -235,6 +236,8 @@ struct ios_run *ios_synth_run(const struct ios_synth *s)
 	if (s->replication)
 		kv(&run->config[run->nconfig++], "replication", "%d",
 		   s->replication);
+	if (s->mode)
+		kv(&run->config[run->nconfig++], "mode", "%s", s->mode);
 	run->attachments = calloc(1, sizeof(*run->attachments));
 	run->nattach = 1;
 	run->attachments[0].key = strdup("node_status");

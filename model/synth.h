@@ -7,6 +7,7 @@
 #ifndef IOSTRATA_SYNTH_H
 #define IOSTRATA_SYNTH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "results.h"
@@ -27,6 +28,8 @@ struct ios_synth {
 	uint64_t disk_bw; /* applied write throttle B/s (0: none) */
 	int replication;  /* recorded in config "replication" (0: none) */
 	const char *job_name; /* config "job_name" */
+	const char *mode;     /* config "mode" ("once", "time"; NULL: none) */
+	bool size_based;      /* every repetition's size_based attribute */
 };
 
 /* Defaults: 3 nodes x 2 ranks, "write,read", 3 reps, 8 MiB, 100 MB/s. */

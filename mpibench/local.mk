@@ -131,6 +131,7 @@ check_PROGRAMS += \
 	tests/unit/test_mb_crashlog \
 	tests/unit/test_mb_once \
 	tests/unit/test_mb_segment \
+	tests/unit/test_mb_summary \
 	# End of check_PROGRAMS (mpibench)
 TESTS += \
 	tests/unit/test_mb_config \
@@ -141,6 +142,7 @@ TESTS += \
 	tests/unit/test_mb_crashlog \
 	tests/unit/test_mb_once \
 	tests/unit/test_mb_segment \
+	tests/unit/test_mb_summary \
 	# End of TESTS (mpibench)
 if HAVE_MPI
 check_PROGRAMS += tests/unit/test_mb_exit
@@ -176,6 +178,14 @@ tests_unit_test_mb_segment_SOURCES = tests/unit/test_mb_segment.c \
 tests_unit_test_mb_segment_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_segment_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_mb_segment_LDADD = $(CMOCKA_LIBS)
+# The summaries' run mode (no MPI).
+tests_unit_test_mb_summary_SOURCES = tests/unit/test_mb_summary.c \
+	mpibench/summary.c mpibench/summary.h
+tests_unit_test_mb_summary_CPPFLAGS = $(MB_TEST_CPPFLAGS)
+tests_unit_test_mb_summary_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(JANSSON_CFLAGS)
+tests_unit_test_mb_summary_LDADD = model/libiostrata_synth.la \
+	model/libiostrata_model.la common/libiostrata_common.la \
+	$(CMOCKA_LIBS) $(JANSSON_LIBS) -lm
 # The run record of the plain and the layered run (no MPI).
 tests_unit_test_mb_runrec_SOURCES = tests/unit/test_mb_runrec.c \
 	mpibench/config_record.c mpibench/layers_opts.c $(MB_TEST_SOURCES)

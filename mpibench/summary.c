@@ -12,6 +12,7 @@
 
 #include "figures.h"
 #include "jsonw.h"
+#include "runrec.h"
 #include "summary.h"
 #include "units.h"
 
@@ -152,11 +153,14 @@ static void text_phase(const struct ios_run *run,
 void mb_summary_text(const struct ios_run *run,
 		     const struct mb_summary_extra *x)
 {
-	int p;
+	int p, nsize, nreps;
+	const char *mode = ios_run_mode(run, &nsize, &nreps);
 
 	printf("iostrata-bench %s: %d ranks on %d node(s), backend %s, results %s\n",
 	       PACKAGE_VERSION, run->nranks, run->nnodes, x->backend,
 	       x->output ? x->output : "(none)");
+	printf("mode %s: %d of %d repetition(s) size-based\n", mode, nsize,
+	       nreps);
 	for (p = 0; p < run->nphases; p++)
 		text_phase(run, &run->phases[p]);
 	fflush(stdout);
@@ -200,6 +204,7 @@ static void json_rep(struct jsonw *w, const struct ios_run *run,
 	jsonw_obj_begin(w);
 	jsonw_kv_int(w, "rep", r + 1);
 	jsonw_kv_bool(w, "valid", rep->valid);
+	jsonw_kv_bool(w, "size_based", rep->size_based);
 	jsonw_kv_str(w, "invalid_reason", rep->invalid_reason);
 	jsonw_kv_uint(w, "bytes", rep->fig.bytes);
 	jsonw_kv_uint(w, "ops", rep->fig.ops);
@@ -301,7 +306,8 @@ void mb_summary_json(const struct ios_run *run, bool valid,
 		     const struct mb_summary_extra *x)
 {
 	struct jsonw w;
-	int p, r, k, t = 0;
+	int p, r, k, t = 0, nsize, nreps;
+	const char *mode = ios_run_mode(run, &nsize, &nreps);
 
 	jsonw_init(&w, stdout, false);
 	jsonw_obj_begin(&w);
@@ -313,6 +319,9 @@ void mb_summary_json(const struct ios_run *run, bool valid,
 	jsonw_kv_int(&w, "ranks", run->nranks);
 	jsonw_kv_int(&w, "nodes", run->nnodes);
 	jsonw_kv_bool(&w, "valid", valid);
+	/* /config mode and the repetitions' size_based attribute */
+	jsonw_kv_str(&w, "mode", mode);
+	jsonw_kv_int(&w, "size_based_reps", nsize);
 	jsonw_kv_uint(&w, "rss_max_bytes", x->rss_max);
 	jsonw_kv_uint(&w, "rss_median_bytes", x->rss_median);
 	jsonw_kv_uint(&w, "rss_rank0_bytes", x->rss_rank0);

@@ -352,20 +352,45 @@ static const char *phase_label(const struct ios_run *run,
 	return buf;
 }
 
+/* Do the runs have more than one replication factor (a campaign with
+ * [sweep] replication)?  Then the tables have a row per factor. */
+static bool multi_replication(const struct report_run *runs, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (runs[i].replication != runs[0].replication)
+			return true;
+	return false;
+}
+
 /*
- * Table 1 (seeds/001 shape): one block per mode, rows = ranks, one column
- * per configuration ([cols], the runs' labels); cells = mean over valid
+ * Table 1 (seeds/001 shape): one block per mode, rows = ranks (and the
+ * replication factor when the runs have several), one column per
+ * configuration ([cols], the runs' labels); cells = mean over valid
  * repetitions of figure [fname] ("auto": the phase's headline figure).
  */
+struct show_row {
+	char mode[40]; /* phase_label() */
+	char base[16]; /* the access pattern alone */
+	int ranks;
+	int repl;  /* replication factor, 0: one for all runs */
+	int order; /* its mode's place among the modes, first seen first */
+};
+
+static bool row_before(const struct show_row *a, const struct show_row *b)
+{
+	if (a->order != b->order)
+		return a->order < b->order;
+	if (a->repl != b->repl)
+		return a->repl < b->repl;
+	return a->ranks < b->ranks;
+}
+
 static void show_modes(const struct report_run *runs, size_t n,
 		       const char **cols, size_t ncols, const char *fname)
 {
-	struct row {
-		char mode[40]; /* phase_label() */
-		char base[16]; /* the access pattern alone */
-		int ranks;
-	} *rows = NULL;
+	struct show_row *rows = NULL;
 	size_t nrows = 0, cap = 0;
+	bool multi = multi_replication(runs, n);
 
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < runs[i].run->nphases; k++) {
@@ -373,11 +398,13 @@ static void show_modes(const struct report_run *runs, size_t n,
 			const char *m = phase_label(runs[i].run,
 						    &runs[i].run->phases[k], lb,
 						    sizeof(lb));
+			int repl = multi ? runs[i].replication : 0;
 			size_t r;
 
 			for (r = 0; r < nrows; r++)
 				if (!strcmp(rows[r].mode, m) &&
-				    rows[r].ranks == runs[i].run->nranks)
+				    rows[r].ranks == runs[i].run->nranks &&
+				    rows[r].repl == repl)
 					break;
 			if (r < nrows)
 				continue;
@@ -388,7 +415,24 @@ static void show_modes(const struct report_run *runs, size_t n,
 			snprintf(rows[nrows].mode, sizeof(rows->mode), "%s", m);
 			snprintf(rows[nrows].base, sizeof(rows->base), "%s",
 				 runs[i].run->phases[k].name);
+			rows[nrows].repl = repl;
+			rows[nrows].order = (int)nrows;
+			for (size_t q = 0; q < nrows; q++)
+				if (!strcmp(rows[q].mode, m)) {
+					rows[nrows].order = rows[q].order;
+					break;
+				}
 			rows[nrows++].ranks = runs[i].run->nranks;
+		}
+	/* one block per mode (first seen first), its rows by factor and
+	 * ranks; insertion sort: stable, and the rows are few */
+	for (size_t a = 1; a < nrows; a++)
+		for (size_t b = a; b > 0 && row_before(&rows[b], &rows[b - 1]);
+		     b--) {
+			struct show_row t = rows[b];
+
+			rows[b] = rows[b - 1];
+			rows[b - 1] = t;
 		}
 	for (size_t r = 0; r < nrows; r++) {
 		const struct ios_fig_desc *f =
@@ -399,11 +443,17 @@ static void show_modes(const struct report_run *runs, size_t n,
 			printf("%s%s: %s [%s], mean over valid repetitions\n",
 			       r ? "\n" : "", rows[r].mode, f->name, f->dunit);
 			printf("^%-20s^%6s^", "mode", "ranks");
+			if (multi)
+				printf("%12s^", "replication");
 			for (size_t k = 0; k < ncols; k++)
 				printf("%12s^", cols[k]);
 			printf("\n");
 		}
 		printf("| %-19s| %5d|", rows[r].mode, rows[r].ranks);
+		if (multi && rows[r].repl > 0)
+			printf("%12d|", rows[r].repl);
+		else if (multi)
+			printf("%12s|", "unknown");
 		for (size_t k = 0; k < ncols; k++) {
 			double sum = 0;
 			int cnt = 0;
@@ -411,7 +461,9 @@ static void show_modes(const struct report_run *runs, size_t n,
 
 			for (size_t i = 0; i < n; i++) {
 				if (strcmp(runs[i].label, cols[k]) ||
-				    runs[i].run->nranks != rows[r].ranks)
+				    runs[i].run->nranks != rows[r].ranks ||
+				    (multi &&
+				     runs[i].replication != rows[r].repl))
 					continue;
 				for (int p = 0; p < runs[i].run->nphases; p++) {
 					struct report_stats st;
@@ -492,6 +544,20 @@ static void show_runs(const struct report_run *runs, size_t n,
 				       st.nreps);
 			}
 		}
+}
+
+/* The run mode of each run: /config mode and its size-based repetitions
+ * (a time-based and a size-based run measure different things). */
+static void show_mode(const struct report_run *runs, size_t n)
+{
+	printf("\nrun mode (/config mode; repetitions with size_based set):\n");
+	for (size_t i = 0; i < n; i++) {
+		int nsize, nreps;
+		const char *m = ios_run_mode(runs[i].run, &nsize, &nreps);
+
+		printf("  %-24s mode %-7s %d of %d repetition(s) size-based\n",
+		       runs[i].label, m, nsize, nreps);
+	}
 }
 
 /* Why repetitions were left out. */
@@ -576,6 +642,7 @@ int report_show(int argc, char **argv)
 
 	show_modes(runs, n, cols, ncols, fname);
 	show_runs(runs, n, fname);
+	show_mode(runs, n);
 	show_invalid(runs, n);
 	if (hosts)
 		report_show_hosts(runs, n);

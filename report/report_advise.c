@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,7 +329,7 @@ int adv_check(FILE *out, FILE *errf, const char *dir,
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: iostrata-report advise --site=SITE --target=METRIC=RATIO[,...] [--plot=PREFIX] [--all] [--check=DIR] CAMPAIGN_DIR...\n"
+		"usage: iostrata-report advise --site=SITE --target=METRIC=RATIO[,...] [--plot=PREFIX] [--all] [--replication=N] [--check=DIR] CAMPAIGN_DIR...\n"
 		"  The cheapest storage node of the site's catalogue (cores x memory from\n"
 		"  [catalogue], drive classes from [disk \"NAME\"]) whose predicted performance is at\n"
 		"  least RATIO x the full node for every METRIC (seq-write, seq-read, rand-write,\n"
@@ -343,9 +344,65 @@ static void usage(FILE *fp)
 		"  --check=DIR: a collected campaign that ran the advised node: each targeted\n"
 		"  metric measured there against its predicted interval (a campaign of another\n"
 		"  node is refused).\n"
+		"  --replication=N: the configurations of replication factor N only (a campaign\n"
+		"  with [sweep] replication has several; one model is fitted per factor).\n"
 		"exit: 0 advice given, 1 no node meets the target, 2 bad input,\n"
 		"      3 advice given but some elements failed (resubmit them: the answer may change),\n"
 		"      4 --check: a metric of the advised node measured outside its interval\n");
+}
+
+/*
+ * A campaign with several replication factors ([sweep] replication): the
+ * configurations of factor [want] only (one model per factor), compacted
+ * in [c] (*k updated); without [want] such a campaign is refused.  0, or
+ * -1 said on [errf].
+ */
+static int pick_replication(const char *dir, struct adv_config *c, int *k,
+			    int want, FILE *errf)
+{
+	char seen[64] = "";
+	int nseen = 0, m = 0, first = 0;
+	bool multi = false;
+
+	for (int i = 0; i < *k; i++) {
+		char one[8];
+
+		if (!c[i].replication)
+			continue;
+		if (!first)
+			first = c[i].replication;
+		multi |= c[i].replication != first;
+		snprintf(one, sizeof(one), " %d,", c[i].replication);
+		if (!strstr(seen, one) &&
+		    strlen(seen) + strlen(one) < sizeof(seen)) {
+			strcat(seen, one);
+			nseen++;
+		}
+	}
+	if (nseen)
+		seen[strlen(seen) - 1] = '\0'; /* the last comma */
+	if (!want) {
+		if (!multi)
+			return 0;
+		fprintf(errf,
+			PROG
+			": %s has configurations at replication%s: one model is fitted per replication factor: choose one with --replication=N\n",
+			dir, seen);
+		return -1;
+	}
+	for (int i = 0; i < *k; i++)
+		if (c[i].replication == want)
+			c[m++] = c[i];
+	if (m == 0) {
+		fprintf(errf,
+			PROG
+			": %s has no configuration at replication %d (%s%s)\n",
+			dir, want,
+			nseen ? "its factors:" : "its factor is unknown", seen);
+		return -1;
+	}
+	*k = m;
+	return 0;
 }
 
 int adv_run(int argc, char **argv, adv_reader_fn reader, FILE *out, FILE *errf)
@@ -356,6 +413,7 @@ int adv_run(int argc, char **argv, adv_reader_fn reader, FILE *out, FILE *errf)
 		{"plot", required_argument, NULL, 'p'},
 		{"all", no_argument, NULL, 'a'},
 		{"check", required_argument, NULL, 'c'},
+		{"replication", required_argument, NULL, 'r'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -368,6 +426,7 @@ int adv_run(int argc, char **argv, adv_reader_fn reader, FILE *out, FILE *errf)
 	struct ios_err err = {0};
 	size_t n = 0;
 	int opt, rc = ADV_EXIT_USAGE, nfailed = 0, nmeets = 0, repl = 0;
+	uint64_t want_repl = 0;
 	bool all = false;
 
 	optind = 1;
@@ -387,6 +446,13 @@ int adv_run(int argc, char **argv, adv_reader_fn reader, FILE *out, FILE *errf)
 			break;
 		case 'c':
 			check = optarg;
+			break;
+		case 'r':
+			if (ios_parse_uint(optarg, "--replication", 1, 10,
+					   &want_repl, &err) < 0) {
+				fprintf(errf, PROG ": %s\n", err.msg);
+				return ADV_EXIT_USAGE;
+			}
 			break;
 		case 'h':
 			usage(out);
@@ -417,6 +483,12 @@ int adv_run(int argc, char **argv, adv_reader_fn reader, FILE *out, FILE *errf)
 
 		if (k < 0) {
 			fprintf(errf, "%s\n", err.msg);
+			goto out;
+		}
+		if (pick_replication(argv[a], one, &k, (int)want_repl, errf) <
+		    0) {
+			free(one);
+			rc = ADV_EXIT_USAGE;
 			goto out;
 		}
 		for (int i = 0; i < k; i++) {

@@ -21,10 +21,19 @@
  *               its randrw phase, 0..100, default 60)
  *   [sweep]     cpus (list), mem (list), disk_bw (list or A..B:STEP),
  *               reps, throttle; ranks (list of rank counts of the thread
- *               sweep, e.g. 1, 4, 8, 16, 32, 64: each 1..100000, each once)
- * List items are separated by commas or white space; sweep.ranks is
- * strict: single commas only (an empty item, "1,,4" or a trailing comma,
- * and an item given twice are refused).
+ *               sweep, e.g. 1, 4, 8, 16, 32, 64: each 1..100000, each once);
+ *               replication (list of pool sizes, e.g. 2, 3: each 1..10,
+ *               each once; every element of a sweep campaign runs once per
+ *               factor, on the RADOS pool REPLICATION_POOL-rN and a CephFS
+ *               directory WORKLOAD_DIR/REPLICATION_POOL-rN whose layout
+ *               points at it: iostrata-campaign submit creates both when
+ *               missing, reuses them when the pool exists with that size;
+ *               jobscripts/README.md), replication_pool (the pools' name
+ *               prefix, default "iostrata"), replication_pg_num (pg_num of
+ *               a pool the campaign creates, 1..4096, default 32)
+ * List items are separated by commas or white space; sweep.ranks and
+ * sweep.replication are strict: single commas only (an empty item,
+ * "1,,4" or a trailing comma, and an item given twice are refused).
  *   [prices]    currency, core, mem_gb, hdd, nvme, node_base (per core,
  *               per GB of RAM, per installed data disk, per NVMe, per node)
  *   [disk "NAME"]  a drive class: bw (sustained rate), iops, price (per

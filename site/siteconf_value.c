@@ -201,6 +201,8 @@ static const struct key_bounds {
 } bounds[] = {
 	{"workload", "rwmixread", 0, 100},
 	{"sweep", "ranks", 1, 100000},
+	{"sweep", "replication", 1, 10},
+	{"sweep", "replication_pg_num", 1, 4096},
 };
 
 static const struct key_bounds *find_bounds(const struct key_def *d)

@@ -435,6 +435,69 @@ static void test_replication(void **state)
 	rm_dir(dir);
 }
 
+/*
+ * One campaign with [sweep] replication = 2, 3 (every configuration at
+ * both factors): advise refuses to fit one model over both, naming the
+ * factors; --replication=N takes that factor's configurations.
+ */
+static void test_replication_sweep(void **state)
+{
+	char dir[32], site[64], grid[128], disk[128], arg_site[80], idx[200];
+	/* getopt permutes argv: a fresh one for each run */
+	char *argv[7];
+#define ARGV(opt)                                                              \
+	(argv[0] = "advise", argv[1] = arg_site,                               \
+	 argv[2] = "--target=seq-write=0.88", argv[3] = grid, argv[4] = disk,  \
+	 argv[5] = (opt), argv[6] = NULL, argv)
+	struct adv_config c[32];
+	struct capture cap;
+	size_t n = catalogue_campaigns(c);
+	FILE *fp;
+
+	(void)state;
+	new_dir(dir);
+	write_file(dir, "site.conf", catalogue_site, site, sizeof(site));
+	snprintf(arg_site, sizeof(arg_site), "--site=%s", site);
+	write_campaign(dir, "grid", c, 16, 3, -1, grid, sizeof(grid));
+	write_campaign(dir, "disk", c + 16, n - 16, 3, -1, disk, sizeof(disk));
+	/* the same grid on pools of size 2, at half the write rate */
+	snprintf(idx, sizeof(idx), "%s/index.tsv", grid);
+	fp = fopen(idx, "a");
+	assert_non_null(fp);
+	for (size_t i = 0; i < 16; i++)
+		for (int r = 0; r < c[i].nreps[ADV_SEQ_WRITE]; r++)
+			fprintf(fp,
+				"%zu\t%s-%zu-r2\t%llu\t%llu\t%llu\t%zu\tDONE\t/r/%.6g,0,2\t\n",
+				16 + i, c[i].label, i,
+				(unsigned long long)c[i].cpus,
+				(unsigned long long)c[i].mem,
+				(unsigned long long)c[i].disk_bw, 200 + i,
+				c[i].reps[ADV_SEQ_WRITE][r] / 2);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(run(ARGV(NULL), &cap), 2);
+	assert_has(cap.err, "grid has configurations at replication 3, 2: "
+			    "one model is fitted per replication factor: "
+			    "choose one with --replication=N");
+	assert_lacks(cap.out, "Model:");
+	cap_free(&cap);
+	assert_int_equal(run(ARGV("--replication=3"), &cap), 0);
+	assert_has(cap.out, "grid: 16 configuration(s), replication 3");
+	assert_has(cap.out, "Advice: 16 cores, 64 GiB RAM, hdd-5400 disks");
+	cap_free(&cap);
+	/* factor 2: the disk campaign ran at 3 only */
+	assert_int_equal(run(ARGV("--replication=2"), &cap), 2);
+	assert_has(cap.out, "grid: 16 configuration(s), replication 2");
+	assert_has(cap.err, "disk has no configuration at replication 2 "
+			    "(its factors: 3)");
+	cap_free(&cap);
+	assert_int_equal(run(ARGV("--replication=11"), &cap), 2);
+	assert_has(cap.err,
+		   "--replication: 11 is out of range (accepted: 1 to 10)");
+	cap_free(&cap);
+	rm_dir(dir);
+#undef ARGV
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -446,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_flat_metric),
 		cmocka_unit_test(test_disk_only_no_unthrottled),
 		cmocka_unit_test(test_replication),
+		cmocka_unit_test(test_replication_sweep),
 	};
 
 	return cmocka_run_group_tests_name("advise", tests, NULL, NULL);

@@ -7,15 +7,18 @@
 # that lacked [accept] fio and fio_tolerance (README: "[accept] fio = 1
 # adds fio beside it": silently ignored) and, for a while, [sweep] noscrub.
 # Values survive eval verbatim and run nothing.
+# 5-8: [sweep] replication (a factor list): `plan` runs every element once
+# per factor on pool PREFIX-rN, bad lists and prefixes are refused naming
+# the key, the value and what is accepted, env exports the key.
 set -u
 
 src=${IOSTRATA_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${IOSTRATA_BUILDDIR:-$src/build}
 camp=${CAMPAIGN:-$build/jobscripts/iostrata-campaign}
 
-echo "1..4"
+echo "1..8"
 if [ ! -x "$camp" ]; then
-	for i in 1 2 3 4; do echo "ok $i # SKIP no $camp"; done
+	for i in 1 2 3 4 5 6 7 8; do echo "ok $i # SKIP no $camp"; done
 	exit 0
 fi
 tmp=$(mktemp -d)
@@ -76,3 +79,68 @@ for site in "$src/site/example/site.conf" "$src/site/local/site.conf"; do
 		echo "not ok $n - ${site#"$src"/}: not exported: $missing"
 	fi
 done
+
+# 5. the plan: every element once per factor, the factors in list order
+cat >"$tmp/repl.conf" <<'SITE'
+[site]
+name = repltest
+[workload]
+dir = /tmp/bench
+[sweep]
+disk_bw = 20MB, 40MB
+replication = 2, 3
+SITE
+want=$(printf '%s\n' \
+	$'0\tdiskbw20MB-r2\t--iostrata-disk-bw=20MB\treplication=2 pool=iostrata-r2' \
+	$'1\tdiskbw40MB-r2\t--iostrata-disk-bw=40MB\treplication=2 pool=iostrata-r2' \
+	$'2\tdiskbw20MB-r3\t--iostrata-disk-bw=20MB\treplication=3 pool=iostrata-r3' \
+	$'3\tdiskbw40MB-r3\t--iostrata-disk-bw=40MB\treplication=3 pool=iostrata-r3')
+got=$("$camp" plan "$tmp/repl.conf" sweep-disk-bw 2>&1)
+printf 'replication_pool = tank\n' >>"$tmp/repl.conf"
+got2=$("$camp" plan "$tmp/repl.conf" sweep-disk-bw 2>&1)
+if [ "$got" = "$want" ] && [ "$got2" = "${want//iostrata-r/tank-r}" ]; then
+	echo "ok 5 - plan: 2 elements x 2 factors, pools PREFIX-r2 and PREFIX-r3"
+else
+	echo "not ok 5 - plan with replication = 2, 3: got \"$got\" and \"$got2\", want \"$want\""
+fi
+
+# 6. bad lists: the key, the value and what is accepted, exit 2, no plan
+bad=0
+while IFS='|' read -r val msg; do
+	sed "s/^replication = .*/replication = $val/; /^replication_pool/d" "$tmp/repl.conf" >"$tmp/bad.conf"
+	out=$("$camp" plan "$tmp/bad.conf" sweep-disk-bw 2>&1)
+	rc=$?
+	if [ $rc -ne 2 ] || [[ $out != *"$msg"* ]] || [[ $out == *diskbw* ]]; then
+		echo "# replication = $val: exit $rc, \"$out\" (want 2 and \"$msg\")"
+		bad=1
+	fi
+done <<'CASES'
+2, 2|bad.conf:7: sweep.replication: invalid list "2, 2": 2 appears twice (each item once)
+0, 3|bad.conf:7: sweep.replication: 0 is out of range (accepted: 1 to 10)
+2, 11|bad.conf:7: sweep.replication: 11 is out of range (accepted: 1 to 10)
+two|bad.conf:7: sweep.replication: invalid number "two"
+2,,3|an empty item
+CASES
+if [ $bad -eq 0 ]; then
+	echo "ok 6 - bad [sweep] replication lists refused with the key, the value and what is accepted"
+else
+	echo "not ok 6 - a bad [sweep] replication list was not refused as it should be"
+fi
+
+# 7. a prefix that is not a pool name
+sed 's/^replication_pool = .*/replication_pool = a b/' "$tmp/repl.conf" >"$tmp/bad.conf"
+out=$("$camp" plan "$tmp/bad.conf" sweep-disk-bw 2>&1)
+rc=$?
+if [ $rc -eq 2 ] && [[ $out == *'[sweep] replication_pool "a b": not a pool name prefix: accepted: 1 to 64 letters, digits'* ]]; then
+	echo "ok 7 - a replication_pool that is not a pool name is refused"
+else
+	echo "not ok 7 - replication_pool \"a b\": exit $rc, \"$out\""
+fi
+
+# 8. env exports the factor list to the job scripts
+got=$(eval "$("$camp" env "$tmp/repl.conf")" && printf '%s|%s' "${IOS_SWEEP_REPLICATION:-}" "${IOS_SWEEP_REPLICATION_POOL:-}")
+if [ "$got" = "2, 3|tank" ]; then
+	echo "ok 8 - env exports [sweep] replication and replication_pool"
+else
+	echo "not ok 8 - env: got \"$got\", want \"2, 3|tank\""
+fi

@@ -28,6 +28,7 @@
 #include "h5run.h"
 #include "hostile.h"
 #include "report.h"
+#include "runrec.h"
 #include "synth.h"
 
 #include "report_fx.h"
@@ -438,6 +439,123 @@ static void test_show_and_bad_files(void **state)
 	free(out);
 }
 
+/* The value in the first configuration column of show's row "| MODE |
+ * RANKS | REPL |", NAN when there is no such row. */
+static double repl_cell(const char *out, const char *mode, int ranks, int repl)
+{
+	char head[96];
+	const char *row;
+	double v = NAN;
+
+	snprintf(head, sizeof(head), "| %-19s| %5d|%12d|", mode, ranks, repl);
+	row = strstr(out, head);
+	if (row && sscanf(row + strlen(head), "%lf", &v) != 1)
+		v = NAN;
+	return v;
+}
+
+/* A campaign with [sweep] replication = 2, 3: the same configuration on
+ * pools of size 2 and 3 (the pool size recorded in each file).  show has a
+ * row per factor (a replication column), not one mean over both; Table 4
+ * (efficiency) a row per factor. */
+static void test_show_replication(void **state)
+{
+	struct ios_synth s;
+	char *out;
+	double w2, w3, r2, r3;
+	FILE *f;
+
+	(void)state;
+	ios_synth_defaults(&s);
+	s.cpus = 8;
+	s.mem = 32ull << 30;
+	s.replication = 2;
+	s.rank_bw = 100e6;
+	synth_file("rf-2.h5", &s);
+	s.replication = 3;
+	s.rank_bw = 50e6;
+	synth_file("rf-3.h5", &s);
+	assert_int_equal(run_cmd(&out, 2, "show", P("rf-*.h5")), 0);
+	assert_non_null(strstr(
+		out,
+		"^mode                ^ ranks^ replication^     c8/m32G^\n"));
+	w2 = repl_cell(out, "write", 6, 2);
+	w3 = repl_cell(out, "write", 6, 3);
+	r2 = repl_cell(out, "read", 6, 2);
+	r3 = repl_cell(out, "read", 6, 3);
+	/* size 3 ran at half the rank rate of size 2: one mean over both
+	 * (the bug) gives one row, or two equal ones */
+	if (!(w2 / w3 > 1.8 && w2 / w3 < 2.2 && r2 / r3 > 1.8 && r2 / r3 < 2.2))
+		fail_msg(
+			"rows per factor: write %g %g read %g %g, want a ratio of ~2:\n%s",
+			w2, w3, r2, r3, out);
+	/* the write block's rows in factor order, then the read block */
+	assert_true(strstr(out, "| write              |     6|           2|") <
+		    strstr(out, "| write              |     6|           3|"));
+	assert_true(strstr(out, "| write              |     6|           3|") <
+		    strstr(out, "| read               |     6|           2|"));
+	free(out);
+	f = fopen(P("site-rf.conf"), "w");
+	assert_non_null(f);
+	fputs("[storage]\nnodes = 1\ndisks_per_node = 1\ndisk_bw = 1GB\n", f);
+	fclose(f);
+	assert_int_equal(run_cmd(&out, 4, "efficiency", "--site",
+				 P("site-rf.conf"), P("rf-*.h5")),
+			 0);
+	if (!strstr(out, "\n| 2 | ") || !strstr(out, "\n| 3 | ") ||
+	    strstr(out, "| unknown |"))
+		fail_msg("Table 4 lacks a row per factor:\n%s", out);
+	free(out);
+}
+
+/* show prints each run's mode: /config mode and how many repetitions are
+ * size-based (a file without the key says "unknown"). */
+static void test_show_mode(void **state)
+{
+	static const struct {
+		const char *name, *mode;
+		bool size_based;
+		const char *want;
+	} cases[] = {
+		{"mo.h5", "once", true,
+		 "mode once    6 of 6 repetition(s) size-based"},
+		{"mt.h5", "time", false,
+		 "mode time    0 of 6 repetition(s) size-based"},
+		{"mu.h5", NULL, false,
+		 "mode unknown 0 of 6 repetition(s) size-based"},
+	};
+	struct ios_err err = {0};
+	struct ios_synth s;
+	char *out;
+
+	(void)state;
+	ios_synth_defaults(&s);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct ios_run *run;
+		char lb[16];
+
+		s.mode = cases[i].mode;
+		s.size_based = cases[i].size_based;
+		run = ios_synth_run(&s);
+		assert_non_null(run);
+		snprintf(lb, sizeof(lb), "run-%zu", i);
+		assert_int_equal(ios_runrec_kv(run, "label", "%s", lb), 0);
+		assert_int_equal(ios_h5_write_run(P(cases[i].name), run, &err),
+				 0);
+		ios_synth_free(run);
+	}
+	assert_int_equal(run_cmd(&out, 2, "show", P("m*.h5")), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char line[128];
+
+		snprintf(line, sizeof(line), "  run-%-20zu %s\n", i,
+			 cases[i].want);
+		if (!strstr(out, line))
+			fail_msg("show lacks \"%s\":\n%s", line, out);
+	}
+	free(out);
+}
+
 static void test_trend(void **state)
 {
 	static const struct {
@@ -650,6 +768,8 @@ int main(void)
 		cmocka_unit_test(test_accept),
 		cmocka_unit_test(test_export),
 		cmocka_unit_test(test_show_and_bad_files),
+		cmocka_unit_test(test_show_mode),
+		cmocka_unit_test(test_show_replication),
 		cmocka_unit_test(test_trend),
 		cmocka_unit_test(test_derive),
 		cmocka_unit_test(test_hosts_escapes),

@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# t55-sweep-replication: [sweep] replication = 2, 3 on the real local site
+# (3 OSDs): a disk-bw sweep of 2 elements x 2 factors.  Asserts: a failed
+# preparation leaves nothing half-made (factor 3 created, factor 2 refused:
+# the pool of 3, its data-pool entry and its directory removed again, no
+# element submitted); `submit` creates one pool per factor (size read back
+# from the cluster), adds it to the CephFS and points a directory's layout
+# at it, and records what it made; all 4 elements DONE; every results file
+# records the factor in effect (the attachment "replication": requested =
+# pool size = the pool a new file landed in; and the file's Ceph facts,
+# read by `iostrata-report export`); `iostrata-report show` has a row per
+# factor and `efficiency` (Table 4) one per factor; `iostrata-campaign
+# clean` removes the pools, data-pool entries and directories.
+
+set -uo pipefail
+T=t55-sweep-replication
+pfx=t55x$$
+# a safety net for a failure half-way (runs last): anything named after
+# this run's prefix, in the cluster and on CephFS
+t55_exit() {
+	local p fs
+	fs=$(timeout 60 ceph -c "$CEPH_CONF" fs ls -f json 2>/dev/null |
+		/usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["name"])' 2>/dev/null)
+	for p in $(timeout 60 ceph -c "$CEPH_CONF" osd pool ls 2>/dev/null | grep -E "^$pfx(bad)?-r[0-9]+$"); do
+		rm -rf "${IOSTRATA_BENCH_DIR:?}/$p"
+		[[ -n $fs ]] && timeout 60 ceph -c "$CEPH_CONF" fs rm_data_pool "$fs" "$p" >/dev/null 2>&1
+		timeout 60 ceph -c "$CEPH_CONF" osd pool rm "$p" "$p" --yes-i-really-really-mean-it >/dev/null 2>&1
+		late_fail "pool $p left behind (removed by the test's exit)"
+	done
+}
+# shellcheck source=tests/integration/t5x-lib.bash
+source "$(dirname "$0")/t5x-lib.bash"
+at_exit t55_exit
+t5x_init
+t5x_need_real
+
+cephq() { timeout 60 ceph -c "$CEPH_CONF" "$@"; }
+pool_size() { cephq osd pool get "$1" size -f json | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["size"])'; }
+layout() { /usr/bin/python3 -c 'import os, sys; print(os.getxattr(sys.argv[1], "ceph.dir.layout.pool").decode())' "$1"; }
+in_fs() { cephq fs ls -f json | /usr/bin/python3 -c 'import json, sys; sys.exit(0 if sys.argv[1] in json.load(sys.stdin)[0]["data_pools"] else 1)' "$1"; }
+
+site=$work/site/site.conf
+t5x_site "$site" workload.file_size=2M workload.seq_bs=1M workload.runtime=1 workload.reps=1 \
+	workload.iodepth=2 'sweep.disk_bw=40MB, 60MB'
+sed -i "/^\\[sweep\\]/a replication = 2, 3\\nreplication_pool = $pfx\\nreplication_pg_num = 8" "$site"
+
+# 1. nothing half-made: factor 3 is made first, then factor 2's pool
+# exists with size 3 (not 2): submit fails, undoes factor 3, submits nothing
+bad=$work/site/bad.conf
+sed "s/^replication = 2, 3$/replication = 3, 2/; s/^replication_pool = .*/replication_pool = ${pfx}bad/" "$site" >"$bad"
+cephq osd pool create "${pfx}bad-r2" 8 8 >/dev/null 2>&1 || fail "ceph osd pool create ${pfx}bad-r2 failed"
+cephq osd pool set "${pfx}bad-r2" size 3 >/dev/null 2>&1 || fail "ceph osd pool set size failed"
+"$CAMPAIGN" submit "$bad" sweep-disk-bw --campaign="$work/bad" >"$work/bad.out" 2>&1
+rc=$?
+cat "$work/bad.out"
+[[ $rc -eq 2 ]] || fail "submit with a pool of the wrong size: exit $rc, want 2"
+grep -q "pool ${pfx}bad-r2 has size 3, not 2" "$work/bad.out" || fail "submit does not say which pool has the wrong size"
+grep -q "created pool ${pfx}bad-r3" "$work/bad.out" || fail "factor 3 was not made first (the undo is not tested)"
+cephq osd pool get "${pfx}bad-r3" size >/dev/null 2>&1 && fail "the pool of factor 3 is left half-made after the failure"
+[[ ! -e $IOSTRATA_BENCH_DIR/${pfx}bad-r3 ]] || fail "the directory of factor 3 is left after the failure"
+[[ ! -e $work/bad/elements.tsv ]] ||
+	fail "an element was submitted although the pools were not ready: $(cat "$work/bad/elements.tsv")"
+pool_size "${pfx}bad-r2" | grep -qx 3 || fail "submit changed a pool it did not make (${pfx}bad-r2)"
+cephq osd pool rm "${pfx}bad-r2" "${pfx}bad-r2" --yes-i-really-really-mean-it >/dev/null 2>&1 ||
+	fail "removing ${pfx}bad-r2 failed"
+log "a failed preparation undid what it made (factor 3) and submitted nothing"
+
+# 2. the campaign: pools, data pools, directories made and recorded
+"$CAMPAIGN" plan "$site" sweep-disk-bw >"$work/plan.txt" || fail "plan failed"
+[[ $(wc -l <"$work/plan.txt") -eq 4 ]] || fail "plan: $(cat "$work/plan.txt") (want 4 elements)"
+start=$SECONDS
+"$CAMPAIGN" submit "$site" sweep-disk-bw >"$work/submit.out" 2>&1 || fail "submit failed: $(cat "$work/submit.out")"
+cat "$work/submit.out"
+dir=$work/campaigns/local-sweep-disk-bw
+for n in 2 3; do
+	p=$pfx-r$n
+	[[ $(pool_size "$p") == "$n" ]] || fail "pool $p: size $(pool_size "$p"), want $n"
+	in_fs "$p" || fail "pool $p is not a data pool of the CephFS"
+	[[ $(layout "$IOSTRATA_BENCH_DIR/$p") == "$p" ]] || fail "$IOSTRATA_BENCH_DIR/$p: layout pool is not $p"
+	grep -qP "^$n\t$p\t1\t[^\t]+\t1\t$IOSTRATA_BENCH_DIR/$p\t1$" "$dir/replication.tsv" ||
+		fail "replication.tsv does not record pool, data pool and directory of $n as made: $(cat "$dir/replication.tsv")"
+done
+t5x_wait "$site" sweep-disk-bw 300 || fail "not every element is DONE (see above)"
+log "4 elements ran in $((SECONDS - start)) s"
+"$CAMPAIGN" collect "$site" sweep-disk-bw || fail "collect: exit $?"
+n=$(awk -F'\t' '!/^#/ && $7 == "DONE" && $8 ~ /\.h5$/ && $2 ~ "-r"$10"$"' "$dir/index.tsv" | wc -l)
+[[ $n -eq 8 ]] || fail "index lists $n results files with their factor, want 8: $(cat "$dir/index.tsv")"
+
+# 3. each file: the factor in effect, read back from the cluster
+/usr/bin/python3 - "$pfx" "$dir"/results/*.h5 <<'PY' || fail "a results file does not record the factor it ran on"
+import json, re, sys, h5py
+pfx = sys.argv[1]
+for p in sys.argv[2:]:
+    n = int(re.search(r"-r(\d+)-[a-z]+\.h5$", p).group(1))
+    with h5py.File(p, "r") as f:
+        att = {}
+        for d in f["attachments"].values():
+            k = d.attrs["name"]
+            att[k.decode() if isinstance(k, bytes) else k] = d[()]
+        v = att["replication"]
+        rec = json.loads(v.decode() if isinstance(v, bytes) else v)
+    want = {"requested": n, "pool": "%s-r%d" % (pfx, n), "size": n,
+            "file_layout_pool": "%s-r%d" % (pfx, n)}
+    assert all(rec[k] == v for k, v in want.items()), (p, rec)
+print("replication recorded in %d files" % (len(sys.argv) - 2))
+PY
+"$REPORT" export --format=csv "$dir"/results/*.h5 >"$work/export.csv" || fail "export failed"
+/usr/bin/python3 - "$work/export.csv" <<'PY' || fail "export: the replication column is not each file's factor (from its Ceph facts)"
+import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows
+for r in rows:
+    n = re.search(r"-r(\d+)-[a-z]+\.h5$", r["file"]).group(1)
+    assert r["replication"] == n, (r["file"], r["replication"])
+print("export: %d rows, replication as recorded" % len(rows))
+PY
+
+# 4. the report: a row per factor
+"$REPORT" show "$dir"/results/*.h5 >"$work/show.txt" || fail "show failed: $(cat "$work/show.txt")"
+cat "$work/show.txt"
+grep -q "^\\^mode  *\\^ ranks\\^ replication\\^" "$work/show.txt" || fail "show has no replication column"
+for m in write read randwrite randread; do
+	for n in 2 3; do
+		grep -Eq "^\\| $m +\\| +2\\| +$n\\| +[0-9.]+\\| +[0-9.]+\\|$" "$work/show.txt" ||
+			fail "show has no $m row for replication $n with both rates measured"
+	done
+done
+"$REPORT" efficiency --site="$site" "$dir"/results/*.h5 >"$work/eff.txt" || fail "efficiency failed: $(cat "$work/eff.txt")"
+cat "$work/eff.txt"
+for n in 2 3; do
+	grep -Eq "^\\| $n \\| [0-9.]+ \\| [0-9.]+ \\|\$" "$work/eff.txt" || fail "Table 4 has no row for replication $n"
+done
+
+# 5. clean: what the campaign made goes
+"$CAMPAIGN" clean "$site" sweep-disk-bw >"$work/clean.out" 2>&1 || fail "clean: exit $?: $(cat "$work/clean.out")"
+cat "$work/clean.out"
+for n in 2 3; do
+	p=$pfx-r$n
+	cephq osd pool get "$p" size >/dev/null 2>&1 && fail "clean left pool $p"
+	[[ ! -e $IOSTRATA_BENCH_DIR/$p ]] || fail "clean left $IOSTRATA_BENCH_DIR/$p"
+done
+[[ ! -e $dir/replication.tsv ]] || fail "clean left $dir/replication.tsv"
+log "PASS (2 factors x 2 elements, pools made, recorded, reported per factor and removed)"
