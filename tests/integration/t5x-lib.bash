@@ -126,6 +126,15 @@ t5x_wait() {
 	"$CAMPAIGN" status "$1" "$2" --wait="${3:-300}" >"$work/status-$2.txt"
 	rc=$?
 	cat "$work/status-$2.txt"
+	if [[ $rc -ne 0 ]]; then
+		# what a failed element printed (the work directory goes at exit)
+		local f
+		while IFS= read -r f; do
+			grep -Eq 'FAILED|failed|error' "$f" || continue
+			echo "---- $f (last 25 lines)"
+			tail -n 25 "$f"
+		done < <(find "$work/campaigns" -maxdepth 4 -name 'slurm-*.out' 2>/dev/null | sort)
+	fi
 	[[ $rc -ne 3 ]] || fail "campaign $2 still has pending or running elements after ${3:-300} s"
 	return "$rc"
 }
