@@ -330,9 +330,19 @@ static void verdict_dir(struct sbuf *sb, const struct lyr_numbers *n,
 			dir_names[dir]);
 		return;
 	}
-	/* 1. device and network both comfortably above protocol */
-	if (!isnan(dc) && p < t->close * dc &&
-	    (isnan(nt) || p < t->close * nt)) {
+	/* 0. protocol above a ceiling: a cached (or wrongly modelled)
+	 * number names no layer */
+	if ((!isnan(dc) && p > dc * (1.0 + t->tolerance)) ||
+	    (!isnan(nt) && p > nt * (1.0 + t->tolerance))) {
+		bool over_dev = !isnan(dc) && p > dc * (1.0 + t->tolerance);
+
+		sb_printf(
+			sb,
+			"  - Protocol is above the %s ceiling (%.0f%% of it): suspected caching, not durable throughput; no layer can be named as the limit from this number.\n",
+			over_dev ? "device" : "network",
+			pct(p, over_dev ? dc : nt));
+	} else if (!isnan(dc) && p < t->close * dc &&
+		   (isnan(nt) || p < t->close * nt)) {
 		char share[96] = "";
 
 		if (!isnan(nt))

@@ -205,6 +205,10 @@ static void test_verdict_table(void **state)
 		{900, 330, 100, 90, true, "cannot be concluded", NULL},
 		/* protocol at the device ceiling */
 		{300, 3000, 95, 90, false, "devices are the limit", NULL},
+		/* protocol far above the device ceiling (cached): no layer
+		 * named (it read "devices are the limit" at 1099%) */
+		{300, 3000, 700, 90, false, "no layer can be named",
+		 "devices are the limit"},
 		/* full stack far below protocol: client path */
 		{900, 3000, 100, 30, false, "client path", NULL},
 		/* full stack close to protocol */
