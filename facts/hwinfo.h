@@ -22,8 +22,11 @@ char *ios_hw_node_json(const char *target_dir);
  * The full record of this host (SCHEMA.md, /hosts): what
  * ios_hw_node_json gives plus role, role_source, cpu.microcode,
  * cpu.frequency, system (DMI, DIMMs), the block devices' vendor, serial,
- * firmware and queue_depth, infiniband, slurm (version_built, conf keys,
- * cgroup), mpi_library and shape (the SPANK applied file), read under
+ * firmware and queue_depth, infiniband, slurm (version_built, the running
+ * version_slurmctld and version_slurmd with their sources, asked through
+ * $IOSTRATA_SCONTROL or "scontrol" with IOS_SLURM_PROBE_TIMEOUT_MS per
+ * call, version_mismatch, conf keys, cgroup), mpi_library and shape (the
+ * SPANK applied file), read under
  * [root] (NULL: "/").  [opts] may be NULL; in it every member may be NULL:
  * target_dir (no filesystem member), role + role_source (NULL: from the
  * environment: $IOSTRATA_ROLE, else "storage" when the SPANK plugin shaped
@@ -32,6 +35,7 @@ char *ios_hw_node_json(const char *target_dir);
  * that cannot be read is "unknown" and the object's "why_unknown" member
  * says why.  Returns malloc'd JSON, NULL only when out of memory.
  */
+#define IOS_SLURM_PROBE_TIMEOUT_MS 5000
 struct ios_hw_host_opts {
 	const char *target_dir;
 	const char *role;

@@ -170,6 +170,10 @@ static void print_host(int i, json_t *h)
 	       T(sl, "version_built"), T(sl, "conf"), T(sl, "SelectType"),
 	       T(sl, "SelectTypeParameters"), T(sl, "TaskPlugin"),
 	       T(sl, "ProctrackType"), T(sl, "PrologFlags"));
+	if (json_object_get(sl, "version_mismatch"))
+		printf("    running  slurmctld %s, slurmd %s (built %s): mismatch %s\n",
+		       T(sl, "version_slurmctld"), T(sl, "version_slurmd"),
+		       T(sl, "version_built"), T(sl, "version_mismatch"));
 	printf("    cgroup   %s: CgroupPlugin %s, ConstrainCores %s, ConstrainRAMSpace %s, ConstrainDevices %s\n",
 	       T(cg, "conf"), T(cg, "CgroupPlugin"), T(cg, "ConstrainCores"),
 	       T(cg, "ConstrainRAMSpace"), T(cg, "ConstrainDevices"));
