@@ -29,6 +29,8 @@
 
 #define UNKNOWN "unknown"
 
+extern char **environ;
+
 #ifndef HAVE_JANSSON
 /* Built without jansson: the facts cannot be assembled; say so in the
  * file instead of failing the run. */
@@ -420,6 +422,7 @@ char *ios_hw_host_json(const char *root, const struct ios_hw_host_opts *opts)
 	else
 		ios_hw_unknown(o, "mpi_library",
 			       "collected outside an MPI process");
+	ios_hw_mpi_transport(o, environ, opts);
 	ios_hw_shape(o, opts->applied_file);
 	if (opts->target_dir)
 		json_object_set_new(o, "filesystem",

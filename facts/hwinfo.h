@@ -7,6 +7,8 @@
 #ifndef IOSTRATA_HWINFO_H
 #define IOSTRATA_HWINFO_H
 
+#include <stddef.h>
+
 /*
  * This node: hostname, slurm_node, kernel, os, cpu {model, sockets,
  * cores, threads, online, online_count, possible, possible_count,
@@ -31,17 +33,30 @@ char *ios_hw_node_json(const char *target_dir);
  * target_dir (no filesystem member), role + role_source (NULL: from the
  * environment: $IOSTRATA_ROLE, else "storage" when the SPANK plugin shaped
  * this host, else "unknown"), applied_file (NULL: $IOSTRATA_APPLIED_FILE),
- * mpi_library (MPI_Get_library_version's text; NULL: "unknown").  A fact
+ * mpi_library (MPI_Get_library_version's text; NULL: "unknown" and no
+ * mpi_transport), mpi_cvars (n_mpi_cvars MPI_T control variables read
+ * after MPI_Init; NULL: mpi_t_why says why there are none), for
+ * mpi_transport {requested {env, cvars}, selected (unknown: Open MPI 4.1
+ * does not show it reliably)}.  A fact
  * that cannot be read is "unknown" and the object's "why_unknown" member
  * says why.  Returns malloc'd JSON, NULL only when out of memory.
  */
 #define IOS_SLURM_PROBE_TIMEOUT_MS 5000
+/* One MPI_T control variable: its value as text, or NULL and why not. */
+struct ios_hw_mpi_cvar {
+	const char *name;
+	const char *value;
+	const char *why;
+};
 struct ios_hw_host_opts {
 	const char *target_dir;
 	const char *role;
 	const char *role_source;
 	const char *applied_file;
 	const char *mpi_library;
+	const struct ios_hw_mpi_cvar *mpi_cvars;
+	size_t n_mpi_cvars;
+	const char *mpi_t_why;
 };
 char *ios_hw_host_json(const char *root, const struct ios_hw_host_opts *opts);
 

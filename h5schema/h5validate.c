@@ -231,7 +231,10 @@ static const struct {
 	const char *path, *keys;
 } host_spec[] = {
 	{"", "hostname role role_source slurm_node kernel os cpu memory "
-	     "system block_devices nics infiniband slurm ?mpi_library ?shape"},
+	     "system block_devices nics infiniband slurm ?mpi_library "
+	     "~mpi_transport ?shape"},
+	{"mpi_transport", "requested ?selected"},
+	{"mpi_transport.requested", "env ?cvars"},
 	{"cpu", "model online_count ?microcode frequency"},
 	{"cpu.frequency", "?driver ?governor ?base_khz ?min_khz ?max_khz"},
 	{"system", "?sys_vendor ?product_name ?product_version ?board_vendor "
@@ -332,6 +335,9 @@ static int check_at(struct ios_h5_rctx *r, json_t *o, const char *path,
 	v = json_object_get(o, head);
 	snprintf(where, sizeof(where), "%s%s%s", done, done[0] ? "." : "",
 		 head);
+	if (!v)
+		return 0; /* absent: its parent's check names it, or it is a
+			   * later member ('~') an older file does not have */
 	if (json_is_string(v) && !strcmp(json_string_value(v), "unknown"))
 		return 0; /* the whole object unknown: checked in its parent */
 	return check_at(r, v, dot ? dot + 1 : "", where, keys);

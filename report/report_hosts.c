@@ -178,6 +178,16 @@ static void print_host(int i, json_t *h)
 	       T(cg, "conf"), T(cg, "CgroupPlugin"), T(cg, "ConstrainCores"),
 	       T(cg, "ConstrainRAMSpace"), T(cg, "ConstrainDevices"));
 	printf("    mpi      %s\n", T(h, "mpi_library"));
+	{
+		json_t *tr = json_object_get(h, "mpi_transport"),
+		       *cv = json_object_get(json_object_get(tr, "requested"),
+					     "cvars");
+
+		if (json_is_object(tr))
+			printf("    mpi req  pml %s, btl %s, mtl %s (MPI_T); selected %s\n",
+			       T(cv, "pml"), T(cv, "btl"), T(cv, "mtl"),
+			       T(tr, "selected"));
+	}
 	printf("    shape    %s\n", T(h, "shape"));
 	print_unknown(h, "", &header);
 }

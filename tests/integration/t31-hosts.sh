@@ -51,6 +51,8 @@ ios_soft_fail() { echo "ios_soft_fail: \$*" >&2; }
 # storage component 1, clients component 0
 mapfile -t hostf < <(ios_host_facts 1 0)
 echo "host facts: \${hostf[*]}"
+# a transport variable the record must show as requested (harmless here)
+export UCX_WARN_UNUSED_ENV_VARS=n
 srun --het-group=0 --mpi=pmix --overcommit "$bench" --backend=null --rw=write \
 	--bs=1M --size=4M --runtime=1 --reps=1 --dir="$work" --summary=none \
 	--output="$edir/plain.h5" --quiet "\${hostf[@]}" || echo "plain exit \$?"
@@ -131,8 +133,14 @@ for c in clients:
     check(plain[c]["role"] == "client", "plain: %s role %s" % (c, plain[c]["role"]))
     check(plain[c]["mpi_library"] != "unknown", "plain: %s collected by its rank" % c)
     check_slurm_running("plain", plain[c])
+    # the transport: what was requested, from the environment and MPI_T
+    tr = plain[c]["mpi_transport"]
+    check(tr["requested"]["env"].get("UCX_WARN_UNUSED_ENV_VARS") == "n", "plain: %s mpi_transport env %r" % (c, tr["requested"]["env"]))
+    check(isinstance(tr["requested"]["cvars"].get("pml"), str) and tr["requested"]["cvars"]["pml"] != "unknown", "plain: %s MPI_T pml %r" % (c, tr["requested"]["cvars"]))
+    check(tr["selected"] == "unknown" and "not known reliably" in tr["why_unknown"]["selected"], "plain: %s selected %r" % (c, tr["selected"]))
 check_storage("plain", plain[storage], "iostrata-facts")
 check(plain[storage]["mpi_library"] == "unknown", "plain: the storage record is iostrata-facts'")
+check(plain[storage]["mpi_transport"] == "unknown", "plain: no transport in iostrata-facts' record")
 
 het = hosts(os.environ["EDIR"] + "/het.h5")
 check(set(het) == set(clients) | {storage}, "het: hosts %s" % sorted(het))
@@ -164,5 +172,6 @@ grep -q "host [0-9]: $T2X_HOST ($T2X_HOST), role storage" "$work/show.txt" ||
 	{ cat "$work/show.txt"; fail "show --hosts does not print $T2X_HOST as storage"; }
 grep -q '^    shape    {.*"requested"' "$work/show.txt" || fail "show --hosts prints no shape"
 grep -q '^    running  slurmctld [0-9]' "$work/show.txt" || fail "show --hosts prints no running Slurm version"
-grep -E '^  host [0-9]+:|^    (shape|slurm|running|mpi) ' "$work/show.txt"
+grep -q '^    mpi req  pml ' "$work/show.txt" || fail "show --hosts prints no requested MPI transport"
+grep -E '^  host [0-9]+:|^    (shape|slurm|running|mpi|mpi req) ' "$work/show.txt"
 log "ok"

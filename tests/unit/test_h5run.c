@@ -634,6 +634,49 @@ static void test_hosts_slurm_running(void **state)
 		       "'slurm.version_mismatch' is unknown without a reason"));
 }
 
+/* mpi_transport (added later): absent is valid; requested and selected
+ * as recorded are; selected unknown without a reason, or no env, is not. */
+static void test_hosts_mpi_transport(void **state)
+{
+	struct fx *fx = *state;
+	struct ios_err err = {0};
+	static const struct {
+		const char *member, *want;
+	} cases[] = {
+		{"\"mpi_transport\":{\"requested\":{\"env\":{\"OMPI_MCA_pml\":\"ob1\"},\"cvars\":{\"pml\":\"ob1\",\"btl\":\"^openib\"}},\"selected\":\"unknown\",\"why_unknown\":{\"selected\":\"not known reliably\"}}",
+		 NULL},
+		{"\"mpi_transport\":\"unknown\"",
+		 "'mpi_transport' is unknown without a reason"},
+		{"\"mpi_transport\":{\"requested\":{\"env\":{},\"cvars\":{}},\"selected\":\"unknown\"}",
+		 "'mpi_transport.selected' is unknown without a reason"},
+		{"\"mpi_transport\":{\"requested\":{\"cvars\":{}},\"selected\":\"ob1\"}",
+		 "missing member 'mpi_transport.requested.env'"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *rec = host_record("c1", "client", "x", 0), *s = NULL;
+
+		/* the member goes first in the record */
+		assert_true(asprintf(&s, "{%s,%s", cases[i].member, rec + 1) >
+			    0);
+		free(rec);
+		for (int h = 0; fx->run->host_json && h < fx->run->nhosts; h++)
+			free(fx->run->host_json[h]);
+		free(fx->run->host_json);
+		set_hosts(fx->run, host_record("s1", "storage", "x", 0), s);
+		write_ok(fx);
+		if (!cases[i].want) {
+			assert_int_equal(ios_h5_validate(fx->path, &err), 0);
+		} else {
+			assert_int_equal(ios_h5_validate(fx->path, &err),
+					 -EBADMSG);
+			if (!strstr(err.msg, cases[i].want))
+				fail_msg("case %zu: want \"%s\", got \"%s\"", i,
+					 cases[i].want, err.msg);
+		}
+	}
+}
+
 /* Files of schema version 1 (no /hosts) stay readable and valid: one
  * written by the version-1 writer (tests/fixtures/results-v1.h5), and a
  * current file taken back to version 1. */
@@ -687,6 +730,8 @@ int main(void)
 		cmocka_unit_test(test_schema_documented),
 		cmocka_unit_test_setup_teardown(test_hosts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hosts_slurm_running, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_hosts_mpi_transport, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_old_version, setup,
 						teardown),

@@ -493,6 +493,64 @@ static void test_slurm_running(void **state)
 			 -ENOENT);
 }
 
+/* mpi_transport: the transport variables of the environment (others
+ * not), the MPI_T control variables read (a missing one unknown and
+ * why), MPI_T not usable, outside MPI; selected always unknown and why. */
+static void test_mpi_transport(void **state)
+{
+	char *envp[] = {"OMPI_MCA_pml=ucx",
+			"OMPI_MCA_btl=self,vader",
+			"OMPI_MCA_btl_base_verbose=100",
+			"UCX_TLS=rc,sm",
+			"UCX_NET_DEVICES=mlx5_0:1",
+			"PATH=/bin",
+			"UCX",
+			NULL};
+	const struct ios_hw_mpi_cvar cv[] = {
+		{"pml", "ucx", NULL},
+		{"btl", "", NULL},
+		{"mtl", NULL, "this MPI has no control variable \"mtl\""},
+	};
+	struct ios_hw_host_opts opts = {.mpi_library = "Open MPI v4.1.4",
+					.mpi_cvars = cv,
+					.n_mpi_cvars = 3};
+	json_t *h = json_object(), *t, *env, *cvars;
+
+	(void)state;
+	ios_hw_mpi_transport(h, envp, &opts);
+	t = json_object_get(h, "mpi_transport");
+	assert_true(json_is_object(t));
+	env = json_object_get(json_object_get(t, "requested"), "env");
+	assert_int_equal(json_object_size(env), 4);
+	assert_string_equal(get(env, "OMPI_MCA_pml"), "ucx");
+	assert_string_equal(get(env, "OMPI_MCA_btl"), "self,vader");
+	assert_string_equal(get(env, "UCX_TLS"), "rc,sm");
+	assert_string_equal(get(env, "UCX_NET_DEVICES"), "mlx5_0:1");
+	cvars = json_object_get(json_object_get(t, "requested"), "cvars");
+	assert_string_equal(get(cvars, "pml"), "ucx");
+	assert_string_equal(get(cvars, "btl"), "");
+	assert_unknown(cvars, "mtl", "no control variable \"mtl\"");
+	assert_unknown(t, "selected", "not known reliably");
+	json_decref(h);
+
+	/* MPI_T not usable: the environment still recorded */
+	opts.mpi_cvars = NULL;
+	opts.mpi_t_why = "MPI_T_init_thread: error 3";
+	h = json_object();
+	ios_hw_mpi_transport(h, envp, &opts);
+	t = json_object_get(h, "mpi_transport");
+	assert_unknown(json_object_get(t, "requested"), "cvars",
+		       "MPI_T_init_thread: error 3");
+	json_decref(h);
+
+	/* outside MPI (iostrata-facts) */
+	opts.mpi_library = NULL;
+	h = json_object();
+	ios_hw_mpi_transport(h, envp, &opts);
+	assert_unknown(h, "mpi_transport", "outside an MPI process");
+	json_decref(h);
+}
+
 static void test_role_shape(void **state)
 {
 	struct fake_root *r = *state;
@@ -618,6 +676,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_nics_ib, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_slurm_running, setup,
 						teardown),
+		cmocka_unit_test(test_mpi_transport),
 		cmocka_unit_test_setup_teardown(test_slurm_conf, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_role_shape, setup,
