@@ -123,8 +123,7 @@ void mb_gather_node_json(struct mb_world *w, const struct mb_config *cfg,
 		/* one line: Open MPI's text runs on with build details */
 		lib[strcspn(lib, "\n")] = '\0';
 		mb_crashlog_stage("host record");
-		/* before any phase: reading MPI_T is no part of a measurement
-		 */
+		/* before any phase: MPI_T is read outside the measurement */
 		mb_mpit_read(&mpit);
 		mine = mb_hw_host_json(cfg->dir, lib[0] ? lib : NULL, &mpit);
 		len = mine ? (int)strlen(mine) + 1 : 0;
