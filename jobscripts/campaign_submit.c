@@ -131,6 +131,34 @@ static int add_nodes(struct argv *a, const struct ios_site *s,
 	return rc;
 }
 
+/* The compute nodes of element [e]. */
+static int add_compute(struct argv *a, const struct ios_site *s,
+		       const struct camp_element *e)
+{
+	const char *v;
+	int rc = 0;
+
+	if (e->ranks) {
+		/* sweep-threads: [ranks] ranks on one compute node, like
+		 * seeds/001's threads on one client; more ranks than CPUs
+		 * is what the sweep's top end measures */
+		rc |= camp_argv_add(a, "--partition=%s",
+				    ios_site_get(s, "compute", "partition"));
+		rc |= camp_argv_add(a, "--nodes=1");
+		rc |= camp_argv_add(a, "--ntasks=%llu",
+				    (unsigned long long)e->ranks);
+		rc |= camp_argv_add(a, "--overcommit");
+	} else {
+		rc |= add_nodes(a, s, "compute");
+		rc |= camp_argv_add(
+			a, "--ntasks-per-node=%s",
+			ios_site_get(s, "compute", "ranks_per_node"));
+	}
+	if ((v = ios_site_get(s, "slurm", "time")))
+		rc |= camp_argv_add(a, "--time=%s", v);
+	return rc ? -ENOMEM : 0;
+}
+
 /* Build the sbatch command line of element [e]. */
 static int build_sbatch(const struct campaign *c, const struct camp_element *e,
 			const char *script, uint32_t after, char *const *extra,
@@ -172,8 +200,16 @@ static int build_sbatch(const struct campaign *c, const struct camp_element *e,
 	for (size_t i = 0; extra && extra[i]; i++)
 		if ((rc = camp_argv_add(a, "%s", extra[i])) < 0)
 			return rc;
+	/* A heterogeneous job: the compute component first, then the
+	 * storage nodes (Slurm 22.05's pmix fails a step over both
+	 * components when the first one's node names sort after the
+	 * second's, "st01" before "cn001"; the job scripts find each
+	 * component by its partition, in either order). */
+	if ((rc = add_compute(a, s, e)) < 0)
+		return rc;
 	if (camp_job_is_het(c->job)) {
-		/* component 0: the storage nodes, exclusive, shaped */
+		rc |= camp_argv_add(a, ":");
+		/* the storage nodes, exclusive, shaped */
 		rc |= add_nodes(a, s, "storage");
 		rc |= camp_argv_add(a, "--ntasks-per-node=1");
 		rc |= camp_argv_add(a, "--exclusive");
@@ -181,27 +217,7 @@ static int build_sbatch(const struct campaign *c, const struct camp_element *e,
 			rc |= camp_argv_add(a, "--time=%s", v);
 		if (rc || (rc = camp_argv_split(a, e->options)) < 0)
 			return rc ? rc : -ENOMEM;
-		rc |= camp_argv_add(a, ":");
 	}
-	/* the compute nodes */
-	if (e->ranks) {
-		/* sweep-threads: [ranks] ranks on one compute node, like
-		 * seeds/001's threads on one client; more ranks than CPUs
-		 * is what the sweep's top end measures */
-		rc |= camp_argv_add(a, "--partition=%s",
-				    ios_site_get(s, "compute", "partition"));
-		rc |= camp_argv_add(a, "--nodes=1");
-		rc |= camp_argv_add(a, "--ntasks=%llu",
-				    (unsigned long long)e->ranks);
-		rc |= camp_argv_add(a, "--overcommit");
-	} else {
-		rc |= add_nodes(a, s, "compute");
-		rc |= camp_argv_add(
-			a, "--ntasks-per-node=%s",
-			ios_site_get(s, "compute", "ranks_per_node"));
-	}
-	if ((v = ios_site_get(s, "slurm", "time")))
-		rc |= camp_argv_add(a, "--time=%s", v);
 	rc |= camp_argv_add(a, "%s", script);
 	return rc ? -ENOMEM : 0;
 }

@@ -97,12 +97,15 @@ ios_init() {
 	export OMPI_MCA_mpi_add_procs_cutoff=${OMPI_MCA_mpi_add_procs_cutoff:-1048576}
 	IOS_WDIR=${IOS_WORKLOAD_DIR:?[workload] dir is not set in $IOS_SITE_FILE}/${SLURM_JOB_ID:-$$}
 	ios_msg "site ${IOS_SITE_NAME:-?} ($IOS_SITE_FILE), element $IOS_LABEL, results in $IOS_EDIR"
-	# which het component is which, by partition (iostrata-campaign puts
-	# storage first; layered.sbatch's own header puts compute first)
-	IOS_STORAGE_GROUP=0 IOS_COMPUTE_GROUP=1
+	# which het component is which, by partition; where both are in one
+	# partition, the order iostrata-campaign and layered.sbatch's header
+	# use: compute first (Slurm 22.05's pmix fails a step over both
+	# components when the first one's node names sort after the second's)
+	IOS_STORAGE_GROUP=1 IOS_COMPUTE_GROUP=0
 	if [[ -n ${SLURM_HET_SIZE:-} && -n ${IOS_STORAGE_PARTITION:-} &&
-		${SLURM_JOB_PARTITION_HET_GROUP_1:-} == "$IOS_STORAGE_PARTITION" ]]; then
-		IOS_STORAGE_GROUP=1 IOS_COMPUTE_GROUP=0
+		${SLURM_JOB_PARTITION_HET_GROUP_0:-} == "$IOS_STORAGE_PARTITION" &&
+		${SLURM_JOB_PARTITION_HET_GROUP_1:-} != "$IOS_STORAGE_PARTITION" ]]; then
+		IOS_STORAGE_GROUP=0 IOS_COMPUTE_GROUP=1
 	fi
 	local sn=SLURM_JOB_NODELIST_HET_GROUP_$IOS_STORAGE_GROUP cn=SLURM_JOB_NODELIST_HET_GROUP_$IOS_COMPUTE_GROUP
 	ios_msg "job ${SLURM_JOB_ID:-none}: storage ${!sn:-${SLURM_JOB_NODELIST:-?}} compute ${!cn:-${SLURM_JOB_NODELIST:-?}}"
@@ -110,7 +113,7 @@ ios_init() {
 
 # Run on every node of a heterogeneous job's storage component.
 ios_on_storage() {
-	srun --het-group="${IOS_STORAGE_GROUP:-0}" --ntasks-per-node=1 --kill-on-bad-exit=1 "$@"
+	srun --het-group="${IOS_STORAGE_GROUP:-1}" --ntasks-per-node=1 --kill-on-bad-exit=1 "$@"
 }
 
 # ---- scrubbing off for a campaign ([sweep] noscrub = 1) ----------------
@@ -259,14 +262,14 @@ ios_node_state() {
 
 # ios_host_facts [STORAGE_GROUP [CLIENT_GROUP]]: every host's record
 # (iostrata-facts) collected on the host itself: on each node of the
-# heterogeneous job's storage component (default 0) with role storage and
+# heterogeneous job's storage component (default 1) with role storage and
 # the SPANK plugin's applied file of the job, on each node of the client
-# component (default 1) with role client; into
+# component (default 0) with role client; into
 # $IOS_EDIR/host-facts-<node>.json.  Prints --host-facts arguments for
 # iostrata-bench, which stores them in /hosts (the storage hosts run no
 # rank in a sweep element).  Not a heterogeneous job: nothing.
 ios_host_facts() {
-	local sg=${1:-0} cg=${2:-1} g role f
+	local sg=${1:-1} cg=${2:-0} g role f
 	[[ -n ${SLURM_HET_SIZE:-} ]] || return 0
 	for g in "$sg" "$cg"; do
 		role=client
@@ -314,7 +317,7 @@ ios_check_states() {
 # job (a storage node) need not mount.
 ios_on_compute() {
 	if [[ -n ${SLURM_HET_SIZE:-} ]]; then
-		srun --het-group="${IOS_COMPUTE_GROUP:-1}" --nodes=1 --ntasks=1 --overcommit "$@"
+		srun --het-group="${IOS_COMPUTE_GROUP:-0}" --nodes=1 --ntasks=1 --overcommit "$@"
 	else
 		"$@"
 	fi
@@ -330,16 +333,19 @@ ios_remove_wdir() {
 
 # ios_bench OUTPUT ARGS...: iostrata-bench on the compute component (het
 # group IOS_COMPUTE_GROUP, or the whole allocation for single-component
-# jobs); with IOS_BENCH_NODE=NODE on that one node alone (its ranks per node);
-# the scrub record attached when ios_noscrub_hold switched scrubbing off.
+# jobs); with IOS_BENCH_NODE=NODE on that one node alone (its ranks per node),
+# with IOS_BENCH_NODE=N1,N2,... on those nodes (the same ranks per node); the
+# scrub record attached when ios_noscrub_hold switched scrubbing off.
 ios_bench() {
 	local out=$1 group=() where=()
 	shift
-	[[ -n ${SLURM_HET_SIZE:-} ]] && group=(--het-group="${IOS_COMPUTE_GROUP:-1}")
+	[[ -n ${SLURM_HET_SIZE:-} ]] && group=(--het-group="${IOS_COMPUTE_GROUP:-0}")
 	if [[ -n ${IOS_BENCH_NODE:-} ]]; then
-		local rpn=${SLURM_NTASKS_PER_NODE:-${IOS_COMPUTE_RANKS_PER_NODE:-1}}
+		# one node, or a comma list of nodes (the NERSC profile's levels)
+		local rpn=${SLURM_NTASKS_PER_NODE:-${IOS_COMPUTE_RANKS_PER_NODE:-1}} nn
 		rpn=${rpn%%(*}
-		where=(--nodelist="$IOS_BENCH_NODE" --nodes=1 --ntasks="$rpn" --ntasks-per-node="$rpn")
+		nn=$(($(tr -cd , <<<"$IOS_BENCH_NODE" | wc -c) + 1))
+		where=(--nodelist="$IOS_BENCH_NODE" --nodes="$nn" --ntasks="$((nn * rpn))" --ntasks-per-node="$rpn")
 	fi
 	ios_make_wdir
 	ios_msg "bench${IOS_BENCH_NODE:+ on $IOS_BENCH_NODE alone}: $*"
@@ -365,12 +371,12 @@ ios_workload_args() {
 ios_sweep_element() {
 	local attach=() work=() hostf=() rc=0
 	[[ -n ${SLURM_HET_SIZE:-} ]] ||
-		ios_fail "not a heterogeneous job: submit with iostrata-campaign (storage component : compute component)"
+		ios_fail "not a heterogeneous job: submit with iostrata-campaign (compute component : storage component)"
 	mapfile -t work < <(ios_workload_args)
 	ios_noscrub_hold
 	mapfile -t attach < <(ios_node_state before)
 	[[ ${#attach[@]} -gt 0 ]] || ios_warn "no storage-node state recorded (iostrata-node missing?)"
-	mapfile -t hostf < <(ios_host_facts 0 1)
+	mapfile -t hostf < <(ios_host_facts "$IOS_STORAGE_GROUP" "$IOS_COMPUTE_GROUP")
 	attach+=("${hostf[@]}")
 	ios_bench "$IOS_EDIR/seq.h5" --rw=write,read --bs="${IOS_WORKLOAD_SEQ_BS:-8M}" \
 		--reorder "${work[@]}" "${attach[@]}" || { rc=$?; ios_soft_fail "sequential run failed (exit $rc)"; }

@@ -69,6 +69,7 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t52-sweep-cores-mem.sh \
 	tests/integration/t53-acceptance.sh \
 	tests/integration/t54-sweep-threads.sh \
+	tests/tools/render-html \
 	# End of dist_noinst_SCRIPTS (jobs)
 EXTRA_DIST += \
 	tests/integration/t5x-lib.bash \

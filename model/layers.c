@@ -20,6 +20,7 @@
 #endif
 
 #include "layers.h"
+#include "results.h"
 #include "units.h"
 
 const char *const lyr_layer_names[LYR_NLAYERS] = {
@@ -72,6 +73,9 @@ double lyr_ceiling(const struct lyr_numbers *n, int layer, int below, int dir)
 		return NAN;
 	switch (below) {
 	case LYR_DEVICE:
+		/* the slowest target holds back its OSDs' even share */
+		if (n->dev_bound[dir] > 0 && n->dev_bound[dir] < b)
+			b = n->dev_bound[dir];
 		/* each write lands on r devices; a read on one */
 		b *= osds_per_target(n);
 		return dir == LYR_WRITE ? b / r : b;
@@ -96,6 +100,45 @@ double lyr_ceiling(const struct lyr_numbers *n, int layer, int below, int dir)
 	}
 }
 
+double lyr_balanced_bw(const struct ios_phase_result *ph)
+{
+	double sum_bound = 0;
+	int n = 0;
+
+	for (int r = 0; r < ph->nreps; r++) {
+		const struct ios_rep_result *rep = &ph->reps[r];
+		uint64_t min = UINT64_MAX;
+		double tot = 0;
+
+		if (!rep->valid || rep->nranks < 1 ||
+		    !(rep->fig.stonewall_bw > 0))
+			continue;
+		for (int i = 0; i < rep->nranks; i++) {
+			uint64_t b = rep->ranks[i].stonewall_bytes;
+
+			tot += (double)b;
+			if (b < min)
+				min = b;
+		}
+		if (!(tot > 0))
+			continue;
+		sum_bound +=
+			rep->fig.stonewall_bw * rep->nranks * (double)min / tot;
+		n++;
+	}
+	return n ? sum_bound / n : NAN;
+}
+
+/* The device number the ceilings use: the balanced bound when below
+ * the aggregate. */
+static double dev_used(const struct lyr_numbers *n, int dir, bool *bound)
+{
+	double b = n->bw[LYR_DEVICE][dir];
+
+	*bound = n->dev_bound[dir] > 0 && n->dev_bound[dir] < b;
+	return *bound ? n->dev_bound[dir] : b;
+}
+
 static const char *rate(double v, char *buf, size_t len)
 {
 	if (isnan(v))
@@ -112,18 +155,28 @@ static void ceiling_how(const struct lyr_numbers *n, int layer, int below,
 
 	rate(n->bw[below][dir], a, sizeof(a));
 	switch (below) {
-	case LYR_DEVICE:
-		if (dir == LYR_WRITE && r > 1)
-			snprintf(
-				buf, len,
-				"device %s x %d OSDs / %d targets / %d replicas",
-				a, n->osds > 0 ? n->osds : 1,
-				n->device_ranks > 0 ? n->device_ranks : 1, r);
+	case LYR_DEVICE: {
+		bool bound;
+		char d[96];
+
+		rate(dev_used(n, dir, &bound), a, sizeof(a));
+		if (bound)
+			snprintf(d, sizeof(d),
+				 "device %s (slowest target x %d)", a,
+				 n->device_ranks > 0 ? n->device_ranks : 1);
 		else
-			snprintf(buf, len, "device %s x %d OSDs / %d targets",
-				 a, n->osds > 0 ? n->osds : 1,
+			snprintf(d, sizeof(d), "device %s", a);
+		if (dir == LYR_WRITE && r > 1)
+			snprintf(buf, len,
+				 "%s x %d OSDs / %d targets / %d replicas", d,
+				 n->osds > 0 ? n->osds : 1,
+				 n->device_ranks > 0 ? n->device_ranks : 1, r);
+		else
+			snprintf(buf, len, "%s x %d OSDs / %d targets", d,
+				 n->osds > 0 ? n->osds : 1,
 				 n->device_ranks > 0 ? n->device_ranks : 1);
 		break;
+	}
 	case LYR_NETWORK:
 		if (dir == LYR_WRITE)
 			snprintf(buf, len, "network %s / %d replicas", a, r);
@@ -192,7 +245,7 @@ int lyr_check_ceilings(const struct lyr_numbers *n,
 					: "",
 				ck->provable
 					? ""
-					: " [loopback: proves nothing about a real network]");
+					: " [one machine (loopback or virtual links): proves nothing about a real network]");
 		}
 	}
 	return k;
@@ -260,7 +313,7 @@ static void verdict_dir(struct sbuf *sb, const struct lyr_numbers *n,
 		"%s: device ceiling %s, network ceiling %s%s, protocol %s, full stack %s (posix on the mount), %s (libcephfs).\n",
 		dir == LYR_WRITE ? "Write" : "Read", rate(dc, a, sizeof(a)),
 		rate(nt, b, sizeof(b)),
-		n->one_host && !isnan(nt) ? " (loopback)" : "",
+		n->one_host && !isnan(nt) ? " (one machine)" : "",
 		rate(p, d, sizeof(d)),
 		rate(n->bw[LYR_FULLSTACK][dir], e, sizeof(e)),
 		rate(n->bw[LYR_FULLLIB][dir], f, sizeof(f)));
@@ -285,7 +338,8 @@ static void verdict_dir(struct sbuf *sb, const struct lyr_numbers *n,
 		if (!isnan(nt))
 			snprintf(share, sizeof(share),
 				 ", %.0f%% of the network ceiling%s",
-				 pct(p, nt), n->one_host ? " (loopback)" : "");
+				 pct(p, nt),
+				 n->one_host ? " (one machine)" : "");
 		sb_printf(
 			sb,
 			"  - Device%s comfortably above protocol (protocol is %.0f%% of the device ceiling%s): the overhead is in Ceph's own protocol or cluster-side placement; look at OSD CPU use, the replication factor (%d) and the pool's PG count for its %d OSDs.\n",
@@ -298,7 +352,7 @@ static void verdict_dir(struct sbuf *sb, const struct lyr_numbers *n,
 		else if (n->one_host)
 			sb_printf(
 				sb,
-				"    (the network ceiling here is loopback: on real hardware the network could still be the limit)\n");
+				"    (the network ceiling here is one machine's loopback or virtual links: on real hardware the network could still be the limit)\n");
 	} else if (!isnan(nt) && p >= t->close * nt &&
 		   (isnan(dc) || nt < t->close * dc)) {
 		/* 2. network close to protocol, both well below device */
@@ -314,7 +368,7 @@ static void verdict_dir(struct sbuf *sb, const struct lyr_numbers *n,
 			"  - Network close to protocol (protocol is %.0f%% of the network ceiling%s): the network is the limit; no OSD tuning will move the full-stack number.%s\n",
 			pct(p, nt), share,
 			n->one_host
-				? " But this network is loopback: on one host this cannot be concluded."
+				? " But this network is one machine's loopback or virtual links: on one host this cannot be concluded."
 				: "");
 	} else if (!isnan(dc) && p >= t->close * dc) {
 		sb_printf(
@@ -383,7 +437,7 @@ char *lyr_verdict(const struct lyr_numbers *n, const struct lyr_check *c,
 	if (n->one_host)
 		sb_printf(
 			&sb,
-			"What this environment cannot prove: every node runs on one host, so the network layer measured loopback, not a NIC, switch or cable, and the device targets share the host's disks; the ordering of the layers is shown, the network's place in it is not.\n");
+			"What this environment cannot prove: every node runs on one host, so the network layer measured that machine's loopback or virtual links (veth, a bridge, tc shaping), not a NIC, switch or cable, and the device targets share the host's disks; the ordering of the layers is shown, the network's place in it is not.\n");
 	if (sb.oom) {
 		free(sb.s);
 		return NULL;

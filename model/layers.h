@@ -54,6 +54,11 @@ struct lyr_numbers {
 	int clients;            /* client hosts (0 with roles unknown) */
 	double net_public_min;  /* slowest client <-> storage pair, B/s */
 	double net_cluster_min; /* slowest storage <-> storage pair, B/s */
+	/* the device layer as a balanced bound: the slowest device
+	 * target's share x the targets (lyr_balanced_bw); CRUSH spreads
+	 * objects evenly, so one slow disk holds every OSD's share back;
+	 * 0 or NAN = not known (the aggregate bw[LYR_DEVICE] is used) */
+	double dev_bound[2];
 };
 
 /* What a rank does in a layered run. */
@@ -155,6 +160,15 @@ extern const struct lyr_thresholds lyr_default_thresholds;
  * NAN when it cannot be computed.
  */
 double lyr_ceiling(const struct lyr_numbers *n, int layer, int below, int dir);
+
+struct ios_phase_result;
+/*
+ * The balanced bound of a phase run by one rank per target: per valid
+ * repetition stonewall_bw x nranks x (the smallest rank's stonewall
+ * bytes / their sum), i.e. the slowest target's rate times the targets;
+ * the mean over valid repetitions.  NAN when none is valid or no bytes.
+ */
+double lyr_balanced_bw(const struct ios_phase_result *ph);
 
 /*
  * Check every layer against every layer below it that sets a ceiling, both

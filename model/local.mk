@@ -20,6 +20,8 @@ model_libiostrata_model_la_SOURCES = \
 	model/sweepmodel.c \
 	model/accept.c \
 	model/accept.h \
+	model/nersc.c \
+	model/nersc.h \
 	# End of model_libiostrata_model_la_SOURCES
 model_libiostrata_model_la_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MODEL)
 model_libiostrata_model_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
@@ -44,12 +46,14 @@ check_PROGRAMS += \
 	tests/unit/test_layers \
 	tests/unit/test_sweepfit \
 	tests/unit/test_accept \
+	tests/unit/test_nersc \
 	# End of check_PROGRAMS (model)
 TESTS += \
 	tests/unit/test_figures \
 	tests/unit/test_layers \
 	tests/unit/test_sweepfit \
 	tests/unit/test_accept \
+	tests/unit/test_nersc \
 	# End of TESTS (model)
 endif
 tests_unit_test_figures_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MODEL)
@@ -66,6 +70,11 @@ tests_unit_test_sweepfit_LDADD = model/libiostrata_model.la \
 tests_unit_test_accept_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MODEL)
 tests_unit_test_accept_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_accept_LDADD = model/libiostrata_synth.la \
+	model/libiostrata_model.la common/libiostrata_common.la \
+	$(CMOCKA_LIBS) -lm
+tests_unit_test_nersc_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MODEL)
+tests_unit_test_nersc_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_nersc_LDADD = model/libiostrata_synth.la \
 	model/libiostrata_model.la common/libiostrata_common.la \
 	$(CMOCKA_LIBS) -lm
 EXTRA_DIST += tests/fixtures/fio/fio-3.33-randread-4M.json

@@ -27,6 +27,9 @@
 #define MB_BF_NO_LOCAL_FS 0x2 /* --dir is not a local path (rados, cephfs) */
 #define MB_BF_ASYNC 0x4       /* submit/reap implemented */
 #define MB_BF_NO_DATA 0x8     /* moves no data (null): --verify impossible */
+#define MB_BF_SHARED_FILE                                                      \
+	0x10 /* one file every rank opens (--file-layout=                      \
+		shared): posix, cephfs, null */
 
 /* open() flags */
 #define MB_O_READ 0x1

@@ -259,7 +259,7 @@ static int cephfs_unlink(struct mb_ctx *ctx, const char *name)
 const struct mb_backend mb_backend_cephfs = {
 	.name = "cephfs",
 	.abi = MB_BACKEND_ABI,
-	.flags = MB_BF_NO_LOCAL_FS | MB_BF_ALIGNED_BUF,
+	.flags = MB_BF_NO_LOCAL_FS | MB_BF_ALIGNED_BUF | MB_BF_SHARED_FILE,
 	.summary =
 		"libcephfs files without a mount, O_DIRECT unless --buffered (iodepth 1)",
 	.options = cephfs_options,

@@ -101,7 +101,7 @@ static void null_fini(struct mb_ctx *ctx)
 const struct mb_backend mb_backend_null = {
 	.name = "null",
 	.abi = MB_BACKEND_ABI,
-	.flags = MB_BF_ASYNC | MB_BF_NO_DATA,
+	.flags = MB_BF_ASYNC | MB_BF_NO_DATA | MB_BF_SHARED_FILE,
 	.summary = "moves no data: measures the harness (fio --ioengine=null)",
 	.options = NULL,
 	.init = null_init,

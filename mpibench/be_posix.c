@@ -93,8 +93,12 @@ static int posix_open(struct mb_ctx *ctx, const char *name, int flags,
 	} else {
 		char mark[128];
 
-		snprintf(mark, sizeof(mark), "iostrata-bench rank=%d",
-			 ctx->rank);
+		if (cfg->file_layout == MB_LAYOUT_SHARED)
+			snprintf(mark, sizeof(mark),
+				 "iostrata-bench shared ranks=%d", ctx->nranks);
+		else
+			snprintf(mark, sizeof(mark), "iostrata-bench rank=%d",
+				 ctx->rank);
 		f->fd = mb_own_open(d, name, oflags, flags & MB_O_CREATE, mark,
 				    "posix", ctx->err);
 	}
@@ -528,7 +532,7 @@ static void posix_fini(struct mb_ctx *ctx)
 const struct mb_backend mb_backend_posix = {
 	.name = "posix",
 	.abi = MB_BACKEND_ABI,
-	.flags = MB_BF_ALIGNED_BUF | MB_BF_ASYNC,
+	.flags = MB_BF_ALIGNED_BUF | MB_BF_ASYNC | MB_BF_SHARED_FILE,
 	.summary =
 		"files under --dir, O_DIRECT; engines psync, libaio, io_uring, posixaio",
 	.options = NULL,

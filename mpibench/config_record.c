@@ -35,6 +35,14 @@ int mb_runrec_config(struct ios_run *run, const struct mb_config *c)
 	 * "time": time-based, for runtime seconds */
 	rc |= ios_runrec_kv(run, "mode", "%s", c->once ? "once" : "time");
 	rc |= ios_runrec_kv(run, "runtime", "%g", c->runtime);
+	/* "per-rank" (N-to-N) or "shared" (N-to-1: one file of ranks x size
+	 * bytes, IOR's segmented layout with segments of shared_block bytes
+	 * per rank; mpibench/segment.h) */
+	rc |= ios_runrec_kv(run, "file_layout", "%s",
+			    mb_file_layout_name(c->file_layout));
+	if (c->file_layout == MB_LAYOUT_SHARED)
+		rc |= ios_runrec_kv(run, "shared_block", "%" PRIu64,
+				    c->shared_block);
 	rc |= ios_runrec_kv(run, "reps", "%u", c->reps);
 	rc |= ios_runrec_kv(run, "interval", "%g", c->interval);
 	rc |= ios_runrec_kv(run, "output", "%s",

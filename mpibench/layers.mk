@@ -11,6 +11,7 @@ EXTRA_DIST += \
 	tests/integration/t43-layers-cached.sh \
 	tests/integration/t44-layers-osd-kill.sh \
 	tests/integration/t45-layers-roles.sh \
+	tests/integration/t46-layers-bottleneck.sh \
 	# End of EXTRA_DIST (layers)
 
 

@@ -229,6 +229,12 @@ int lyr_parse(int argc, char **argv, struct lyr_opts *o, struct mb_config *cfg,
 			"--once: not available with --layers (the layers run time-based, fio alongside; accepted: --runtime=DURATION)");
 		goto out_free;
 	}
+	if (cfg->file_layout == MB_LAYOUT_SHARED) {
+		rc = ios_errf(
+			err, -EINVAL,
+			"--file-layout: \"shared\" is not available with --layers (each layer runs one file per rank; accepted: --file-layout=per-rank)");
+		goto out_free;
+	}
 	cfg->npatterns = 2; /* every layer writes, then reads */
 	cfg->patterns[0] = MB_PAT_WRITE;
 	cfg->patterns[1] = MB_PAT_READ;

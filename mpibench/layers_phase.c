@@ -249,6 +249,8 @@ static void book_phase(struct lctx *c, int layer, int k, int rc,
 		c->failed = true;
 	} else {
 		c->n.bw[layer][dirs[k]] = phase_bw(ph, why, sizeof(why));
+		if (layer == LYR_DEVICE)
+			c->n.dev_bound[dirs[k]] = lyr_balanced_bw(ph);
 		if (why[0]) {
 			snprintf(c->note[layer], sizeof(c->note[layer]),
 				 "%s: %s", mb_pattern_name(pats[k]), why);

@@ -23,6 +23,8 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/phase_rank.c \
 	mpibench/once.c \
 	mpibench/once.h \
+	mpibench/segment.c \
+	mpibench/segment.h \
 	mpibench/mix.h \
 	mpibench/progress.c \
 	mpibench/progress.h \
@@ -104,6 +106,7 @@ MB_TEST_SOURCES = \
 	mpibench/verify.c \
 	mpibench/content.c \
 	mpibench/once.c \
+	mpibench/segment.c \
 	mpibench/mb_exit.c \
 	# End of MB_TEST_SOURCES
 # The Ceph backends need only Ceph's headers (the libraries are loaded at
@@ -129,6 +132,7 @@ check_PROGRAMS += \
 	tests/unit/test_mb_runrec \
 	tests/unit/test_mb_crashlog \
 	tests/unit/test_mb_once \
+	tests/unit/test_mb_segment \
 	# End of check_PROGRAMS (mpibench)
 TESTS += \
 	tests/unit/test_mb_config \
@@ -138,6 +142,7 @@ TESTS += \
 	tests/unit/test_mb_runrec \
 	tests/unit/test_mb_crashlog \
 	tests/unit/test_mb_once \
+	tests/unit/test_mb_segment \
 	# End of TESTS (mpibench)
 if HAVE_MPI
 check_PROGRAMS += tests/unit/test_mb_exit
@@ -166,6 +171,13 @@ tests_unit_test_mb_once_SOURCES = tests/unit/test_mb_once.c \
 tests_unit_test_mb_once_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_once_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_mb_once_LDADD = $(CMOCKA_LIBS)
+# The file layouts: per rank and shared (no MPI).
+tests_unit_test_mb_segment_SOURCES = tests/unit/test_mb_segment.c \
+	mpibench/segment.c mpibench/segment.h mpibench/once.c \
+	mpibench/once.h mpibench/mix.h
+tests_unit_test_mb_segment_CPPFLAGS = $(MB_TEST_CPPFLAGS)
+tests_unit_test_mb_segment_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_mb_segment_LDADD = $(CMOCKA_LIBS)
 # The run record of the plain and the layered run (no MPI).
 tests_unit_test_mb_runrec_SOURCES = tests/unit/test_mb_runrec.c \
 	mpibench/config_record.c mpibench/layers_opts.c $(MB_TEST_SOURCES)

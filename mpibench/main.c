@@ -51,9 +51,12 @@ static void remove_own_file(void)
 	if (!g_files_created || g_cfg.keep || !g_cfg.dir ||
 	    (g_cfg.backend->flags & (MB_BF_NO_DATA | MB_BF_NO_LOCAL_FS)))
 		return;
+	/* the shared file is rank 0's to remove */
+	if (g_cfg.file_layout == MB_LAYOUT_SHARED && g_rank != 0)
+		return;
 	if (mb_dir_get(g_cfg.dir, g_cfg.allow_device, &d, &e) || d->device)
 		return;
-	mb_own_remove(d, mb_target_name(g_rank, name, sizeof(name)),
+	mb_own_remove(d, mb_target_file(&g_cfg, g_rank, name, sizeof(name)),
 		      "posix: remove", &e);
 }
 

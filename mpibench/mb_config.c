@@ -32,6 +32,11 @@ static const char *const engine_names[] = {
 	[MB_ENG_POSIXAIO] = "posixaio",
 };
 
+const char *mb_file_layout_name(enum mb_file_layout l)
+{
+	return l == MB_LAYOUT_SHARED ? "shared" : "per-rank";
+}
+
 const char *mb_pattern_name(enum mb_pattern p)
 {
 	return (unsigned)p < 5 ? pattern_names[p] : "?";
@@ -71,6 +76,8 @@ enum opt_id {
 	OPT_BACKEND,
 	OPT_RUNTIME,
 	OPT_ONCE,
+	OPT_FILE_LAYOUT,
+	OPT_SHARED_BLOCK,
 	OPT_REPS,
 	OPT_INTERVAL,
 	OPT_OUTPUT,
@@ -123,6 +130,10 @@ static const struct opt opts[] = {
 	 "seconds each repetition runs (time-based; s, ms, m, h)"},
 	{OPT_ONCE, "once", NULL, "off",
 	 "size-based instead of time-based (IOR's and fio's default): each rank moves its file once, sequential in order, random each block once; the I/O stage is bounded by size / 1 MB/s + 60 s"},
+	{OPT_FILE_LAYOUT, "file-layout", "LAYOUT", "per-rank",
+	 "per-rank: each rank on its own file (N-to-N); shared: all ranks on one file iostrata-bench.shared of ranks x --size bytes, each rank in its own blocks (N-to-1, IOR's -F off)"},
+	{OPT_SHARED_BLOCK, "shared-block", "SIZE", "--bs",
+	 "with --file-layout=shared: bytes a rank owns per segment (IOR -b), a multiple of --bs dividing --size; rank r's segment s at (s x ranks + r) x SIZE"},
 	{OPT_REPS, "reps", "N", "7", "repetitions of each pattern (1-10000)"},
 	{OPT_INTERVAL, "interval", "DURATION", "1",
 	 "sample period of the per-rank time series (>= 10ms)"},
@@ -581,6 +592,28 @@ static int apply(struct mb_config *cfg, const struct opt *o, const char *v,
 				"--summary: unknown format \"%s\" (accepted: text, json, none)",
 				v);
 		return 0;
+	case OPT_FILE_LAYOUT:
+		if (!strcmp(v, "per-rank"))
+			cfg->file_layout = MB_LAYOUT_PER_RANK;
+		else if (!strcmp(v, "shared"))
+			cfg->file_layout = MB_LAYOUT_SHARED;
+		else
+			return ios_errf(
+				err, -EINVAL,
+				"--file-layout: unknown layout \"%s\" (accepted: per-rank, shared)",
+				v);
+		return 0;
+	case OPT_SHARED_BLOCK:
+		rc = ios_parse_size(v, "--shared-block", &u, err);
+		if (rc)
+			return rc;
+		if (u == 0)
+			return ios_errf(
+				err, -EINVAL,
+				"--shared-block: \"%s\" must be greater than 0 (accepted: a multiple of --bs that divides --size)",
+				v);
+		cfg->shared_block = u;
+		return 0;
 	case OPT_SEED:
 		rc = ios_parse_uint(v, "--seed", 0, UINT64_MAX, &u, err);
 		if (rc)
@@ -742,6 +775,8 @@ static int fill_derived(struct mb_config *cfg, bool output_given,
 
 	if (cfg->once)
 		cfg->runtime = 0;
+	if (cfg->file_layout == MB_LAYOUT_SHARED && !cfg->shared_block)
+		cfg->shared_block = cfg->bs;
 
 	if (!output_given && !cfg->output) {
 		rc = default_output(cfg);

@@ -33,6 +33,12 @@ enum mb_engine {
 	MB_ENG_COUNT,
 };
 
+/* --file-layout: one file per rank (N-to-N) or one for all (N-to-1). */
+enum mb_file_layout {
+	MB_LAYOUT_PER_RANK = 0,
+	MB_LAYOUT_SHARED,
+};
+
 enum mb_summary {
 	MB_SUM_TEXT = 0,
 	MB_SUM_JSON,
@@ -60,6 +66,10 @@ struct mb_config {
 	int rwmixread; /* percent reads of randrw */
 	uint64_t bs;
 	uint64_t size; /* per rank */
+	/* --file-layout=shared: every rank on one file, in segments of
+	 * shared_block bytes per rank (segment.h; IOR's -F off); 0 = bs */
+	enum mb_file_layout file_layout;
+	uint64_t shared_block;
 	char *dir;
 	unsigned int iodepth;
 	unsigned int iodepth_batch; /* I/Os per submit call (fio's default 1) */
@@ -141,6 +151,17 @@ void mb_config_usage(FILE *f);
  * (or DIR itself when DIR is a block device).  Returns [buf].
  */
 const char *mb_target_name(int rank, char *buf, size_t len);
+
+/*
+ * The file rank [rank] does its I/O on: mb_target_name(rank), or with
+ * --file-layout=shared the one file of every rank, "iostrata-bench.shared"
+ * (block devices: --dir itself).  Returns [buf].
+ */
+const char *mb_target_file(const struct mb_config *cfg, int rank, char *buf,
+			   size_t len);
+
+/* "per-rank" or "shared" (the option's values, the run record's). */
+const char *mb_file_layout_name(enum mb_file_layout l);
 
 /*
  * Check the target of one rank before anything is created (posix-like

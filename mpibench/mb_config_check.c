@@ -14,9 +14,44 @@
 #include "mb_config.h"
 #include "mb_config_internal.h"
 
+/* --file-layout and --shared-block: a backend with files, a block that
+ * is whole I/Os and tiles --size. */
+static int check_file_layout(const struct mb_config *cfg, struct ios_err *err)
+{
+	if (cfg->file_layout != MB_LAYOUT_SHARED) {
+		if (cfg->shared_block)
+			return ios_errf(
+				err, -EINVAL,
+				"--shared-block: only with --file-layout=shared (given --file-layout=%s)",
+				mb_file_layout_name(cfg->file_layout));
+		return 0;
+	}
+	if (!(cfg->backend->flags & MB_BF_SHARED_FILE))
+		return ios_errf(
+			err, -EINVAL,
+			"--file-layout: \"shared\" is not available with backend \"%s\" (it has no file that all ranks can open; accepted: --file-layout=per-rank, or shared with --backend=posix, cephfs or null)",
+			cfg->backend->name);
+	if (cfg->shared_block && cfg->shared_block % cfg->bs)
+		return ios_errf(
+			err, -EINVAL,
+			"--shared-block: %" PRIu64
+			" is not a multiple of --bs %" PRIu64
+			" (accepted: a multiple of --bs that divides --size)",
+			cfg->shared_block, cfg->bs);
+	if (cfg->shared_block && cfg->size % cfg->shared_block)
+		return ios_errf(
+			err, -EINVAL,
+			"--shared-block: %" PRIu64
+			" does not divide --size %" PRIu64
+			" (accepted: a multiple of --bs that divides --size)",
+			cfg->shared_block, cfg->size);
+	return 0;
+}
+
 int mb_config_check_options(const struct mb_config *cfg, struct ios_err *err)
 {
 	unsigned p;
+	int rc;
 
 	if (!cfg->backend)
 		return ios_errf(
@@ -34,6 +69,9 @@ int mb_config_check_options(const struct mb_config *cfg, struct ios_err *err)
 				" is not a multiple of --bs %" PRIu64
 				" (accepted: size = N x bs)",
 				cfg->size, cfg->bs);
+	rc = check_file_layout(cfg, err);
+	if (rc)
+		return rc;
 	if (cfg->iodepth_batch > cfg->iodepth)
 		return ios_errf(
 			err, -EINVAL,

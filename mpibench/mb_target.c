@@ -29,6 +29,16 @@ const char *mb_target_name(int rank, char *buf, size_t len)
 	return buf;
 }
 
+const char *mb_target_file(const struct mb_config *cfg, int rank, char *buf,
+			   size_t len)
+{
+	if (cfg->file_layout == MB_LAYOUT_SHARED) {
+		snprintf(buf, len, "iostrata-bench.shared");
+		return buf;
+	}
+	return mb_target_name(rank, buf, len);
+}
+
 static unsigned read_uint_file(const char *path)
 {
 	FILE *f = fopen(path, "re");
@@ -102,6 +112,11 @@ int mb_config_check_target(const struct mb_config *cfg, int rank, int nranks,
 	rc = mb_dir_get(cfg->dir, cfg->allow_device, &d, err);
 	if (rc)
 		return rc;
+	if (d->device && cfg->file_layout == MB_LAYOUT_SHARED)
+		return ios_errf(
+			err, -EINVAL,
+			"--file-layout: \"shared\" is not available with the block device \"%s\" as --dir (accepted: a directory, on a shared filesystem when the ranks run on several nodes, or --file-layout=per-rank)",
+			cfg->dir);
 	if (d->device) {
 		uint64_t devsz = 0;
 		int fd = mb_dir_open_device(d, O_RDONLY, err);
@@ -137,8 +152,8 @@ int mb_config_check_target(const struct mb_config *cfg, int rank, int nranks,
 			"--bs: %" PRIu64
 			" is not a multiple of the logical block size %u under \"%s\" (accepted: a multiple of %u, or --buffered)",
 			cfg->bs, lbs, cfg->dir, lbs);
-	rc = mb_own_check(d, mb_target_name(rank, name, sizeof(name)), "--dir",
-			  &existing, err);
+	rc = mb_own_check(d, mb_target_file(cfg, rank, name, sizeof(name)),
+			  "--dir", &existing, err);
 	if (rc < 0)
 		return rc;
 	if (fstatvfs(d->fd, &sv))
@@ -146,10 +161,21 @@ int mb_config_check_target(const struct mb_config *cfg, int rank, int nranks,
 				cfg->dir, strerror(errno));
 	have = (uint64_t)sv.f_bavail * sv.f_frsize;
 	shared = fs_is_shared(d->fd);
+	if (cfg->file_layout == MB_LAYOUT_SHARED && !shared &&
+	    ranks_on_node < nranks)
+		return ios_errf(
+			err, -EINVAL,
+			"--file-layout: \"shared\" needs one file that every rank sees, but \"%s\" is a local filesystem and the %d ranks run on more than one node (accepted: a --dir on a shared filesystem such as CephFS, the ranks on one node, or --file-layout=per-rank)",
+			cfg->dir, nranks);
 	need = (uint64_t)(shared ? nranks : ranks_on_node) * cfg->size;
-	need = need > existing * (uint64_t)ranks_on_node
-		       ? need - existing * (uint64_t)ranks_on_node
-		       : 0;
+	if (cfg->file_layout == MB_LAYOUT_SHARED) /* one file, all ranks */
+		need = (uint64_t)nranks * cfg->size;
+	if (cfg->file_layout == MB_LAYOUT_SHARED)
+		need = need > existing ? need - existing : 0;
+	else
+		need = need > existing * (uint64_t)ranks_on_node
+			       ? need - existing * (uint64_t)ranks_on_node
+			       : 0;
 	if (!cfg->force && need > have) {
 		char a[32], b[32];
 

@@ -19,6 +19,7 @@
 #include "content.h"
 #include "phase.h"
 #include "phase_internal.h"
+#include "segment.h"
 #include "verify.h"
 #include "watchdog.h"
 
@@ -34,98 +35,6 @@ static void *alloc_buf(size_t len)
 	if (posix_memalign(&p, 4096, len ? len : 4096))
 		return NULL;
 	return p;
-}
-
-/* Lay out the rank's own file up to --size (untimed), like fio does. */
-static int layout(struct mb_ctx *ctx, const struct mb_backend *be,
-		  const struct mb_phase_spec *s, uint64_t seed, void *buf,
-		  struct ios_err *err)
-{
-	char name[64];
-	struct mb_file *f;
-	uint64_t cur = 0, off, chunk, len, k;
-	void *cbuf = NULL;
-	uint64_t scr = seed ^ 0x6c61796f7574ull ^ ((uint64_t)ctx->rank << 24);
-	double slowest = 0, t_chunk, t_start = (double)mb_mono_ns() / 1e9;
-	int flags =
-		MB_O_WRITE | MB_O_CREATE | (s->cfg->direct ? MB_O_DIRECT : 0);
-	int rc;
-
-	if (be->flags & MB_BF_NO_DATA)
-		return 0;
-	mb_target_name(ctx->rank, name, sizeof(name));
-	rc = be->open(ctx, name, flags, &f);
-	if (rc)
-		return rc;
-	if (be->getsize && (rc = be->getsize(f, &cur))) {
-		be->close(f);
-		return ios_errf(err, rc, "iostrata-bench: size of %s: %s", name,
-				strerror(-rc));
-	}
-	if (cur >= s->cfg->size) {
-		be->close(f);
-		return 0;
-	}
-	if (!be->getsize)
-		cur = 0;
-	/* Write in chunks of whole blocks up to 8 MiB: a 4 KiB random phase
-	 * must not lay out 16 GiB with 4 KiB writes (slow, fragmented). */
-	chunk = s->cfg->bs *
-		(s->cfg->bs >= (8u << 20) ? 1 : (8u << 20) / s->cfg->bs);
-	if (posix_memalign(&cbuf, 4096, chunk)) {
-		be->close(f);
-		return ios_errf(err, -ENOMEM,
-				"iostrata-bench: rank %d: lay out %s: %s",
-				ctx->rank, name, strerror(ENOMEM));
-	}
-	for (k = 0; k < chunk; k += s->cfg->bs)
-		memcpy((char *)cbuf + k, buf, s->cfg->bs);
-	for (off = cur / s->cfg->bs * s->cfg->bs; off < s->cfg->size;
-	     off += len) {
-		ssize_t n;
-
-		len = s->cfg->size - off < chunk ? s->cfg->size - off : chunk;
-		/* Lay-out has no planned end (16 GiB per rank on a slow
-		 * cluster can take an hour): the watchdog follows progress,
-		 * each chunk within max(LAYOUT_STALL_S, 20 x the slowest one
-		 * so far), so only a stall aborts the run. */
-		mb_watchdog_arm(fmax(LAYOUT_STALL_S, 20.0 * slowest),
-				"lay out");
-		t_chunk = (double)mb_mono_ns() / 1e9;
-		if (s->cfg->verify)
-			for (k = 0; k < len; k += s->cfg->bs)
-				mb_verify_fill((char *)cbuf + k, s->cfg->bs,
-					       (uint32_t)ctx->rank, UINT32_MAX,
-					       off + k, seed);
-		else if (s->cfg->scramble)
-			mb_content_scramble(cbuf, len, &scr);
-		n = be->pwrite(f, cbuf, len, off);
-		slowest = fmax(slowest, (double)mb_mono_ns() / 1e9 - t_chunk);
-		if (n != (ssize_t)len) {
-			rc = n < 0 ? (int)n : -EIO;
-			be->close(f);
-			free(cbuf);
-			return ios_errf(
-				err, rc,
-				"iostrata-bench: rank %d: lay out %s at offset %" PRIu64
-				": %s",
-				ctx->rank, name, off,
-				n < 0 ? strerror((int)-n) : "short write");
-		}
-	}
-	free(cbuf);
-	/* Done here; the others may take longer (a throttled rank): wait for
-	 * them with a bound that scales with this rank's own lay-out. */
-	mb_watchdog_arm(fmax(mb_watchdog_bound(3600.0),
-			     100.0 * ((double)mb_mono_ns() / 1e9 - t_start)),
-			"lay out (waiting for the other ranks)");
-	rc = be->close(f);
-	if (rc)
-		return ios_errf(
-			err, rc,
-			"iostrata-bench: rank %d: close %s after lay out: %s",
-			ctx->rank, name, strerror(-rc));
-	return 0;
 }
 
 /* A phase on one rank: what every stage of mb_phase_run shares. */
@@ -144,6 +53,186 @@ struct phase_run {
 	struct ios_phase_result *out;
 	struct ios_err *err;
 };
+
+/*
+ * Open [name] as [ctx]'s file with MB_O_* [flags].  Per rank: this rank's
+ * own open.  Shared: rank 0 opens first (it creates the one file with
+ * ownfile.c's never-clobber rules, or reuses it when ours), the ranks
+ * agree, then the others open it without creating.  Per rank the caller
+ * agrees; shared, a failure of rank 0 is already agreed (every rank
+ * returns it, none has the file open).
+ */
+static int open_target(struct phase_run *pr, struct mb_ctx *ctx,
+		       const char *name, int flags, struct mb_file **f)
+{
+	int rc = 0;
+
+	*f = NULL;
+	if (pr->cfg->file_layout != MB_LAYOUT_SHARED)
+		return pr->be->open(ctx, name, flags, f);
+	if (pr->w->rank == 0)
+		rc = pr->be->open(ctx, name, flags, f);
+	rc = mb_agree(pr->comm, pr->w->rank, rc, pr->err, NULL);
+	if (rc || pr->w->rank == 0)
+		return rc;
+	return pr->be->open(ctx, name, flags & ~MB_O_CREATE, f);
+}
+
+/*
+ * The bytes this rank lays out: [*lo, *hi) of its file.  Per rank: the
+ * whole file, starting after what it already holds ([cur] bytes, rounded
+ * down to a block; the rank's own writes are sequential, so there is no
+ * hole below).  Shared: the rank's contiguous share of the one file
+ * (whose blocks belong to every rank in turn), all of it unless the file
+ * already has its full size: every rank writes its blocks in its own
+ * time, so a time-based write leaves holes below the file's end where a
+ * slower rank did not get to.
+ */
+static void layout_range(const struct phase_run *pr, uint64_t cur, uint64_t *lo,
+			 uint64_t *hi)
+{
+	const struct mb_config *cfg = pr->cfg;
+	uint64_t start;
+
+	if (cfg->file_layout == MB_LAYOUT_SHARED) {
+		start = (uint64_t)pr->w->rank * cfg->size;
+		*hi = start + cfg->size;
+		*lo = cur >= cfg->size * (uint64_t)pr->w->nranks ? *hi : start;
+		return;
+	}
+	*hi = cfg->size;
+	cur = cur / cfg->bs * cfg->bs;
+	*lo = cur < *hi ? cur : *hi;
+}
+
+/* Lay out the file up to --size (untimed), like fio does: per rank each
+ * rank its own file; shared every rank its share of the one file, each
+ * block stamped (--verify) with the rank that owns it.  Collective. */
+static int layout(struct phase_run *pr, void *buf)
+{
+	struct mb_ctx *ctx = &pr->ctx;
+	const struct mb_backend *be = pr->be;
+	const struct mb_config *cfg = pr->cfg;
+	struct ios_err *err = pr->err;
+	struct mb_seg seg;
+	char name[64];
+	struct mb_file *f = NULL;
+	uint64_t cur = 0, off, chunk, len, k, lo, hi;
+	int64_t szrc[2] = {0, 0}; /* shared: rank 0's getsize rc and size */
+	void *cbuf = NULL;
+	uint64_t seed = cfg->seed;
+	uint64_t scr = seed ^ 0x6c61796f7574ull ^ ((uint64_t)ctx->rank << 24);
+	double slowest = 0, t_chunk, t_start = (double)mb_mono_ns() / 1e9;
+	int flags = MB_O_WRITE | MB_O_CREATE | (cfg->direct ? MB_O_DIRECT : 0);
+	bool shared = cfg->file_layout == MB_LAYOUT_SHARED;
+	int rc;
+
+	if (be->flags & MB_BF_NO_DATA)
+		return 0;
+	mb_seg_init(&seg, shared, cfg->shared_block, pr->w->nranks);
+	mb_target_file(cfg, ctx->rank, name, sizeof(name));
+	rc = open_target(pr, ctx, name, flags, &f);
+	rc = mb_agree(pr->comm, pr->w->rank, rc, err, NULL);
+	if (rc) {
+		if (f)
+			be->close(f);
+		return rc;
+	}
+	/* shared: the size before anyone writes (rank 0's, for all) */
+	if ((!shared || pr->w->rank == 0) && be->getsize) {
+		rc = be->getsize(f, &cur);
+		if (rc)
+			ios_errf(err, rc, "iostrata-bench: size of %s: %s",
+				 name, strerror(-rc));
+	}
+	if (shared) {
+		szrc[0] = rc;
+		szrc[1] = (int64_t)cur;
+		MPI_Bcast(szrc, 2, MPI_INT64_T, 0, pr->comm);
+		rc = (int)szrc[0];
+		cur = (uint64_t)szrc[1];
+	}
+	if (rc) {
+		be->close(f);
+		return rc;
+	}
+	if (!be->getsize)
+		cur = 0;
+	layout_range(pr, cur, &lo, &hi);
+	if (lo >= hi) {
+		be->close(f);
+		return 0;
+	}
+	/* Write in chunks of whole blocks up to 8 MiB: a 4 KiB random phase
+	 * must not lay out 16 GiB with 4 KiB writes (slow, fragmented). */
+	chunk = cfg->bs * (cfg->bs >= (8u << 20) ? 1 : (8u << 20) / cfg->bs);
+	if (posix_memalign(&cbuf, 4096, chunk)) {
+		be->close(f);
+		return ios_errf(err, -ENOMEM,
+				"iostrata-bench: rank %d: lay out %s: %s",
+				ctx->rank, name, strerror(ENOMEM));
+	}
+	for (k = 0; k < chunk; k += cfg->bs)
+		memcpy((char *)cbuf + k, buf, cfg->bs);
+	for (off = lo; off < hi; off += len) {
+		ssize_t n = 0;
+
+		len = hi - off < chunk ? hi - off : chunk;
+		/* Lay-out has no planned end (16 GiB per rank on a slow
+		 * cluster can take an hour): the watchdog follows progress,
+		 * each chunk within max(LAYOUT_STALL_S, 20 x the slowest one
+		 * so far), so only a stall aborts the run. */
+		mb_watchdog_arm(fmax(LAYOUT_STALL_S, 20.0 * slowest),
+				"lay out");
+		t_chunk = (double)mb_mono_ns() / 1e9;
+		if (cfg->verify)
+			for (k = 0; k < len; k += cfg->bs) {
+				int owner = mb_seg_owner(&seg, off + k);
+
+				mb_verify_fill((char *)cbuf + k, cfg->bs,
+					       (uint32_t)(owner < 0 ? ctx->rank
+								    : owner),
+					       UINT32_MAX, off + k, seed);
+			}
+		else if (cfg->scramble)
+			mb_content_scramble(cbuf, len, &scr);
+		/* A backend may take less than the chunk per call (a
+		 * RADOS object is one block): go on from where it stopped,
+		 * as with any pwrite; only an error or no progress fails. */
+		for (k = 0; k < len; k += (uint64_t)n) {
+			n = be->pwrite(f, (char *)cbuf + k, len - k, off + k);
+			if (n <= 0)
+				break;
+		}
+		slowest = fmax(slowest, (double)mb_mono_ns() / 1e9 - t_chunk);
+		if (k < len) {
+			off += k;
+			rc = n < 0 ? (int)n : -EIO;
+			be->close(f);
+			free(cbuf);
+			return ios_errf(
+				err, rc,
+				"iostrata-bench: rank %d: lay out %s at offset %" PRIu64
+				": %s",
+				ctx->rank, name, off,
+				n < 0 ? strerror((int)-n)
+				      : "the backend wrote nothing");
+		}
+	}
+	free(cbuf);
+	/* Done here; the others may take longer (a throttled rank): wait for
+	 * them with a bound that scales with this rank's own lay-out. */
+	mb_watchdog_arm(fmax(mb_watchdog_bound(3600.0),
+			     100.0 * ((double)mb_mono_ns() / 1e9 - t_start)),
+			"lay out (waiting for the other ranks)");
+	rc = be->close(f);
+	if (rc)
+		return ios_errf(
+			err, rc,
+			"iostrata-bench: rank %d: close %s after lay out: %s",
+			ctx->rank, name, strerror(-rc));
+	return 0;
+}
 
 /* The phase's description in [out], and rank 0's repetitions. */
 static int phase_begin(struct phase_run *pr)
@@ -222,7 +311,7 @@ static void choose_target(struct phase_run *pr)
 			w->host);
 	pr->rctx = pr->ctx;
 	pr->rctx.rank = pr->partner;
-	mb_target_name(pr->partner, pr->name, sizeof(pr->name));
+	mb_target_file(cfg, pr->partner, pr->name, sizeof(pr->name));
 	pr->oflags = (writes ? MB_O_WRITE | MB_O_CREATE : 0) |
 		     (mb_pattern_reads(spec->pattern) ? MB_O_READ : 0) |
 		     (cfg->direct ? MB_O_DIRECT : 0);
@@ -238,7 +327,7 @@ static int rep_open(struct phase_run *pr, struct mb_rank_run *rr,
 	int rc;
 
 	mb_watchdog_arm(mb_watchdog_bound(pr->cfg->runtime) + 60.0, "open");
-	rc = pr->be->open(&pr->rctx, pr->name, pr->oflags, &f);
+	rc = open_target(pr, &pr->rctx, pr->name, pr->oflags, &f);
 	if (!rc && w->rank == 0) {
 		/* for the progress drain after the timed loop */
 		*psent = calloc((size_t)w->nranks, sizeof(**psent));
@@ -360,8 +449,7 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 	/* Lay out the file first unless a sequential write fills it. */
 	if (spec->pattern != MB_PAT_WRITE) {
 		mb_watchdog_arm(LAYOUT_STALL_S, "lay out (open)");
-		rc = layout(&pr.ctx, pr.be, spec, pr.cfg->seed, pr.bufs[0],
-			    pr.err);
+		rc = layout(&pr, pr.bufs[0]);
 		rc = mb_agree(comm, pr.w->rank, rc, pr.err, NULL);
 		if (rc)
 			goto out_fini;
@@ -398,6 +486,14 @@ int mb_phase_cleanup(const struct mb_phase_spec *spec, MPI_Comm comm,
 	ctx.cfg = spec->cfg;
 	ctx.rank = rank;
 	ctx.err = err;
-	rc = be->unlink(&ctx, mb_target_name(rank, name, sizeof(name)));
+	if (spec->cfg->file_layout == MB_LAYOUT_SHARED) {
+		/* the one file: rank 0 created it, rank 0 removes it, once
+		 * every rank is done with it */
+		MPI_Barrier(comm);
+		if (rank != 0)
+			return 0;
+	}
+	rc = be->unlink(&ctx,
+			mb_target_file(spec->cfg, rank, name, sizeof(name)));
 	return rc == -ENOENT ? 0 : rc;
 }

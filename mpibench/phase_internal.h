@@ -20,6 +20,7 @@
 #include "phase.h"
 #include "progress.h"
 #include "results.h"
+#include "segment.h"
 
 #define MB_MAX_ERRORS_PER_RANK 16
 
@@ -47,6 +48,7 @@ struct mb_rank_run {
 	uint64_t cursor;
 	uint64_t issued;     /* I/Os issued (--once: stop at nblocks) */
 	struct mb_perm perm; /* --once, random patterns: the block order */
+	struct mb_seg seg;   /* where writer_rank's blocks lie in the file */
 	uint64_t rng;
 	uint64_t scr; /* write content (scramble), apart from the offsets */
 	uint64_t seed;

@@ -49,6 +49,9 @@ static inline void next_io(struct mb_rank_run *rr, uint64_t *off, int *op)
 		if (++rr->cursor == rr->nblocks)
 			rr->cursor = 0;
 	}
+	/* the rank's logical offset in its own file, or in its own blocks
+	 * of the shared one */
+	*off = mb_seg_offset(&rr->seg, (int)rr->writer_rank, *off);
 	rr->issued++;
 	switch (s->pattern) {
 	case MB_PAT_WRITE:
@@ -408,6 +411,8 @@ void mb_rank_init(struct mb_rank_run *rr, const struct mb_phase_spec *spec,
 	rr->scr = (rr->rng ^ 0x7363726d626c65ull) | 1;
 	if (cfg->once)
 		mb_perm_init(&rr->perm, rr->nblocks, rr->rng);
+	mb_seg_init(&rr->seg, cfg->file_layout == MB_LAYOUT_SHARED,
+		    cfg->shared_block, w->nranks);
 	ios_lathist_init(&rr->lat);
 	rr->r.rank = w->rank;
 }

@@ -9,6 +9,7 @@ report_sources = \
 	report/report.h \
 	report/report_check.c \
 	report/report_accept.c \
+	report/report_nersc.c \
 	report/report_hosts.c \
 	report/report_plot.c \
 	report/report_advise.c \

@@ -334,11 +334,18 @@ static int usage_files(const char *cmd)
 }
 
 /* A phase's name in tables: "write", or "write@device" in a layered run, so
- * the layers of one run do not fold into one row. */
-static const char *phase_label(const struct ios_phase_result *ph, char *buf,
+ * the layers of one run do not fold into one row, or "write:shared" for a
+ * run on one shared file (/config file_layout=shared, N-to-1), so it does
+ * not fold into the file-per-rank row of the same pattern. */
+static const char *phase_label(const struct ios_run *run,
+			       const struct ios_phase_result *ph, char *buf,
 			       size_t len)
 {
-	if (ph->layer[0])
+	const char *fl = report_config(run, "file_layout");
+
+	if (fl && !strcmp(fl, "shared"))
+		snprintf(buf, len, "%s:shared", ph->name);
+	else if (ph->layer[0])
 		snprintf(buf, len, "%s@%s", ph->name, ph->layer);
 	else
 		snprintf(buf, len, "%s", ph->name);
@@ -363,7 +370,8 @@ static void show_modes(const struct report_run *runs, size_t n,
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < runs[i].run->nphases; k++) {
 			char lb[40];
-			const char *m = phase_label(&runs[i].run->phases[k], lb,
+			const char *m = phase_label(runs[i].run,
+						    &runs[i].run->phases[k], lb,
 						    sizeof(lb));
 			size_t r;
 
@@ -410,6 +418,7 @@ static void show_modes(const struct report_run *runs, size_t n,
 					char lb[40];
 
 					if (strcmp(phase_label(
+							   runs[i].run,
 							   &runs[i].run
 								    ->phases[p],
 							   lb, sizeof(lb)),
@@ -442,7 +451,8 @@ static void show_runs(const struct report_run *runs, size_t n,
 	for (size_t i = 0; i < n; i++) /* the phase column fits every label */
 		for (int k = 0; k < runs[i].run->nphases; k++) {
 			char lb[40];
-			int w = (int)strlen(phase_label(&runs[i].run->phases[k],
+			int w = (int)strlen(phase_label(runs[i].run,
+							&runs[i].run->phases[k],
 							lb, sizeof(lb)));
 
 			pw = w > pw ? w : pw;
@@ -475,7 +485,8 @@ static void show_runs(const struct report_run *runs, size_t n,
 					st.stddev * figs[q]->scale);
 				printf("%-24.24s %-*s %-6d %-15s %-8s %10s %10s %10s %9s %d/%d\n",
 				       runs[i].label, pw,
-				       phase_label(ph, lb, sizeof(lb)),
+				       phase_label(runs[i].run, ph, lb,
+						   sizeof(lb)),
 				       runs[i].run->nranks, figs[q]->name,
 				       figs[q]->dunit, a, b, d, e, st.n,
 				       st.nreps);
@@ -501,7 +512,8 @@ static void show_invalid(const struct report_run *runs, size_t n)
 				char lb[40];
 
 				printf("  %s %s rep %d: %s\n", runs[i].label,
-				       phase_label(ph, lb, sizeof(lb)),
+				       phase_label(runs[i].run, ph, lb,
+						   sizeof(lb)),
 				       ph->reps[r].rep,
 				       ph->reps[r].invalid_reason);
 			}

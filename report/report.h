@@ -64,6 +64,8 @@ char **report_expand(int argc, char **argv, size_t *n);
 int report_show(int argc, char **argv);
 /* show --hosts: every host record of [runs] (report_hosts.c). */
 void report_show_hosts(const struct report_run *runs, size_t n);
+/* The same on [o]. */
+void report_print_hosts(FILE *o, const struct report_run *runs, size_t n);
 int report_export(int argc, char **argv);
 int report_validate(int argc, char **argv);
 int report_efficiency(int argc, char **argv);
@@ -108,6 +110,26 @@ struct report_eff_row {
 };
 void report_eff_table(FILE *out, const struct report_peak *pk,
 		      const struct report_eff_row *rows, size_t n);
+
+/*
+ * accept --profile=nersc: judge [runs] by the NERSC-10-style profile
+ * (model/nersc.h) for a partition of [partition_nodes] nodes (<= 0: the
+ * largest run) with the data rule [factor] (<= 0: 1.5) and print the
+ * verdict in [format] ("text", "md", "json").  Returns the exit code:
+ * REPORT_EXIT_OK, _FAIL, _NOTRUN, or _USAGE (out of memory).
+ */
+int report_nersc(const struct report_run *runs, size_t n, int partition_nodes,
+		 double factor, const char *format);
+
+/*
+ * accept --profile=nersc --plan: what the acceptance job runs, as shell
+ * assignments (levels=1 2 64, seq_bs, seq_size, rand_bs, rand_size per
+ * rank, data_factor, scaled_down) for a partition of [partition_nodes]
+ * nodes whose clients have [ram] bytes each and run [ranks_per_node]
+ * ranks; sizes from model/nersc.c (the formula the verdict checks).
+ */
+int report_nersc_plan(int partition_nodes, uint64_t ram, int ranks_per_node,
+		      uint64_t seq_bs, double factor);
 
 /* Exit codes of the tool. */
 #define REPORT_EXIT_OK 0

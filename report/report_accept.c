@@ -309,6 +309,79 @@ static void html_cell(FILE *o, const char *cls, const char *s)
 	fputs("</td>", o);
 }
 
+/* Each row's margin (measured / expected) as a bar, inline SVG: the
+ * per-client rates against the tier at a glance (1.0 = the tier; bars cut
+ * at 2.0; a row with no measurement has none). */
+static void html_margins(FILE *o, const struct ios_acc_verdict *v)
+{
+	static const char *const fill[] = {"#4a4", "#cc4", "#c44"};
+	const int rowh = 16, left = 300, scale = 200;
+	char b[64];
+
+	if (!v->n)
+		return;
+	fprintf(o,
+		"<svg width=\"%d\" height=\"%zu\" role=\"img\" aria-label=\"margins\">\n",
+		left + 2 * scale + 80, v->n * (size_t)rowh + 24);
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ios_acc_row *r = &v->rows[i];
+		double m = r->margin;
+		int y = (int)i * rowh + 4;
+
+		fprintf(o,
+			"<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"end\">",
+			left - 6, y + 11);
+		html_text(o, ios_acc_metrics[r->metric].key);
+		fputs(" ", o);
+		html_text(o, r->client);
+		fprintf(o, " %s</text>", ios_acc_scope_name(r->scope));
+		if (!isnan(m) && m > 0)
+			fprintf(o,
+				"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>"
+				"<text x=\"%d\" y=\"%d\" font-size=\"11\">%s</text>",
+				left, y, (int)(fmin(m, 2.0) * scale), rowh - 3,
+				fill[r->status],
+				left + (int)(fmin(m, 2.0) * scale) + 4, y + 11,
+				fmt_ratio(m, b, sizeof(b)));
+		fputs("\n", o);
+	}
+	fprintf(o,
+		"<line x1=\"%d\" y1=\"0\" x2=\"%d\" y2=\"%zu\" stroke=\"#000\" stroke-dasharray=\"4 2\"/>"
+		"<text x=\"%d\" y=\"%zu\" font-size=\"11\">1.0 = the tier (measured / expected)</text>\n</svg>\n",
+		left + scale, left + scale, v->n * (size_t)rowh + 6,
+		left + scale + 4, v->n * (size_t)rowh + 20);
+}
+
+/* What ran: each results file, the command line that wrote it and the
+ * hardware record of every host, escaped. */
+static void html_runs(FILE *o, const struct report_run *runs, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	fputs("<h2>What ran</h2>\n", o);
+	for (size_t i = 0; i < n; i++) {
+		fputs("<p><code>", o);
+		html_text(o, runs[i].path);
+		fputs("</code>: <code>", o);
+		html_text(o, runs[i].run->command_line
+				     ? runs[i].run->command_line
+				     : "(no command line recorded)");
+		fputs("</code></p>\n", o);
+	}
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return;
+	report_print_hosts(m, runs, n);
+	if (fclose(m) == 0) {
+		fputs("<h2>Hosts</h2>\n<pre>", o);
+		html_text(o, buf);
+		fputs("</pre>\n", o);
+	}
+	free(buf);
+}
+
 static void print_html(FILE *o, const struct ios_acc_tier *t, const char *file,
 		       const struct ios_acc_verdict *v, double tol)
 {
@@ -353,9 +426,11 @@ static void print_html(FILE *o, const struct ios_acc_tier *t, const char *file,
 		html_cell(o, NULL, r->note);
 		fputs("</tr>\n", o);
 	}
+	fputs("</table>\n", o);
+	html_margins(o, v);
 	counts(v, c);
 	fprintf(o,
-		"</table>\n<p><b>%s</b>: %d PASS, %d FAIL, %d NOTRUN; %d disagreement(s) with fio.</p>\n",
+		"<p><b>%s</b>: %d PASS, %d FAIL, %d NOTRUN; %d disagreement(s) with fio.</p>\n",
 		ios_acc_status_name(v->status), c[IOS_ACC_PASS],
 		c[IOS_ACC_FAIL], c[IOS_ACC_NOTRUN], v->ndisagree);
 }
@@ -442,7 +517,58 @@ struct acc_args {
 	const char *tiers, *only, *site_path;
 	double tol; /* < 0: not given */
 	enum acc_format fmt;
+	const char *profile;  /* NULL / "tiers", or "nersc" */
+	int partition_nodes;  /* --partition-nodes; 0: not given */
+	double data_factor;   /* --data-factor; 0: not given */
+	bool plan;            /* --plan (nersc): print the job's plan */
+	uint64_t ram, seq_bs; /* --ram, --seq-bs (the plan) */
+	int ranks_per_node;   /* --ranks-per-node (the plan) */
 };
+
+/* [opt]=N: a node count, 1..1000000.  0, or -EINVAL said. */
+static int parse_count(const char *arg, const char *opt, int *out)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (end == arg || *end || v < 1 || v > 1000000) {
+		fprintf(stderr,
+			"iostrata-report accept: %s: invalid value \"%s\" (accepted: a node count, 1 to 1000000)\n",
+			opt, arg);
+		return -EINVAL;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+/* [opt]=SIZE (common/units.h: 4K, 1M, 24G).  0, or -EINVAL said. */
+static int parse_bytes(const char *arg, const char *opt, uint64_t *out)
+{
+	struct ios_err err = {0};
+
+	if (ios_parse_size(arg, opt, out, &err) < 0 || !*out) {
+		fprintf(stderr, "iostrata-report accept: %s\n",
+			err.msg[0] ? err.msg : "a size above 0 is needed");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* [opt]=X: a factor above 0, at most 100.  0, or -EINVAL said. */
+static int parse_factor(const char *arg, const char *opt, double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v > 0) || v > 100) {
+		fprintf(stderr,
+			"iostrata-report accept: %s: invalid value \"%s\" (accepted: a number above 0, e.g. 1.5)\n",
+			opt, arg);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
 
 /* --fio-tolerance=X: a fraction or a percentage.  0, or -EINVAL said. */
 static int parse_tol(const char *arg, double *tol)
@@ -493,13 +619,21 @@ static int parse_args(int argc, char **argv, struct acc_args *a)
 		{"site", required_argument, NULL, 's'},
 		{"fio-tolerance", required_argument, NULL, 'f'},
 		{"format", required_argument, NULL, 'F'},
+		{"profile", required_argument, NULL, 'P'},
+		{"partition-nodes", required_argument, NULL, 'N'},
+		{"data-factor", required_argument, NULL, 'D'},
+		{"plan", no_argument, NULL, 'L'},
+		{"ram", required_argument, NULL, 'M'},
+		{"ranks-per-node", required_argument, NULL, 'R'},
+		{"seq-bs", required_argument, NULL, 'B'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:T:s:f:F:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:T:s:f:F:P:N:D:LM:R:B:h", opts,
+				NULL)) != -1) {
 		switch (c) {
 		case 't':
 			a->tiers = optarg;
@@ -518,8 +652,45 @@ static int parse_args(int argc, char **argv, struct acc_args *a)
 			if (parse_format(optarg, &a->fmt) < 0)
 				return REPORT_EXIT_USAGE;
 			break;
+		case 'P':
+			if (strcmp(optarg, "tiers") &&
+			    strcmp(optarg, "nersc")) {
+				fprintf(stderr,
+					"iostrata-report accept: --profile: unknown profile \"%s\" (accepted: tiers, nersc)\n",
+					optarg);
+				return REPORT_EXIT_USAGE;
+			}
+			a->profile = optarg;
+			break;
+		case 'N':
+			if (parse_count(optarg, "--partition-nodes",
+					&a->partition_nodes) < 0)
+				return REPORT_EXIT_USAGE;
+			break;
+		case 'D':
+			if (parse_factor(optarg, "--data-factor",
+					 &a->data_factor) < 0)
+				return REPORT_EXIT_USAGE;
+			break;
+		case 'L':
+			a->plan = true;
+			break;
+		case 'M':
+		case 'B':
+			if (parse_bytes(optarg, c == 'M' ? "--ram" : "--seq-bs",
+					c == 'M' ? &a->ram : &a->seq_bs) < 0)
+				return REPORT_EXIT_USAGE;
+			break;
+		case 'R':
+			if (parse_count(optarg, "--ranks-per-node",
+					&a->ranks_per_node) < 0)
+				return REPORT_EXIT_USAGE;
+			break;
 		case 'h':
 			printf("usage: iostrata-report accept [--tiers=FILE] [--tier=NAME] [--site=SITE.conf] [--fio-tolerance=0.15] [--format=text|md|json|html] FILE...\n"
+			       "       iostrata-report accept --profile=nersc [--partition-nodes=N] [--data-factor=1.5] [--site=SITE.conf] [--format=text|md|json] FILE...\n"
+			       "--profile=nersc: the NERSC-10-style profile (no tier table): sequential N-to-N and N-to-1, random 4 KiB N-to-N at 1 node, ~15%% and all of the partition (--partition-nodes, default the largest run), write and read from the same run, data written >= 1.5 x the clients' RAM (--data-factor: smaller only for a scaled-down test site, reported as such)\n"
+			       "       iostrata-report accept --profile=nersc --plan --partition-nodes=N --ram=SIZE --ranks-per-node=N [--seq-bs=1M] [--data-factor=1.5]: the acceptance job's levels and sizes per rank, as shell assignments\n"
 			       "exit: 0 all PASS, 1 some FAIL, 3 some NOTRUN and none FAIL, 2 bad input\n");
 			return 1;
 		default:
@@ -547,6 +718,19 @@ static int apply_site(struct acc_args *a, struct ios_site **site)
 	if (a->tol < 0 && ios_site_get_double(*site, "accept", "fio_tolerance",
 					      &d, NULL) == 0)
 		a->tol = d;
+	if (!a->profile)
+		a->profile = ios_site_get(*site, "accept", "profile");
+	if (!a->data_factor &&
+	    ios_site_get_double(*site, "accept", "nersc_data_factor", &d,
+				NULL) == 0) {
+		if (!(d > 0)) {
+			fprintf(stderr,
+				"iostrata-report accept: %s: accept.nersc_data_factor: %g must be above 0\n",
+				a->site_path, d);
+			return -1;
+		}
+		a->data_factor = d;
+	}
 	return 0;
 }
 
@@ -678,6 +862,43 @@ static int judge_tiers(const struct acc_args *a, const struct ios_site *ts,
 	return exit_of(a->only ? worst : best);
 }
 
+/* --profile=nersc: no tier table; the runs judged by model/nersc.c. */
+static int accept_nersc(const struct acc_args *a, int argc, char **argv,
+			struct ios_site *site)
+{
+	static const char *const fmts[] = {
+		[ACC_TEXT] = "text", [ACC_MD] = "md", [ACC_JSON] = "json"};
+	struct report_run *runs = NULL;
+	size_t n = 0;
+	int nbad, rc = REPORT_EXIT_USAGE;
+
+	if (a->plan) {
+		rc = report_nersc_plan(
+			a->partition_nodes, a->ram, a->ranks_per_node,
+			a->seq_bs ? a->seq_bs : 1u << 20, a->data_factor);
+		goto out;
+	}
+	if (a->fmt == ACC_HTML) {
+		fprintf(stderr,
+			"iostrata-report accept: --format=html: not with --profile=nersc (accepted: text, md, json)\n");
+		goto out;
+	}
+	if (optind >= argc) {
+		fprintf(stderr,
+			"iostrata-report accept: no results files given\n");
+		goto out;
+	}
+	runs = report_load(argc - optind, argv + optind, &n, &nbad);
+	if (nbad)
+		goto out; /* report_load named each file and its problem */
+	rc = report_nersc(runs, n, a->partition_nodes, a->data_factor,
+			  fmts[a->fmt]);
+out:
+	report_runs_free(runs, n);
+	ios_site_free(site);
+	return rc;
+}
+
 int report_accept(int argc, char **argv)
 {
 	struct acc_args a = {.tol = -1, .fmt = ACC_TEXT};
@@ -697,6 +918,8 @@ int report_accept(int argc, char **argv)
 		return REPORT_EXIT_USAGE;
 	if (a.tol < 0)
 		a.tol = ACC_DEFAULT_TOL;
+	if (a.profile && !strcmp(a.profile, "nersc"))
+		return accept_nersc(&a, argc, argv, site);
 	if (!a.tiers) {
 		fprintf(stderr,
 			"iostrata-report accept: --tiers=FILE is required, or --site with [accept] tiers (INI with [tier \"NAME\"] sections: {rand,seq}_{read,write}_{bw,iops}, the method: bw_bs, iops_bs, ioengine, iodepth, file_size, direct)\n");
@@ -716,8 +939,10 @@ int report_accept(int argc, char **argv)
 		goto out;
 	print_head(&a, &jall);
 	rc = judge_tiers(&a, ts, &tl, &set, jall);
-	if (a.fmt == ACC_HTML)
+	if (a.fmt == ACC_HTML) {
+		html_runs(stdout, runs, n);
 		printf("</body></html>\n");
+	}
 	if (jall) {
 		json_object_set_new(jall, "exit", json_integer(rc));
 		json_dumpf(jall, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "report_advise_int.h"
 #include "results.h"
 #include "siteconf.h"
+#include "units.h"
 
 #define PROG ADV_PROG
 
@@ -231,10 +233,102 @@ int adv_load_campaign(const char *dir, adv_reader_fn reader,
 
 /* ---- the subcommand ------------------------------------------------ */
 
+/* [cfg] ran the node [ch]: 0 stands for the full node's cores or
+ * memory; memory within 1% (the plugin's read-back tolerance). */
+static bool same_node(const struct adv_config *cfg, const struct adv_choice *ch)
+{
+	uint64_t cores = cfg->cpus ? cfg->cpus : ch->full_cores;
+	uint64_t mem = cfg->mem ? cfg->mem : ch->full_mem;
+
+	return cores == ch->cores &&
+	       fabs((double)mem - (double)ch->mem) <= 0.01 * (double)ch->mem &&
+	       cfg->disk_bw == ch->disk_bw;
+}
+
+int adv_check(FILE *out, FILE *errf, const char *dir,
+	      const struct adv_choice *ch, const struct adv_config *c, size_t n)
+{
+	char want[32], got[32];
+	int outside = 0, compared = 0;
+
+	ios_fmt_size(ch->mem, want, sizeof(want));
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].failed || same_node(&c[i], ch))
+			continue;
+		ios_fmt_size(c[i].mem ? c[i].mem : ch->full_mem, got,
+			     sizeof(got));
+		fprintf(errf,
+			PROG
+			": --check %s: element %s ran %llu cores, %s, %s disks, not the advised node (%llu cores, %s, %s disks): nothing compared\n",
+			dir, c[i].label,
+			(unsigned long long)(c[i].cpus ? c[i].cpus
+						       : ch->full_cores),
+			got, c[i].disk_bw ? "throttled" : "the installed",
+			(unsigned long long)ch->cores, want,
+			ch->disk_bw ? ch->disk : "the installed");
+		return 2;
+	}
+	fprintf(out, "\nCheck: the advised node measured again (%s):\n", dir);
+	for (int m = 0; m < ADV_NMETRICS; m++) {
+		double sum = 0, lo = INFINITY, hi = -INFINITY, rel;
+		int k = 0;
+
+		if (!ch->fitted[m])
+			continue;
+		for (size_t i = 0; i < n; i++)
+			for (int r = 0; !c[i].failed && r < c[i].nreps[m];
+			     r++) {
+				double v = c[i].reps[m][r] / ch->base[m];
+
+				sum += v;
+				lo = fmin(lo, v);
+				hi = fmax(hi, v);
+				k++;
+			}
+		if (k == 0 || !(ch->base[m] > 0)) {
+			fprintf(out, "  %s: %s: cannot compare\n",
+				adv_metric_name((enum adv_metric)m),
+				k ? "the model has no base value"
+				  : "no valid repetition in the check run");
+			continue;
+		}
+		rel = sum / k;
+		compared++;
+		fprintf(out,
+			"  %s: measured %.2f of the baseline (mean of %d repetition%s, %.2f..%.2f), predicted %.2f",
+			adv_metric_name((enum adv_metric)m), rel, k,
+			k == 1 ? "" : "s", lo, hi, ch->rel[m]);
+		if (isnan(ch->lo[m]) || isnan(ch->hi[m])) {
+			fprintf(out,
+				" with no interval: within or not cannot be said (the sweep measured this node once)\n");
+			outside++;
+		} else if (rel >= ch->lo[m] && rel <= ch->hi[m]) {
+			fprintf(out, " [%.2f..%.2f]: within the interval\n",
+				ch->lo[m], ch->hi[m]);
+		} else {
+			fprintf(out,
+				" [%.2f..%.2f]: OUTSIDE the interval: %s\n",
+				ch->lo[m], ch->hi[m],
+				hi >= ch->lo[m] && lo <= ch->hi[m]
+					? "the check run's own repetitions straddle it (its spread is wider than the sweep's): more repetitions would settle it"
+					: "every repetition of the check run is outside it: the node behaved differently from the sweep (drift between the runs, or the model is wrong here): remeasure the sweep near this node");
+			outside++;
+		}
+	}
+	if (!compared) {
+		fprintf(errf,
+			PROG
+			": --check %s: no valid repetition of a targeted metric: nothing compared\n",
+			dir);
+		return 2;
+	}
+	return outside ? 1 : 0;
+}
+
 static void usage(FILE *fp)
 {
 	fprintf(fp,
-		"usage: iostrata-report advise --site=SITE --target=METRIC=RATIO[,...] [--plot=PREFIX] [--all] CAMPAIGN_DIR...\n"
+		"usage: iostrata-report advise --site=SITE --target=METRIC=RATIO[,...] [--plot=PREFIX] [--all] [--check=DIR] CAMPAIGN_DIR...\n"
 		"  The cheapest storage node of the site's catalogue (cores x memory from\n"
 		"  [catalogue], drive classes from [disk \"NAME\"]) whose predicted performance is at\n"
 		"  least RATIO x the full node for every METRIC (seq-write, seq-read, rand-write,\n"
@@ -246,8 +340,12 @@ static void usage(FILE *fp)
 		"  curves are located with their intervals.  Prices: SITE [prices], [disk ...].\n"
 		"  --plot=PREFIX writes PREFIX.png, PREFIX.svg (gnuplot), PREFIX.dat, PREFIX.gp.\n"
 		"  --all lists every node of the catalogue, not only the cost/score frontier.\n"
+		"  --check=DIR: a collected campaign that ran the advised node: each targeted\n"
+		"  metric measured there against its predicted interval (a campaign of another\n"
+		"  node is refused).\n"
 		"exit: 0 advice given, 1 no node meets the target, 2 bad input,\n"
-		"      3 advice given but some elements failed (resubmit them: the answer may change)\n");
+		"      3 advice given but some elements failed (resubmit them: the answer may change),\n"
+		"      4 --check: a metric of the advised node measured outside its interval\n");
 }
 
 int adv_run(int argc, char **argv, adv_reader_fn reader, FILE *out, FILE *errf)
@@ -257,10 +355,13 @@ int adv_run(int argc, char **argv, adv_reader_fn reader, FILE *out, FILE *errf)
 		{"target", required_argument, NULL, 't'},
 		{"plot", required_argument, NULL, 'p'},
 		{"all", no_argument, NULL, 'a'},
+		{"check", required_argument, NULL, 'c'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *site_path = NULL, *target = NULL, *plot = NULL;
+	const char *site_path = NULL, *target = NULL, *plot = NULL,
+		   *check = NULL;
+	struct adv_choice choice;
 	struct ios_site *site = NULL;
 	struct adv_config *c = NULL;
 	struct adv_target t;
@@ -283,6 +384,9 @@ int adv_run(int argc, char **argv, adv_reader_fn reader, FILE *out, FILE *errf)
 			break;
 		case 'a':
 			all = true;
+			break;
+		case 'c':
+			check = optarg;
 			break;
 		case 'h':
 			usage(out);
@@ -349,8 +453,27 @@ int adv_run(int argc, char **argv, adv_reader_fn reader, FILE *out, FILE *errf)
 			fprintf(out, " %s >= %.2f", metric_names[m],
 				t.ratio[m]);
 	fprintf(out, "\n");
+	memset(&choice, 0, sizeof(choice));
 	rc = adv_model_advise(out, errf, site, c, n, &t, plot, all, &nmeets,
-			      NULL);
+			      &choice);
+	if (check && (rc == ADV_EXIT_OK || rc == ADV_EXIT_INCOMPLETE)) {
+		struct adv_config *cc = NULL;
+		int k = adv_load_campaign(check, reader, &cc, &err), crc;
+
+		if (k < 0) {
+			fprintf(errf, "%s\n", err.msg);
+			rc = ADV_EXIT_USAGE;
+			goto out;
+		}
+		crc = adv_check(out, errf, check, &choice, cc, (size_t)k);
+		free(cc);
+		if (crc == 2) {
+			rc = ADV_EXIT_USAGE;
+			goto out;
+		}
+		if (crc == 1 && rc == ADV_EXIT_OK)
+			rc = ADV_EXIT_CHECK;
+	}
 	if (rc == ADV_EXIT_NONE && nmeets == 0)
 		fprintf(errf,
 			PROG

@@ -82,7 +82,25 @@ struct adv_choice {
 	double cost;
 	int where;     /* enum sf_where: measured, interpolated, ... */
 	int confident; /* its whole interval meets the target */
+	/* per metric (fitted[m]): the prediction relative to the model's
+	 * base, and that base (B/s or IOPS of the full node) */
+	bool fitted[ADV_NMETRICS];
+	double rel[ADV_NMETRICS], lo[ADV_NMETRICS], hi[ADV_NMETRICS];
+	double base[ADV_NMETRICS];
+	uint64_t full_cores, full_mem; /* what 0 (no constraint) stands for */
 };
+
+/*
+ * --check: the advised node [ch] against a campaign [c] (n configurations)
+ * that ran it: per fitted metric the measured mean relative to the
+ * model's base, its min..max, and whether it falls in the predicted
+ * interval (or why it cannot be said), on [out].  Configurations of
+ * another node are refused.  Returns 0 (every metric within), 1 (some
+ * outside: said why), 2 (nothing to compare: a wrong or failed campaign).
+ */
+int adv_check(FILE *out, FILE *errf, const char *dir,
+	      const struct adv_choice *ch, const struct adv_config *c,
+	      size_t n);
 
 struct ios_site;
 

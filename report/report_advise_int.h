@@ -23,6 +23,7 @@ enum {
 	ADV_EXIT_NONE = 1,       /* no configuration meets the target */
 	ADV_EXIT_USAGE = 2,      /* bad input */
 	ADV_EXIT_INCOMPLETE = 3, /* advice from a campaign with failures */
+	ADV_EXIT_CHECK = 4,      /* --check: measured outside the interval */
 };
 
 /* One candidate node of the catalogue. */

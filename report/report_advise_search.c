@@ -493,6 +493,17 @@ static int print_advice(FILE *out, const struct search *s,
 		choice->cost = x->cost;
 		choice->where = (int)x->where;
 		choice->confident = s->sure == s->best;
+		choice->full_cores = s->ax.cores;
+		choice->full_mem = s->ax.mem;
+		for (int m = 0; m < ADV_NMETRICS; m++) {
+			choice->fitted[m] = s->fitted[m];
+			if (!s->fitted[m])
+				continue;
+			choice->rel[m] = x->pred[m].rel;
+			choice->lo[m] = x->pred[m].lo;
+			choice->hi[m] = x->pred[m].hi;
+			choice->base[m] = s->model[m].base;
+		}
 	}
 	return ADV_EXIT_OK;
 }

@@ -50,24 +50,24 @@ static const char *T(json_t *o, const char *k)
 }
 
 /* Every why_unknown below [o], as "path: reason" lines. */
-static void print_unknown(json_t *o, const char *path, int *header)
+static void print_unknown(FILE *o, json_t *j, const char *path, int *header)
 {
 	const char *k;
 	json_t *v;
 	size_t i;
 	char sub[256];
 
-	if (json_is_array(o)) {
-		json_array_foreach(o, i, v)
+	if (json_is_array(j)) {
+		json_array_foreach(j, i, v)
 		{
 			snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
-			print_unknown(v, sub, header);
+			print_unknown(o, v, sub, header);
 		}
 		return;
 	}
-	if (!json_is_object(o))
+	if (!json_is_object(j))
 		return;
-	json_object_foreach(o, k, v)
+	json_object_foreach(j, k, v)
 	{
 		snprintf(sub, sizeof(sub), "%s%s%s", path, path[0] ? "." : "",
 			 k);
@@ -78,7 +78,7 @@ static void print_unknown(json_t *o, const char *path, int *header)
 			json_object_foreach(v, uk, why)
 			{
 				if (!(*header)++)
-					printf("    unknown:\n");
+					fprintf(o, "    unknown:\n");
 				char line[1536];
 
 				snprintf(line, sizeof(line), "%s%s%s: %s", path,
@@ -87,15 +87,15 @@ static void print_unknown(json_t *o, const char *path, int *header)
 						 ? json_string_value(why)
 						 : "?");
 				ios_text_sanitize(line, false);
-				printf("      %s\n", line);
+				fprintf(o, "      %s\n", line);
 			}
 		} else if (strcmp(k, "shape")) {
-			print_unknown(v, sub, header);
+			print_unknown(o, v, sub, header);
 		}
 	}
 }
 
-static void print_host(int i, json_t *h)
+static void print_host(FILE *o, int i, json_t *h)
 {
 	json_t *cpu = json_object_get(h, "cpu"),
 	       *fq = json_object_get(cpu, "frequency"),
@@ -106,29 +106,31 @@ static void print_host(int i, json_t *h)
 	size_t k;
 	int header = 0;
 
-	printf("  host %d: %s (%s), role %s (%s)\n", i, T(h, "hostname"),
-	       T(h, "slurm_node"), T(h, "role"), T(h, "role_source"));
-	printf("    system   %s %s, board %s %s, BIOS %s (%s)\n",
-	       T(sys, "sys_vendor"), T(sys, "product_name"),
-	       T(sys, "board_vendor"), T(sys, "board_name"),
-	       T(sys, "bios_version"), T(sys, "bios_date"));
-	printf("    kernel   %s; os %s\n", T(h, "kernel"), T(h, "os"));
-	printf("    cpu      %s, %s online, microcode %s; cpufreq %s, governor %s, base %s min %s max %s kHz\n",
-	       T(cpu, "model"), T(cpu, "online_count"), T(cpu, "microcode"),
-	       T(fq, "driver"), T(fq, "governor"), T(fq, "base_khz"),
-	       T(fq, "min_khz"), T(fq, "max_khz"));
-	printf("    memory   %s bytes online of %s\n", T(mem, "online_bytes"),
-	       T(mem, "total_bytes"));
+	fprintf(o, "  host %d: %s (%s), role %s (%s)\n", i, T(h, "hostname"),
+		T(h, "slurm_node"), T(h, "role"), T(h, "role_source"));
+	fprintf(o, "    system   %s %s, board %s %s, BIOS %s (%s)\n",
+		T(sys, "sys_vendor"), T(sys, "product_name"),
+		T(sys, "board_vendor"), T(sys, "board_name"),
+		T(sys, "bios_version"), T(sys, "bios_date"));
+	fprintf(o, "    kernel   %s; os %s\n", T(h, "kernel"), T(h, "os"));
+	fprintf(o,
+		"    cpu      %s, %s online, microcode %s; cpufreq %s, governor %s, base %s min %s max %s kHz\n",
+		T(cpu, "model"), T(cpu, "online_count"), T(cpu, "microcode"),
+		T(fq, "driver"), T(fq, "governor"), T(fq, "base_khz"),
+		T(fq, "min_khz"), T(fq, "max_khz"));
+	fprintf(o, "    memory   %s bytes online of %s\n",
+		T(mem, "online_bytes"), T(mem, "total_bytes"));
 	v = json_object_get(sys, "dimms");
 	if (json_is_array(v)) {
 		json_t *d;
 
 		json_array_foreach(v, k, d)
 		{
-			printf("    dimm     %s: %s bytes, %s MT/s, %s %s\n",
-			       T(d, "locator"), T(d, "size_bytes"),
-			       T(d, "speed_mts"), T(d, "manufacturer"),
-			       T(d, "part_number"));
+			fprintf(o,
+				"    dimm     %s: %s bytes, %s MT/s, %s %s\n",
+				T(d, "locator"), T(d, "size_bytes"),
+				T(d, "speed_mts"), T(d, "manufacturer"),
+				T(d, "part_number"));
 		}
 	}
 	v = json_object_get(h, "block_devices");
@@ -137,11 +139,12 @@ static void print_host(int i, json_t *h)
 
 		json_array_foreach(v, k, d)
 		{
-			printf("    disk     %s: %s %s, serial %s, firmware %s, rotational %s, %s, nr_requests %s, queue_depth %s\n",
-			       T(d, "name"), T(d, "vendor"), T(d, "model"),
-			       T(d, "serial"), T(d, "firmware"),
-			       T(d, "rotational"), T(d, "scheduler"),
-			       T(d, "nr_requests"), T(d, "queue_depth"));
+			fprintf(o,
+				"    disk     %s: %s %s, serial %s, firmware %s, rotational %s, %s, nr_requests %s, queue_depth %s\n",
+				T(d, "name"), T(d, "vendor"), T(d, "model"),
+				T(d, "serial"), T(d, "firmware"),
+				T(d, "rotational"), T(d, "scheduler"),
+				T(d, "nr_requests"), T(d, "queue_depth"));
 		}
 	}
 	v = json_object_get(h, "nics");
@@ -150,9 +153,9 @@ static void print_host(int i, json_t *h)
 
 		json_array_foreach(v, k, d)
 		{
-			printf("    nic      %s: %s Mb/s, mtu %s, %s, %s\n",
-			       T(d, "name"), T(d, "speed_mbps"), T(d, "mtu"),
-			       T(d, "driver"), T(d, "state"));
+			fprintf(o, "    nic      %s: %s Mb/s, mtu %s, %s, %s\n",
+				T(d, "name"), T(d, "speed_mbps"), T(d, "mtu"),
+				T(d, "driver"), T(d, "state"));
 		}
 	}
 	v = json_object_get(h, "infiniband");
@@ -161,46 +164,52 @@ static void print_host(int i, json_t *h)
 
 		json_array_foreach(v, k, d)
 		{
-			printf("    ib       %s port %s: %s, %s, %s\n",
-			       T(d, "device"), T(d, "port"), T(d, "rate"),
-			       T(d, "state"), T(d, "link_layer"));
+			fprintf(o, "    ib       %s port %s: %s, %s, %s\n",
+				T(d, "device"), T(d, "port"), T(d, "rate"),
+				T(d, "state"), T(d, "link_layer"));
 		}
 	}
-	printf("    slurm    %s (%s): SelectType %s %s, TaskPlugin %s, ProctrackType %s, PrologFlags %s\n",
-	       T(sl, "version_built"), T(sl, "conf"), T(sl, "SelectType"),
-	       T(sl, "SelectTypeParameters"), T(sl, "TaskPlugin"),
-	       T(sl, "ProctrackType"), T(sl, "PrologFlags"));
+	fprintf(o,
+		"    slurm    %s (%s): SelectType %s %s, TaskPlugin %s, ProctrackType %s, PrologFlags %s\n",
+		T(sl, "version_built"), T(sl, "conf"), T(sl, "SelectType"),
+		T(sl, "SelectTypeParameters"), T(sl, "TaskPlugin"),
+		T(sl, "ProctrackType"), T(sl, "PrologFlags"));
 	if (json_object_get(sl, "version_mismatch"))
-		printf("    running  slurmctld %s, slurmd %s (built %s): mismatch %s\n",
-		       T(sl, "version_slurmctld"), T(sl, "version_slurmd"),
-		       T(sl, "version_built"), T(sl, "version_mismatch"));
-	printf("    cgroup   %s: CgroupPlugin %s, ConstrainCores %s, ConstrainRAMSpace %s, ConstrainDevices %s\n",
-	       T(cg, "conf"), T(cg, "CgroupPlugin"), T(cg, "ConstrainCores"),
-	       T(cg, "ConstrainRAMSpace"), T(cg, "ConstrainDevices"));
-	printf("    mpi      %s\n", T(h, "mpi_library"));
+		fprintf(o,
+			"    running  slurmctld %s, slurmd %s (built %s): mismatch %s\n",
+			T(sl, "version_slurmctld"), T(sl, "version_slurmd"),
+			T(sl, "version_built"), T(sl, "version_mismatch"));
+	fprintf(o,
+		"    cgroup   %s: CgroupPlugin %s, ConstrainCores %s, ConstrainRAMSpace %s, ConstrainDevices %s\n",
+		T(cg, "conf"), T(cg, "CgroupPlugin"), T(cg, "ConstrainCores"),
+		T(cg, "ConstrainRAMSpace"), T(cg, "ConstrainDevices"));
+	fprintf(o, "    mpi      %s\n", T(h, "mpi_library"));
 	{
 		json_t *tr = json_object_get(h, "mpi_transport"),
 		       *cv = json_object_get(json_object_get(tr, "requested"),
 					     "cvars");
 
 		if (json_is_object(tr))
-			printf("    mpi req  pml %s, btl %s, mtl %s (MPI_T); selected %s\n",
-			       T(cv, "pml"), T(cv, "btl"), T(cv, "mtl"),
-			       T(tr, "selected"));
+			fprintf(o,
+				"    mpi req  pml %s, btl %s, mtl %s (MPI_T); selected %s\n",
+				T(cv, "pml"), T(cv, "btl"), T(cv, "mtl"),
+				T(tr, "selected"));
 	}
-	printf("    shape    %s\n", T(h, "shape"));
-	print_unknown(h, "", &header);
+	fprintf(o, "    shape    %s\n", T(h, "shape"));
+	print_unknown(o, h, "", &header);
 }
 
-void report_show_hosts(const struct report_run *runs, size_t n)
+void report_print_hosts(FILE *o, const struct report_run *runs, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct ios_run *run = runs[i].run;
 
-		printf("\nhosts of %s (%s):\n", runs[i].path, runs[i].label);
+		fprintf(o, "\nhosts of %s (%s):\n", runs[i].path,
+			runs[i].label);
 		if (run->nhosts == 0 && run->schema_version < 2) {
-			printf("  none recorded (schema version %d: written before host records)\n",
-			       run->schema_version);
+			fprintf(o,
+				"  none recorded (schema version %d: written before host records)\n",
+				run->schema_version);
 			continue;
 		}
 		for (int k = 0; k < run->nhosts; k++) {
@@ -211,11 +220,16 @@ void report_show_hosts(const struct report_run *runs, size_t n)
 
 			if (!json_is_object(h)) {
 				ios_text_sanitize(jerr.text, false);
-				printf("  host %d: not a JSON record: %s\n", k,
-				       jerr.text);
+				fprintf(o, "  host %d: not a JSON record: %s\n",
+					k, jerr.text);
 			} else
-				print_host(k, h);
+				print_host(o, k, h);
 			json_decref(h);
 		}
 	}
+}
+
+void report_show_hosts(const struct report_run *runs, size_t n)
+{
+	report_print_hosts(stdout, runs, n);
 }

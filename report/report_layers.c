@@ -63,6 +63,18 @@ static bool numbers_of(const struct ios_run *run, struct lyr_numbers *n)
 			n->direct[l] = !strstr(ly->note, "buffered");
 		}
 	}
+	/* the device layer's balanced bound, from its phases' per-rank
+	 * bytes (as the benchmark computed it) */
+	for (int i = 0; i < run->nphases; i++) {
+		const struct ios_phase_result *ph = &run->phases[i];
+
+		if (strcmp(ph->layer, "device"))
+			continue;
+		if (strcmp(ph->name, "write") == 0)
+			n->dev_bound[LYR_WRITE] = lyr_balanced_bw(ph);
+		else if (strcmp(ph->name, "read") == 0)
+			n->dev_bound[LYR_READ] = lyr_balanced_bw(ph);
+	}
 	return true;
 }
 

@@ -33,7 +33,16 @@
  *               with (advise searches these x the disk classes)
  *   [slurm]     time, account, qos, mpi, extra
  *   [health]    file_size, runtime, reps, history, textfile, threshold
- *   [accept]    tiers, tier, fio_tolerance (fraction), fio (0/1: run fio)
+ *   [accept]    tiers, tier, fio_tolerance (fraction), fio (0/1: run fio);
+ *               profile (tiers: the tier table, the default; nersc: the
+ *               NERSC-10-style profile of model/nersc.h, no tier table:
+ *               sequential N-to-N and N-to-1, random 4 KiB N-to-N at 1
+ *               node, ~15% and all of the partition, size-based, data
+ *               written >= 1.5 x the clients' RAM), nersc_bs (its
+ *               sequential transfer size, default 1M), nersc_data_factor
+ *               (the data rule, default 1.5; smaller only to scale a test
+ *               site down, e.g. the local site: every row and the verdict
+ *               then say "scaled down", not an acceptance result)
  *   [tier "NAME"]  {rand,seq}_{read,write}_bw (rates), _iops (counts);
  *               the method: bw_bs, iops_bs, ioengine, iodepth, file_size,
  *               direct, runtime (model/accept.h); description

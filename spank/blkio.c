@@ -517,3 +517,16 @@ int blkio_v2_set_io(const struct sysfs *fs, const char *dir, bool on)
 		return rc;
 	return rc == (int)on ? 0 : -EIO;
 }
+
+int blkio_job_cgroup(const char *jobid, char *buf, size_t len)
+{
+	if (!jobid[0] || strlen(jobid) > 64)
+		return -EINVAL;
+	for (const char *p = jobid; *p; p++)
+		if (!((*p >= '0' && *p <= '9') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= 'a' && *p <= 'z') || *p == '_' || *p == '.' ||
+		      *p == '-'))
+			return -EINVAL;
+	return sysfs_pathf(buf, len, "/sys/fs/cgroup/blkio/iostrata.job_%s",
+			   jobid);
+}

@@ -98,4 +98,12 @@ int blkio_v2_has_io(const struct sysfs *fs, const char *dir);
 /* Parse "MAJ:MIN" strictly.  Returns 0 or -EINVAL. */
 int blkio_parse_devnum(const char *s, struct blkio_dev *out);
 
+/*
+ * The job's own blkio cgroup (cgroup v1, policy throttle_job = yes):
+ * "/sys/fs/cgroup/blkio/iostrata.job_<jobid>", in [buf].  The only path
+ * the apply creates, the journal accepts and a task joins.  Returns 0,
+ * -EINVAL (jobid not [0-9A-Za-z_.-]) or -ENAMETOOLONG.
+ */
+int blkio_job_cgroup(const char *jobid, char *buf, size_t len);
+
 #endif

@@ -10,12 +10,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "blkio.h"
 #include "log.h"
 #include "plugin.h"
 #include "state.h"
@@ -28,6 +30,44 @@ static bool env_key_ok(const char *k)
 		if (!((*k >= 'A' && *k <= 'Z') || *k == '_'))
 			return false;
 	return true;
+}
+
+/* This task into the job's own blkio cgroup (the prolog made it, with
+ * the OSDs' throttle): only that exact path.  A task that cannot join
+ * does not run: it would measure an unthrottled disk on a node that is
+ * meant to emulate a slower one. */
+static int join_job_cgroup(const char *jobid, const char *cg)
+{
+	char want[BLKIO_CG_MAX], procs[BLKIO_CG_MAX + 16], pid[24];
+	int fd, e = 0;
+
+	if (blkio_job_cgroup(jobid, want, sizeof(want)) < 0 ||
+	    strcmp(want, cg) != 0) {
+		log_err("iostrata: job %s: refusing to join cgroup \"%.200s\" (not the job's own %s)",
+			jobid, cg, want);
+		dprintf(STDERR_FILENO,
+			"iostrata: job %s: bad job cgroup \"%.200s\" in the node's state: task not started\n",
+			jobid, cg);
+		return -1;
+	}
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", cg);
+	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	fd = open(procs, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || write(fd, pid, strlen(pid)) < 0)
+		e = errno;
+	if (fd >= 0)
+		close(fd);
+	if (e) {
+		log_err("iostrata: job %s: join %s: %s", jobid, procs,
+			strerror(e));
+		dprintf(STDERR_FILENO,
+			"iostrata: job %s: join the job's throttled cgroup %s: %s: task not started (the node would not be the one asked for)\n",
+			jobid, cg, strerror(e));
+		return -1;
+	}
+	log_verbose("iostrata: job %s: task %ld joined %s", jobid,
+		    (long)getpid(), cg);
+	return 0;
 }
 
 int ctx_remote_task_priv(spank_t sp, const struct plugin_args *a)
@@ -66,6 +106,9 @@ int ctx_remote_task_priv(spank_t sp, const struct plugin_args *a)
 		*eq = '\0';
 		if (env_key_ok(l))
 			spank_setenv(sp, l, eq + 1, 1);
+		if (strcmp(l, "IOSTRATA_APPLIED_JOB_CGROUP") == 0 &&
+		    join_job_cgroup(jobid, eq + 1) < 0)
+			return -1;
 	}
 	return 0;
 }

@@ -193,6 +193,95 @@ static struct blkio_limit wanted_limit(const struct iostrata_req *req,
 	return l;
 }
 
+/* The job's own cgroup (policy throttle_job, cgroup v1 throttles): its
+ * path in the snapshot before the journal is written, so that a crash
+ * after the mkdir still removes it.  One that exists already is not
+ * ours: refused. */
+static int jobcg_plan(struct node_ctx *c, const char *jobid,
+		      const struct iostrata_req *req, struct snapshot *snap,
+		      struct ios_err *err)
+{
+	bool v1 = false;
+	int rc;
+
+	if (!(req->has_bw || req->has_iops) || !c->pol->throttle_job)
+		return 0;
+	for (size_t i = 0; i < snap->n_thr; i++)
+		v1 |= snap->thr[i].ver == BLKIO_V1;
+	if (!v1)
+		return 0;
+	rc = blkio_job_cgroup(jobid, snap->jobcg, sizeof(snap->jobcg));
+	if (rc < 0)
+		return ios_errf(err, rc,
+				"iostrata: job %s: its blkio cgroup: %s", jobid,
+				strerror(-rc));
+	if (sysfs_exists(&c->fs, snap->jobcg)) {
+		snap->jobcg[0] = '\0';
+		return ios_errf(
+			err, -EEXIST,
+			"iostrata: node %s: job %s: cgroup /sys/fs/cgroup/blkio/iostrata.job_%s exists already (not made by this job: remove it, or set throttle_job = no in the policy)",
+			c->node, jobid, jobid);
+	}
+	return 0;
+}
+
+/* The limit [req] asks for on each v1 device of the snapshot, in
+ * [cg] (the job's cgroup: it has no limits of its own before). */
+static int jobcg_limits(const struct node_ctx *c, const char *cg,
+			const struct iostrata_req *req,
+			const struct snapshot *snap, bool check,
+			struct ios_err *err)
+{
+	struct blkio_limit got, want = {0, 0, 0, 0};
+
+	want = wanted_limit(req, want);
+	for (size_t i = 0; i < snap->n_thr; i++) {
+		const struct snap_thr *t = &snap->thr[i];
+		int rc;
+
+		if (t->ver != BLKIO_V1)
+			continue;
+		if (!check) {
+			rc = blkio_set(&c->fs, cg, BLKIO_V1, t->dev, &want);
+			if (rc < 0)
+				return ios_errf(
+					err, rc,
+					"iostrata: cgroup %s: set throttle of %u:%u: %s",
+					cg, t->dev.maj, t->dev.min,
+					strerror(-rc));
+			continue;
+		}
+		rc = blkio_get(&c->fs, cg, BLKIO_V1, t->dev, &got);
+		if (rc < 0 || !lim_eq_req(&got, &want))
+			return ios_errf(
+				err, rc < 0 ? rc : -ERANGE,
+				"iostrata: node %s: throttle on %s not in effect after writing it; node restored",
+				c->node, cg);
+	}
+	return 0;
+}
+
+static int jobcg_make(struct node_ctx *c, const char *jobid,
+		      const struct iostrata_req *req,
+		      const struct snapshot *snap, struct ios_err *err)
+{
+	int rc;
+
+	if (!snap->jobcg[0])
+		return 0;
+	rc = sysfs_mkdir(&c->fs, snap->jobcg, 0755);
+	if (rc < 0)
+		return ios_errf(err, rc, "iostrata: node %s: mkdir %s: %s",
+				c->node, snap->jobcg, strerror(-rc));
+	rc = jobcg_limits(c, snap->jobcg, req, snap, false, err);
+	if (rc < 0)
+		return rc;
+	log_info(
+		"iostrata: node %s: job %s: the job's tasks here join %s (the OSDs' throttle)",
+		c->node, jobid, snap->jobcg);
+	return 0;
+}
+
 /* --iostrata-disk-bw / --iostrata-disk-iops: every (cgroup, device) of
  * the snapshot. */
 static int apply_throttles(struct node_ctx *c, const char *jobid,
@@ -232,7 +321,7 @@ static int apply_throttles(struct node_ctx *c, const char *jobid,
 		log_info("iostrata: node %s: job %s: throttle %u:%u in %s",
 			 c->node, jobid, t->dev.maj, t->dev.min, t->cg);
 	}
-	return 0;
+	return jobcg_make(c, jobid, req, snap, err);
 }
 
 /* Read back what the kernel has now ([now]) and compare with [req]
@@ -285,6 +374,9 @@ static int apply_verify(struct node_ctx *c, const struct iostrata_req *req,
 					"iostrata: node %s: throttle on %s not in effect after writing it; node restored",
 					c->node, now->thr[i].cg);
 		}
+		if (snap->jobcg[0])
+			return jobcg_limits(c, snap->jobcg, req, snap, true,
+					    err);
 	}
 	return 0;
 }
@@ -368,6 +460,9 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 	/* the OSDs' memory targets: read (and with share planned) before
 	 * the journal, so that the journal holds their old values */
 	rc = node_omt_plan(c, req, &snap, &omt, err);
+	if (rc < 0)
+		goto out_free;
+	rc = jobcg_plan(c, jobid, req, &snap, err);
 	if (rc < 0)
 		goto out_free;
 	rc = apply_journal(c, jobid, uid, &snap, err);

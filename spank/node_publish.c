@@ -139,6 +139,21 @@ int node_publish(struct node_ctx *c, const char *jobid,
 		node_json_state(&w, snap, ncpu, list, snap_mem(snap));
 		if (omt && omt->active)
 			node_omt_json(&w, omt);
+		if (req->has_bw || req->has_iops) {
+			/* where the job's own tasks on this host do I/O */
+			jsonw_key(&w, "job_cgroup");
+			if (snap->jobcg[0])
+				jsonw_str(&w, snap->jobcg);
+			else
+				jsonw_null(&w);
+			jsonw_kv_str(
+				&w, "job_throttle",
+				snap->jobcg[0]
+					? "the job's tasks join job_cgroup, throttled like the OSDs"
+				: c->pol->throttle_job
+					? "not applied: the OSDs' throttles are cgroup v2 (the job's cgroup is Slurm's)"
+					: "off (policy throttle_job = no): the job's tasks are not throttled");
+		}
 	}
 	jsonw_obj_end(&w);
 	rc = jsonw_finish(&w);
@@ -182,6 +197,9 @@ int node_publish(struct node_ctx *c, const char *jobid,
 			fprintf(f, "IOSTRATA_APPLIED_DISK_IOPS=%" PRIu64 "\n",
 				now->thr[0].lim.wiops);
 		}
+		if (snap->jobcg[0])
+			fprintf(f, "IOSTRATA_APPLIED_JOB_CGROUP=%s\n",
+				snap->jobcg);
 	}
 	fprintf(f, "IOSTRATA_APPLIED_FILE=%s\n", path);
 	if (fclose(f) != 0) {

@@ -109,6 +109,35 @@ static void restore_throttles(struct node_ctx *c, const struct snapshot *s)
 	}
 }
 
+/* The job's own blkio cgroup: any process still in it back to the
+ * hierarchy's root, then removed. */
+static void restore_jobcg(struct node_ctx *c, const struct snapshot *s)
+{
+	char procs[BLKIO_CG_MAX + 16], buf[4096];
+	ssize_t n;
+	int rc;
+
+	if (!s->jobcg[0] || !sysfs_exists(&c->fs, s->jobcg))
+		return;
+	if (sysfs_pathf(procs, sizeof(procs), "%s/cgroup.procs", s->jobcg) < 0)
+		return;
+	n = sysfs_read(&c->fs, procs, buf, sizeof(buf));
+	for (char *save = NULL, *l = n > 0 ? strtok_r(buf, "\n", &save) : NULL;
+	     l; l = strtok_r(NULL, "\n", &save)) {
+		rc = sysfs_write(&c->fs, "/sys/fs/cgroup/blkio/cgroup.procs",
+				 l);
+		if (rc < 0 && rc != -ESRCH)
+			log_err("iostrata: move process %s out of %s: %s", l,
+				s->jobcg, strerror(-rc));
+	}
+	rc = sysfs_rmdir(&c->fs, s->jobcg);
+	if (rc < 0 && rc != -ENOENT)
+		log_err("iostrata: rmdir %s: %s", s->jobcg, strerror(-rc));
+	else
+		log_info("iostrata: node %s: job %s: removed %s", c->node,
+			 s->jobid, s->jobcg);
+}
+
 void node_left_add(char *left, size_t len, size_t *off, const char *fmt, ...)
 {
 	va_list ap;
@@ -190,6 +219,10 @@ static int verify_throttles(struct node_ctx *c, const struct snapshot *s,
 			 s->ioen[i].cg);
 		bad++;
 	}
+	if (s->jobcg[0] && sysfs_exists(&c->fs, s->jobcg)) {
+		left_add(left, len, off, "cgroup %s still there", s->jobcg);
+		bad++;
+	}
 	return bad;
 }
 
@@ -204,6 +237,7 @@ int node_restore_snapshot(struct node_ctx *c, const struct snapshot *s,
 	restore_cpus(c, s);
 	restore_mem(c, s);
 	restore_throttles(c, s);
+	restore_jobcg(c, s);
 	/* Verify against the snapshot. */
 	memset(&now, 0, sizeof(now));
 	{

@@ -276,9 +276,24 @@ static const char *const scalar_keys[] = {
 	"ceph",
 	"ceph_conf",
 	"ceph_timeout",
+	"throttle_job",
 };
 #define N_SCALAR (sizeof(scalar_keys) / sizeof(scalar_keys[0]))
 #define OMT_KEY 10 /* scalar_keys[10]: "osd_memory_target" */
+
+/* A yes/no key. */
+static int parse_yes_no(const char *key, const char *val, bool *out,
+			struct ios_err *err, const char *where)
+{
+	if (strcmp(val, "yes") == 0 || strcmp(val, "no") == 0) {
+		*out = val[0] == 'y';
+		return 0;
+	}
+	return ios_errf(
+		err, -EINVAL,
+		"iostrata: %s: %s: invalid value \"%s\" (accepted: yes, no)",
+		where, key, val);
+}
 
 /* "iostrata: FILE:LINE: " + [err]'s message without its own prefix. */
 static int at_where(struct ios_err *err, int rc, const char *where)
@@ -527,16 +542,13 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 		if (rc < 0)
 			return rc;
 	} else if (strcmp(key, "require_exclusive") == 0) {
-		if (strcmp(val, "yes") == 0)
-			p->require_exclusive = true;
-		else if (strcmp(val, "no") == 0)
-			p->require_exclusive = false;
-		else
-			return ios_errf(
-				err, -EINVAL,
-				"iostrata: %s: require_exclusive: invalid value \"%s\" (accepted: yes, no)",
-				where, val);
-		rc = 0;
+		rc = parse_yes_no(key, val, &p->require_exclusive, err, where);
+		if (rc < 0)
+			return rc;
+	} else if (strcmp(key, "throttle_job") == 0) {
+		rc = parse_yes_no(key, val, &p->throttle_job, err, where);
+		if (rc < 0)
+			return rc;
 	} else if (strcmp(key, "osd_memory_target") == 0) {
 		if (strcmp(val, "share") == 0)
 			p->omt_share = true;
@@ -672,6 +684,7 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 	}
 	snprintf(p->path, sizeof(p->path), "%s", path); /* fits: checked */
 	p->require_exclusive = true;
+	p->throttle_job = true;
 	p->min_cpus = 1;
 	p->min_mem = POLICY_DEFAULT_MIN_MEM;
 	p->mem_reserve = POLICY_DEFAULT_MEM_RESERVE;

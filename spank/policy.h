@@ -64,6 +64,10 @@ struct policy {
 	char *allow_accounts[POLICY_MAX_LIST];
 	size_t n_accounts;
 	bool require_exclusive;
+	/* throttle_job = yes (default): a throttle of the OSDs applies to
+	 * the job's own tasks on the host too (cgroup v1: its own blkio
+	 * cgroup), so a device test in the job sees the emulated disk */
+	bool throttle_job;
 	unsigned min_cpus;
 	uint64_t min_mem;     /* default POLICY_DEFAULT_MIN_MEM */
 	uint64_t mem_reserve; /* default POLICY_DEFAULT_MEM_RESERVE */

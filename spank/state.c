@@ -30,6 +30,7 @@ void snapshot_free(struct snapshot *s)
 	s->ioen = NULL;
 	s->omt = NULL;
 	s->n_cpu = s->n_mem = s->n_thr = s->n_ioen = s->n_omt = 0;
+	s->jobcg[0] = '\0';
 }
 
 int snapshot_push_thr(struct snapshot *s, const struct snap_thr *t)
@@ -256,6 +257,15 @@ static int open_owned(int dirfd, const char *name)
 	return fd;
 }
 
+/* [cg] is exactly job [jobid]'s own blkio cgroup. */
+static bool jobcg_ok(const char *jobid, const char *cg)
+{
+	char want[BLKIO_CG_MAX];
+
+	return blkio_job_cgroup(jobid, want, sizeof(want)) == 0 &&
+	       strcmp(want, cg) == 0;
+}
+
 int state_journal_write(struct state_dir *sd, const struct snapshot *s)
 {
 	char name[STATE_ID_MAX + 16];
@@ -275,6 +285,8 @@ int state_journal_write(struct state_dir *sd, const struct snapshot *s)
 		if (blkio_check_cgroup_dir(s->ioen[i].cg, NULL) < 0)
 			return -EINVAL;
 	if (!state_valid_id(s->node) && strcmp(s->node, "-") != 0 && s->node[0])
+		return -EINVAL;
+	if (s->jobcg[0] && !jobcg_ok(s->jobid, s->jobcg))
 		return -EINVAL;
 	f = open_memstream(&buf, &len);
 	if (!f)
@@ -297,6 +309,8 @@ int state_journal_write(struct state_dir *sd, const struct snapshot *s)
 	}
 	for (size_t i = 0; i < s->n_ioen; i++)
 		fprintf(f, "ioen %s\n", s->ioen[i].cg);
+	if (s->jobcg[0])
+		fprintf(f, "jobcg %s\n", s->jobcg);
 	if (s->n_omt)
 		fprintf(f, "ceph %s %s %d\n",
 			s->ceph.path[0] ? s->ceph.path : "-",
@@ -427,6 +441,13 @@ static int journal_line(struct snapshot *s, char *line, unsigned *seen)
 				      : push_item(&s->cpu, &s->n_cpu, (int)a,
 						  (int)b);
 		return push_item(&s->mem, &s->n_mem, (int)a, (int)b);
+	}
+	if (strcmp(w[0], "jobcg") == 0 && n == 2) {
+		/* only the job's own path (after its "job" line) */
+		if (!s->jobid[0] || s->jobcg[0] || !jobcg_ok(s->jobid, w[1]))
+			return -EINVAL;
+		memcpy(s->jobcg, w[1], strlen(w[1]) + 1);
+		return 0;
 	}
 	if (strcmp(w[0], "ioen") == 0 && n == 2 &&
 	    blkio_check_cgroup_dir(w[1], NULL) == 0) {

@@ -64,6 +64,14 @@ struct snapshot {
 		uint64_t old_bytes;
 		uint64_t new_bytes;
 	} * omt;
+	/* the job's own blkio cgroup (policy throttle_job = yes, cgroup
+	 * v1; blkio_job_cgroup): the apply creates it with the OSDs' new
+	 * limits on their v1 devices and the job's tasks on this host join
+	 * it, so that what the job itself does here (a device test, fio)
+	 * sees the emulated disk; the restore moves any process left to
+	 * the hierarchy's root and removes it (journal line "jobcg DIR");
+	 * "" for none */
+	char jobcg[BLKIO_CG_MAX];
 	/* how the apply ran the ceph CLI for them (journal line "ceph
 	 * PATH CONF TIMEOUT_MS", "-" for an empty path): the restore needs
 	 * no policy (the epilog and slurmd's start have none) */

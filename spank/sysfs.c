@@ -268,6 +268,60 @@ int sysfs_exists(const struct sysfs *fs, const char *path)
 	return fstatat(fs->dirfd, rel(path), &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
+void (*sysfs_dir_hook)(const char *path, int made);
+
+/* The parent of [path] opened below the root (an fd), its last
+ * component in [base]. */
+static int open_parent(const struct sysfs *fs, const char *path,
+		       const char **base)
+{
+	char parent[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	size_t n;
+
+	if (!slash || !slash[1])
+		return -EINVAL;
+	n = (size_t)(slash - path);
+	if (n >= sizeof(parent))
+		return -ENAMETOOLONG;
+	memcpy(parent, path, n);
+	parent[n] = '\0';
+	*base = slash + 1;
+	if (strcmp(*base, ".") == 0 || strcmp(*base, "..") == 0)
+		return -EINVAL;
+	return sysfs_openat(fs, n ? parent : "/", O_PATH | O_DIRECTORY, 0);
+}
+
+int sysfs_mkdir(const struct sysfs *fs, const char *path, mode_t mode)
+{
+	const char *base;
+	int pfd = open_parent(fs, path, &base), rc = 0;
+
+	if (pfd < 0)
+		return pfd;
+	if (mkdirat(pfd, base, mode) < 0)
+		rc = -errno;
+	close(pfd);
+	if (rc == 0 && sysfs_dir_hook)
+		sysfs_dir_hook(rel(path), 1);
+	return rc;
+}
+
+int sysfs_rmdir(const struct sysfs *fs, const char *path)
+{
+	const char *base;
+	int pfd = open_parent(fs, path, &base), rc = 0;
+
+	if (pfd < 0)
+		return pfd;
+	if (sysfs_dir_hook)
+		sysfs_dir_hook(rel(path), 0);
+	if (unlinkat(pfd, base, AT_REMOVEDIR) < 0)
+		rc = -errno;
+	close(pfd);
+	return rc;
+}
+
 DIR *sysfs_opendir(const struct sysfs *fs, const char *path)
 {
 	int fd = sysfs_openat(fs, path, O_RDONLY | O_DIRECTORY, 0);

@@ -56,6 +56,18 @@ int sysfs_write_timeout(const struct sysfs *fs, const char *path,
 /* 1 when [path] exists (without following a final symlink), else 0. */
 int sysfs_exists(const struct sysfs *fs, const char *path);
 
+/*
+ * mkdir / rmdir of [path] below the root (its parent opened as by
+ * sysfs_openat: no symlink leads out).  A new cgroup directory gets its
+ * files from the kernel and loses them at rmdir; in the unit tests
+ * sysfs_dir_hook (NULL in production) stands in, called with the relative
+ * path after each mkdir ([made] true) and before each rmdir (false).
+ * Return 0 or a negative errno (-EEXIST, -ENOENT, -EBUSY ...).
+ */
+int sysfs_mkdir(const struct sysfs *fs, const char *path, mode_t mode);
+int sysfs_rmdir(const struct sysfs *fs, const char *path);
+extern void (*sysfs_dir_hook)(const char *path, int made);
+
 /* opendir() below the root; NULL with errno set. */
 DIR *sysfs_opendir(const struct sysfs *fs, const char *path);
 

@@ -15,12 +15,7 @@ set -euo pipefail
 T=t14-bench-once
 . "$(dirname "$0")/t1x-lib.bash"
 
-[[ $H5 == yes ]] || skip "the results writer is not built"
-/usr/bin/python3 -c 'import h5py' 2>/dev/null || skip "python3-h5py missing"
-report=$build/report/iostrata-report
-cephdir=$IOSTRATA_BENCH_DIR/$T.$$
-make_shared "$cephdir"
-ntasks=$((2 * NNODES))
+ceph_h5_setup
 size=$((4 << 20))
 
 # check_file NAME BS PATTERNS REPS: the per-rank bytes of every repetition

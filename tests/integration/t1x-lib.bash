@@ -49,3 +49,17 @@ job_rc() { cat "$work/$1.rc"; }
 
 # The JSON summary is the only stdout line starting with '{'.
 json_of() { grep '^{' "$work/$1.out" | tail -1; }
+
+# ceph_h5_setup: what a test that reads its results file back with h5py
+# and runs on CephFS needs: skips without the results writer or h5py;
+# sets report (the built iostrata-report), cephdir (a fresh shared
+# directory under $IOSTRATA_BENCH_DIR, removed at exit) and ntasks (2 ranks
+# per node).
+ceph_h5_setup() {
+	[[ $H5 == yes ]] || skip "the results writer is not built"
+	/usr/bin/python3 -c 'import h5py' 2>/dev/null || skip "python3-h5py missing"
+	report=$build/report/iostrata-report
+	cephdir=$IOSTRATA_BENCH_DIR/$T.$$
+	make_shared "$cephdir"
+	ntasks=$((2 * NNODES))
+}

@@ -106,6 +106,41 @@ else
 	[[ $(stat -c %s "$work/advise.png" 2>/dev/null || echo 0) -gt 5000 ]] ||
 		grep -q "^Plot: not drawn" "$work/advise.txt" || fail "advise drew no plot"
 fi
+# The advice checked against a run of that node (issue 17): one more
+# element with the advised cores, memory (and drive class, as the
+# plugin's disk throttle), then advise --check: every targeted metric
+# measured against its predicted interval, within it or said why.
+adv=$(sed -nE 's/^Advice: ([0-9]+) cores, ([0-9.]+) GiB RAM, (.*) disks: .*/\1|\2|\3/p' "$work/advise.txt")
+if [[ -n $adv ]]; then
+	IFS='|' read -r ac ag ad <<<"$adv"
+	csite=$work/check/site.conf
+	t5x_site "$csite" workload.file_size=2M workload.seq_bs=1M workload.runtime=2 workload.reps=2 \
+		workload.iodepth=2 "sweep.cpus=$ac" "sweep.mem=${ag}G" site.name=check
+	if [[ $ad != "the installed" ]]; then
+		# the drive class as the plugin's throttle ([slurm] extra reaches
+		# every component of the job: the plugin acts on s1)
+		bw=$(awk -v d="[disk \"$ad\"]" '/^\[/ { s = ($0 == d) } s && $1 == "bw" { print $3 }' "$site")
+		[[ -n $bw ]] || fail "advised drive class \"$ad\" has no bw in $site"
+		sed -i "/^\[slurm\]/a extra = --iostrata-disk-bw=$bw" "$csite"
+	fi
+	log "checking the advice: $ac cores, $ag GiB, $ad disks, measured again"
+	"$CAMPAIGN" submit "$csite" sweep-cores-mem || fail "submit of the check element failed"
+	t5x_wait "$csite" sweep-cores-mem 240 || fail "the check element is not DONE (see above)"
+	cdir=$work/campaigns/check-sweep-cores-mem
+	"$CAMPAIGN" collect "$csite" sweep-cores-mem || fail "collect of the check element: exit $?"
+	"$REPORT" advise --site="$site" --target="$target" --check="$cdir" "$dir" >"$work/check.txt" 2>&1
+	rc=$?
+	sed -n '/^Check:/,$p' "$work/check.txt"
+	[[ $rc -eq 0 || $rc -eq 4 ]] || fail "advise --check: exit $rc, want 0 (within) or 4 (outside, said why): $(tail -5 "$work/check.txt")"
+	for m in ${target//,/ }; do
+		m=${m%%=*}
+		grep -Eq "^  $m: measured [0-9.]+ of the baseline \(mean of [0-9]+ repetitions?, [0-9.]+\.\.[0-9.]+\), predicted [0-9.]+ .*(within the interval|OUTSIDE the interval: .+|cannot be said .+)$" \
+			"$work/check.txt" || fail "advise --check: no comparison line for $m: $(cat "$work/check.txt")"
+	done
+else
+	log "no advice to check (nothing met $target)"
+fi
+
 "$REPORT" advise --site="$site" --target=rand-write=2 "$dir" >"$work/advise2.txt" 2>&1
 rc=$?
 [[ $rc -eq 1 ]] || fail "advise with an unreachable target: exit $rc, want 1"

@@ -84,6 +84,22 @@ assert fails == {"rand_write_iops"}, fails
 assert all(r["fio"] is not None for r in t["rows"] if r["scope"] == "alone"), t["rows"]
 EOF
 
+# The HTML report a site hands to a vendor, rendered in headless Chromium:
+# not empty, nothing loaded from elsewhere (tests/tools/render-html; a
+# control page with one external image must fail the same check).
+"$REPORT" accept --tiers="$work/tiers.conf" --tier=High --format=html "$el"/accept-*.h5 >"$work/high.html" &&
+	fail "accept --format=html --tier=High: exit 0, want 1 (a FAIL)"
+grep -q '<td class="fail">FAIL</td>' "$work/high.html" || fail "the HTML report shows no FAIL cell"
+grep -q '<svg ' "$work/high.html" || fail "the HTML report has no margin plot"
+grep -q '^hosts of .*accept-c1-' "$work/high.html" || fail "the HTML report has no hardware record of the runs' hosts"
+grep -q 'iostrata-bench' "$work/high.html" || fail "the HTML report does not show the commands that ran"
+"$top/tests/tools/render-html" "$work/high.html" "$work/high.png" ||
+	fail "the HTML acceptance report does not render self-contained in Chromium"
+printf '<!DOCTYPE html><html><body><h1>control</h1><img src="https://fonts.example.invalid/x.png"></body></html>\n' >"$work/control.html"
+"$top/tests/tools/render-html" "$work/control.html" "$work/control.png" 2>"$work/control.err" &&
+	fail "render-html passed a page with an external image: the check cannot fail"
+grep -q 'fonts.example.invalid' "$work/control.err" || fail "render-html's control: $(cat "$work/control.err")"
+
 # nightly health, twice: the second run is compared with the first
 for i in 1 2; do
 	"$CAMPAIGN" submit "$site" nightly-health --campaign="$work/health$i" >/dev/null ||

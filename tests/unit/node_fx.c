@@ -37,6 +37,8 @@ static const char policy_text[] = "allow_users = *\n"
 				  "mem_attempt_timeout = 200ms\n"
 				  "mem_total_timeout = 5s\n";
 
+static size_t observe_jobcg(struct fx *f, char *out, size_t len);
+
 /* Everything the plugin may touch, as one string. */
 void observe(struct fx *f, char *out, size_t len)
 {
@@ -74,6 +76,52 @@ void observe(struct fx *f, char *out, size_t len)
 			 (unsigned long long)b.riops,
 			 (unsigned long long)b.wiops);
 	}
+	off = strlen(out);
+	observe_jobcg(f, out + off, len - off);
+}
+
+/* The kernel's part in a new v1 cgroup directory (the job's own,
+ * made by the apply): its throttle files and cgroup.procs; gone again
+ * at rmdir. */
+static struct fake_root *hook_root;
+
+static void cg_dir_hook(const char *path, int made)
+{
+	static const char *const f[] = {
+		"blkio.throttle.read_bps_device",
+		"blkio.throttle.write_bps_device",
+		"blkio.throttle.read_iops_device",
+		"blkio.throttle.write_iops_device",
+		"cgroup.procs",
+	};
+	char p[512];
+
+	if (made) {
+		fake_cg_v1(hook_root, path);
+		snprintf(p, sizeof(p), "%s/cgroup.procs", path);
+		fake_write(hook_root, p, "");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", path, f[i]);
+		unlink(fake_path(hook_root, p));
+	}
+}
+
+/* The job cgroups in the fake blkio hierarchy, as " jobcg=NAME". */
+static size_t observe_jobcg(struct fx *f, char *out, size_t len)
+{
+	DIR *d = opendir(fake_path(f->r, "sys/fs/cgroup/blkio"));
+	struct dirent *e;
+	size_t off = 0;
+
+	while (d && (e = readdir(d)))
+		if (strncmp(e->d_name, "iostrata.job_", 13) == 0)
+			off += (size_t)snprintf(out + off, len - off,
+						" jobcg=%s", e->d_name);
+	if (d)
+		closedir(d);
+	return off;
 }
 
 int setup(void **state)
@@ -96,6 +144,8 @@ int setup(void **state)
 				     &f->pol, &err),
 			 0);
 	assert_int_equal(sysfs_open(&f->c.fs, f->r->dir), 0);
+	hook_root = f->r;
+	sysfs_dir_hook = cg_dir_hook;
 	fake_mkdir(f->r, "run");
 	assert_int_equal(state_open(&f->c.sd, fake_path(f->r, "run/iostrata"),
 				    true, &err),
@@ -113,6 +163,8 @@ int teardown(void **state)
 	struct fx *f = *state;
 
 	sysfs_fault_hook = NULL;
+	sysfs_dir_hook = NULL;
+	hook_root = NULL;
 	state_close(&f->c.sd);
 	sysfs_close(&f->c.fs);
 	policy_free(f->pol);

@@ -186,6 +186,77 @@ static void test_model_catalogue(void **state)
 	rm_dir(dir);
 }
 
+/* --check: the advised node measured again, against its interval:
+ * within, every repetition outside (drift), straddling it, another node
+ * (refused), no repetition of the metric (nothing compared). */
+static void test_check(void **state)
+{
+	char dir[32];
+	struct adv_config c[32], k[2];
+	struct adv_choice ch;
+	struct capture cap;
+	struct ios_site *site;
+	size_t n = catalogue_campaigns(c);
+	double mid, b, v[2];
+
+	(void)state;
+	new_dir(dir);
+	site = load_site(dir, catalogue_site);
+	assert_int_equal(
+		advise(site, c, n, "seq-write=0.88", NULL, false, &ch, &cap),
+		0);
+	cap_free(&cap);
+	assert_true(ch.fitted[ADV_SEQ_WRITE]);
+	assert_false(ch.fitted[ADV_RAND_WRITE]);
+	assert_true(ch.lo[ADV_SEQ_WRITE] < ch.hi[ADV_SEQ_WRITE]);
+	b = ch.base[ADV_SEQ_WRITE];
+	mid = (ch.lo[ADV_SEQ_WRITE] + ch.hi[ADV_SEQ_WRITE]) / 2;
+	struct {
+		double r0, r1;
+		int rc;
+		const char *want;
+	} cases[] = {
+		{mid, mid, 0, "within the interval"},
+		{ch.hi[ADV_SEQ_WRITE] + 0.2, ch.hi[ADV_SEQ_WRITE] + 0.3, 1,
+		 "every repetition of the check run is outside it"},
+		{mid, ch.lo[ADV_SEQ_WRITE] - 0.6, 1, "straddle it"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		v[0] = cases[i].r0 * b;
+		v[1] = cases[i].r1 * b;
+		k[0] = cfg("check", 16, 64 * G, v, 2, NULL, 0);
+		k[0].disk_bw = ch.disk_bw;
+		cap_open(&cap);
+		assert_int_equal(adv_check(cap.o, cap.e, "chk", &ch, k, 1),
+				 cases[i].rc);
+		cap_close(&cap);
+		assert_has(cap.out, "seq-write: measured");
+		assert_has(cap.out, cases[i].want);
+		cap_free(&cap);
+	}
+	/* 0 stands for the full node: the site's 16 cores are not 0 here,
+	 * so another node (8 cores) is refused, naming both */
+	v[0] = v[1] = mid * b;
+	k[0] = cfg("other", 8, 64 * G, v, 2, NULL, 0);
+	k[0].disk_bw = ch.disk_bw;
+	cap_open(&cap);
+	assert_int_equal(adv_check(cap.o, cap.e, "chk", &ch, k, 1), 2);
+	cap_close(&cap);
+	assert_has(cap.err, "element other ran 8 cores");
+	assert_has(cap.err, "not the advised node (16 cores, 64 GiB");
+	cap_free(&cap);
+	/* the node, but no seq-write repetition: nothing compared */
+	k[0] = cfg("empty", 16, 64 * G, NULL, 0, v, 2);
+	k[0].disk_bw = ch.disk_bw;
+	cap_open(&cap);
+	assert_int_equal(adv_check(cap.o, cap.e, "chk", &ch, k, 1), 2);
+	cap_close(&cap);
+	assert_has(cap.out, "no valid repetition in the check run");
+	cap_free(&cap);
+	ios_site_free(site);
+	rm_dir(dir);
+}
+
 /* The full node only, measured once, no catalogue, no disk class. */
 static const char one_node_site[] = "[storage]\n"
 				    "cores = 2\n"
@@ -370,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_targets),
 		cmocka_unit_test(test_load_campaign),
 		cmocka_unit_test(test_model_catalogue),
+		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_single_point),
 		cmocka_unit_test(test_flat_metric),
 		cmocka_unit_test(test_disk_only_no_unthrottled),

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "layers.h"
+#include "results.h"
 
 #define MB 1e6
 
@@ -248,6 +249,62 @@ static void test_verdict_table(void **state)
 			assert_null(strstr(v, "cannot prove"));
 		free(v);
 	}
+}
+
+/* One slow device target (an emulated or failing disk on one storage
+ * host): its share x the targets bounds the devices, not the aggregate
+ * (CRUSH gives every OSD the same share), and the verdict names the
+ * devices; with the aggregate alone it named Ceph's protocol. */
+static void test_slow_target(void **state)
+{
+	struct ios_rank_result rk[3];
+	struct ios_rep_result rep[2];
+	struct ios_phase_result ph;
+	struct lyr_numbers n = base();
+	struct lyr_check ck[32];
+	char *v;
+	int nc;
+
+	(void)state;
+	memset(rk, 0, sizeof(rk));
+	memset(rep, 0, sizeof(rep));
+	memset(&ph, 0, sizeof(ph));
+	/* 3 targets, 20 MB, 200 MB, 200 MB before the stonewall: 420 MB/s
+	 * aggregate over 1 s; the slowest x 3 = 60 MB/s */
+	rk[0].stonewall_bytes = 20000000;
+	rk[1].stonewall_bytes = rk[2].stonewall_bytes = 200000000;
+	rep[0].valid = rep[1].valid = true;
+	rep[0].nranks = rep[1].nranks = 3;
+	rep[0].ranks = rep[1].ranks = rk;
+	rep[0].fig.stonewall_bw = 420 * MB;
+	rep[1].fig.stonewall_bw = 0; /* no bytes: left out */
+	ph.nreps = 2;
+	ph.reps = rep;
+	rep[1].valid = false;
+	assert_true(fabs(lyr_balanced_bw(&ph) - 60 * MB) < 1);
+	rep[0].valid = false;
+	assert_true(isnan(lyr_balanced_bw(&ph)));
+
+	n.bw[LYR_DEVICE][LYR_WRITE] = 420 * MB;
+	n.bw[LYR_NETWORK][LYR_WRITE] = 3000 * MB;
+	n.bw[LYR_PROTOCOL][LYR_WRITE] = 19 * MB;
+	n.bw[LYR_FULLSTACK][LYR_WRITE] = 18 * MB;
+	/* aggregate only: 420 / 3 replicas = 140, protocol 14% of it */
+	assert_true(fabs(lyr_ceiling(&n, LYR_PROTOCOL, LYR_DEVICE, LYR_WRITE) -
+			 140 * MB) < 1);
+	n.dev_bound[LYR_WRITE] = 60 * MB;
+	assert_true(fabs(lyr_ceiling(&n, LYR_PROTOCOL, LYR_DEVICE, LYR_WRITE) -
+			 20 * MB) < 1);
+	/* never above the aggregate */
+	n.dev_bound[LYR_READ] = 9999 * MB;
+	n.bw[LYR_DEVICE][LYR_READ] = 500 * MB;
+	assert_true(fabs(lyr_ceiling(&n, LYR_PROTOCOL, LYR_DEVICE, LYR_READ) -
+			 500 * MB) < 1);
+	nc = lyr_check_ceilings(&n, NULL, ck, 32);
+	v = lyr_verdict(&n, ck, nc, NULL);
+	if (!strstr(v, "the devices are the limit"))
+		fail_msg("slow target: not the devices:\n%s", v);
+	free(v);
 }
 
 static void test_verdict_unmeasured(void **state)
@@ -616,6 +673,7 @@ int main(void)
 		cmocka_unit_test(test_ceiling_table),
 		cmocka_unit_test(test_violations_table),
 		cmocka_unit_test(test_loopback_not_provable),
+		cmocka_unit_test(test_slow_target),
 		cmocka_unit_test(test_verdict_table),
 		cmocka_unit_test(test_verdict_unmeasured),
 		cmocka_unit_test(test_fio_parse_table),

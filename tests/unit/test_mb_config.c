@@ -99,6 +99,21 @@ static const struct reject rejects[] = {
 	{{"--backend=null", "--verify"},
 	 "--verify: backend \"null\" moves no data"},
 	{{NULL}, "--dir: missing"},
+	{{"--dir=/tmp", "--file-layout=n-to-1"},
+	 "--file-layout: unknown layout \"n-to-1\" (accepted: per-rank, shared)"},
+	{{"--dir=/tmp", "--file-layout"}, "--file-layout: missing value"},
+	{{"--dir=/tmp", "--shared-block=1M"},
+	 "--shared-block: only with --file-layout=shared"},
+	{{"--dir=/tmp", "--file-layout=shared", "--bs=4k", "--size=1M",
+	  "--shared-block=6k"},
+	 "--shared-block: 6144 is not a multiple of --bs 4096"},
+	{{"--dir=/tmp", "--file-layout=shared", "--bs=4k", "--size=1M",
+	  "--shared-block=12k"},
+	 "--shared-block: 12288 does not divide --size 1048576"},
+	{{"--dir=/tmp", "--file-layout=shared", "--shared-block=0"},
+	 "--shared-block: \"0\" must be greater than 0"},
+	{{"--dir=/tmp", "--file-layout=shared", "--shared-block=1Q"},
+	 "--shared-block"},
 };
 
 static void test_rejects(void **state)
@@ -254,6 +269,61 @@ static void test_once(void **state)
 	mb_config_free(&cfg);
 }
 
+/* --file-layout: per-rank by default; shared takes --bs as its block
+ * unless --shared-block says otherwise; not with a backend that has no
+ * file (rados), whatever else is right. */
+static void test_file_layout(void **state)
+{
+	static const char *const def[] = {"--dir=/tmp", NULL};
+	static const char *const sh[] = {"--dir=/tmp", "--file-layout=shared",
+					 "--bs=64k", "--size=4M", NULL};
+	static const char *const shb[] = {"--dir=/tmp",
+					  "--file-layout=shared",
+					  "--bs=64k",
+					  "--size=4M",
+					  "--shared-block=1M",
+					  "--once",
+					  "--rw=write,randread",
+					  NULL};
+	static const char *const pr[] = {"--dir=/tmp", "--file-layout=per-rank",
+					 NULL};
+	static const char *const rados[] = {"--backend=rados",
+					    "--file-layout=shared", NULL};
+	struct mb_config cfg;
+	struct ios_err err;
+	char name[64];
+
+	(void)state;
+	assert_int_equal(parse(def, &cfg, &err), 0);
+	assert_int_equal(cfg.file_layout, MB_LAYOUT_PER_RANK);
+	assert_true(cfg.shared_block == 0);
+	assert_string_equal(mb_target_file(&cfg, 3, name, sizeof(name)),
+			    "iostrata-bench.3");
+	mb_config_free(&cfg);
+	assert_int_equal(parse(pr, &cfg, &err), 0);
+	assert_int_equal(cfg.file_layout, MB_LAYOUT_PER_RANK);
+	mb_config_free(&cfg);
+	assert_int_equal(parse(sh, &cfg, &err), 0);
+	assert_int_equal(cfg.file_layout, MB_LAYOUT_SHARED);
+	assert_true(cfg.shared_block == 65536);
+	assert_string_equal(mb_file_layout_name(cfg.file_layout), "shared");
+	assert_string_equal(mb_target_file(&cfg, 3, name, sizeof(name)),
+			    "iostrata-bench.shared");
+	mb_config_free(&cfg);
+	assert_int_equal(parse(shb, &cfg, &err), 0);
+	assert_true(cfg.shared_block == 1u << 20);
+	assert_true(cfg.once);
+	mb_config_free(&cfg);
+	if (!mb_backend_find("rados"))
+		skip();
+	assert_int_equal(parse(rados, &cfg, &err), -EINVAL);
+	assert_non_null(strstr(
+		err.msg,
+		"--file-layout: \"shared\" is not available with backend \"rados\""));
+	assert_non_null(strstr(err.msg, "accepted: --file-layout=per-rank"));
+	mb_config_free(&cfg);
+}
+
 static void test_help_version(void **state)
 {
 	static const char *const h[] = {"--help", NULL};
@@ -368,6 +438,35 @@ static void test_target(void **state)
 	}
 }
 
+/* --file-layout=shared on a local filesystem: one node's ranks share the
+ * file; ranks on several nodes would each see another file: refused.
+ * The free space counts the one file (ranks x size). */
+static void test_target_shared(void **state)
+{
+	char d[PATH_MAX + 8];
+	const char *args[] = {d, "--bs=4k", "--size=1M", "--file-layout=shared",
+			      NULL};
+	const char *big[] = {d, "--bs=4k", "--size=1P", "--file-layout=shared",
+			     NULL};
+	struct mb_config cfg;
+	struct ios_err err;
+
+	(void)state;
+	snprintf(d, sizeof(d), "--dir=%s", tmpdir);
+	assert_int_equal(parse(args, &cfg, &err), 0);
+	assert_int_equal(mb_config_check_target(&cfg, 1, 4, 4, &err), 0);
+	assert_int_equal(mb_config_check_target(&cfg, 1, 4, 2, &err), -EINVAL);
+	assert_non_null(strstr(
+		err.msg,
+		"--file-layout: \"shared\" needs one file that every rank sees"));
+	assert_non_null(strstr(err.msg, "is a local filesystem"));
+	mb_config_free(&cfg);
+	assert_int_equal(parse(big, &cfg, &err), 0);
+	assert_int_equal(mb_config_check_target(&cfg, 0, 4, 4, &err), -ENOSPC);
+	assert_non_null(strstr(err.msg, "4 ranks x"));
+	mb_config_free(&cfg);
+}
+
 static void test_block_device(void **state)
 {
 	static const char *const devs[] = {"/dev/vda", "/dev/sda",
@@ -446,8 +545,10 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_accepts),
 		cmocka_unit_test(test_once),
+		cmocka_unit_test(test_file_layout),
 		cmocka_unit_test(test_help_version),
 		cmocka_unit_test(test_target),
+		cmocka_unit_test(test_target_shared),
 		cmocka_unit_test(test_block_device),
 		cmocka_unit_test(test_backend_options),
 		cmocka_unit_test(test_opt_accessor),

@@ -88,25 +88,121 @@ static void test_apply_restore(void **state)
 
 /* The journal is written before the first change: a "crash" right after
  * apply (new context, as slurmd at start) restores everything. */
-static void test_crash_journal(void **state)
+/* A new context on the node's state, as slurmd at its start: restore
+ * every journal, with no policy (the journal has it all). */
+static void restore_fresh(struct fx *f)
 {
-	struct fx *f = *state;
-	struct iostrata_req r;
-	struct ios_err err;
 	struct node_ctx c2;
+	struct ios_err err;
 
-	req_full(&r);
-	assert_int_equal(node_apply(&f->c, "200", 0, &r, &err), 0);
 	memset(&c2, 0, sizeof(c2));
 	assert_int_equal(sysfs_open(&c2.fs, f->r->dir), 0);
 	assert_int_equal(state_open(&c2.sd, fake_path(f->r, "run/iostrata"),
 				    false, &err),
 			 0);
 	snprintf(c2.node, sizeof(c2.node), "n1");
-	/* no policy needed to restore: the journal has it all */
 	assert_int_equal(node_restore(&c2, NULL, &err), 0);
 	state_close(&c2.sd);
 	sysfs_close(&c2.fs);
+}
+
+static void test_crash_journal(void **state)
+{
+	struct fx *f = *state;
+	struct iostrata_req r;
+	struct ios_err err;
+
+	req_full(&r);
+	assert_int_equal(node_apply(&f->c, "200", 0, &r, &err), 0);
+	restore_fresh(f);
+	assert_whole(f);
+}
+
+/* policy throttle_job (default yes): the job's own v1 cgroup, made with
+ * the OSDs' new limits, journalled, named in the applied record and the
+ * tasks' environment, removed at restore (also after a "crash", with a
+ * process left in it); off by policy: none, and the record says so; one
+ * that exists already: refused, the node untouched. */
+static void test_job_cgroup(void **state)
+{
+	struct fx *f = *state;
+	struct iostrata_req r;
+	struct ios_err err;
+	const char *s;
+	const char jcg[] = "sys/fs/cgroup/blkio/iostrata.job_300";
+
+	req_full(&r);
+	ios_err_clear(&err);
+	if (node_apply(&f->c, "300", 0, &r, &err) != 0)
+		fail_msg("apply: %s", err.msg);
+	assert_string_equal(
+		fake_read(
+			f->r,
+			"sys/fs/cgroup/blkio/iostrata.job_300/blkio.throttle.write_bps_device"),
+		"254:0 52428800");
+	assert_string_equal(
+		fake_read(
+			f->r,
+			"sys/fs/cgroup/blkio/iostrata.job_300/blkio.throttle.read_iops_device"),
+		"254:0 100");
+	s = fake_read(f->r, "run/iostrata/journal/300.state");
+	assert_non_null(
+		strstr(s, "\njobcg /sys/fs/cgroup/blkio/iostrata.job_300\n"));
+	s = fake_read(f->r, "run/iostrata/300.env");
+	assert_non_null(strstr(
+		s,
+		"IOSTRATA_APPLIED_JOB_CGROUP=/sys/fs/cgroup/blkio/iostrata.job_300\n"));
+	s = fake_read(f->r, "run/iostrata/300.applied.json");
+	assert_non_null(strstr(
+		s,
+		"\"job_cgroup\": \"/sys/fs/cgroup/blkio/iostrata.job_300\""));
+	/* a process left in it; a new context restores (slurmd's start) */
+	fake_write(f->r, "sys/fs/cgroup/blkio/iostrata.job_300/cgroup.procs",
+		   "4242\n");
+	fake_write(f->r, "sys/fs/cgroup/blkio/cgroup.procs", "");
+	restore_fresh(f);
+	assert_string_equal(fake_read(f->r, "sys/fs/cgroup/blkio/cgroup.procs"),
+			    "4242");
+	assert_int_equal(access(fake_path(f->r, jcg), F_OK), -1);
+	unlink(fake_path(f->r, "sys/fs/cgroup/blkio/cgroup.procs"));
+	assert_whole(f);
+
+	/* one there already (not this job's making): refused, untouched */
+	fake_cg_v1(f->r, "sys/fs/cgroup/blkio/iostrata.job_301");
+	assert_int_equal(node_apply(&f->c, "301", 0, &r, &err), -EEXIST);
+	assert_non_null(strstr(err.msg, "iostrata.job_301 exists already"));
+	assert_false(journal_exists(f, "301"));
+	{
+		static const char *const fl[] = {"read_bps", "write_bps",
+						 "read_iops", "write_iops"};
+		char p[160];
+
+		for (int i = 0; i < 4; i++) {
+			snprintf(
+				p, sizeof(p),
+				"sys/fs/cgroup/blkio/iostrata.job_301/blkio.throttle.%s_device",
+				fl[i]);
+			unlink(fake_path(f->r, p));
+		}
+		rmdir(fake_path(f->r, "sys/fs/cgroup/blkio/iostrata.job_301"));
+	}
+	assert_whole(f);
+
+	/* off by policy */
+	use_policy(f, "allow_users = *\nmin_mem = 256M\nmem_reserve = 128M\n"
+		      "device = 254:0\ncgroup = /" V1 "\ncgroup = /" V2
+		      "\nthrottle_job = no\n");
+	assert_int_equal(node_apply(&f->c, "302", 0, &r, &err), 0);
+	assert_int_equal(
+		access(fake_path(f->r, "sys/fs/cgroup/blkio/iostrata.job_302"),
+		       F_OK),
+		-1);
+	s = fake_read(f->r, "run/iostrata/302.applied.json");
+	assert_non_null(strstr(s, "\"job_cgroup\": null"));
+	assert_non_null(strstr(s, "throttle_job = no"));
+	assert_null(
+		strstr(fake_read(f->r, "run/iostrata/302.env"), "JOB_CGROUP"));
+	assert_int_equal(node_restore(&f->c, "302", &err), 0);
 	assert_whole(f);
 }
 
@@ -604,6 +700,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_apply_restore, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_crash_journal, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_job_cgroup, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_restore_fails, setup,
 						teardown),

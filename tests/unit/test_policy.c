@@ -245,6 +245,8 @@ static const struct hostile hostile[] = {
 	{"garbage require_exclusive", "require_exclusive = yes please\n", 0,
 	 -EINVAL, NULL,
 	 ":1: require_exclusive: invalid value \"yes please\" (accepted: yes, no)"},
+	{"garbage throttle_job", "throttle_job = maybe\n", 0, -EINVAL, NULL,
+	 ":1: throttle_job: invalid value \"maybe\" (accepted: yes, no)"},
 	{"empty key", "= 5\n", 0, -EINVAL, ":1: unknown key \"\"", NULL},
 	/* OSDs by name (spank/osd.h) */
 	{"osds auto", "osds = auto\n", 0, 0, NULL, NULL},

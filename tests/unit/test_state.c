@@ -242,6 +242,16 @@ static const struct {
 } hostile_j[] = {
 	{"control", BYTES(H "cpu 1 1\nthr 1 254:0 1 2 3 4 " CG "a\nend\n"), 0},
 	{"cut mid-line", BYTES(H "thr 1 254:0 1 2"), -EINVAL},
+	{"jobcg of this job",
+	 BYTES(H "jobcg /sys/fs/cgroup/blkio/iostrata.job_77\nend\n"), 0},
+	{"jobcg of another job",
+	 BYTES(H "jobcg /sys/fs/cgroup/blkio/iostrata.job_78\nend\n"), -EINVAL},
+	{"jobcg elsewhere", BYTES(H "jobcg " CG "iostrata.job_77\nend\n"),
+	 -EINVAL},
+	{"jobcg twice",
+	 BYTES(H
+	       "jobcg /sys/fs/cgroup/blkio/iostrata.job_77\njobcg /sys/fs/cgroup/blkio/iostrata.job_77\nend\n"),
+	 -EINVAL},
 	{"no newline after end", BYTES(H "end"), -EINVAL},
 	{"thr /etc/passwd", BYTES(H "thr 1 254:0 0 0 0 0 /etc/passwd\nend\n"),
 	 -EINVAL},
