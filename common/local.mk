@@ -2,6 +2,8 @@
 ## the Ceph client libraries and the one Ceph connect).
 noinst_LTLIBRARIES += common/libiostrata_common.la
 common_libiostrata_common_la_SOURCES = \
+	common/cmdrun.c \
+	common/cmdrun.h \
 	common/errbuf.c \
 	common/errbuf.h \
 	common/gnuplot.c \

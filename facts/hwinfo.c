@@ -29,6 +29,8 @@
 
 #define UNKNOWN "unknown"
 
+extern char **environ;
+
 #ifndef HAVE_JANSSON
 /* Built without jansson: the facts cannot be assembled; say so in the
  * file instead of failing the run. */
@@ -407,13 +409,20 @@ char *ios_hw_host_json(const char *root, const struct ios_hw_host_opts *opts)
 	json_object_set_new(o, "block_devices", ios_hw_block_devices(root));
 	json_object_set_new(o, "nics", ios_hw_nics(root));
 	json_object_set_new(o, "infiniband", ios_hw_infiniband(root));
-	json_object_set_new(o, "slurm", ios_hw_slurm(root));
+	{
+		json_t *sl = ios_hw_slurm(root);
+
+		ios_hw_slurm_running(sl, getenv("IOSTRATA_SCONTROL"), sn,
+				     IOS_SLURM_PROBE_TIMEOUT_MS);
+		json_object_set_new(o, "slurm", sl);
+	}
 	if (opts->mpi_library)
 		json_object_set_new(o, "mpi_library",
 				    json_string(opts->mpi_library));
 	else
 		ios_hw_unknown(o, "mpi_library",
 			       "collected outside an MPI process");
+	ios_hw_mpi_transport(o, environ, opts);
 	ios_hw_shape(o, opts->applied_file);
 	if (opts->target_dir)
 		json_object_set_new(o, "filesystem",

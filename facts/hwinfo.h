@@ -7,6 +7,8 @@
 #ifndef IOSTRATA_HWINFO_H
 #define IOSTRATA_HWINFO_H
 
+#include <stddef.h>
+
 /*
  * This node: hostname, slurm_node, kernel, os, cpu {model, sockets,
  * cores, threads, online, online_count, possible, possible_count,
@@ -22,22 +24,38 @@ char *ios_hw_node_json(const char *target_dir);
  * The full record of this host (SCHEMA.md, /hosts): what
  * ios_hw_node_json gives plus role, role_source, cpu.microcode,
  * cpu.frequency, system (DMI, DIMMs), the block devices' vendor, serial,
- * firmware and queue_depth, infiniband, slurm (version_built, conf keys,
- * cgroup), mpi_library and shape (the SPANK applied file), read under
- * [root] (NULL: "/").  [opts] may be NULL; in it every member may be NULL:
- * target_dir (no filesystem member), role + role_source (NULL: from the
- * environment: $IOSTRATA_ROLE, else "storage" when the SPANK plugin shaped
- * this host, else "unknown"), applied_file (NULL: $IOSTRATA_APPLIED_FILE),
- * mpi_library (MPI_Get_library_version's text; NULL: "unknown").  A fact
- * that cannot be read is "unknown" and the object's "why_unknown" member
- * says why.  Returns malloc'd JSON, NULL only when out of memory.
+ * firmware and queue_depth, infiniband, slurm (version_built, the running
+ * version_slurmctld and version_slurmd with their sources, asked through
+ * $IOSTRATA_SCONTROL or "scontrol" with IOS_SLURM_PROBE_TIMEOUT_MS per
+ * call, version_mismatch, conf keys, cgroup), mpi_library, mpi_transport
+ * and shape (the SPANK applied file), read under [root] (NULL: "/").  [opts]
+ * may be NULL; in it every member may be NULL: target_dir (no filesystem
+ * member), role + role_source (NULL: from the environment: $IOSTRATA_ROLE, else
+ * "storage" when the SPANK plugin shaped this host, else "unknown"),
+ * applied_file (NULL: $IOSTRATA_APPLIED_FILE), mpi_library
+ * (MPI_Get_library_version's text; NULL: "unknown" and no mpi_transport),
+ * mpi_cvars (n_mpi_cvars MPI_T control variables read after MPI_Init; NULL:
+ * mpi_t_why says why there are none), for mpi_transport {requested {env,
+ * cvars}, selected (unknown: Open MPI 4.1 does not show it reliably)}.  A fact
+ * that cannot be read is "unknown" and the object's "why_unknown" member says
+ * why.  Returns malloc'd JSON, NULL only when out of memory.
  */
+#define IOS_SLURM_PROBE_TIMEOUT_MS 5000
+/* One MPI_T control variable: its value as text, or NULL and why not. */
+struct ios_hw_mpi_cvar {
+	const char *name;
+	const char *value;
+	const char *why;
+};
 struct ios_hw_host_opts {
 	const char *target_dir;
 	const char *role;
 	const char *role_source;
 	const char *applied_file;
 	const char *mpi_library;
+	const struct ios_hw_mpi_cvar *mpi_cvars;
+	size_t n_mpi_cvars;
+	const char *mpi_t_why;
 };
 char *ios_hw_host_json(const char *root, const struct ios_hw_host_opts *opts);
 

@@ -13,6 +13,8 @@
 #include <jansson.h>
 #endif
 
+#include "hwinfo.h"
+
 /* ios_hw_node_json reading /proc, /sys, /etc under [root]. */
 char *ios_hw_node_json_root(const char *root, const char *target_dir);
 
@@ -63,6 +65,26 @@ json_t *ios_hw_nics(const char *root);
 json_t *ios_hw_infiniband(const char *root);
 /* Slurm: version_built, conf, the slurm.conf keys, cgroup {conf, keys}. */
 json_t *ios_hw_slurm(const char *root);
+/* hwinfo_slurm.c: the running Slurm: version_built_source,
+ * version_slurmctld (+_source: "[prog] show config"), version_slurmd
+ * (+_source: "[prog] -o show node [node]"; not asked when slurmctld did
+ * not answer in time), version_mismatch ("no", the differing versions, or
+ * unknown when fewer than two are known; a difference is also one warning
+ * line on stderr).  [prog] NULL: "scontrol" in PATH; each call is killed
+ * after [timeout_ms]. */
+void ios_hw_slurm_running(json_t *o, const char *prog, const char *node,
+			  int timeout_ms);
+/* The version in "scontrol show config" [text] (SLURM_VERSION = X) and in
+ * a "scontrol -o show node" line (Version=X) into [v]: 0, -ENOENT (not
+ * there), -EINVAL (not a version). */
+int ios_hw_slurm_conf_version(const char *text, char *v, size_t len);
+int ios_hw_slurm_node_version(const char *text, char *v, size_t len);
+/* hwinfo_mpi.c: host.mpi_transport: requested {env (the OMPI_MCA_pml,
+ * OMPI_MCA_btl, OMPI_MCA_mtl and UCX_* variables set in [envp]), cvars
+ * (opts' MPI_T control variables, or unknown and why)}, selected (unknown,
+ * and why); unknown outside MPI (opts->mpi_library NULL). */
+void ios_hw_mpi_transport(json_t *host, char *const *envp,
+			  const struct ios_hw_host_opts *opts);
 /* Set [keys] found in slurm.conf-style [text] in [o]; returns how many. */
 int ios_hw_conf_parse(const char *text, const char *const *keys, json_t *o);
 /* o.role and o.role_source: [role] when given, else $IOSTRATA_ROLE, else

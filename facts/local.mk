@@ -8,6 +8,8 @@ facts_libiostrata_facts_la_SOURCES = \
 	facts/hwinfo_ceph.c \
 	facts/hwinfo_dev.c \
 	facts/hwinfo_host.c \
+	facts/hwinfo_mpi.c \
+	facts/hwinfo_slurm.c \
 	facts/hwinfo.h \
 	facts/hwinfo_internal.h \
 	# End of facts_libiostrata_facts_la_SOURCES

@@ -223,13 +223,18 @@ static int check_tree(struct ios_h5_rctx *r, hid_t parent, const char *ppath,
 /*
  * What a host record (SCHEMA.md, /hosts) holds: at [path] (dotted; "[]"
  * = every element of that array), the members [keys]; those marked '?'
- * may be "unknown" only with a reason in that object's why_unknown.
+ * may be "unknown" only with a reason in that object's why_unknown; those
+ * marked '~' were added later (absent from older files) and are checked as
+ * '?' when present.
  */
 static const struct {
 	const char *path, *keys;
 } host_spec[] = {
 	{"", "hostname role role_source slurm_node kernel os cpu memory "
-	     "system block_devices nics infiniband slurm ?mpi_library ?shape"},
+	     "system block_devices nics infiniband slurm ?mpi_library "
+	     "~mpi_transport ?shape"},
+	{"mpi_transport", "requested ?selected"},
+	{"mpi_transport.requested", "env ?cvars"},
 	{"cpu", "model online_count ?microcode frequency"},
 	{"cpu.frequency", "?driver ?governor ?base_khz ?min_khz ?max_khz"},
 	{"system", "?sys_vendor ?product_name ?product_version ?board_vendor "
@@ -241,8 +246,11 @@ static const struct {
 			    "?size_bytes"},
 	{"nics[]", "name ?speed_mbps ?mtu ?driver ?state"},
 	{"infiniband[]", "device port ?rate ?state ?link_layer"},
-	{"slurm", "?version_built conf ?SelectType ?SelectTypeParameters "
-		  "?TaskPlugin ?ProctrackType ?PrologFlags cgroup"},
+	{"slurm", "?version_built ~version_built_source ~version_slurmctld "
+		  "~version_slurmctld_source ~version_slurmd "
+		  "~version_slurmd_source ~version_mismatch conf ?SelectType "
+		  "?SelectTypeParameters ?TaskPlugin ?ProctrackType "
+		  "?PrologFlags cgroup"},
 	{"slurm.cgroup", "conf ?CgroupPlugin ?ConstrainCores "
 			 "?ConstrainRAMSpace ?ConstrainDevices"},
 };
@@ -261,11 +269,13 @@ static int check_keys(struct ios_h5_rctx *r, json_t *o, const char *where,
 	snprintf(buf, sizeof(buf), "%s", keys);
 	for (char *k = strtok_r(buf, " ", &save); k;
 	     k = strtok_r(NULL, " ", &save)) {
-		int why = k[0] == '?';
+		int later = k[0] == '~', why = k[0] == '?' || later;
 		json_t *v;
 
 		k += why;
 		v = json_object_get(o, k);
+		if (!v && later)
+			continue;
 		if (!v)
 			return ios_h5_rfail(
 				r, -EBADMSG,
@@ -325,6 +335,9 @@ static int check_at(struct ios_h5_rctx *r, json_t *o, const char *path,
 	v = json_object_get(o, head);
 	snprintf(where, sizeof(where), "%s%s%s", done, done[0] ? "." : "",
 		 head);
+	if (!v)
+		return 0; /* absent: its parent's check names it, or it is a
+			   * later member ('~') an older file does not have */
 	if (json_is_string(v) && !strcmp(json_string_value(v), "unknown"))
 		return 0; /* the whole object unknown: checked in its parent */
 	return check_at(r, v, dot ? dot + 1 : "", where, keys);

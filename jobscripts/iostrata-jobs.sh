@@ -165,8 +165,11 @@ ios_noscrub_holders() {
 	} | sort -u >"$st.tmp" && mv -f "$st.tmp" "$st"
 }
 
-# ios_noscrub_hold: at the element's start (not in a subshell: it keeps the
-# lock's descriptor); IOS_NOSCRUB_ATTACH gets the --attach of the record.
+# ios_noscrub_hold: at the start of every campaign job script, sweeps,
+# layered, acceptance and threads alike (not in a subshell: it keeps the
+# lock's descriptor); IOS_NOSCRUB_ATTACH gets the --attach of the record,
+# which ios_bench adds to every run (a script running iostrata-bench
+# itself adds "${IOS_NOSCRUB_ATTACH[@]}").
 ios_noscrub_hold() {
 	IOS_NOSCRUB_ATTACH=()
 	[[ ${IOS_SWEEP_NOSCRUB:-0} == 1 ]] || return 0
@@ -375,7 +378,8 @@ ios_remove_wdir() {
 # ios_bench OUTPUT ARGS...: iostrata-bench on the compute component (het
 # group IOS_COMPUTE_GROUP, or the whole allocation for single-component
 # jobs); with IOS_BENCH_NODE=NODE on that one node alone (its ranks per node),
-# with IOS_BENCH_NODE=N1,N2,... on those nodes (the same ranks per node).
+# with IOS_BENCH_NODE=N1,N2,... on those nodes (the same ranks per node); the
+# scrub record attached when ios_noscrub_hold switched scrubbing off.
 ios_bench() {
 	local out=$1 group=() where=()
 	shift
@@ -390,7 +394,7 @@ ios_bench() {
 	ios_make_wdir
 	ios_msg "bench${IOS_BENCH_NODE:+ on $IOS_BENCH_NODE alone}: $*"
 	srun "${group[@]}" "${where[@]}" --mpi="$IOS_MPI" --kill-on-bad-exit=1 "$BENCH" --dir="$IOS_WDIR" \
-		--output="$out" --quiet "$@"
+		--output="$out" --quiet "$@" "${IOS_NOSCRUB_ATTACH[@]}"
 }
 
 # The workload options every bench run shares.
@@ -419,7 +423,7 @@ ios_sweep_element() {
 	mapfile -t attach < <(ios_node_state before)
 	[[ ${#attach[@]} -gt 0 ]] || ios_warn "no storage-node state recorded (iostrata-node missing?)"
 	mapfile -t hostf < <(ios_host_facts "$IOS_STORAGE_GROUP" "$IOS_COMPUTE_GROUP")
-	hostf+=("${IOS_NOSCRUB_ATTACH[@]}" "${repl[@]}")
+	hostf+=("${repl[@]}")
 	attach+=("${hostf[@]}")
 	ios_bench "$IOS_EDIR/seq.h5" --rw=write,read --bs="${IOS_WORKLOAD_SEQ_BS:-8M}" \
 		--reorder "${work[@]}" "${attach[@]}" || { rc=$?; ios_soft_fail "sequential run failed (exit $rc)"; }

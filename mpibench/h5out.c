@@ -7,6 +7,7 @@
 #include "h5out.h"
 #include "h5run.h"
 #include "hwinfo.h"
+#include "mpit.h"
 
 int mb_h5_write(const char *path, struct ios_run *run, struct ios_err *err)
 {
@@ -32,11 +33,15 @@ char *mb_hw_node_json(const char *target_dir)
 	return ios_hw_node_json(target_dir);
 }
 
-char *mb_hw_host_json(const char *target_dir, const char *mpi_library)
+char *mb_hw_host_json(const char *target_dir, const char *mpi_library,
+		      const struct mb_mpit *mpit)
 {
 	struct ios_hw_host_opts o = {
 		.target_dir = target_dir,
 		.mpi_library = mpi_library,
+		.mpi_cvars = mpit && mpit->ok ? mpit->cv : NULL,
+		.n_mpi_cvars = mpit && mpit->ok ? MB_MPIT_NCVARS : 0,
+		.mpi_t_why = mpit ? mpit->t_why : NULL,
 	};
 
 	return ios_hw_host_json("/", &o);

@@ -40,6 +40,8 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/h5out.c \
 	mpibench/h5out.h \
 	mpibench/runrec.c \
+	mpibench/mpit.c \
+	mpibench/mpit.h \
 	mpibench/mb_runrec.h \
 	mpibench/summary.c \
 	mpibench/summary.h \

@@ -14,6 +14,7 @@
 #include "crashlog.h"
 #include "h5out.h"
 #include "mb_runrec.h"
+#include "mpit.h"
 #include "phase.h"
 
 char *mb_read_text(const char *opt, const char *path, struct ios_err *err)
@@ -114,6 +115,7 @@ void mb_gather_node_json(struct mb_world *w, const struct mb_config *cfg,
 
 	if (w->node_rank == 0) {
 		char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+		static struct mb_mpit mpit;
 		int ll = 0;
 
 		if (MPI_Get_library_version(lib, &ll) != MPI_SUCCESS)
@@ -121,7 +123,9 @@ void mb_gather_node_json(struct mb_world *w, const struct mb_config *cfg,
 		/* one line: Open MPI's text runs on with build details */
 		lib[strcspn(lib, "\n")] = '\0';
 		mb_crashlog_stage("host record");
-		mine = mb_hw_host_json(cfg->dir, lib[0] ? lib : NULL);
+		/* before any phase: MPI_T is read outside the measurement */
+		mb_mpit_read(&mpit);
+		mine = mb_hw_host_json(cfg->dir, lib[0] ? lib : NULL, &mpit);
 		len = mine ? (int)strlen(mine) + 1 : 0;
 	}
 	mb_crashlog_stage("gathering the host records");

@@ -174,11 +174,27 @@ static void print_host(FILE *o, int i, json_t *h)
 		T(sl, "version_built"), T(sl, "conf"), T(sl, "SelectType"),
 		T(sl, "SelectTypeParameters"), T(sl, "TaskPlugin"),
 		T(sl, "ProctrackType"), T(sl, "PrologFlags"));
+	if (json_object_get(sl, "version_mismatch"))
+		fprintf(o,
+			"    running  slurmctld %s, slurmd %s (built %s): mismatch %s\n",
+			T(sl, "version_slurmctld"), T(sl, "version_slurmd"),
+			T(sl, "version_built"), T(sl, "version_mismatch"));
 	fprintf(o,
 		"    cgroup   %s: CgroupPlugin %s, ConstrainCores %s, ConstrainRAMSpace %s, ConstrainDevices %s\n",
 		T(cg, "conf"), T(cg, "CgroupPlugin"), T(cg, "ConstrainCores"),
 		T(cg, "ConstrainRAMSpace"), T(cg, "ConstrainDevices"));
 	fprintf(o, "    mpi      %s\n", T(h, "mpi_library"));
+	{
+		json_t *tr = json_object_get(h, "mpi_transport"),
+		       *cv = json_object_get(json_object_get(tr, "requested"),
+					     "cvars");
+
+		if (json_is_object(tr))
+			fprintf(o,
+				"    mpi req  pml %s, btl %s, mtl %s (MPI_T); selected %s\n",
+				T(cv, "pml"), T(cv, "btl"), T(cv, "mtl"),
+				T(tr, "selected"));
+	}
 	fprintf(o, "    shape    %s\n", T(h, "shape"));
 	print_unknown(o, h, "", &header);
 }

@@ -1,70 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cephcli: run the ceph CLI with an argv (no shell: the OSD ids and
- * values are numbers we format, the program and configuration file come
- * from the root-owned policy), its output in temporary files (no pipe to
- * fill up and block it), killed when it outlives ceph_timeout (the CLI
- * waits for a monitor forever without --connect-timeout, and a prolog or
- * epilog must not hang).
+ * cephcli: run the ceph CLI with an argv through cmdrun.h (no shell: the
+ * OSD ids and values are numbers we format, the program and configuration
+ * file come from the root-owned policy), killed when it outlives
+ * ceph_timeout (the CLI waits for a monitor forever without
+ * --connect-timeout, and a prolog or epilog must not hang).
  */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cephcli.h"
-
-extern char **environ;
+#include "cmdrun.h"
 
 #define MAX_ARGS 16
-
-/* The text of [f] from its start into [buf] ([len] bytes).  Returns the
- * count, or -E2BIG when it does not fit. */
-static ssize_t slurp(FILE *f, char *buf, size_t len)
-{
-	size_t n;
-
-	if (fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0)
-		return -EIO;
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	if (n == len - 1 && fgetc(f) != EOF)
-		return -E2BIG;
-	return (ssize_t)n;
-}
-
-/* Wait for [pid] at most [ms]; kill it (our own child) after that. */
-static int wait_child(pid_t pid, int ms, int *st)
-{
-	struct timespec nap = {0, 10 * 1000 * 1000};
-	int waited = 0;
-
-	for (;;) {
-		pid_t r = waitpid(pid, st, WNOHANG);
-
-		if (r == pid)
-			return 0;
-		if (r < 0 && errno != EINTR)
-			return -errno;
-		if (waited >= ms) {
-			kill(pid, SIGKILL);
-			while (waitpid(pid, st, 0) < 0 && errno == EINTR)
-				;
-			return -ETIMEDOUT;
-		}
-		nanosleep(&nap, NULL);
-		waited += 10;
-	}
-}
 
 /* "config get osd.0 osd_memory_target" for messages. */
 static void join_args(const char *const *args, char *buf, size_t len)
@@ -77,61 +31,12 @@ static void join_args(const char *const *args, char *buf, size_t len)
 					i ? " " : "", args[i]);
 }
 
-/* Spawn [argv] with standard output on [out] and error on [errf]. */
-static int spawn(char *const *argv, FILE *out, FILE *errf, pid_t *pid)
-{
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	sigset_t none, dfl;
-	int rc;
-
-	rc = posix_spawn_file_actions_init(&fa);
-	if (rc)
-		return -rc;
-	rc = posix_spawnattr_init(&at);
-	if (rc) {
-		posix_spawn_file_actions_destroy(&fa);
-		return -rc;
-	}
-	sigemptyset(&none);
-	sigemptyset(&dfl);
-	sigaddset(&dfl, SIGPIPE);
-	sigaddset(&dfl, SIGCHLD);
-	rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	if (!rc)
-		rc = posix_spawn_file_actions_adddup2(&fa, fileno(out), 1);
-	if (!rc)
-		rc = posix_spawn_file_actions_adddup2(&fa, fileno(errf), 2);
-#if defined(__GLIBC__) &&                                                      \
-	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
-	/* none of slurmd's descriptors (its sockets, our lock files) in a
-	 * child that may outlive a restart of slurmd until we kill it */
-	if (!rc)
-		rc = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-#endif
-	if (!rc)
-		rc = posix_spawnattr_setsigmask(&at, &none);
-	if (!rc)
-		rc = posix_spawnattr_setsigdefault(&at, &dfl);
-	if (!rc)
-		rc = posix_spawnattr_setflags(
-			&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	/* glibc's posix_spawnp reports a failed exec (ENOENT, EACCES) */
-	if (!rc)
-		rc = posix_spawnp(pid, argv[0], &fa, &at, argv, environ);
-	posix_spawnattr_destroy(&at);
-	posix_spawn_file_actions_destroy(&fa);
-	return -rc;
-}
-
 int cephcli_run(const struct ceph_cli *cc, const char *const *args, char *out,
 		size_t len, struct ios_err *err)
 {
 	const char *argv[MAX_ARGS + 8];
 	char cmd[256], tmo[16], ebuf[256];
-	FILE *fo = NULL, *fe = NULL;
 	size_t k = 0;
-	pid_t pid;
 	int rc, st = 0, ms = cc->timeout_ms > 0 ? cc->timeout_ms : 30000;
 
 	join_args(args, cmd, sizeof(cmd));
@@ -152,61 +57,31 @@ int cephcli_run(const struct ceph_cli *cc, const char *const *args, char *out,
 		argv[k++] = args[i];
 	}
 	argv[k] = NULL;
-	fo = tmpfile();
-	fe = tmpfile();
-	if (!fo || !fe) {
-		rc = ios_errf(err, -errno,
-			      "iostrata: ceph %s: temporary file: %s", cmd,
-			      strerror(errno));
-		goto out;
-	}
-	rc = spawn((char *const *)argv, fo, fe, &pid);
-	if (rc < 0) {
-		ios_errf(err, rc, "iostrata: run %s %s: %s", argv[0], cmd,
-			 strerror(-rc));
-		goto out;
-	}
-	rc = wait_child(pid, ms, &st);
-	if (rc == -ETIMEDOUT) {
-		ios_errf(
+	rc = ios_cmd_run(argv, ms, out, len, ebuf, sizeof(ebuf), &st);
+	switch (rc) {
+	case 0:
+		return 0;
+	case -ENOENT:
+	case -EACCES:
+		return ios_errf(err, rc, "iostrata: run %s %s: %s", argv[0],
+				cmd, strerror(-rc));
+	case -ETIMEDOUT:
+		return ios_errf(
 			err, rc,
 			"iostrata: ceph %s: no answer within %d ms (killed; are the monitors reachable?)",
 			cmd, ms);
-		goto out;
+	case -EIO:
+		return ios_errf(err, rc, "iostrata: ceph %s: %s %d: \"%s\"",
+				cmd, WIFEXITED(st) ? "exit" : "signal",
+				WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
+				ebuf);
+	case -E2BIG:
+		return ios_errf(err, rc, "iostrata: ceph %s: output: %s", cmd,
+				strerror(-rc));
+	default:
+		return ios_errf(err, rc, "iostrata: ceph %s: %s", cmd,
+				strerror(-rc));
 	}
-	if (rc < 0) {
-		ios_errf(err, rc, "iostrata: ceph %s: wait: %s", cmd,
-			 strerror(-rc));
-		goto out;
-	}
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		char *nl;
-
-		if (slurp(fe, ebuf, sizeof(ebuf)) < 0)
-			ebuf[0] = '\0';
-		nl = strchr(ebuf, '\n');
-		if (nl)
-			*nl = '\0';
-		rc = ios_errf(err, -EIO, "iostrata: ceph %s: %s %d: \"%s\"",
-			      cmd, WIFEXITED(st) ? "exit" : "signal",
-			      WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st),
-			      ebuf);
-		goto out;
-	}
-	if (out && len) {
-		ssize_t n = slurp(fo, out, len);
-
-		if (n < 0)
-			rc = ios_errf(err, (int)n,
-				      "iostrata: ceph %s: output: %s", cmd,
-				      strerror((int)-n));
-	}
-out:
-	if (fo)
-		fclose(fo);
-	if (fe)
-		fclose(fe);
-	return rc;
 }
 
 /* A whole decimal number, surrounding white space allowed. */

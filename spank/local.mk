@@ -71,6 +71,7 @@ if HAVE_SLURM
 slurmplugin_LTLIBRARIES += spank/spank_iostrata.la
 spank_spank_iostrata_la_SOURCES = \
 	$(spank_core_sources) \
+	common/cmdrun.c \
 	common/errbuf.c \
 	common/jsonw.c \
 	common/units.c \

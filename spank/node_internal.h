@@ -106,7 +106,10 @@ int node_omt_restore(struct node_ctx *c, const struct snapshot *s, char *left,
 void node_omt_json(struct jsonw *w, const struct node_omt *o);
 
 /* Status: each OSD of this host and its target now (none when the
- * policy names no OSDs). */
+ * policy names no OSDs).  The first OSD's call is the probe: when the CLI
+ * or the monitors do not answer, every OSD's entry is "Ceph unreachable:
+ * <reason>" and no further call is made (one ceph_timeout, not one per
+ * OSD). */
 void node_omt_status_json(const struct node_ctx *c, struct jsonw *w);
 
 /* One item of what is left at [*off] of [left] (", " between items),

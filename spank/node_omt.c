@@ -249,7 +249,7 @@ void node_omt_status_json(const struct node_ctx *c, struct jsonw *w)
 {
 	struct node_omt o;
 	struct ios_err e;
-	char who[32];
+	char who[32], down[IOS_ERR_MSGLEN + 32] = "";
 
 	if (!c->pol || c->pol->n_osds == 0)
 		return;
@@ -268,13 +268,26 @@ void node_omt_status_json(const struct node_ctx *c, struct jsonw *w)
 	jsonw_obj_begin(w);
 	for (size_t i = 0; i < o.n; i++) {
 		uint64_t v;
+		int rc;
 
 		snprintf(who, sizeof(who), "osd.%d", o.osd[i].id);
-		if (cephcli_omt_get(&c->pol->ceph, o.osd[i].id, &v, NULL, &e) ==
-		    0)
+		if (down[0]) {
+			jsonw_kv_str(w, who, down);
+			continue;
+		}
+		rc = cephcli_omt_get(&c->pol->ceph, o.osd[i].id, &v, NULL, &e);
+		if (rc == 0) {
 			jsonw_kv_uint(w, who, v);
-		else
-			jsonw_kv_str(w, who, e.msg);
+		} else if (rc == -EINVAL) {
+			jsonw_kv_str(w, who, e.msg); /* this OSD's answer */
+		} else {
+			/* the CLI or the monitors did not answer (each try
+			 * may wait ceph_timeout): the first call is the
+			 * probe, the other OSDs are not asked */
+			snprintf(down, sizeof(down), "Ceph unreachable: %s",
+				 e.msg);
+			jsonw_kv_str(w, who, down);
+		}
 	}
 	jsonw_obj_end(w);
 	jsonw_obj_end(w);

@@ -9,7 +9,8 @@
 # hosts' OSDs unchanged), in the job's applied file and in
 # iostrata-node status run in s1; the epilog puts it back as it was
 # (osd.N had no entry of its own before: the entry is removed again) and
-# the node equals the snapshot and is not drained.
+# the node equals the snapshot and is not drained.  Then status with the
+# monitors unreachable: one bounded ask, every OSD's line says why, exit 0.
 . "$(dirname "$0")/t2x-lib.bash"
 
 ensure_plugin
@@ -113,4 +114,29 @@ running_is "$myid" "$(omt "$myid")" ||
 	fail "the running osd.$myid uses osd_memory_target $(running "$myid") after the epilog, want $(omt "$myid")"
 [ ! -e "$applied" ] || fail "$applied left after the epilog"
 expect_not_drained "after job $id"
+
+# Ceph unreachable (a conf whose monitor does not answer): status asks the
+# cluster once and says so on each OSD's line, exit 0, within about one
+# ceph_timeout (3 s here) rather than one per OSD
+down=$work/ceph-down
+mkdir -p "$down"
+sed -E 's/^mon host = .*/mon host = [v2:198.19.254.254:3300,v1:198.19.254.254:6789]/' "$CEPH_CONF" >"$down/ceph.conf"
+grep -q '^mon host = \[v2:198.19.254.254' "$down/ceph.conf" || fail "no 'mon host =' line to replace in $CEPH_CONF"
+{
+	sed -E "s|^ceph_conf = .*|ceph_conf = $down/ceph.conf|; /^ceph_timeout *=/d" "$T2X_POLICY"
+	echo "ceph_timeout = 3s"
+} >"$down/policy.conf"
+chmod 0644 "$down/policy.conf" "$down/ceph.conf"
+t0=$SECONDS
+"$LOCALSITE" exec "$T2X_HOST" --base "$IOSTRATA_SITE_BASE" -- \
+	"$T2X_NODE" status --json --state-dir "$T2X_STATE" --policy "$down/policy.conf" >"$work/down.json" 2>"$work/down.err" ||
+	fail "status in $T2X_HOST with Ceph unreachable: exit $?: $(cat "$work/down.err")"
+dt=$((SECONDS - t0))
+/usr/bin/python3 -c 'import json, sys
+t = json.load(open(sys.argv[1]))["osd_memory_target"]["targets"]
+assert t and all(isinstance(v, str) and v.startswith("Ceph unreachable: ") for v in t.values()), t
+print("t28: Ceph down: %s" % t)' "$work/down.json" ||
+	fail "status with Ceph unreachable: $(cat "$work/down.json")"
+[ "$dt" -le 15 ] || fail "status with Ceph unreachable took ${dt}s (ceph_timeout 3 s)"
+log "status with Ceph unreachable: ${dt}s, every OSD line says why"
 log "ok: osd.$myid osd_memory_target $want during the job, back to $before after"

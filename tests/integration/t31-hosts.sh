@@ -51,6 +51,8 @@ ios_soft_fail() { echo "ios_soft_fail: \$*" >&2; }
 # storage component 1, clients component 0
 mapfile -t hostf < <(ios_host_facts 1 0)
 echo "host facts: \${hostf[*]}"
+# a transport variable the record must show as requested (harmless here)
+export UCX_WARN_UNUSED_ENV_VARS=n
 srun --het-group=0 --mpi=pmix --overcommit "$bench" --backend=null --rw=write \
 	--bs=1M --size=4M --runtime=1 --reps=1 --dir="$work" --summary=none \
 	--output="$edir/plain.h5" --quiet "\${hostf[@]}" || echo "plain exit \$?"
@@ -114,14 +116,31 @@ def check_storage(path, h, source_word):
         check(k in h, path + ": " + k)
     check(h["slurm"]["conf"] == os.environ.get("SLURM_CONF", h["slurm"]["conf"]), "slurm.conf path")
     check(h["slurm"]["SelectType"] not in ("unknown",), path + ": SelectType from slurm.conf")
+    check_slurm_running(path, h)
+
+def check_slurm_running(path, h):
+    # the running Slurm, asked on the host: one build and one Slurm here
+    sl = h["slurm"]
+    for k in ("version_slurmctld", "version_slurmd"):
+        check(sl[k] != "unknown", path + ": %s %s: %s" % (h["slurm_node"], k, sl.get("why_unknown", {}).get(k)))
+    check(h["slurm_node"] in sl["version_slurmd_source"], path + ": version_slurmd_source %r" % sl["version_slurmd_source"])
+    if sl["version_built"] != "unknown":
+        check(sl["version_mismatch"] == "no", path + ": version_mismatch %r" % sl["version_mismatch"])
 
 plain = hosts(os.environ["EDIR"] + "/plain.h5")
 check(set(plain) == set(clients) | {storage}, "plain: hosts %s" % sorted(plain))
 for c in clients:
     check(plain[c]["role"] == "client", "plain: %s role %s" % (c, plain[c]["role"]))
     check(plain[c]["mpi_library"] != "unknown", "plain: %s collected by its rank" % c)
+    check_slurm_running("plain", plain[c])
+    # the transport: what was requested, from the environment and MPI_T
+    tr = plain[c]["mpi_transport"]
+    check(tr["requested"]["env"].get("UCX_WARN_UNUSED_ENV_VARS") == "n", "plain: %s mpi_transport env %r" % (c, tr["requested"]["env"]))
+    check(isinstance(tr["requested"]["cvars"].get("pml"), str) and tr["requested"]["cvars"]["pml"] != "unknown", "plain: %s MPI_T pml %r" % (c, tr["requested"]["cvars"]))
+    check(tr["selected"] == "unknown" and "not known reliably" in tr["why_unknown"]["selected"], "plain: %s selected %r" % (c, tr["selected"]))
 check_storage("plain", plain[storage], "iostrata-facts")
 check(plain[storage]["mpi_library"] == "unknown", "plain: the storage record is iostrata-facts'")
+check(plain[storage]["mpi_transport"] == "unknown", "plain: no transport in iostrata-facts' record")
 
 het = hosts(os.environ["EDIR"] + "/het.h5")
 check(set(het) == set(clients) | {storage}, "het: hosts %s" % sorted(het))
@@ -143,6 +162,8 @@ if "ceph" in f:
     print("t31: ceph %s, %d OSDs, flags %s" % (c["health"]["status"], len(osds), c["osd_flags"]["flags"]))
 else:
     print("t31: no /ceph (no ceph.conf in the job)")
+sl = plain[storage]["slurm"]
+print("t31: Slurm built %s, slurmctld %s, slurmd on %s %s, mismatch %s" % (sl["version_built"], sl["version_slurmctld"], storage, sl["version_slurmd"], sl["version_mismatch"]))
 print("t31: plain and het runs: %d hosts each, %s storage with its shape" % (len(plain), storage))
 PYEOF
 
@@ -150,5 +171,7 @@ PYEOF
 grep -q "host [0-9]: $T2X_HOST ($T2X_HOST), role storage" "$work/show.txt" ||
 	{ cat "$work/show.txt"; fail "show --hosts does not print $T2X_HOST as storage"; }
 grep -q '^    shape    {.*"requested"' "$work/show.txt" || fail "show --hosts prints no shape"
-grep -E '^  host [0-9]+:|^    (shape|slurm|mpi) ' "$work/show.txt"
+grep -q '^    running  slurmctld [0-9]' "$work/show.txt" || fail "show --hosts prints no running Slurm version"
+grep -q '^    mpi req  pml ' "$work/show.txt" || fail "show --hosts prints no requested MPI transport"
+grep -E '^  host [0-9]+:|^    (shape|slurm|running|mpi|mpi req) ' "$work/show.txt"
 log "ok"

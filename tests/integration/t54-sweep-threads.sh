@@ -12,8 +12,9 @@
 # element's rank count on one host, the five phases, 16 KiB and 60% reads;
 # `iostrata-report threads` prints seeds/001's two tables, every mode x
 # thread count, and its numbers equal the means recomputed here from
-# `iostrata-report export` (per-repetition figures); afterwards nothing is
-# drained.
+# `iostrata-report export` (per-repetition figures); with [sweep] noscrub
+# = 1 every results file carries the scrub record and the OSD flags are as
+# before afterwards; afterwards nothing is drained.
 
 set -uo pipefail
 T=t54-sweep-threads
@@ -39,7 +40,14 @@ log "bad [sweep] ranks refused (empty item, 0, repeated, not a number)"
 
 site=$work/site/site.conf
 t5x_site "$site" workload.file_size=2M workload.runtime=1 workload.reps=2 \
-	workload.iodepth=2 workload.bs=16K workload.rwmixread=60 'sweep.ranks=1, 2, 4'
+	workload.iodepth=2 workload.bs=16K workload.rwmixread=60 'sweep.ranks=1, 2, 4' \
+	sweep.noscrub=1
+# scrubbing off for the campaign: the threads jobs carry the record too
+osdflags() { timeout 60 ceph -c "$CEPH_CONF" osd dump -f json | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["flags"])'; }
+flags0=$(osdflags) || fail "ceph osd dump failed"
+for f in noscrub nodeep-scrub; do
+	[[ ,$flags0, == *,$f,* ]] || at_exit timeout 60 ceph -c "$CEPH_CONF" osd unset "$f"
+done
 "$CAMPAIGN" plan "$site" sweep-threads >"$work/plan.txt" || fail "plan failed"
 printf '0\tranks1\t--ntasks=1\n1\tranks2\t--ntasks=2\n2\tranks4\t--ntasks=4\n' | diff - "$work/plan.txt" >&2 ||
 	fail "plan differs from ranks1 ranks2 ranks4 (above)"
@@ -118,6 +126,25 @@ for l in text:
 assert checked == 30, checked
 assert "rndrw: 60% reads (rwmixread), block size 16K" in text, text[-1]
 print("t54: %d rows checked against export" % checked)
+PY
+# scrub flags: back as before, and every results file records them
+flags1=$(osdflags) || fail "ceph osd dump failed"
+for f in noscrub nodeep-scrub; do
+	{ [[ ,$flags0, == *,$f,* ]] && [[ ,$flags1, == *,$f,* ]]; } ||
+		{ [[ ,$flags0, != *,$f,* ]] && [[ ,$flags1, != *,$f,* ]]; } ||
+		fail "OSD flag $f: before \"$flags0\", after \"$flags1\""
+done
+[[ ! -e $dir/noscrub.state ]] || fail "$dir/noscrub.state left: $(cat "$dir/noscrub.state")"
+/usr/bin/python3 - "$dir"/results/*.h5 <<'PY' || fail "the threads results files do not record the scrub flags"
+import json, sys, h5py
+s = lambda v: v.decode() if isinstance(v, bytes) else v
+for p in sys.argv[1:]:
+    with h5py.File(p, "r") as f:
+        att = {s(d.attrs["name"]): d[()] for d in f["attachments"].values()}
+        rec = json.loads(s(att["noscrub"]))
+        assert sorted(rec["set_by_campaign"] + rec["already_set"]) == ["nodeep-scrub", "noscrub"], (p, rec)
+        assert rec["holders"], (p, rec)
+print("t54: scrub record in %d files" % (len(sys.argv) - 1))
 PY
 # the job never touched the storage hosts' shaping
 for k in 0 1 2; do

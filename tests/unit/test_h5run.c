@@ -583,6 +583,100 @@ static void test_hosts(void **state)
 	assert_non_null(strstr(err.msg, "not JSON"));
 }
 
+/* [rec] with [members] put first in its "slurm" object. */
+static char *with_slurm(char *rec, const char *members)
+{
+	char *at = strstr(rec, "\"slurm\":{"), *s = NULL;
+
+	assert_non_null(at);
+	at += strlen("\"slurm\":{");
+	assert_true(asprintf(&s, "%.*s%s,%s", (int)(at - rec), rec, members,
+			     at) > 0);
+	free(rec);
+	return s;
+}
+
+/* The running Slurm versions (added after the first version-2 files):
+ * a record without them is valid, one with them is, and one whose
+ * slurmctld version or mismatch is unknown without a reason is not. */
+static void test_hosts_slurm_running(void **state)
+{
+	struct fx *fx = *state;
+	struct ios_err err = {0};
+	const char *ok =
+		"\"version_built_source\":\"slurm/slurm_version.h of the build\","
+		"\"version_slurmctld\":\"23.02.6\",\"version_slurmctld_source\":\"scontrol show config (SLURM_VERSION)\","
+		"\"version_slurmd\":\"unknown\",\"version_slurmd_source\":\"scontrol -o show node c1 (Version=)\","
+		"\"version_mismatch\":\"built 22.05.8, slurmctld 23.02.6\","
+		"\"why_unknown\":{\"version_slurmd\":\"scontrol -o show node c1: exit 1\"}";
+
+	set_hosts(fx->run, host_record("s1", "storage", "x", 0),
+		  with_slurm(host_record("c1", "client", "x", 0), ok));
+	write_ok(fx);
+	assert_int_equal(ios_h5_validate(fx->path, &err), 0);
+
+	free(fx->run->host_json[1]);
+	fx->run->host_json[1] = with_slurm(host_record("c1", "client", "x", 0),
+					   "\"version_slurmctld\":\"unknown\"");
+	write_ok(fx);
+	assert_int_equal(ios_h5_validate(fx->path, &err), -EBADMSG);
+	assert_non_null(strstr(
+		err.msg,
+		"'slurm.version_slurmctld' is unknown without a reason"));
+
+	free(fx->run->host_json[1]);
+	fx->run->host_json[1] = with_slurm(host_record("c1", "client", "x", 0),
+					   "\"version_mismatch\":\"unknown\"");
+	write_ok(fx);
+	assert_int_equal(ios_h5_validate(fx->path, &err), -EBADMSG);
+	assert_non_null(
+		strstr(err.msg,
+		       "'slurm.version_mismatch' is unknown without a reason"));
+}
+
+/* mpi_transport (added later): absent is valid; requested and selected
+ * as recorded are; selected unknown without a reason, or no env, is not. */
+static void test_hosts_mpi_transport(void **state)
+{
+	struct fx *fx = *state;
+	struct ios_err err = {0};
+	static const struct {
+		const char *member, *want;
+	} cases[] = {
+		{"\"mpi_transport\":{\"requested\":{\"env\":{\"OMPI_MCA_pml\":\"ob1\"},\"cvars\":{\"pml\":\"ob1\",\"btl\":\"^openib\"}},\"selected\":\"unknown\",\"why_unknown\":{\"selected\":\"not known reliably\"}}",
+		 NULL},
+		{"\"mpi_transport\":\"unknown\"",
+		 "'mpi_transport' is unknown without a reason"},
+		{"\"mpi_transport\":{\"requested\":{\"env\":{},\"cvars\":{}},\"selected\":\"unknown\"}",
+		 "'mpi_transport.selected' is unknown without a reason"},
+		{"\"mpi_transport\":{\"requested\":{\"cvars\":{}},\"selected\":\"ob1\"}",
+		 "missing member 'mpi_transport.requested.env'"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *rec = host_record("c1", "client", "x", 0), *s = NULL;
+
+		/* the member goes first in the record */
+		assert_true(asprintf(&s, "{%s,%s", cases[i].member, rec + 1) >
+			    0);
+		free(rec);
+		for (int h = 0; fx->run->host_json && h < fx->run->nhosts; h++)
+			free(fx->run->host_json[h]);
+		free(fx->run->host_json);
+		set_hosts(fx->run, host_record("s1", "storage", "x", 0), s);
+		write_ok(fx);
+		if (!cases[i].want) {
+			assert_int_equal(ios_h5_validate(fx->path, &err), 0);
+		} else {
+			assert_int_equal(ios_h5_validate(fx->path, &err),
+					 -EBADMSG);
+			if (!strstr(err.msg, cases[i].want))
+				fail_msg("case %zu: want \"%s\", got \"%s\"", i,
+					 cases[i].want, err.msg);
+		}
+	}
+}
+
 /* Files of schema version 1 (no /hosts) stay readable and valid: one
  * written by the version-1 writer (tests/fixtures/results-v1.h5), and a
  * current file taken back to version 1. */
@@ -635,6 +729,10 @@ int main(void)
 						teardown),
 		cmocka_unit_test(test_schema_documented),
 		cmocka_unit_test_setup_teardown(test_hosts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_hosts_slurm_running, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_hosts_mpi_transport, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_old_version, setup,
 						teardown),
 	};

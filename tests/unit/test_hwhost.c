@@ -356,6 +356,201 @@ static void test_slurm_conf(void **state)
 	json_decref(o);
 }
 
+/* A fake scontrol: calls logged in scontrol-calls; "hang" makes it wait,
+ * "down" fail as with slurmctld unreachable; ctld-version and
+ * node-version are what slurmctld and the node record say. */
+static const char fake_scontrol[] =
+	"#!/bin/sh\n"
+	"d=$(dirname \"$0\")/..\n"
+	"echo \"$*\" >>\"$d/scontrol-calls\"\n"
+	"[ -e \"$d/hang\" ] && exec sleep 30\n"
+	"if [ -e \"$d/down\" ]; then\n"
+	"  echo 'slurm_load_ctl_conf error: Unable to contact slurm controller (connect failure)' >&2\n"
+	"  exit 1\n"
+	"fi\n"
+	"case \"$*\" in\n"
+	"'show config')\n"
+	"  echo 'Configuration data as of 2026-12-01T10:00:00'\n"
+	"  echo 'SLURM_CONF              = /etc/slurm/slurm.conf'\n"
+	"  echo \"SLURM_VERSION           = $(cat \"$d/ctld-version\")\"\n"
+	"  echo 'SlurmctldPort           = 6817' ;;\n"
+	"'-o show node s1')\n"
+	"  echo \"NodeName=s1 Arch=x86_64 CoresPerSocket=1 OS=Linux 6.1 Version=$(cat \"$d/node-version\") RealMemory=1000\" ;;\n"
+	"*) echo \"Node ${4:-?} not found\" >&2; exit 1 ;;\n"
+	"esac\n";
+
+/* The number of lines in the fake's call log (fake_read drops the last
+ * newline). */
+static int ncalls(struct fake_root *r)
+{
+	const char *t = fake_read(r, "scontrol-calls");
+	int n = t && *t;
+
+	for (; t && *t; t++)
+		n += *t == '\n';
+	return n;
+}
+
+static void fresh_calls(struct fake_root *r)
+{
+	unlink(fake_path(r, "scontrol-calls"));
+}
+
+/* The running Slurm: slurmctld's and slurmd's versions through scontrol
+ * (no shell), their sources, a mismatch noted; slurmctld down or hanging:
+ * unknown and why, one bounded call, the node record not asked. */
+static void test_slurm_running(void **state)
+{
+	struct fake_root *r = *state;
+	char sc[PATH_MAX], v[32];
+	json_t *o;
+
+	fake_write(r, "bin/scontrol", fake_scontrol);
+	chmod(fake_path(r, "bin/scontrol"), 0755);
+	snprintf(sc, sizeof(sc), "%s", fake_path(r, "bin/scontrol"));
+	fake_write(r, "ctld-version", "22.05.8\n");
+	fake_write(r, "node-version", "22.05.8\n");
+
+	o = json_pack("{ss}", "version_built", "22.05.8");
+	ios_hw_slurm_running(o, sc, "s1", 5000);
+	assert_string_equal(get(o, "version_slurmctld"), "22.05.8");
+	assert_string_equal(get(o, "version_slurmd"), "22.05.8");
+	assert_non_null(
+		strstr(get(o, "version_slurmctld_source"), "show config"));
+	assert_non_null(
+		strstr(get(o, "version_slurmd_source"), "show node s1"));
+	assert_non_null(
+		strstr(get(o, "version_built_source"), "slurm_version.h"));
+	assert_string_equal(get(o, "version_mismatch"), "no");
+	assert_int_equal(ncalls(r), 2);
+	json_decref(o);
+
+	/* slurmctld upgraded, this slurmd not yet: noted, not fatal */
+	fake_write(r, "ctld-version", "23.02.6\n");
+	o = json_pack("{ss}", "version_built", "22.05.8");
+	ios_hw_slurm_running(o, sc, "s1", 5000);
+	assert_string_equal(get(o, "version_mismatch"),
+			    "built 22.05.8, slurmctld 23.02.6, slurmd 22.05.8");
+	json_decref(o);
+
+	/* a node slurmctld does not know; no node name; a garbage answer */
+	o = json_pack("{ss}", "version_built", "unknown");
+	ios_hw_slurm_running(o, sc, "x9", 5000);
+	assert_unknown(o, "version_slurmd", "Node x9 not found");
+	assert_string_equal(get(o, "version_slurmctld"), "23.02.6");
+	assert_unknown(o, "version_mismatch", "fewer than two");
+	json_decref(o);
+	fresh_calls(r);
+	o = json_object();
+	ios_hw_slurm_running(o, sc, "-s1", 5000);
+	assert_unknown(o, "version_slurmd", "no Slurm node name");
+	assert_int_equal(ncalls(r), 1);
+	json_decref(o);
+	fake_write(r, "ctld-version", "22.05;rm -rf /\n");
+	o = json_object();
+	ios_hw_slurm_running(o, sc, NULL, 5000);
+	assert_unknown(o, "version_slurmctld", "no SLURM_VERSION");
+	json_decref(o);
+
+	/* slurmctld down: its error quoted, the node record still asked */
+	fake_write(r, "down", "");
+	o = json_object();
+	ios_hw_slurm_running(o, sc, "s1", 5000);
+	assert_unknown(o, "version_slurmctld",
+		       "Unable to contact slurm controller");
+	assert_unknown(o, "version_slurmd", "exit 1");
+	json_decref(o);
+	unlink(fake_path(r, "down"));
+
+	/* hanging: killed after the timeout, once, the node not asked */
+	fresh_calls(r);
+	fake_write(r, "hang", "");
+	o = json_object();
+	ios_hw_slurm_running(o, sc, "s1", 300);
+	assert_unknown(o, "version_slurmctld", "no answer within 300 ms");
+	assert_unknown(o, "version_slurmd", "not asked");
+	assert_int_equal(ncalls(r), 1);
+	json_decref(o);
+	unlink(fake_path(r, "hang"));
+
+	/* no scontrol at all */
+	o = json_object();
+	ios_hw_slurm_running(o, fake_path(r, "bin/none"), "s1", 5000);
+	assert_unknown(o, "version_slurmctld", "No such file");
+	assert_unknown(o, "version_slurmd", "not asked");
+	json_decref(o);
+
+	/* the parsers on their own */
+	assert_int_equal(
+		ios_hw_slurm_conf_version("SLURM_VERSIONX = 1\n", v, sizeof(v)),
+		-ENOENT);
+	assert_int_equal(
+		ios_hw_slurm_node_version("OSVersion=1 Version=23.11.0-0rc1", v,
+					  sizeof(v)),
+		0);
+	assert_string_equal(v, "23.11.0-0rc1");
+	assert_int_equal(ios_hw_slurm_node_version("NodeName=a", v, sizeof(v)),
+			 -ENOENT);
+}
+
+/* mpi_transport: the transport variables of the environment (others
+ * not), the MPI_T control variables read (a missing one unknown and
+ * why), MPI_T not usable, outside MPI; selected always unknown and why. */
+static void test_mpi_transport(void **state)
+{
+	char *envp[] = {"OMPI_MCA_pml=ucx",
+			"OMPI_MCA_btl=self,vader",
+			"OMPI_MCA_btl_base_verbose=100",
+			"UCX_TLS=rc,sm",
+			"UCX_NET_DEVICES=mlx5_0:1",
+			"PATH=/bin",
+			"UCX",
+			NULL};
+	const struct ios_hw_mpi_cvar cv[] = {
+		{"pml", "ucx", NULL},
+		{"btl", "", NULL},
+		{"mtl", NULL, "this MPI has no control variable \"mtl\""},
+	};
+	struct ios_hw_host_opts opts = {.mpi_library = "Open MPI v4.1.4",
+					.mpi_cvars = cv,
+					.n_mpi_cvars = 3};
+	json_t *h = json_object(), *t, *env, *cvars;
+
+	(void)state;
+	ios_hw_mpi_transport(h, envp, &opts);
+	t = json_object_get(h, "mpi_transport");
+	assert_true(json_is_object(t));
+	env = json_object_get(json_object_get(t, "requested"), "env");
+	assert_int_equal(json_object_size(env), 4);
+	assert_string_equal(get(env, "OMPI_MCA_pml"), "ucx");
+	assert_string_equal(get(env, "OMPI_MCA_btl"), "self,vader");
+	assert_string_equal(get(env, "UCX_TLS"), "rc,sm");
+	assert_string_equal(get(env, "UCX_NET_DEVICES"), "mlx5_0:1");
+	cvars = json_object_get(json_object_get(t, "requested"), "cvars");
+	assert_string_equal(get(cvars, "pml"), "ucx");
+	assert_string_equal(get(cvars, "btl"), "");
+	assert_unknown(cvars, "mtl", "no control variable \"mtl\"");
+	assert_unknown(t, "selected", "not known reliably");
+	json_decref(h);
+
+	/* MPI_T not usable: the environment still recorded */
+	opts.mpi_cvars = NULL;
+	opts.mpi_t_why = "MPI_T_init_thread: error 3";
+	h = json_object();
+	ios_hw_mpi_transport(h, envp, &opts);
+	t = json_object_get(h, "mpi_transport");
+	assert_unknown(json_object_get(t, "requested"), "cvars",
+		       "MPI_T_init_thread: error 3");
+	json_decref(h);
+
+	/* outside MPI (iostrata-facts) */
+	opts.mpi_library = NULL;
+	h = json_object();
+	ios_hw_mpi_transport(h, envp, &opts);
+	assert_unknown(h, "mpi_transport", "outside an MPI process");
+	json_decref(h);
+}
+
 static void test_role_shape(void **state)
 {
 	struct fake_root *r = *state;
@@ -392,6 +587,8 @@ static void test_role_shape(void **state)
 	opts.role = "client";
 	opts.role_source = "test";
 	opts.mpi_library = "Open MPI v4.1.4";
+	/* scontrol: a program that is not there (no wait, no real Slurm) */
+	setenv("IOSTRATA_SCONTROL", fake_path(r, "bin/no-scontrol"), 1);
 	s = ios_hw_host_json(r->dir, &opts);
 	assert_non_null(s);
 	o = json_loads(s, 0, NULL);
@@ -407,7 +604,9 @@ static void test_role_shape(void **state)
 	assert_non_null(
 		json_object_get(json_object_get(o, "cpu"), "frequency"));
 	assert_non_null(json_object_get(o, "system"));
-	assert_non_null(json_object_get(o, "slurm"));
+	assert_unknown(json_object_get(o, "slurm"), "version_slurmctld",
+		       "no-scontrol");
+	unsetenv("IOSTRATA_SCONTROL");
 	assert_true(json_is_array(json_object_get(o, "infiniband")));
 	json_decref(o);
 	unsetenv("IOSTRATA_APPLIED_FILE");
@@ -475,6 +674,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_block_identity, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_nics_ib, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_slurm_running, setup,
+						teardown),
+		cmocka_unit_test(test_mpi_transport),
 		cmocka_unit_test_setup_teardown(test_slurm_conf, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_role_shape, setup,

@@ -321,6 +321,67 @@ static void test_omt_off(void **state)
 	assert_whole(f);
 }
 
+/* The number of ceph calls so far (fake_read drops the last newline). */
+static int ceph_calls(struct fx *f)
+{
+	const char *t = fake_read(f->r, "ceph-calls");
+	int n = t && *t;
+
+	for (; t && *t; t++)
+		n += *t == '\n';
+	return n;
+}
+
+/* Status with Ceph hanging and three OSDs here: one call (the probe,
+ * killed after ceph_timeout), every OSD's line "Ceph unreachable" with
+ * the reason; with Ceph back, each OSD asked. */
+static void test_omt_status_unreachable(void **state)
+{
+	struct fx *f = *state;
+	const char *const a2[] = {"/usr/bin/ceph-osd", "-n", "osd.2", NULL};
+	const char *const a3[] = {"/usr/bin/ceph-osd", "-n", "osd.3", NULL};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	fake_osd_proc(f->r, 202, "ceph-osd", a2, NS_HERE,
+		      "7:blkio:/" PAYLOAD(2) "\n0::/\n");
+	fake_osd_proc(f->r, 203, "ceph-osd", a3, NS_HERE,
+		      "7:blkio:/" PAYLOAD(3) "\n0::/\n");
+	omt_policy(f, "osd_memory_target = share\nceph_timeout = 300ms\n");
+	unlink(fake_path(f->r, "ceph-calls"));
+	fake_write(f->r, "ceph-hang", "");
+	out = open_memstream(&buf, &len);
+	assert_int_equal(node_status_json(&f->c, out), 0);
+	fclose(out);
+	unlink(fake_path(f->r, "ceph-hang"));
+	assert_int_equal(ceph_calls(f), 1);
+	for (int id = 0; id <= 3; id++) {
+		char want[160];
+
+		if (id == 1)
+			continue; /* osd.1 runs on another host */
+		snprintf(
+			want, sizeof(want),
+			"\"osd.%d\": \"Ceph unreachable: iostrata: ceph config get osd.0 osd_memory_target: no answer within 300 ms",
+			id);
+		if (!strstr(buf, want))
+			fail_msg("no \"%s\" in %s", want, buf);
+	}
+	free(buf);
+
+	/* Ceph back: every OSD of this host asked, its target shown */
+	unlink(fake_path(f->r, "ceph-calls"));
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	assert_int_equal(node_status_json(&f->c, out), 0);
+	fclose(out);
+	assert_int_equal(ceph_calls(f), 3);
+	assert_non_null(strstr(buf, "\"osd.3\": " DEFAULT_OMT));
+	assert_null(strstr(buf, "unreachable"));
+	free(buf);
+}
+
 /* The policy's keys: bad values and share without OSDs, with file:line. */
 static void test_omt_policy(void **state)
 {
@@ -382,6 +443,8 @@ int main(void)
 						setup_omt, teardown),
 		cmocka_unit_test_setup_teardown(test_omt_off, setup_omt,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_omt_status_unreachable,
+						setup_omt, teardown),
 		cmocka_unit_test_setup_teardown(test_omt_policy, setup_omt,
 						teardown),
 	};
