@@ -64,18 +64,28 @@ static int replicas_of(const struct lyr_numbers *n, int layer)
 	return r > 0 ? r : 1;
 }
 
+/* The device number the ceilings use: the balanced bound when below
+ * the aggregate. */
+static double dev_used(const struct lyr_numbers *n, int dir, bool *bound)
+{
+	double b = n->bw[LYR_DEVICE][dir];
+
+	*bound = n->dev_bound[dir] > 0 && n->dev_bound[dir] < b;
+	return *bound ? n->dev_bound[dir] : b;
+}
+
 double lyr_ceiling(const struct lyr_numbers *n, int layer, int below, int dir)
 {
 	double b = n->bw[below][dir];
 	int r = replicas_of(n, layer);
+	bool bound;
 
 	if (isnan(b) || layer <= below || layer == LYR_NETWORK)
 		return NAN;
 	switch (below) {
 	case LYR_DEVICE:
 		/* the slowest target holds back its OSDs' even share */
-		if (n->dev_bound[dir] > 0 && n->dev_bound[dir] < b)
-			b = n->dev_bound[dir];
+		b = dev_used(n, dir, &bound);
 		/* each write lands on r devices; a read on one */
 		b *= osds_per_target(n);
 		return dir == LYR_WRITE ? b / r : b;
@@ -127,16 +137,6 @@ double lyr_balanced_bw(const struct ios_phase_result *ph)
 		n++;
 	}
 	return n ? sum_bound / n : NAN;
-}
-
-/* The device number the ceilings use: the balanced bound when below
- * the aggregate. */
-static double dev_used(const struct lyr_numbers *n, int dir, bool *bound)
-{
-	double b = n->bw[LYR_DEVICE][dir];
-
-	*bound = n->dev_bound[dir] > 0 && n->dev_bound[dir] < b;
-	return *bound ? n->dev_bound[dir] : b;
 }
 
 static const char *rate(double v, char *buf, size_t len)
