@@ -45,6 +45,56 @@ static const struct ios_phase_result *find_phase(const struct ios_run *run,
 	return NULL;
 }
 
+/* A column of the tables: the runs of one argument, and of one
+ * replication factor when the runs have several. */
+struct column {
+	const char *name;
+	int repl; /* -1: every factor (the runs have one) */
+	char label[96];
+};
+
+static bool in_column(const struct report_thr_in *in, const struct column *c)
+{
+	return !strcmp(in->column, c->name) &&
+	       (c->repl < 0 || in->replication == c->repl);
+}
+
+/* The columns of [n] runs into [cols] (room for n), in order of first
+ * appearance; their count. */
+static size_t columns_of(const struct report_thr_in *in, size_t n,
+			 struct column *cols)
+{
+	bool multi = false;
+	size_t ncols = 0;
+
+	for (size_t i = 1; i < n; i++)
+		multi |= in[i].replication != in[0].replication;
+	for (size_t i = 0; i < n; i++) {
+		int repl = multi ? in[i].replication : -1;
+		size_t k;
+
+		for (k = 0; k < ncols && (strcmp(cols[k].name, in[i].column) ||
+					  cols[k].repl != repl);
+		     k++)
+			;
+		if (k < ncols)
+			continue;
+		cols[k].name = in[i].column;
+		cols[k].repl = repl;
+		if (repl < 0)
+			snprintf(cols[k].label, sizeof(cols[k].label), "%s",
+				 in[i].column);
+		else if (repl)
+			snprintf(cols[k].label, sizeof(cols[k].label), "%s-r%d",
+				 in[i].column, repl);
+		else
+			snprintf(cols[k].label, sizeof(cols[k].label), "%s-r?",
+				 in[i].column);
+		ncols++;
+	}
+	return ncols;
+}
+
 /* The distinct rank counts of the runs that hold phase [m], ascending. */
 static size_t thread_counts(const struct report_thr_in *in, size_t n,
 			    const char *m, int32_t *out)
@@ -83,8 +133,9 @@ static void add_mean(double *acc, int *cnt, const struct ios_stat *st)
 	}
 }
 
-static void cell_of(const struct report_thr_in *in, size_t n, const char *col,
-		    const char *m, int32_t ranks, struct cell *c)
+static void cell_of(const struct report_thr_in *in, size_t n,
+		    const struct column *col, const char *m, int32_t ranks,
+		    struct cell *c)
 {
 	int nbw = 0, nio = 0, nlm = 0, nl95 = 0, nl99 = 0;
 
@@ -94,7 +145,7 @@ static void cell_of(const struct report_thr_in *in, size_t n, const char *col,
 		const struct ios_phase_result *ph;
 		struct ios_stat st;
 
-		if (strcmp(in[i].column, col) || in[i].run->nranks != ranks ||
+		if (!in_column(&in[i], col) || in[i].run->nranks != ranks ||
 		    !(ph = find_phase(in[i].run, m)))
 			continue;
 		if (!c->runs++)
@@ -170,7 +221,7 @@ static const char *size_str(char *buf, size_t len, const char *bytes)
 
 void report_threads_print(FILE *out, const struct report_thr_in *in, size_t n)
 {
-	const char **cols = calloc(n + 1, sizeof(*cols));
+	struct column *cols = calloc(n + 1, sizeof(*cols));
 	int32_t *thr = calloc(n + 1, sizeof(*thr));
 	size_t ncols = 0;
 
@@ -178,14 +229,7 @@ void report_threads_print(FILE *out, const struct report_thr_in *in, size_t n)
 		fprintf(out, "iostrata-report threads: out of memory\n");
 		goto out;
 	}
-	for (size_t i = 0; i < n; i++) {
-		size_t k;
-
-		for (k = 0; k < ncols && strcmp(cols[k], in[i].column); k++)
-			;
-		if (k == ncols)
-			cols[ncols++] = in[i].column;
-	}
+	ncols = columns_of(in, n, cols);
 
 	fprintf(out,
 		"Summary results (in MiB/sec, more is better; seeds/001's table): stonewall_bw, mean over valid repetitions; threads = ranks\n");
@@ -196,7 +240,7 @@ void report_threads_print(FILE *out, const struct report_thr_in *in, size_t n)
 			continue;
 		fprintf(out, "^type^threads^");
 		for (size_t k = 0; k < ncols; k++)
-			fprintf(out, "%s^", cols[k]);
+			fprintf(out, "%s^", cols[k].label);
 		fprintf(out, "\n");
 		for (size_t t = 0; t < nt; t++) {
 			fprintf(out, "| %s | %d|", modes[m].seed, thr[t]);
@@ -204,7 +248,7 @@ void report_threads_print(FILE *out, const struct report_thr_in *in, size_t n)
 				struct cell c;
 				char b[32];
 
-				cell_of(in, n, cols[k], modes[m].phase, thr[t],
+				cell_of(in, n, &cols[k], modes[m].phase, thr[t],
 					&c);
 				fprintf(out, " %s|",
 					num(b, sizeof(b), c.bw / 1048576.0,
@@ -215,7 +259,7 @@ void report_threads_print(FILE *out, const struct report_thr_in *in, size_t n)
 	}
 
 	for (size_t k = 0; k < ncols; k++) {
-		fprintf(out, "==== %s ====\n", cols[k]);
+		fprintf(out, "==== %s ====\n", cols[k].label);
 		fprintf(out,
 			"bytes/sec: stonewall_bw in MiB/s (seeds/001's \"Mb\"), req/sec: stonewall_iops, latency in ms: mean, p95 (seeds/001's column), p99; valid/repetitions\n");
 		fprintf(out,
@@ -228,7 +272,7 @@ void report_threads_print(FILE *out, const struct report_thr_in *in, size_t n)
 				char sz[32], b[32], io[32], l1[32], l2[32],
 					l3[32];
 
-				cell_of(in, n, cols[k], modes[m].phase, thr[t],
+				cell_of(in, n, &cols[k], modes[m].phase, thr[t],
 					&c);
 				if (!c.runs)
 					continue;
@@ -365,6 +409,7 @@ int report_threads(int argc, char **argv)
 	for (int k = 0; k < ncol; k++)
 		for (size_t i = 0; i < nloaded[k]; i++) {
 			in[nin].column = names[k] ? names[k] : "?";
+			in[nin].replication = loaded[k][i].replication;
 			in[nin++].run = loaded[k][i].run;
 		}
 	report_threads_print(stdout, in, nin);

@@ -15,6 +15,7 @@
 struct report_thr_in {
 	const char *column;
 	const struct ios_run *run; /* figures computed (report_recompute) */
+	int replication;           /* the pool's size, 0 when unknown */
 };
 
 /*
@@ -24,7 +25,9 @@ struct report_thr_in {
  * column per distinct column name; then per column one row per mode and
  * thread count: size, bytes/sec (MiB/s), req/sec, latency mean, p95 and
  * p99 in ms, valid/repetitions.  Runs of the same column and rank count
- * are averaged.
+ * are averaged.  When the runs have more than one replication factor (a
+ * campaign with [sweep] replication), every column is split by factor,
+ * "NAME-rN", so runs on pools of different sizes are never averaged.
  */
 void report_threads_print(FILE *out, const struct report_thr_in *in, size_t n);
 

@@ -173,8 +173,8 @@ static void test_layout(void **state)
 	struct ios_run *b1 = make_run(1, "randread,write", 4),
 		       *b4 = make_run(4, "randread,write", 5);
 	struct report_thr_in in[] = {
-		{"raid0", a4}, {"raid10", b1}, {"raid0", a1},
-		{"raid0", a2}, {"raid10", b4},
+		{"raid0", a4, 0}, {"raid10", b1, 0}, {"raid0", a1, 0},
+		{"raid0", a2, 0}, {"raid10", b4, 0},
 	};
 	struct ios_phase_result *ph;
 	char want[256], v[6][32];
@@ -263,7 +263,7 @@ static void test_layout(void **state)
 static void test_empty(void **state)
 {
 	struct ios_run *r = make_run(2, "write", 7);
-	struct report_thr_in in[] = {{"x", r}};
+	struct report_thr_in in[] = {{"x", r, 0}};
 	char *out;
 
 	(void)state;
@@ -277,11 +277,41 @@ static void test_empty(void **state)
 	ios_synth_free(r);
 }
 
+/* Two replication factors in one campaign: a column per factor, each
+ * cell from that factor's runs alone (they were averaged into one). */
+static void test_replication(void **state)
+{
+	struct ios_run *r2 = make_run(1, "write", 8),
+		       *r3 = make_run(1, "write", 30);
+	struct report_thr_in in[] = {{"camp", r2, 2}, {"camp", r3, 3}};
+	char want[96];
+	char *out;
+
+	(void)state;
+	out = print(in, 2);
+	assert_non_null(strstr(out, "^type^threads^camp-r2^camp-r3^\n"));
+	snprintf(want, sizeof(want), "| seqwr | 1| %.5g| %.5g|",
+		 mean_of(phase(r2, "write"), 0) / 1048576,
+		 mean_of(phase(r3, "write"), 0) / 1048576);
+	line_at(out, NULL, want);
+	assert_non_null(strstr(out, "==== camp-r2 ===="));
+	assert_non_null(strstr(out, "==== camp-r3 ===="));
+	free(out);
+	/* one factor for all: the column keeps its name */
+	in[1].replication = 2;
+	out = print(in, 2);
+	assert_non_null(strstr(out, "^type^threads^camp^\n"));
+	free(out);
+	ios_synth_free(r2);
+	ios_synth_free(r3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_replication),
 	};
 
 	return cmocka_run_group_tests_name("report_threads", tests, NULL, NULL);
