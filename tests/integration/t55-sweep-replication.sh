@@ -142,4 +142,46 @@ for n in 2 3; do
 	[[ ! -e $IOSTRATA_BENCH_DIR/$p ]] || fail "clean left $IOSTRATA_BENCH_DIR/$p"
 done
 [[ ! -e $dir/replication.tsv ]] || fail "clean left $dir/replication.tsv"
-log "PASS (2 factors x 2 elements, pools made, recorded, reported per factor and removed)"
+log "disk-bw: 2 factors x 2 elements, pools made, recorded, reported per factor and removed"
+
+# 6. the thread sweep with replication: a column per factor
+tsite=$work/site/threads.conf
+t5x_site "$tsite" workload.file_size=2M workload.runtime=1 workload.reps=1 \
+	workload.iodepth=2 workload.bs=16K 'sweep.ranks=1'
+sed -i "/^\\[sweep\\]/a replication = 2, 3\\nreplication_pool = $pfx\\nreplication_pg_num = 8" "$tsite"
+"$CAMPAIGN" plan "$tsite" sweep-threads >"$work/tplan.txt" || fail "threads plan failed"
+printf '0\tranks1-r2\t--ntasks=1\n1\tranks1-r3\t--ntasks=1\n' | diff - <(cut -f1-3 "$work/tplan.txt") >&2 ||
+	fail "threads plan differs from ranks1-r2 ranks1-r3 (above)"
+"$CAMPAIGN" submit "$tsite" sweep-threads >"$work/tsubmit.out" 2>&1 || fail "threads submit failed: $(cat "$work/tsubmit.out")"
+t5x_wait "$tsite" sweep-threads 150 || fail "not every threads element is DONE (see above)"
+tdir=$work/campaigns/local-sweep-threads
+"$CAMPAIGN" collect "$tsite" sweep-threads >/dev/null || fail "threads collect: exit $?"
+"$REPORT" threads "$tdir" >"$work/threads.txt" 2>"$work/threads.err" || fail "threads: exit $?: $(cat "$work/threads.err")"
+cat "$work/threads.txt"
+/usr/bin/python3 - "$pfx" "$work/threads.txt" "$tdir"/results/*.h5 <<'PY' || fail "the thread tables do not keep the factors apart (above)"
+import json, re, sys, h5py
+pfx, text, files = sys.argv[1], open(sys.argv[2]).read().splitlines(), sys.argv[3:]
+for p in files:
+    n = int(re.search(r"-r(\d+)-[a-z]+\.h5$", p).group(1))
+    with h5py.File(p, "r") as f:
+        att = {}
+        for d in f["attachments"].values():
+            k = d.attrs["name"]
+            att[k.decode() if isinstance(k, bytes) else k] = d[()]
+        v = att["replication"]
+        rec = json.loads(v.decode() if isinstance(v, bytes) else v)
+        assert rec["size"] == n and rec["pool"] == "%s-r%d" % (pfx, n), (p, rec)
+        assert rec["file_layout_pool"] == "%s-r%d" % (pfx, n), (p, rec)
+assert sorted(int(re.search(r"-r(\d+)-", p).group(1)) for p in files) == [2, 3], files
+assert text.count("^type^threads^local-sweep-threads-r2^local-sweep-threads-r3^") == 5, text
+assert "==== local-sweep-threads-r2 ====" in text and "==== local-sweep-threads-r3 ====" in text, text
+row = [l for l in text if l.startswith("| seqwr | 1|")]
+assert len(row) == 1 and row[0].count("|") == 5, row
+assert all(c.strip() not in ("", "-") for c in row[0].split("|")[3:5]), row
+print("threads: 2 factors recorded and in their own columns")
+PY
+"$CAMPAIGN" clean "$tsite" sweep-threads >"$work/tclean.out" 2>&1 || fail "threads clean: exit $?: $(cat "$work/tclean.out")"
+for n in 2 3; do
+	cephq osd pool get "$pfx-r$n" size >/dev/null 2>&1 && fail "threads clean left pool $pfx-r$n"
+done
+log "PASS (disk-bw 2 factors x 2 elements; threads 1 rank x 2 factors in a column each; everything removed)"
