@@ -58,15 +58,44 @@ static int partition_exists(const char *name, char *known, size_t klen)
 	return found;
 }
 
-/* The job script for [job]: $IOSTRATA_JOBSCRIPTS, installed, source tree. */
+/* Is this program the build tree's own (not an installed copy)?  Only then
+ * may it fall back to the source tree's job scripts: an installed binary
+ * must never read a path of the machine it was built on. */
+static bool running_from_build_tree(void)
+{
+	char exe[PATH_MAX], top[PATH_MAX];
+	size_t l;
+
+	if (!realpath("/proc/self/exe", exe) ||
+	    !realpath(JOBSCRIPTS_BUILDDIR, top))
+		return false;
+	l = strlen(top);
+	return !strncmp(exe, top, l) && exe[l] == '/';
+}
+
+/* The directories searched for job scripts, in order, into [dirs] (room
+ * for 3): $IOSTRATA_JOBSCRIPTS, the installed ones, and the source tree
+ * for the build tree's binary; their count. */
+static size_t script_dirs(const char **dirs)
+{
+	size_t n = 0;
+	const char *env = getenv("IOSTRATA_JOBSCRIPTS");
+
+	if (env && *env)
+		dirs[n++] = env;
+	dirs[n++] = JOBSCRIPTS_DATADIR;
+	if (running_from_build_tree())
+		dirs[n++] = JOBSCRIPTS_SRCDIR;
+	return n;
+}
+
+/* The job script for [job], the first of script_dirs() that has it. */
 static int find_script(const char *job, char *out, size_t len)
 {
-	const char *dirs[] = {getenv("IOSTRATA_JOBSCRIPTS"), JOBSCRIPTS_DATADIR,
-			      JOBSCRIPTS_SRCDIR};
+	const char *dirs[3];
+	size_t n = script_dirs(dirs);
 
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
-		if (!dirs[i] || !*dirs[i])
-			continue;
+	for (size_t i = 0; i < n; i++) {
 		char p[PATH_MAX + 64];
 
 		snprintf(p, sizeof(p), "%s/%s.sbatch", dirs[i], job);
@@ -305,11 +334,17 @@ static int submit_prepare(struct campaign *c, const struct opts *o,
 			  char *script, size_t len, int *recorded)
 {
 	if (find_script(c->job, script, len) < 0) {
+		const char *dirs[3];
+		size_t n = script_dirs(dirs);
+
 		fprintf(stderr,
-			PROG
-			": submit %s: job script %s.sbatch not found in $IOSTRATA_JOBSCRIPTS, " JOBSCRIPTS_DATADIR
-			" or " JOBSCRIPTS_SRCDIR "\n",
+			PROG ": submit %s: job script %s.sbatch not found in",
 			c->job, c->job);
+		for (size_t i = 0; i < n; i++)
+			fprintf(stderr, "%s %s",
+				i ? (i + 1 == n ? " or" : ",") : "", dirs[i]);
+		fprintf(stderr,
+			" (accepted: a directory with the job scripts in $IOSTRATA_JOBSCRIPTS)\n");
 		return 2;
 	}
 	if (!o->dry_run && check_site_for_submit(c) < 0)

@@ -36,6 +36,7 @@ jobscripts_iostrata_campaign_CPPFLAGS = \
 	$(INC_JOBS) \
 	-DJOBSCRIPTS_DATADIR='"$(jobscriptsdir)"' \
 	-DJOBSCRIPTS_SRCDIR='"$(abs_top_srcdir)/jobscripts"' \
+	-DJOBSCRIPTS_BUILDDIR='"$(abs_top_builddir)"' \
 	$(JANSSON_CFLAGS) \
 	# End of jobscripts_iostrata_campaign_CPPFLAGS
 jobscripts_iostrata_campaign_LDADD = \

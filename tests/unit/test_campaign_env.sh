@@ -10,15 +10,18 @@
 # 5-8: [sweep] replication (a factor list): `plan` runs every element once
 # per factor on pool PREFIX-rN, bad lists and prefixes are refused naming
 # the key, the value and what is accepted, env exports the key.
+# 9-10: where submit finds the job scripts: the build tree's binary falls
+# back to the source tree; a copy outside the build tree (an installed
+# program) never reads a path of the machine it was built on.
 set -u
 
 src=${IOSTRATA_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${IOSTRATA_BUILDDIR:-$src/build}
 camp=${CAMPAIGN:-$build/jobscripts/iostrata-campaign}
 
-echo "1..8"
+echo "1..10"
 if [ ! -x "$camp" ]; then
-	for i in 1 2 3 4 5 6 7 8; do echo "ok $i # SKIP no $camp"; done
+	for i in 1 2 3 4 5 6 7 8 9 10; do echo "ok $i # SKIP no $camp"; done
 	exit 0
 fi
 tmp=$(mktemp -d)
@@ -143,4 +146,28 @@ if [ "$got" = "2, 3|tank" ]; then
 	echo "ok 8 - env exports [sweep] replication and replication_pool"
 else
 	echo "not ok 8 - env: got \"$got\", want \"2, 3|tank\""
+fi
+
+# 9-10. the job scripts of the build tree, for its own binary only
+mkdir -p "$tmp/nojs" "$tmp/inst"
+cp "$camp" "$tmp/inst/iostrata-campaign" 2>/dev/null
+cat >"$tmp/js.conf" <<'SITE'
+[site]
+name = jstest
+[sweep]
+ranks = 1
+SITE
+out=$(IOSTRATA_JOBSCRIPTS=$tmp/nojs "$camp" submit "$tmp/js.conf" sweep-threads --dry-run --campaign="$tmp/c9" 2>&1)
+if [ $? -eq 0 ] && [[ $out == *"$src/jobscripts/sweep-threads.sbatch"* ]]; then
+	echo "ok 9 - the build tree's iostrata-campaign falls back to the source tree's job scripts"
+else
+	echo "not ok 9 - build tree binary, no job scripts in \$IOSTRATA_JOBSCRIPTS: \"$out\""
+fi
+out=$(IOSTRATA_JOBSCRIPTS=$tmp/nojs "$tmp/inst/iostrata-campaign" submit "$tmp/js.conf" sweep-threads --dry-run --campaign="$tmp/c10" 2>&1)
+rc=$?
+if [ $rc -eq 2 ] && [[ $out == *"not found in $tmp/nojs or "* ]] && [[ $out != *"$src"* ]] &&
+	[ ! -e "$tmp/c10/elements.tsv" ]; then
+	echo "ok 10 - a copy outside the build tree does not read the source tree: $out"
+else
+	echo "not ok 10 - copy outside the build tree: exit $rc (want 2), \"$out\""
 fi
