@@ -24,9 +24,10 @@
 void mb_content_fill(void *buf, size_t len, uint64_t seed, int zero_pct);
 
 /*
- * Before each write: a fresh 8-byte value from the generator [state] at the
- * start of every chunk of [buf], so no two writes (of one block, of two
- * ranks) carry the same data; the zero tails stay.  About len/512 stores.
+ * Before each write: a fresh 8-byte value at the start of every chunk of
+ * [buf] (one draw from the generator [state] per call, offset per chunk),
+ * so no two writes (of one block, of two ranks) and no two chunks of one
+ * write carry the same data; the zero tails stay.  About len/512 stores.
  */
 void mb_content_scramble(void *buf, size_t len, uint64_t *state);
 

@@ -77,6 +77,9 @@ static void test_content_fresh(void **state)
 		assert_memory_equal(a + k + 8, b + k + 8, MB_CONTENT_CHUNK - 8);
 		/* the zero tail (256 of 512) is intact */
 		assert_int_equal(zeros_in(b + k + 256, 256), 256);
+		/* no two chunks of one write start alike */
+		for (size_t j = 0; j < k; j += MB_CONTENT_CHUNK)
+			assert_memory_not_equal(b + j, b + k, 8);
 	}
 	free(a);
 	free(b);
