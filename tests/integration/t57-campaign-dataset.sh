@@ -26,8 +26,13 @@ camp=$work/c57x$$
 name=$(basename "$camp")
 dsdir=$IOSTRATA_BENCH_DIR/iostrata-datasets/$name/size256M-bs1M-per-rank
 at_exit rm -rf "${IOSTRATA_BENCH_DIR:?}/iostrata-datasets/$name"
-pool=$(/usr/bin/python3 -c 'import os, sys; print(os.getxattr(sys.argv[1], "ceph.dir.layout.pool").decode())' "$IOSTRATA_BENCH_DIR") ||
-	fail "no ceph.dir.layout.pool on $IOSTRATA_BENCH_DIR (not CephFS?)"
+# the pool a new file in the bench directory lands in
+probe=$IOSTRATA_BENCH_DIR/$T.$$.probe
+: >"$probe" || fail "cannot create $probe"
+pool=$(/usr/bin/python3 -c 'import os, sys; print(os.getxattr(sys.argv[1], "ceph.file.layout.pool").decode())' "$probe")
+prc=$?
+rm -f "$probe"
+[[ $prc -eq 0 && -n $pool ]] || fail "no ceph.file.layout.pool on a file in $IOSTRATA_BENCH_DIR (not CephFS?)"
 
 # the data pool's client write bytes, once two reads 3 s apart agree (the
 # OSDs report their stats to the manager every few seconds)
@@ -74,7 +79,6 @@ cat "$work/status.txt"
 log "2 elements ran in $((SECONDS - start)) s"
 grep -E '^efficiency: measured [0-9]+ s of [0-9]+ s \([0-9.]+%\) over 2 element\(s\)$' "$work/status.txt" ||
 	fail "status prints no efficiency over 2 elements"
-grep -qxF "size256M-bs1M-per-rank	$dsdir" "$camp/datasets.tsv" || fail "datasets.tsv does not list $dsdir: $(cat "$camp/datasets.tsv" 2>&1)"
 
 /usr/bin/python3 - "$camp" "$dsdir" "${w[0]}" "${w[1]}" "${w[2]}" <<'PY' || fail "the second element did not reuse the first's dataset (above)"
 import os, sys, h5py
@@ -94,14 +98,6 @@ def run(k):
 r0, r1 = run(0), run(1)
 print("element 0:", r0)
 print("element 1:", r1)
-lays = [p for p in r0 if p[0] != "write"]
-assert lays[0][0] == "read" and lays[0][1] == "laid-out", lays[0]
-for p in r1:
-    if p[0] != "write":
-        assert p[1] == "reused" and p[2] == 0, ("element 1 did not reuse", p)
-for k in (0, 1):
-    m = os.getxattr(os.path.join(dsdir, "iostrata-bench.%d" % k), "user.iostrata.dataset").decode()
-    assert m.startswith("iostrata-dataset v=1 size=268435456 bs=1048576 ") and " layout=per-rank " in m, m
 written1 = sum(p[3] for p in r1)
 laid0 = sum(p[2] for p in r0)
 written0 = sum(p[3] for p in r0)
@@ -115,7 +111,17 @@ assert d0 >= written0 + laid0 - slack, ("element 0: the pool counted less than w
 # add 256 MiB less what its write phase wrote)
 assert d1 <= written1 + slack, ("element 1 wrote more than its timed writes", d1, written1)
 assert (256 << 20) - r1[0][3] > 2 * slack, ("the write phase filled the file: the test cannot see a lay-out", r1[0])
+lays = [p for p in r0 if p[0] != "write"]
+assert lays[0][0] == "read" and lays[0][1] == "laid-out", lays[0]
+for p in r1:
+    if p[0] != "write":
+        assert p[1] == "reused" and p[2] == 0, ("element 1 did not reuse", p)
+for k in (0, 1):
+    m = os.getxattr(os.path.join(dsdir, "iostrata-bench.%d" % k), "user.iostrata.dataset").decode()
+    assert m.startswith("iostrata-dataset v=1 size=268435456 bs=1048576 ") and " layout=per-rank " in m, m
 PY
+
+grep -qxF "size256M-bs1M-per-rank	$dsdir" "$camp/datasets.tsv" || fail "datasets.tsv does not list $dsdir: $(cat "$camp/datasets.tsv" 2>&1)"
 
 # a planted mark of another layout is refused by name and field, the file
 # not rewritten
