@@ -222,7 +222,7 @@ static int rm_entry(const char *path, const struct stat *st, int flag,
 	(void)st;
 	(void)ftw;
 	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) < 0) {
-		fprintf(stderr, PROG ": replication: remove %s: %s\n", path,
+		fprintf(stderr, PROG ": clean: remove %s: %s\n", path,
 			strerror(errno));
 		return -1;
 	}
@@ -479,6 +479,76 @@ int camp_repl_prepare(struct campaign *c)
 	return record_write(c, r, n) < 0 ? -1 : 0;
 }
 
+#define DATASETS "datasets.tsv"
+#define DATASET_DIR_PART "/iostrata-datasets/"
+
+/*
+ * The datasets the elements shared ([workload] reuse_dataset = 1): each
+ * directory the job scripts listed in DATASETS ("KEY<TAB>DIR"), removed
+ * with its files (only a path with an iostrata-datasets component: the
+ * list is a file in the campaign directory, not a licence to remove
+ * anything), then the list and its locks.  0 when all went, else the
+ * count left (said).
+ */
+static int clean_datasets(const struct campaign *c)
+{
+	char path[PATH_MAX + 32], line[PATH_MAX + 256];
+	int left = 0, n = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/" DATASETS, c->dir);
+	fp = fopen(path, "r");
+	if (!fp)
+		return 0;
+	while (fgets(line, sizeof(line), fp)) {
+		char *key = line, *dir = strchr(line, '\t'), *nl;
+
+		if (!dir)
+			continue;
+		*dir++ = '\0';
+		nl = strchr(dir, '\n');
+		if (nl)
+			*nl = '\0';
+		if (dir[0] != '/' || !strstr(dir, DATASET_DIR_PART) ||
+		    strstr(dir, "/../") || strchr(key, '/')) {
+			fprintf(stderr,
+				PROG
+				": clean: %s: '%s' is not a dataset directory (no " DATASET_DIR_PART
+				" component): left alone\n",
+				path, dir);
+			left++;
+			continue;
+		}
+		if (nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0 &&
+		    errno != ENOENT) {
+			left++;
+			continue;
+		}
+		printf("dataset %s: removed %s\n", key, dir);
+		n++;
+		for (int k = 0; k < 2; k++) {
+			const char *sfx = k ? "ready" : "lock";
+			char lock[sizeof(line) + PATH_MAX + 32];
+
+			if (snprintf(lock, sizeof(lock), "%s/dataset.%s.%s",
+				     c->dir, key, sfx) < (int)sizeof(lock))
+				unlink(lock);
+		}
+	}
+	fclose(fp);
+	if (!left && unlink(path) < 0 && errno != ENOENT)
+		fprintf(stderr, PROG ": clean: remove %s: %s\n", path,
+			strerror(errno));
+	if (left)
+		fprintf(stderr,
+			PROG
+			": clean %s: %d dataset(s) not removed: see above; the list is %s\n",
+			c->job, left, path);
+	else if (n)
+		printf("campaign %s: removed %d dataset(s)\n", c->dir, n);
+	return left;
+}
+
 int camp_cmd_clean(struct campaign *c)
 {
 	struct repl r[16];
@@ -500,6 +570,9 @@ int camp_cmd_clean(struct campaign *c)
 				return 1;
 			}
 		}
+	/* first: the datasets may live in a factor's directory */
+	if (clean_datasets(c))
+		return 1;
 	if ((n = record_read(c, r, 16)) < 0)
 		return 2;
 	if (n == 0) {

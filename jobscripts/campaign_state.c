@@ -279,6 +279,40 @@ static bool settled(const int *count)
 	return count[CAMP_PENDING] == 0 && count[CAMP_RUNNING] == 0;
 }
 
+/*
+ * The campaign's wall-clock efficiency: the seconds its elements' benchmark
+ * runs measured over the seconds the elements took (each element's
+ * elements/N/timing, "total_s measured_s", written by the job scripts at
+ * its end).  Printed when at least one element has it.
+ */
+static void print_efficiency(const struct campaign *c)
+{
+	double total = 0, measured = 0;
+	int n = 0;
+
+	for (size_t i = 0; i < c->nel; i++) {
+		char path[PATH_MAX];
+		double t, m;
+		FILE *f;
+
+		if (snprintf(path, sizeof(path), "%s/elements/%d/timing",
+			     c->dir, c->el[i].index) >= (int)sizeof(path))
+			continue;
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%lf %lf", &t, &m) == 2 && t > 0 && m >= 0) {
+			total += t;
+			measured += m;
+			n++;
+		}
+		fclose(f);
+	}
+	if (n)
+		printf("efficiency: measured %.0f s of %.0f s (%.1f%%) over %d element(s)\n",
+		       measured, total, 100.0 * measured / total, n);
+}
+
 int camp_cmd_status(struct campaign *c, const struct opts *o)
 {
 	int count[CAMP_NSTATES];
@@ -333,6 +367,7 @@ int camp_cmd_status(struct campaign *c, const struct opts *o)
 	printf("done %d, failed %d, running %d, pending %d, lost %d, unsubmitted %d\n",
 	       count[CAMP_DONE], count[CAMP_FAILED], count[CAMP_RUNNING],
 	       count[CAMP_PENDING], count[CAMP_LOST], count[CAMP_UNSUBMITTED]);
+	print_efficiency(c);
 	if (count[CAMP_PENDING] || count[CAMP_RUNNING])
 		rc = 3;
 	else if (count[CAMP_FAILED] || count[CAMP_LOST] ||

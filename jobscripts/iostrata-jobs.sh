@@ -39,6 +39,8 @@ ios_on_exit() {
 		IOS_FAIL_REASON="job script exited with status $rc"
 	fi
 	ios_noscrub_release
+	ios_dataset_unlock
+	ios_timing_write
 	if [[ -n ${IOS_EDIR:-} && -d $IOS_EDIR ]]; then
 		if [[ -z $IOS_FAIL_REASON ]]; then
 			echo ok >"$IOS_EDIR/status.tmp"
@@ -67,6 +69,7 @@ ios_tool() {
 # ios_init JOBNAME: common start of every job script.
 ios_init() {
 	IOS_JOB=$1
+	IOS_T0=$(date +%s.%N) IOS_MEASURED_S=0
 	set -uo pipefail
 	trap ios_on_exit EXIT
 	# scancel and the time limit send SIGTERM first: the exit path (the
@@ -375,6 +378,99 @@ ios_remove_wdir() {
 	ios_on_compute rm -rf "$IOS_WDIR" || ios_warn "remove $IOS_WDIR failed"
 }
 
+# ios_timing_write: the element's wall-clock seconds (ios_init to exit) and
+# the seconds its benchmark runs measured (the timed windows: phases x
+# repetitions x runtime of each run that ended), "total_s measured_s" in
+# $IOS_EDIR/timing; iostrata-campaign status sums them into the campaign's
+# efficiency.
+ios_timing_write() {
+	[[ -n ${IOS_EDIR:-} && -d $IOS_EDIR && -n ${IOS_T0:-} ]] || return 0
+	awk -v t0="$IOS_T0" -v t1="$(date +%s.%N)" -v m="${IOS_MEASURED_S:-0}" \
+		'BEGIN { printf "%.3f %.3f\n", t1 - t0, m }' >"$IOS_EDIR/timing" 2>/dev/null || true
+}
+
+# ios_timed_s ARGS...: the seconds the timed windows of an iostrata-bench
+# run with ARGS take (phases x --reps x --runtime, the tool's defaults 7 and
+# 150 s; 0 with --once, which has no planned window).
+ios_timed_s() {
+	local a rw=write reps=7 rt=150
+	for a; do
+		case $a in
+		--rw=*) rw=${a#--rw=} ;;
+		--reps=*) reps=${a#--reps=} ;;
+		--runtime=*) rt=${a#--runtime=} ;;
+		--once) rt=0 ;;
+		esac
+	done
+	awk -v n="$(tr -cd , <<<"$rw" | wc -c)" -v reps="$reps" -v rt="$rt" 'BEGIN {
+		m = 1; v = rt
+		if (rt ~ /ms$/) { m = 0.001; sub(/ms$/, "", v) }
+		else if (rt ~ /s$/) sub(/s$/, "", v)
+		else if (rt ~ /m$/) { m = 60; sub(/m$/, "", v) }
+		else if (rt ~ /h$/) { m = 3600; sub(/h$/, "", v) }
+		printf "%.3f\n", (n + 1) * reps * v * m }'
+}
+
+# ios_dataset_key ARGS...: what names the dataset of an iostrata-bench run
+# with ARGS: file size, block size and file layout (the tool's defaults
+# 16G, 8M, per-rank); its seed is the campaign's, its pool the factor's
+# directory.  The tool's mark (user.iostrata.dataset) is the real check.
+ios_dataset_key() {
+	local a bs=8M size=16G lay=per-rank
+	for a; do
+		case $a in
+		--bs=*) bs=${a#--bs=} ;;
+		--size=*) size=${a#--size=} ;;
+		--file-layout=*) lay=${a#--file-layout=} ;;
+		esac
+	done
+	printf 'size%s-bs%s-%s\n' "$size" "$bs" "$lay"
+}
+
+# ios_dataset_dir ARGS...: with [workload] reuse_dataset = 1 in a campaign,
+# set IOS_DATASET_DIR (the directory the run's files live in, shared by the
+# campaign's elements: DIR/iostrata-datasets/CAMPAIGN/KEY with DIR the
+# factor's directory or [workload] dir) and IOS_DATASET_ARGS, record it in
+# the campaign's datasets.tsv (iostrata-campaign clean removes what it
+# lists) and take its lock: the first element to get it lays the dataset
+# out while later ones wait; once a run over it ended well
+# (ios_dataset_unlock marks it ready), later elements reuse it without the
+# lock (the tool refuses a file whose mark differs).  Without reuse: the
+# element's own directory.
+ios_dataset_dir() {
+	IOS_DATASET_DIR=$IOS_WDIR IOS_DATASET_ARGS=() IOS_DATASET_READY=
+	[[ ${IOS_WORKLOAD_REUSE_DATASET:-0} == 1 ]] || return 0
+	local camp=${IOSTRATA_CAMPAIGN_DIR:-} key name seed
+	[[ -n $camp && -d $camp ]] || { ios_warn "[workload] reuse_dataset = 1 needs a campaign (IOSTRATA_CAMPAIGN_DIR): laid out in the element's own directory"; return 0; }
+	name=$(basename "$camp")
+	key=${IOSTRATA_REPLICATION:+r$IOSTRATA_REPLICATION-}$(ios_dataset_key "$@")
+	IOS_DATASET_DIR=${IOSTRATA_REPLICATION_DIR:-$IOS_WORKLOAD_DIR}/iostrata-datasets/$name/$key
+	seed=$(cksum <<<"$name" | cut -d' ' -f1)
+	IOS_DATASET_ARGS=(--reuse-dataset --seed="$seed")
+	exec {IOS_DATASET_FD}>>"$camp/dataset.$key.lock"
+	flock "$IOS_DATASET_FD"
+	grep -qxF "$key	$IOS_DATASET_DIR" "$camp/datasets.tsv" 2>/dev/null ||
+		printf '%s\t%s\n' "$key" "$IOS_DATASET_DIR" >>"$camp/datasets.tsv"
+	ios_on_compute mkdir -p "$IOS_DATASET_DIR" || ios_fail "create $IOS_DATASET_DIR: cannot create the dataset directory"
+	IOS_DATASET_READY=$camp/dataset.$key.ready
+	if [[ -e $IOS_DATASET_READY ]]; then
+		ios_msg "dataset $IOS_DATASET_DIR: laid out by an earlier element: reused"
+		ios_dataset_unlock
+	else
+		ios_msg "dataset $IOS_DATASET_DIR: this element lays it out (the others wait)"
+	fi
+}
+
+# ios_dataset_unlock [RC]: release the dataset lock ios_dataset_dir took;
+# with RC 0 the dataset is ready for the elements after this one.
+ios_dataset_unlock() {
+	[[ -n ${IOS_DATASET_FD:-} ]] || return 0
+	[[ ${1:-1} == 0 && -n ${IOS_DATASET_READY:-} ]] && : >"$IOS_DATASET_READY"
+	flock -u "$IOS_DATASET_FD"
+	exec {IOS_DATASET_FD}>&-
+	IOS_DATASET_FD=
+}
+
 # ios_bench OUTPUT ARGS...: iostrata-bench on the compute component (het
 # group IOS_COMPUTE_GROUP, or the whole allocation for single-component
 # jobs); with IOS_BENCH_NODE=NODE on that one node alone (its ranks per node),
@@ -392,9 +488,14 @@ ios_bench() {
 		where=(--nodelist="$IOS_BENCH_NODE" --nodes="$nn" --ntasks="$((nn * rpn))" --ntasks-per-node="$rpn")
 	fi
 	ios_make_wdir
+	ios_dataset_dir "$@"
 	ios_msg "bench${IOS_BENCH_NODE:+ on $IOS_BENCH_NODE alone}: $*"
-	srun "${group[@]}" "${where[@]}" --mpi="$IOS_MPI" --kill-on-bad-exit=1 "$BENCH" --dir="$IOS_WDIR" \
-		--output="$out" --quiet "$@" "${IOS_NOSCRUB_ATTACH[@]}"
+	srun "${group[@]}" "${where[@]}" --mpi="$IOS_MPI" --kill-on-bad-exit=1 "$BENCH" --dir="$IOS_DATASET_DIR" \
+		--output="$out" --quiet "$@" "${IOS_DATASET_ARGS[@]}" "${IOS_NOSCRUB_ATTACH[@]}"
+	local rc=$?
+	ios_dataset_unlock "$rc"
+	[[ $rc -ne 0 ]] || IOS_MEASURED_S=$(awk -v a="$IOS_MEASURED_S" -v b="$(ios_timed_s "$@")" 'BEGIN { printf "%.3f", a + b }')
+	return "$rc"
 }
 
 # The workload options every bench run shares.

@@ -138,6 +138,11 @@ struct ios_phase_result {
 	int32_t rwmixread; /* percent reads for randrw, else 100 or 0 */
 	int32_t nreps;
 	struct ios_rep_result *reps; /* [nreps], only the finished ones */
+	/* before the phase: "reused" (a marked dataset), "laid-out", or ""
+	 * (no lay-out: a write phase, the null backend) */
+	char dataset[16];
+	uint64_t layout_bytes; /* written by the lay-out, all ranks */
+	double layout_s;       /* the lay-out's wall-clock seconds */
 };
 
 /* Network layer: MPI point-to-point between node pairs (/layers/network). */

@@ -108,6 +108,16 @@ struct mb_backend {
 	int (*fsync)(struct mb_file *f);
 	/* Optional: current size in bytes (used to decide a read layout). */
 	int (*getsize)(struct mb_file *f, uint64_t *size);
+	/* Optional: the extended attribute [name] of the open target (the
+	 * dataset mark, dataset.h) into [buf], NUL-terminated: its length,
+	 * or -ENODATA (none), -ENOTSUP (the target keeps none), -ERANGE
+	 * ([len] too small), -errno.  Without it --reuse-dataset is refused. */
+	int (*xattr_get)(struct mb_file *f, const char *name, char *buf,
+			 size_t len);
+	/* Optional (with xattr_get): set [name] to [value], or remove it when
+	 * [value] is NULL (-ENODATA when absent).  0 or -errno. */
+	int (*xattr_set)(struct mb_file *f, const char *name,
+			 const char *value);
 	/* Required: close; 0 or -errno.  Frees [f] in all cases. */
 	int (*close)(struct mb_file *f);
 	/* Optional: remove [name] (cleanup unless --keep).  0, -ENOENT, -errno

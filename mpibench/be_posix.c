@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -477,6 +478,37 @@ static int posix_getsize(struct mb_file *f, uint64_t *size)
 	return 0;
 }
 
+static int posix_xattr_get(struct mb_file *f, const char *name, char *buf,
+			   size_t len)
+{
+	struct stat st;
+	ssize_t n;
+
+	if (fstat(f->fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode) || !len)
+		return -ENOTSUP; /* a block device region keeps no mark */
+	n = fgetxattr(f->fd, name, buf, len - 1);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+static int posix_xattr_set(struct mb_file *f, const char *name,
+			   const char *value)
+{
+	int rc;
+
+	if (value)
+		rc = fsetxattr(f->fd, name, value, strlen(value), 0);
+	else
+		rc = fremovexattr(f->fd, name);
+	if (rc)
+		return -errno;
+	return 0;
+}
+
 static int posix_close(struct mb_file *f)
 {
 	int rc = 0;
@@ -544,6 +576,8 @@ const struct mb_backend mb_backend_posix = {
 	.reap = posix_reap,
 	.fsync = posix_fsync,
 	.getsize = posix_getsize,
+	.xattr_get = posix_xattr_get,
+	.xattr_set = posix_xattr_set,
 	.close = posix_close,
 	.unlink = posix_unlink,
 	.fini = posix_fini,

@@ -51,6 +51,7 @@ int mb_runrec_config(struct ios_run *run, const struct mb_config *c)
 	rc |= ios_runrec_kv(run, "fsync", "%d", c->fsync);
 	rc |= ios_runrec_kv(run, "verify", "%d", c->verify);
 	rc |= ios_runrec_kv(run, "keep", "%d", c->keep);
+	rc |= ios_runrec_kv(run, "reuse_dataset", "%d", c->reuse_dataset);
 	rc |= ios_runrec_kv(run, "seed", "%" PRIu64, c->seed);
 	rc |= ios_runrec_kv(run, "direct", "%d", c->direct);
 	rc |= ios_runrec_kv(run, "allow_device", "%d", c->allow_device);

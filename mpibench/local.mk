@@ -31,6 +31,8 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/verify.c \
 	mpibench/content.c \
 	mpibench/content.h \
+	mpibench/dataset.c \
+	mpibench/dataset.h \
 	mpibench/verify.h \
 	mpibench/watchdog.c \
 	mpibench/watchdog.h \
@@ -107,6 +109,7 @@ MB_TEST_SOURCES = \
 	mpibench/content.c \
 	mpibench/once.c \
 	mpibench/segment.c \
+	mpibench/dataset.c \
 	mpibench/mb_exit.c \
 	# End of MB_TEST_SOURCES
 # The Ceph backends need only Ceph's headers (the libraries are loaded at
@@ -134,6 +137,7 @@ check_PROGRAMS += \
 	tests/unit/test_mb_once \
 	tests/unit/test_mb_segment \
 	tests/unit/test_mb_summary \
+	tests/unit/test_mb_dataset \
 	# End of check_PROGRAMS (mpibench)
 TESTS += \
 	tests/unit/test_mb_config \
@@ -145,6 +149,7 @@ TESTS += \
 	tests/unit/test_mb_once \
 	tests/unit/test_mb_segment \
 	tests/unit/test_mb_summary \
+	tests/unit/test_mb_dataset \
 	# End of TESTS (mpibench)
 if HAVE_MPI
 check_PROGRAMS += tests/unit/test_mb_exit
@@ -173,6 +178,12 @@ tests_unit_test_mb_once_SOURCES = tests/unit/test_mb_once.c \
 tests_unit_test_mb_once_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_once_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_mb_once_LDADD = $(CMOCKA_LIBS)
+# The dataset mark (match, mismatch per field, owner) and the lay-out's
+# watchdog bound, and the posix backend's mark on a real file (no MPI).
+tests_unit_test_mb_dataset_SOURCES = tests/unit/test_mb_dataset.c $(MB_TEST_SOURCES)
+tests_unit_test_mb_dataset_CPPFLAGS = $(MB_TEST_CPPFLAGS)
+tests_unit_test_mb_dataset_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
+tests_unit_test_mb_dataset_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS) -lm
 # The file layouts: per rank and shared (no MPI).
 tests_unit_test_mb_segment_SOURCES = tests/unit/test_mb_segment.c \
 	mpibench/segment.c mpibench/segment.h mpibench/once.c \

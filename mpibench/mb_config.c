@@ -86,6 +86,7 @@ enum opt_id {
 	OPT_FSYNC,
 	OPT_VERIFY,
 	OPT_KEEP,
+	OPT_REUSE_DATASET,
 	OPT_SEED,
 	OPT_QUIET,
 	OPT_ALLOW_DEVICE,
@@ -148,6 +149,8 @@ static const struct opt opts[] = {
 	{OPT_VERIFY, "verify", NULL, "off",
 	 "stamp each block (rank, offset, rep, seed, checksum); reads check it"},
 	{OPT_KEEP, "keep", NULL, "off", "keep the rank files at the end"},
+	{OPT_REUSE_DATASET, "reuse-dataset", NULL, "off",
+	 "the files under --dir are a dataset kept for later runs: read phases reuse a file marked with this run's layout (user.iostrata.dataset: size, bs, seed, content, file layout, pool, owner), lay out and mark one without a mark, refuse one with another mark; needs --seed, implies --keep"},
 	{OPT_SEED, "seed", "N", "random",
 	 "seed of offsets and data (recorded in the results)"},
 	{OPT_QUIET, "quiet", NULL, "off", "no progress line"},
@@ -438,6 +441,10 @@ static int apply_flag(struct mb_config *cfg, enum opt_id id)
 		break;
 	case OPT_KEEP:
 		cfg->keep = true;
+		break;
+	case OPT_REUSE_DATASET:
+		cfg->reuse_dataset = true;
+		cfg->keep = true; /* a dataset outlives the run */
 		break;
 	case OPT_QUIET:
 		cfg->quiet = true;

@@ -86,6 +86,9 @@ struct mb_config {
 	bool fsync;
 	bool verify;
 	bool keep;
+	/* --reuse-dataset: the files are a dataset for later runs, marked
+	 * with their layout's identity (dataset.h); implies keep */
+	bool reuse_dataset;
 	bool quiet;
 	bool allow_device;
 	bool force;

@@ -99,6 +99,18 @@ int mb_config_check_options(const struct mb_config *cfg, struct ios_err *err)
 			"--verify: --bs %" PRIu64
 			" is too small for the block stamp (accepted: bs >= 64)",
 			cfg->bs);
+	if (cfg->reuse_dataset && !cfg->seed_given)
+		return ios_errf(
+			err, -EINVAL,
+			"--reuse-dataset: needs --seed=N (the content is part of the dataset's identity: a random seed would never match; accepted: --reuse-dataset --seed=N)");
+	if (cfg->reuse_dataset &&
+	    (cfg->allow_device || !cfg->backend->xattr_get ||
+	     (cfg->backend->flags & MB_BF_NO_DATA)))
+		return ios_errf(
+			err, -EINVAL,
+			"--reuse-dataset: backend \"%s\"%s keeps no dataset mark (accepted: posix on a directory)",
+			cfg->backend->name,
+			cfg->allow_device ? " on a block device" : "");
 	if (cfg->once && cfg->runtime_given)
 		return ios_errf(
 			err, -EINVAL,

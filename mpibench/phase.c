@@ -15,8 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "content.h"
+#include "dataset.h"
 #include "phase.h"
 #include "phase_internal.h"
 #include "segment.h"
@@ -26,7 +28,11 @@
 double mb_phase_last_gather_s;
 
 /* Lay-out stalls longer than this (s) abort the run (see layout()). */
-#define LAYOUT_STALL_S 600.0
+#define LAYOUT_STALL_S MB_LAYOUT_STALL_S
+
+/* A write phase of this process wrote the files (--reuse-dataset: an
+ * unmarked file is then resumed, not laid out again from its start). */
+static bool files_written_here;
 
 static void *alloc_buf(size_t len)
 {
@@ -52,7 +58,13 @@ struct phase_run {
 	unsigned nbufs;
 	struct ios_phase_result *out;
 	struct ios_err *err;
+	/* the lay-out: bytes this rank wrote, whether it laid out (1) or
+	 * reused a marked dataset (2), its file to mark after it */
+	uint64_t laid_bytes;
+	int ds_state;
 };
+
+enum { DS_NONE = 0, DS_LAID = 1, DS_REUSED = 2 };
 
 /*
  * Open [name] as [ctx]'s file with MB_O_* [flags].  Per rank: this rank's
@@ -103,6 +115,109 @@ static void layout_range(const struct phase_run *pr, uint64_t cur, uint64_t *lo,
 	*hi = cfg->size;
 	cur = cur / cfg->bs * cfg->bs;
 	*lo = cur < *hi ? cur : *hi;
+}
+
+/* The dataset identity of [f] for this run: its data pool where the
+ * filesystem says (CephFS: ceph.file.layout.pool), the running uid. */
+static void dataset_want(const struct phase_run *pr, struct mb_file *f,
+			 struct mb_dataset_id *want)
+{
+	char pool[64] = "";
+
+	if (pr->be->xattr_get(f, "ceph.file.layout.pool", pool, sizeof(pool)) <
+	    0)
+		pool[0] = '\0';
+	mb_dataset_id_of(pr->cfg, pr->w->nranks, pool, (uint32_t)geteuid(),
+			 want);
+}
+
+/*
+ * --reuse-dataset: the verdict on the open file [f] ([name], [size] bytes
+ * now): MB_DS_ABSENT, MB_DS_MATCH, or a negative errno with pr->err set
+ * (another layout, another owner, a mark that does not parse, or the mark
+ * could not be read).
+ */
+static int dataset_verdict(struct phase_run *pr, struct mb_file *f,
+			   const char *name, uint64_t size)
+{
+	struct mb_dataset_id want;
+	char mark[MB_DATASET_MARK_MAX];
+	int n;
+
+	dataset_want(pr, f, &want);
+	n = pr->be->xattr_get(f, MB_DATASET_XATTR, mark, sizeof(mark));
+	if (n == -ENODATA)
+		return MB_DS_ABSENT;
+	if (n < 0)
+		return ios_errf(
+			pr->err, n,
+			"iostrata-bench: rank %d: --reuse-dataset: read the mark %s of %s: %s",
+			pr->ctx.rank, MB_DATASET_XATTR, name, strerror(-n));
+	return mb_dataset_check(name, mark, size, &want, pr->err);
+}
+
+/* This rank's verdict on its file (shared: rank 0's, for all) without
+ * creating it: absent when there is none yet.  Collective, agreed. */
+static int dataset_guard(struct phase_run *pr)
+{
+	struct mb_ctx *ctx = &pr->ctx;
+	struct mb_file *f = NULL;
+	uint64_t size = 0;
+	char name[64];
+	int rc = 0;
+
+	if (pr->cfg->file_layout != MB_LAYOUT_SHARED || pr->w->rank == 0) {
+		mb_target_file(pr->cfg, ctx->rank, name, sizeof(name));
+		rc = pr->be->open(ctx, name, MB_O_READ, &f);
+		if (rc == -ENOENT)
+			rc = 0;
+		else if (!rc && pr->be->getsize)
+			rc = pr->be->getsize(f, &size);
+		if (!rc && f)
+			rc = dataset_verdict(pr, f, name, size);
+		if (f)
+			pr->be->close(f);
+	}
+	return mb_agree(pr->comm, pr->w->rank, rc < 0 ? rc : 0, pr->err, NULL);
+}
+
+/* --reuse-dataset, after a complete lay-out: make this rank's file
+ * (shared: rank 0 the one file) durable, then mark it with the identity.
+ * Collective, agreed. */
+static int dataset_mark(struct phase_run *pr)
+{
+	struct mb_ctx *ctx = &pr->ctx;
+	struct mb_dataset_id id;
+	struct mb_file *f = NULL;
+	char name[64], mark[MB_DATASET_MARK_MAX];
+	bool shared = pr->cfg->file_layout == MB_LAYOUT_SHARED;
+	int rc = 0, rc2;
+
+	if (shared)
+		MPI_Barrier(pr->comm); /* every rank's share is written */
+	if (pr->ds_state == DS_LAID && (!shared || pr->w->rank == 0)) {
+		mb_target_file(pr->cfg, ctx->rank, name, sizeof(name));
+		rc = pr->be->open(ctx, name, MB_O_WRITE, &f);
+		if (!rc && pr->be->fsync)
+			rc = pr->be->fsync(f);
+		if (!rc) {
+			dataset_want(pr, f, &id);
+			rc = mb_dataset_format(&id, mark, sizeof(mark));
+		}
+		if (rc >= 0)
+			rc = pr->be->xattr_set(f, MB_DATASET_XATTR, mark);
+		if (f) {
+			rc2 = pr->be->close(f);
+			rc = rc < 0 ? rc : rc2;
+		}
+		if (rc < 0)
+			ios_errf(
+				pr->err, rc,
+				"iostrata-bench: rank %d: --reuse-dataset: mark %s with %s: %s",
+				ctx->rank, name, MB_DATASET_XATTR,
+				strerror(-rc));
+	}
+	return mb_agree(pr->comm, pr->w->rank, rc < 0 ? rc : 0, pr->err, NULL);
 }
 
 /* Lay out the file up to --size (untimed), like fio does: per rank each
@@ -158,7 +273,30 @@ static int layout(struct phase_run *pr, void *buf)
 	}
 	if (!be->getsize)
 		cur = 0;
+	if (cfg->reuse_dataset) {
+		/* shared: rank 0's verdict on the one file, for all */
+		int64_t v = 0;
+
+		if (!shared || pr->w->rank == 0)
+			v = dataset_verdict(pr, f, name, cur);
+		if (shared)
+			MPI_Bcast(&v, 1, MPI_INT64_T, 0, pr->comm);
+		if (v < 0) {
+			be->close(f);
+			return (int)v; /* rank 0's message: mb_agree */
+		}
+		if (v == MB_DS_MATCH) {
+			pr->ds_state = DS_REUSED;
+			be->close(f);
+			return 0;
+		}
+		/* unmarked: what it holds is known only when this run's
+		 * write phase wrote it; otherwise lay it out whole */
+		if (!files_written_here)
+			cur = 0;
+	}
 	layout_range(pr, cur, &lo, &hi);
+	pr->ds_state = DS_LAID;
 	if (lo >= hi) {
 		be->close(f);
 		return 0;
@@ -180,10 +318,14 @@ static int layout(struct phase_run *pr, void *buf)
 		len = hi - off < chunk ? hi - off : chunk;
 		/* Lay-out has no planned end (16 GiB per rank on a slow
 		 * cluster can take an hour): the watchdog follows progress,
-		 * each chunk within max(LAYOUT_STALL_S, 20 x the slowest one
-		 * so far), so only a stall aborts the run. */
-		mb_watchdog_arm(fmax(LAYOUT_STALL_S, 20.0 * slowest),
-				"lay out");
+		 * re-armed every chunk for the rest at the rate so far (x 4),
+		 * never below max(LAYOUT_STALL_S, 20 x the slowest chunk), so
+		 * only a stall aborts the run (dataset.h). */
+		mb_watchdog_arm(
+			mb_layout_bound_s(off - lo,
+					  (double)mb_mono_ns() / 1e9 - t_start,
+					  hi - off, slowest),
+			"lay out");
 		t_chunk = (double)mb_mono_ns() / 1e9;
 		if (cfg->verify)
 			for (k = 0; k < len; k += cfg->bs) {
@@ -205,6 +347,7 @@ static int layout(struct phase_run *pr, void *buf)
 				break;
 		}
 		slowest = fmax(slowest, (double)mb_mono_ns() / 1e9 - t_chunk);
+		pr->laid_bytes += k;
 		if (k < len) {
 			off += k;
 			rc = n < 0 ? (int)n : -EIO;
@@ -231,6 +374,38 @@ static int layout(struct phase_run *pr, void *buf)
 			err, rc,
 			"iostrata-bench: rank %d: close %s after lay out: %s",
 			ctx->rank, name, strerror(-rc));
+	return 0;
+}
+
+/* The files before a phase that reads (or writes at random): laid out, or
+ * with --reuse-dataset a marked dataset reused; what it did and cost in
+ * rank 0's [out] (dataset, layout_bytes, layout_s).  Collective, agreed. */
+static int prepare_files(struct phase_run *pr)
+{
+	double t0 = (double)mb_mono_ns() / 1e9;
+	uint64_t bytes = 0;
+	int state = 0, rc;
+
+	mb_watchdog_arm(LAYOUT_STALL_S, "lay out (open)");
+	rc = layout(pr, pr->bufs[0]);
+	rc = mb_agree(pr->comm, pr->w->rank, rc, pr->err, NULL);
+	if (!rc && pr->cfg->reuse_dataset) {
+		mb_watchdog_arm(LAYOUT_STALL_S, "lay out (mark)");
+		rc = dataset_mark(pr);
+	}
+	if (rc)
+		return rc;
+	MPI_Reduce(&pr->laid_bytes, &bytes, 1, MPI_UINT64_T, MPI_SUM, 0,
+		   pr->comm);
+	MPI_Reduce(&pr->ds_state, &state, 1, MPI_INT, MPI_MIN, 0, pr->comm);
+	if (pr->w->rank == 0) {
+		snprintf(pr->out->dataset, sizeof(pr->out->dataset), "%s",
+			 state == DS_REUSED ? "reused"
+			 : state == DS_LAID ? "laid-out"
+					    : "");
+		pr->out->layout_bytes = bytes;
+		pr->out->layout_s = (double)mb_mono_ns() / 1e9 - t0;
+	}
 	return 0;
 }
 
@@ -448,12 +623,18 @@ int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 		goto out_bufs;
 	/* Lay out the file first unless a sequential write fills it. */
 	if (spec->pattern != MB_PAT_WRITE) {
-		mb_watchdog_arm(LAYOUT_STALL_S, "lay out (open)");
-		rc = layout(&pr, pr.bufs[0]);
-		rc = mb_agree(comm, pr.w->rank, rc, pr.err, NULL);
+		rc = prepare_files(&pr);
+		if (rc)
+			goto out_fini;
+	} else if (pr.cfg->reuse_dataset) {
+		/* never write over another layout's dataset */
+		mb_watchdog_arm(LAYOUT_STALL_S, "dataset check");
+		rc = dataset_guard(&pr);
 		if (rc)
 			goto out_fini;
 	}
+	if (mb_pattern_writes(spec->pattern))
+		files_written_here = true;
 	choose_target(&pr);
 	for (rep = 0; rep < pr.cfg->reps; rep++) {
 		rc = run_rep(&pr, rep);

@@ -58,6 +58,7 @@ static const struct key_def keys[] = {
 	{"workload", "interval", IOS_SITE_DURATION, NULL, false},
 	{"workload", "bs", IOS_SITE_SIZE, NULL, false},
 	{"workload", "rwmixread", IOS_SITE_UINT, NULL, false},
+	{"workload", "reuse_dataset", IOS_SITE_ENUM, "0|1", false},
 	{"sweep", "cpus", IOS_SITE_UINT_LIST, NULL, false},
 	{"sweep", "mem", IOS_SITE_SIZE_LIST, NULL, false},
 	{"sweep", "disk_bw", IOS_SITE_RATE_LIST, NULL, false},
