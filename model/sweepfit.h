@@ -146,12 +146,17 @@ void sf_model_free(struct sf_model *m);
 
 /* A prediction relative to the model's base (1 = the full node). */
 struct sf_pred {
-	double rel, lo, hi; /* value and 95% interval */
+	double rel, lo, hi; /* value and 95% interval; lo clipped at 0 (a
+			     * relative performance below 0 is impossible) */
+	double half;        /* the interval's half-width before the clip:
+			     * rel - half is the unclipped lower end (NAN:
+			     * no interval) */
 	enum sf_where where;
 	int nreps; /* measured: repetitions behind it */
 };
 
-/* Predict the metric at (cores per OSD, GB per OSD, disk MB/s). */
+/* Predict the metric at (cores per OSD, GB per OSD, disk MB/s); the
+ * interval is rel +- half, its lower end clipped at 0. */
 void sf_predict(const struct sf_model *m, double cores, double gb, double mbps,
 		struct sf_pred *out);
 
