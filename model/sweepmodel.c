@@ -127,7 +127,7 @@ static int knee_of(const struct reps *r, const double *xs, size_t nr,
 			x[k] = xs[i];
 			y[k++] = r[i].v[j] / scale;
 		}
-	rc = sf_knee_fit(x, y, n, 20, sd / scale, minreps, out);
+	rc = sf_knee_fit(x, y, n, SF_KNEE_STEPS, sd / scale, minreps, out);
 	free(x);
 	free(y);
 	return rc;

@@ -24,6 +24,7 @@
 #include "gnuplot.h"
 #include "report.h"
 #include "safefile.h"
+#include "sweepfit.h"
 
 /* One `iostrata-report plot`: gnuplot, the --out prefix and the file names
  * written so far, so that two plots never get the same name. */
@@ -443,6 +444,64 @@ static int plot_heatmap(struct plot_ctx *pc, const struct report_run *runs,
 	return made && !failed ? 0 : -1;
 }
 
+/* A growable list of observations (x, y). */
+struct obs {
+	double *x, *y;
+	size_t n, cap;
+};
+
+static int obs_add(struct obs *o, double x, double y)
+{
+	if (o->n == o->cap) {
+		size_t cap = o->cap ? 2 * o->cap : 64;
+		double *nx = realloc(o->x, cap * sizeof(*nx)), *ny;
+
+		if (!nx)
+			return -1;
+		o->x = nx;
+		ny = realloc(o->y, cap * sizeof(*ny));
+		if (!ny)
+			return -1;
+		o->y = ny;
+		o->cap = cap;
+	}
+	o->x[o->n] = x;
+	o->y[o->n++] = y;
+	return 0;
+}
+
+/*
+ * The knee of a throttle curve in words, for the key and the text output:
+ * "knee ~ 200 MB/s [175..225]" (true), or why there is none (false).
+ */
+static bool knee_words(const struct sf_knee *k, double xmax, char *buf,
+		       size_t len)
+{
+	if (!k->ok) {
+		snprintf(
+			buf, len,
+			"no knee found: too few points (need 3 speeds and 5 repetitions in all)");
+		return false;
+	}
+	if (k->flat) {
+		snprintf(
+			buf, len,
+			"no knee found: flat within the noise over %.4g..%.4g MB/s",
+			k->k1_lo < k->k1 ? k->k1_lo : k->k1, xmax);
+		return false;
+	}
+	if (!k->plateau) {
+		snprintf(
+			buf, len,
+			"no knee found: still rising at the fastest measured %.4g MB/s",
+			xmax);
+		return false;
+	}
+	snprintf(buf, len, "knee ~ %.4g MB/s [%.4g..%.4g]", k->k2, k->k2_lo,
+		 k->k2_hi);
+	return true;
+}
+
 static int plot_throttle(struct plot_ctx *pc, const struct report_run *runs,
 			 size_t n)
 {
@@ -454,8 +513,11 @@ static int plot_throttle(struct plot_ctx *pc, const struct report_run *runs,
 		const struct ios_fig_desc *f = ios_fig_headline(names[p]);
 		double *xs = calloc(n + 1, sizeof(double));
 		size_t nx = 0, blen = 0;
-		char *body = NULL;
+		char *body = NULL, knee[160];
 		struct plot_data pd;
+		struct obs o = {0};
+		struct sf_knee k;
+		bool found;
 		FILE *b = NULL;
 
 		if (!xs)
@@ -481,9 +543,9 @@ static int plot_throttle(struct plot_ctx *pc, const struct report_run *runs,
 			for (size_t i = 0; i < n; i++) {
 				if ((double)runs[i].disk_bw != xs[ix])
 					continue;
-				for (int k = 0; k < runs[i].run->nphases; k++) {
+				for (int q = 0; q < runs[i].run->nphases; q++) {
 					const struct ios_phase_result *ph =
-						&runs[i].run->phases[k];
+						&runs[i].run->phases[q];
 
 					if (strcmp(ph->name, names[p]))
 						continue;
@@ -502,6 +564,9 @@ static int plot_throttle(struct plot_ctx *pc, const struct report_run *runs,
 						mx = fmax(mx, v);
 						sum += v;
 						cnt++;
+						if (obs_add(&o, xs[ix] / 1e6,
+							    v) < 0)
+							failed++;
 					}
 				}
 			}
@@ -516,21 +581,57 @@ static int plot_throttle(struct plot_ctx *pc, const struct report_run *runs,
 			}
 			fputc('\n', pd.fp);
 		}
+		/* the knee advise finds on a disk-speed curve (sweepfit) */
+		memset(&k, 0, sizeof(k));
+		if (o.n && sf_knee_obs(o.x, o.y, o.n, &k) < 0)
+			failed++;
+		found = knee_words(&k, xs[nx - 1] / 1e6, knee, sizeof(knee));
+		printf("throttle %s: %s\n", names[p], knee);
 		b = open_memstream(&body, &blen);
 		if (b) {
 			fprintf(b, "set title ");
 			gp_fprintq(
 				b,
-				"%s: %s vs disk throttle (min-max band over valid repetitions)",
+				"%s: %s vs disk speed (min-max band over valid repetitions)",
 				names[p], f->name);
+			/* the reason as a second line: "\n" only in a
+			 * double-quoted literal of our own */
+			if (!found) {
+				fprintf(b, " . \"\\n\" . ");
+				gp_fprintq(b, "%s", knee);
+			}
 			fprintf(b,
-				" noenhanced\nset xlabel 'disk throttle per OSD [MB/s]'\nset ylabel ");
+				" noenhanced\nset xlabel 'disk speed (throttle) [MB/s per disk]'\nset ylabel ");
 			gp_fprintq(b, "%s [%s]", f->name, f->dunit);
 			fprintf(b,
-				"\nset key top left\nset grid\nset yrange [0:*]\nplot $dat using 1:2:4 with filledcurves fc rgb '#9ecae1' fs transparent solid 0.5 title 'min-max', '' using 1:3 with linespoints lw 2 pt 7 lc rgb '#08519c' title 'mean', '' using 1:3:2:4 with yerrorbars lc rgb '#08519c' pt -1 title 'min-max'\n");
+				"\nset key bottom right opaque box\nset grid\nset yrange [0:*]\nset offsets graph 0.03, graph 0.03, graph 0.1, 0\n");
+			if (found) {
+				/* the knee's 95% profile interval as a band,
+				 * the knee itself as a dashed line */
+				if (k.k2_hi > k.k2_lo)
+					fprintf(b,
+						"set object 1 rect from %.10g, graph 0 to %.10g, graph 1 behind fc rgb '#fdae6b' fs transparent solid 0.35 noborder\n",
+						k.k2_lo, k.k2_hi);
+				fprintf(b,
+					"set arrow 1 from %.10g, graph 0 to %.10g, graph 1 nohead front lc rgb '#d94801' lw 2 dt 2\n",
+					k.k2, k.k2);
+			}
+			fprintf(b,
+				"plot $dat using 1:2:4 with filledcurves fc rgb '#9ecae1' fs transparent solid 0.5 title 'min-max', '' using 1:3 with linespoints lw 2 pt 7 lc rgb '#08519c' title 'mean', '' using 1:3:2:4 with yerrorbars lc rgb '#08519c' pt -1 notitle");
+			if (found) {
+				fprintf(b,
+					", keyentry with lines lc rgb '#d94801' lw 2 dt 2 title ");
+				gp_fprintq(b, "%s", knee);
+				if (k.k2_hi > k.k2_lo)
+					fprintf(b,
+						", keyentry with boxes fc rgb '#fdae6b' fs transparent solid 0.35 noborder title '95%% interval of the knee'");
+			}
+			fprintf(b, "\n");
 		}
 		finish_plot(pc, "throttle", names[p], b, &pd, 1, &body, &made,
 			    &failed);
+		free(o.x);
+		free(o.y);
 		free(xs);
 	}
 	if (!made && !failed)

@@ -286,6 +286,101 @@ static void test_plot_nonfinite(void **state)
 	assert_int_equal(rc, REPORT_EXIT_FAIL);
 }
 
+/* The whole of [path] (malloc'd, NUL-terminated), or NULL. */
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!fp)
+		return NULL;
+	if (getdelim(&buf, &len, '\0', fp) < 0) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(fp);
+	return buf;
+}
+
+/*
+ * Throttle curves at 100..275 MB/s per disk, seq-write at 50 MB/s per rank
+ * x min(d, [plateau]) / [plateau] ([plateau] 0: rising all the way), into
+ * files [tag]100.h5 ... and plotted to [tag]-throttle-write.*: the text
+ * output into *txt.
+ */
+static int throttle_series(const char *tag, double plateau, char **txt)
+{
+	char out[300], files[8][300];
+
+	for (int i = 0; i < 8; i++) {
+		struct ios_synth s;
+		int d = 100 + 25 * i;
+		char name[64];
+
+		ios_synth_defaults(&s);
+		s.phases = "write";
+		s.nreps = 3;
+		s.disk_bw = (uint64_t)d * 1000000;
+		s.rank_bw = 50e6 * (plateau > 0 ? fmin(d, plateau) / plateau
+						: d / 275.0);
+		s.seed = (unsigned)d;
+		snprintf(name, sizeof(name), "%s%d.h5", tag, d);
+		synth_file(name, &s);
+		snprintf(files[i], sizeof(files[i]), "%s", P(name));
+	}
+	snprintf(out, sizeof(out), "--out=%s/%s", dir, tag);
+	return run_cmd(txt, 11, "plot", "--kind=throttle", out, files[0],
+		       files[1], files[2], files[3], files[4], files[5],
+		       files[6], files[7]);
+}
+
+/*
+ * Issue 17: the throttle curve (the paper's Figures 4-5) draws the knee
+ * advise's ramp fit finds, with its 95% interval, labelled in MB/s per
+ * disk; a curve with no knee says so in the plot and the text output.
+ */
+static void test_plot_throttle_knee(void **state)
+{
+	char *txt = NULL, *svg, *p;
+	double k2, lo, hi;
+
+	(void)state;
+	if (access(GNUPLOT_PATH, X_OK) != 0)
+		skip();
+	setenv("GNUPLOT", GNUPLOT_PATH, 1);
+	/* a plateau from 200 MB/s */
+	assert_int_equal(throttle_series("k", 200, &txt), REPORT_EXIT_OK);
+	p = strstr(txt, "throttle write: knee ~ ");
+	if (!p || sscanf(p, "throttle write: knee ~ %lf MB/s [%lf..%lf]", &k2,
+			 &lo, &hi) != 3)
+		fail_msg("no knee in:\n%s", txt);
+	if (!(lo <= 200 && 200 <= hi && lo <= k2 && k2 <= hi && k2 > 150 &&
+	      k2 < 250))
+		fail_msg("knee %g [%g..%g], want about 200 within it", k2, lo,
+			 hi);
+	free(txt);
+	svg = slurp(P("k-throttle-write.svg"));
+	assert_non_null(svg);
+	if (!strstr(svg, "knee ~ ") || !strstr(svg, "MB/s per disk") ||
+	    !strstr(svg, "95% interval of the knee"))
+		fail_msg("the SVG lacks the knee's label, band or unit");
+	free(svg);
+	/* rising all the way: no knee, said in the text and the title */
+	assert_int_equal(throttle_series("r", 0, &txt), REPORT_EXIT_OK);
+	if (!strstr(txt, "throttle write: no knee found: still rising at the "
+			 "fastest measured 275 MB/s"))
+		fail_msg("no 'no knee found' sentence in:\n%s", txt);
+	free(txt);
+	svg = slurp(P("r-throttle-write.svg"));
+	assert_non_null(svg);
+	if (!strstr(svg, "no knee found: still rising") ||
+	    strstr(svg, "knee ~ "))
+		fail_msg("the SVG does not say there is no knee");
+	free(svg);
+	unsetenv("GNUPLOT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_plot_hostile),
 		cmocka_unit_test(test_outputs_hostile),
 		cmocka_unit_test(test_plot_nonfinite),
+		cmocka_unit_test(test_plot_throttle_knee),
 	};
 
 	return cmocka_run_group_tests_name("report_plot", tests, setup,
