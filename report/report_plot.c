@@ -325,119 +325,165 @@ static void finish_plot(struct plot_ctx *pc, const char *kind, const char *name,
 		(*made)++;
 }
 
+/*
+ * One heatmap: phase [phase] of the runs of replication factor [repl]
+ * ([multi]: the runs have several factors, each gets its own map, named
+ * PHASE-rN and normalised to its own baseline; else every run, named
+ * PHASE).  Counts it in *made / *failed; -1 out of memory, else 0.
+ */
+static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
+		       size_t n, double osds, const char *phase, int repl,
+		       bool multi, int *made, int *failed)
+{
+	const struct ios_fig_desc *f = ios_fig_headline(phase);
+	double *xs = calloc(n + 1, sizeof(double)),
+	       *ys = calloc(n + 1, sizeof(double));
+	double base = NAN, bx = -1, by = -1;
+	size_t nx = 0, ny = 0;
+	char *body = NULL, name[48], rtitle[48] = "";
+	size_t blen = 0;
+	struct plot_data pd;
+	FILE *b = NULL;
+
+	if (!xs || !ys) {
+		free(xs);
+		free(ys);
+		return -1;
+	}
+	if (multi && repl > 0)
+		snprintf(rtitle, sizeof(rtitle), ", replication %d", repl);
+	else if (multi)
+		snprintf(rtitle, sizeof(rtitle), ", replication unknown");
+	for (size_t i = 0; i < n; i++) {
+		double v = run_mean(&runs[i], phase, f);
+
+		if (isnan(v) || runs[i].cpus <= 0 || !runs[i].mem ||
+		    (multi && runs[i].replication != repl))
+			continue;
+		xs[nx++] = runs[i].cpus / osds;
+		ys[ny++] = runs[i].mem / osds / 1e9;
+		/* baseline: the run with the most cores, then memory */
+		if (runs[i].cpus > bx ||
+		    (runs[i].cpus == bx && (double)runs[i].mem > by)) {
+			bx = (double)runs[i].cpus;
+			by = (double)runs[i].mem;
+			base = v;
+		}
+	}
+	nx = uniq(xs, nx);
+	ny = uniq(ys, ny);
+	if (nx == 0 || isnan(base))
+		goto out;
+	if (!(base > 0)) {
+		fprintf(stderr,
+			"iostrata-report plot: heatmap %s%s: the baseline's %s is %g, not a positive number to normalise by: plot skipped\n",
+			phase, rtitle, f->name, base);
+		goto out;
+	}
+	if (data_open(&pd, "$dat", "")) {
+		free(xs);
+		free(ys);
+		return -1;
+	}
+	/* regular grid of cells; cells without a run stay NaN */
+	for (size_t iy = 0; iy < ny; iy++) {
+		for (size_t ix = 0; ix < nx; ix++) {
+			double sum = 0;
+			int cnt = 0;
+
+			for (size_t i = 0; i < n; i++) {
+				double v = run_mean(&runs[i], phase, f);
+
+				if (isnan(v) || runs[i].cpus <= 0 ||
+				    !runs[i].mem ||
+				    (multi && runs[i].replication != repl) ||
+				    idx_of(xs, nx, runs[i].cpus / osds) != ix ||
+				    idx_of(ys, ny, runs[i].mem / osds / 1e9) !=
+					    iy)
+					continue;
+				sum += v;
+				cnt++;
+			}
+			fprintf(pd.fp, "%zu %zu ", ix, iy);
+			gp_fputnum(pd.fp, cnt ? sum / cnt / base : NAN);
+			fprintf(pd.fp, "\n");
+		}
+		fprintf(pd.fp, "\n");
+	}
+	b = open_memstream(&body, &blen);
+	if (b) {
+		fprintf(b, "set title ");
+		gp_fprintq(
+			b,
+			"%s%s: %s normalised to the unconstrained baseline (%.1f %s)",
+			phase, rtitle, f->name, base * f->scale, f->dunit);
+		fprintf(b,
+			" noenhanced\nset xlabel 'cores per OSD'\nset ylabel 'memory per OSD [GB]'\nset cblabel ");
+		gp_fprintq(b, "%s / baseline", f->name);
+		fprintf(b,
+			"\nset cbrange [0:1.2]\nset palette defined (0 '#b2182b', 0.6 '#f4a582', 0.9 '#f7f7f7', 1.0 '#92c5de', 1.2 '#2166ac')\nset xtics (");
+		for (size_t ix = 0; ix < nx; ix++)
+			fprintf(b, "%s'%.2g' %zu", ix ? ", " : "", xs[ix], ix);
+		fprintf(b, ")\nset ytics (");
+		for (size_t iy = 0; iy < ny; iy++)
+			fprintf(b, "%s'%.3g' %zu", iy ? ", " : "", ys[iy], iy);
+		/* a grid under 2 x 2 is no image for gnuplot (it warns):
+		 * cells as filled boxes then */
+		fprintf(b,
+			")\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\nunset key\nplot $dat using %s, '' using 1:2:(sprintf('%%.2f',$3)) with labels font ',12'\n",
+			nx - 1, ny - 1,
+			nx < 2 || ny < 2
+				? "1:2:(0.5):(0.5):3 with boxxyerror fc palette fs solid noborder"
+				: "1:2:3 with image");
+	}
+	if (multi && repl > 0)
+		snprintf(name, sizeof(name), "%.16s-r%d", phase, repl);
+	else if (multi)
+		snprintf(name, sizeof(name), "%.16s-runknown", phase);
+	else
+		snprintf(name, sizeof(name), "%.16s", phase);
+	finish_plot(pc, "heatmap", name, b, &pd, 1, &body, made, failed);
+out:
+	free(xs);
+	free(ys);
+	return 0;
+}
+
 static int plot_heatmap(struct plot_ctx *pc, const struct report_run *runs,
 			size_t n, double osds)
 {
 	char names[16][16];
 	size_t np = phase_names(runs, n, names, 16);
-	int made = 0, failed = 0;
+	int made = 0, failed = 0, *repl = calloc(n + 1, sizeof(int));
+	size_t nr = 0;
 
-	for (size_t p = 0; p < np; p++) {
-		const struct ios_fig_desc *f = ios_fig_headline(names[p]);
-		double *xs = calloc(n + 1, sizeof(double)),
-		       *ys = calloc(n + 1, sizeof(double));
-		double base = NAN, bx = -1, by = -1;
-		size_t nx = 0, ny = 0;
-		char *body = NULL;
-		size_t blen = 0;
-		struct plot_data pd;
-		FILE *b = NULL;
+	if (!repl)
+		return -1;
+	/* the replication factors, in order ([sweep] replication = 2,3) */
+	for (size_t i = 0; i < n; i++) {
+		size_t j = 0;
 
-		if (!xs || !ys) {
-			free(xs);
-			free(ys);
-			return -1;
-		}
-		for (size_t i = 0; i < n; i++) {
-			double v = run_mean(&runs[i], names[p], f);
-
-			if (isnan(v) || runs[i].cpus <= 0 || !runs[i].mem)
-				continue;
-			xs[nx++] = runs[i].cpus / osds;
-			ys[ny++] = runs[i].mem / osds / 1e9;
-			/* baseline: the run with the most cores, then memory */
-			if (runs[i].cpus > bx ||
-			    (runs[i].cpus == bx && (double)runs[i].mem > by)) {
-				bx = (double)runs[i].cpus;
-				by = (double)runs[i].mem;
-				base = v;
-			}
-		}
-		nx = uniq(xs, nx);
-		ny = uniq(ys, ny);
-		if (nx == 0 || isnan(base)) {
-			free(xs);
-			free(ys);
-			continue;
-		}
-		if (!(base > 0)) {
-			fprintf(stderr,
-				"iostrata-report plot: heatmap %s: the baseline's %s is %g, not a positive number to normalise by: plot skipped\n",
-				names[p], f->name, base);
-			free(xs);
-			free(ys);
-			continue;
-		}
-		if (data_open(&pd, "$dat", "")) {
-			free(xs);
-			free(ys);
-			return -1;
-		}
-		/* regular grid of cells; cells without a run stay NaN */
-		for (size_t iy = 0; iy < ny; iy++) {
-			for (size_t ix = 0; ix < nx; ix++) {
-				double sum = 0;
-				int cnt = 0;
-
-				for (size_t i = 0; i < n; i++) {
-					double v =
-						run_mean(&runs[i], names[p], f);
-
-					if (isnan(v) || runs[i].cpus <= 0 ||
-					    !runs[i].mem ||
-					    idx_of(xs, nx,
-						   runs[i].cpus / osds) != ix ||
-					    idx_of(ys, ny,
-						   runs[i].mem / osds / 1e9) !=
-						    iy)
-						continue;
-					sum += v;
-					cnt++;
-				}
-				fprintf(pd.fp, "%zu %zu ", ix, iy);
-				gp_fputnum(pd.fp, cnt ? sum / cnt / base : NAN);
-				fprintf(pd.fp, "\n");
-			}
-			fprintf(pd.fp, "\n");
-		}
-		b = open_memstream(&body, &blen);
-		if (b) {
-			fprintf(b, "set title ");
-			gp_fprintq(
-				b,
-				"%s: %s normalised to the unconstrained baseline (%.1f %s)",
-				names[p], f->name, base * f->scale, f->dunit);
-			fprintf(b,
-				" noenhanced\nset xlabel 'cores per OSD'\nset ylabel 'memory per OSD [GB]'\nset cblabel ");
-			gp_fprintq(b, "%s / baseline", f->name);
-			fprintf(b,
-				"\nset cbrange [0:1.2]\nset palette defined (0 '#b2182b', 0.6 '#f4a582', 0.9 '#f7f7f7', 1.0 '#92c5de', 1.2 '#2166ac')\nset xtics (");
-			for (size_t ix = 0; ix < nx; ix++)
-				fprintf(b, "%s'%.2g' %zu", ix ? ", " : "",
-					xs[ix], ix);
-			fprintf(b, ")\nset ytics (");
-			for (size_t iy = 0; iy < ny; iy++)
-				fprintf(b, "%s'%.3g' %zu", iy ? ", " : "",
-					ys[iy], iy);
-			fprintf(b,
-				")\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\nunset key\nplot $dat using 1:2:3 with image, '' using 1:2:(sprintf('%%.2f',$3)) with labels font ',12'\n",
-				nx - 1, ny - 1);
-		}
-		finish_plot(pc, "heatmap", names[p], b, &pd, 1, &body, &made,
-			    &failed);
-		free(xs);
-		free(ys);
+		while (j < nr && repl[j] != runs[i].replication)
+			j++;
+		if (j == nr)
+			repl[nr++] = runs[i].replication;
 	}
+	for (size_t a = 0; a + 1 < nr; a++)
+		for (size_t c = a + 1; c < nr; c++)
+			if (repl[c] < repl[a]) {
+				int t = repl[a];
+
+				repl[a] = repl[c];
+				repl[c] = t;
+			}
+	for (size_t p = 0; p < np; p++)
+		for (size_t r = 0; r < nr; r++)
+			if (heatmap_one(pc, runs, n, osds, names[p], repl[r],
+					nr > 1, &made, &failed) < 0) {
+				free(repl);
+				return -1;
+			}
+	free(repl);
 	if (!made && !failed)
 		fprintf(stderr,
 			"iostrata-report plot: heatmap: no runs with applied cores and memory (attachments or job facts) to plot\n");
@@ -605,6 +651,11 @@ static int plot_throttle(struct plot_ctx *pc, const struct report_run *runs,
 			gp_fprintq(b, "%s [%s]", f->name, f->dunit);
 			fprintf(b,
 				"\nset key bottom right opaque box\nset grid\nset yrange [0:*]\nset offsets graph 0.03, graph 0.03, graph 0.1, 0\n");
+			/* one speed: an x range of its own (gnuplot warns
+			 * about an empty one) */
+			if (nx == 1)
+				fprintf(b, "set xrange [%.10g:%.10g]\n",
+					xs[0] / 1e6 * 0.8, xs[0] / 1e6 * 1.2);
 			if (found) {
 				/* the knee's 95% profile interval as a band,
 				 * the knee itself as a dashed line */

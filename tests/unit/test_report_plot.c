@@ -381,6 +381,99 @@ static void test_plot_throttle_knee(void **state)
 	unsetenv("GNUPLOT");
 }
 
+/* The value of cell (ix, iy) in a heatmap's .dat [path]; NAN if none. */
+static double cell_of(const char *path, int ix, int iy)
+{
+	char *dat = slurp(path), *line, *save = NULL;
+	double v = NAN;
+
+	if (!dat)
+		return NAN;
+	for (line = strtok_r(dat, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		int x, y;
+		double w;
+
+		if (sscanf(line, "%d %d %lf", &x, &y, &w) == 3 && x == ix &&
+		    y == iy)
+			v = w;
+	}
+	free(dat);
+	return v;
+}
+
+/*
+ * Issue 17 / 15: a campaign with [sweep] replication = 2,3 gets one
+ * heatmap per metric and factor (-r2, -r3), each normalised to its own
+ * factor's baseline and titled with it; a single-factor campaign keeps
+ * today's names.  Factor 3 runs at 0.6 of factor 2 everywhere; the small
+ * node (1 core, 12 GiB) at half of each factor's full node.
+ */
+static void test_plot_heatmap_replication(void **state)
+{
+	char out[300], one[300], files[8][300], *txt = NULL, *svg;
+	double r2, r3, full3;
+	int k = 0;
+
+	(void)state;
+	if (access(GNUPLOT_PATH, X_OK) != 0)
+		skip();
+	setenv("GNUPLOT", GNUPLOT_PATH, 1);
+	for (int repl = 2; repl <= 3; repl++)
+		for (int c = 1; c <= 2; c++)
+			for (int m = 1; m <= 2; m++) {
+				struct ios_synth s;
+				char name[64];
+
+				ios_synth_defaults(&s);
+				s.phases = "write";
+				s.cpus = c;
+				s.mem = (uint64_t)m * 12 * 1073741824ull;
+				s.replication = repl;
+				s.rank_bw = (repl == 2 ? 100e6 : 60e6) *
+					    (c == 1 && m == 1 ? 0.5 : 1);
+				s.seed = (unsigned)(repl * 10 + c * 3 + m);
+				snprintf(name, sizeof(name), "h-r%d-c%d-m%d.h5",
+					 repl, c, m);
+				synth_file(name, &s);
+				snprintf(files[k++], sizeof(files[0]), "%s",
+					 P(name));
+			}
+	snprintf(out, sizeof(out), "--out=%s/h", dir);
+	assert_int_equal(run_cmd(&txt, 11, "plot", "--kind=heatmap", out,
+				 files[0], files[1], files[2], files[3],
+				 files[4], files[5], files[6], files[7]),
+			 REPORT_EXIT_OK);
+	free(txt);
+	assert_int_equal(access(P("h-heatmap-write-r2.png"), F_OK), 0);
+	assert_int_equal(access(P("h-heatmap-write-r3.png"), F_OK), 0);
+	assert_int_equal(access(P("h-heatmap-write.png"), F_OK), -1);
+	/* each normalised to its own baseline: the small node is 0.5 of
+	 * both (not 0.3 of factor 2's baseline), factor 3's full node 1 */
+	r2 = cell_of(P("h-heatmap-write-r2.dat"), 0, 0);
+	r3 = cell_of(P("h-heatmap-write-r3.dat"), 0, 0);
+	full3 = cell_of(P("h-heatmap-write-r3.dat"), 1, 1);
+	if (!(fabs(r2 - 0.5) < 0.1 && fabs(r3 - 0.5) < 0.1 &&
+	      fabs(full3 - 1) < 1e-9))
+		fail_msg("cells: r2 small %g, r3 small %g, r3 full %g (want "
+			 "0.5, 0.5, 1)",
+			 r2, r3, full3);
+	svg = slurp(P("h-heatmap-write-r3.svg"));
+	assert_non_null(svg);
+	if (!strstr(svg, "write, replication 3: "))
+		fail_msg("the r3 heatmap's title does not name its factor");
+	free(svg);
+	/* one factor: today's names */
+	snprintf(one, sizeof(one), "--out=%s/one", dir);
+	assert_int_equal(run_cmd(&txt, 7, "plot", "--kind=heatmap", one,
+				 files[4], files[5], files[6], files[7]),
+			 REPORT_EXIT_OK);
+	free(txt);
+	assert_int_equal(access(P("one-heatmap-write.png"), F_OK), 0);
+	assert_int_equal(access(P("one-heatmap-write-r3.png"), F_OK), -1);
+	unsetenv("GNUPLOT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -389,6 +482,7 @@ int main(void)
 		cmocka_unit_test(test_outputs_hostile),
 		cmocka_unit_test(test_plot_nonfinite),
 		cmocka_unit_test(test_plot_throttle_knee),
+		cmocka_unit_test(test_plot_heatmap_replication),
 	};
 
 	return cmocka_run_group_tests_name("report_plot", tests, setup,
