@@ -326,6 +326,57 @@ static void finish_plot(struct plot_ctx *pc, const char *kind, const char *name,
 }
 
 /*
+ * The replication factors of the runs, sorted, into *out (malloc'd; 0
+ * stands for unknown): a campaign with [sweep] replication = 2,3 has two,
+ * and each gets its own heatmaps and throttle curves.  Returns the count
+ * or -1 (out of memory).
+ */
+static int repl_factors(const struct report_run *runs, size_t n, int **out)
+{
+	int *repl = calloc(n + 1, sizeof(int)), nr = 0;
+
+	*out = repl;
+	if (!repl)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int j = 0, v = runs[i].replication;
+
+		while (j < nr && repl[j] < v)
+			j++;
+		if (j < nr && repl[j] == v)
+			continue;
+		memmove(&repl[j + 1], &repl[j], (size_t)(nr - j) * sizeof(int));
+		repl[j] = v;
+		nr++;
+	}
+	return nr;
+}
+
+/* Is [rr] of factor [repl] (always, when the runs have one factor)? */
+static bool of_factor(const struct report_run *rr, int repl, bool multi)
+{
+	return !multi || rr->replication == repl;
+}
+
+/* The plot's name part ("write", "write-r2", "write-runknown") and its
+ * title's (", replication 2"; "" with one factor), both 48 bytes. */
+static void factor_names(const char *phase, int repl, bool multi, char *name,
+			 char *title)
+{
+	title[0] = '\0';
+	snprintf(name, 48, "%.16s", phase);
+	if (!multi)
+		return;
+	if (repl > 0) {
+		snprintf(name, 48, "%.16s-r%d", phase, repl);
+		snprintf(title, 48, ", replication %d", repl);
+	} else {
+		snprintf(name, 48, "%.16s-runknown", phase);
+		snprintf(title, 48, ", replication unknown");
+	}
+}
+
+/*
  * One heatmap: phase [phase] of the runs of replication factor [repl]
  * ([multi]: the runs have several factors, each gets its own map, named
  * PHASE-rN and normalised to its own baseline; else every run, named
@@ -340,7 +391,7 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 	       *ys = calloc(n + 1, sizeof(double));
 	double base = NAN, bx = -1, by = -1;
 	size_t nx = 0, ny = 0;
-	char *body = NULL, name[48], rtitle[48] = "";
+	char *body = NULL, name[48], rtitle[48];
 	size_t blen = 0;
 	struct plot_data pd;
 	FILE *b = NULL;
@@ -350,15 +401,12 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 		free(ys);
 		return -1;
 	}
-	if (multi && repl > 0)
-		snprintf(rtitle, sizeof(rtitle), ", replication %d", repl);
-	else if (multi)
-		snprintf(rtitle, sizeof(rtitle), ", replication unknown");
+	factor_names(phase, repl, multi, name, rtitle);
 	for (size_t i = 0; i < n; i++) {
 		double v = run_mean(&runs[i], phase, f);
 
 		if (isnan(v) || runs[i].cpus <= 0 || !runs[i].mem ||
-		    (multi && runs[i].replication != repl))
+		    !of_factor(&runs[i], repl, multi))
 			continue;
 		xs[nx++] = runs[i].cpus / osds;
 		ys[ny++] = runs[i].mem / osds / 1e9;
@@ -396,7 +444,7 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 
 				if (isnan(v) || runs[i].cpus <= 0 ||
 				    !runs[i].mem ||
-				    (multi && runs[i].replication != repl) ||
+				    !of_factor(&runs[i], repl, multi) ||
 				    idx_of(xs, nx, runs[i].cpus / osds) != ix ||
 				    idx_of(ys, ny, runs[i].mem / osds / 1e9) !=
 					    iy)
@@ -436,12 +484,6 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 				? "1:2:(0.5):(0.5):3 with boxxyerror fc palette fs solid noborder"
 				: "1:2:3 with image");
 	}
-	if (multi && repl > 0)
-		snprintf(name, sizeof(name), "%.16s-r%d", phase, repl);
-	else if (multi)
-		snprintf(name, sizeof(name), "%.16s-runknown", phase);
-	else
-		snprintf(name, sizeof(name), "%.16s", phase);
 	finish_plot(pc, "heatmap", name, b, &pd, 1, &body, made, failed);
 out:
 	free(xs);
@@ -449,41 +491,39 @@ out:
 	return 0;
 }
 
-static int plot_heatmap(struct plot_ctx *pc, const struct report_run *runs,
-			size_t n, double osds)
+/* Draws one plot of a phase and replication factor (heatmap_one,
+ * throttle_one). */
+typedef int one_plot_fn(struct plot_ctx *pc, const struct report_run *runs,
+			size_t n, double osds, const char *phase, int repl,
+			bool multi, int *made, int *failed);
+
+/* [one] for every phase of the runs and each of their replication
+ * factors; counted in *made / *failed.  -1 out of memory, else 0. */
+static int each_plot(struct plot_ctx *pc, const struct report_run *runs,
+		     size_t n, double osds, one_plot_fn *one, int *made,
+		     int *failed)
 {
 	char names[16][16];
 	size_t np = phase_names(runs, n, names, 16);
-	int made = 0, failed = 0, *repl = calloc(n + 1, sizeof(int));
-	size_t nr = 0;
+	int *repl, nr = repl_factors(runs, n, &repl), rc = 0;
 
-	if (!repl)
+	if (nr < 0)
 		return -1;
-	/* the replication factors, in order ([sweep] replication = 2,3) */
-	for (size_t i = 0; i < n; i++) {
-		size_t j = 0;
-
-		while (j < nr && repl[j] != runs[i].replication)
-			j++;
-		if (j == nr)
-			repl[nr++] = runs[i].replication;
-	}
-	for (size_t a = 0; a + 1 < nr; a++)
-		for (size_t c = a + 1; c < nr; c++)
-			if (repl[c] < repl[a]) {
-				int t = repl[a];
-
-				repl[a] = repl[c];
-				repl[c] = t;
-			}
-	for (size_t p = 0; p < np; p++)
-		for (size_t r = 0; r < nr; r++)
-			if (heatmap_one(pc, runs, n, osds, names[p], repl[r],
-					nr > 1, &made, &failed) < 0) {
-				free(repl);
-				return -1;
-			}
+	for (size_t p = 0; p < np && !rc; p++)
+		for (int r = 0; r < nr && !rc; r++)
+			rc = one(pc, runs, n, osds, names[p], repl[r], nr > 1,
+				 made, failed);
 	free(repl);
+	return rc;
+}
+
+static int plot_heatmap(struct plot_ctx *pc, const struct report_run *runs,
+			size_t n, double osds)
+{
+	int made = 0, failed = 0;
+
+	if (each_plot(pc, runs, n, osds, heatmap_one, &made, &failed) < 0)
+		return -1;
 	if (!made && !failed)
 		fprintf(stderr,
 			"iostrata-report plot: heatmap: no runs with applied cores and memory (attachments or job facts) to plot\n");
@@ -548,143 +588,154 @@ static bool knee_words(const struct sf_knee *k, double xmax, char *buf,
 	return true;
 }
 
+/*
+ * One throttle curve: phase [phase] of the runs of replication factor
+ * [repl] ([multi]: several factors, named PHASE-rN; else every run, named
+ * PHASE).  Counts it in *made / *failed; -1 out of memory, else 0.
+ */
+static int throttle_one(struct plot_ctx *pc, const struct report_run *runs,
+			size_t n, double osds, const char *phase, int repl,
+			bool multi, int *made, int *failed)
+{
+	const struct ios_fig_desc *f = ios_fig_headline(phase);
+	double *xs = calloc(n + 1, sizeof(double));
+	size_t nx = 0, blen = 0;
+	char *body = NULL, knee[160];
+	struct plot_data pd;
+	struct obs o = {0};
+	struct sf_knee k;
+	bool found;
+	FILE *b = NULL;
+	char name[48], rtitle[48];
+
+	(void)osds; /* the x axis is per disk already */
+	if (!xs)
+		return -1;
+	factor_names(phase, repl, multi, name, rtitle);
+	for (size_t i = 0; i < n; i++)
+		if (runs[i].disk_bw && of_factor(&runs[i], repl, multi) &&
+		    !isnan(run_mean(&runs[i], phase, f)))
+			xs[nx++] = (double)runs[i].disk_bw;
+	nx = uniq(xs, nx);
+	if (nx < 1) {
+		free(xs);
+		return 0;
+	}
+	if (data_open(&pd, "$dat", "")) {
+		free(xs);
+		return -1;
+	}
+	fprintf(pd.fp, "# throttle_MBps min mean max (%s)\n", f->dunit);
+	for (size_t ix = 0; ix < nx; ix++) {
+		double mn = INFINITY, mx = -INFINITY, sum = 0;
+		int cnt = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			if ((double)runs[i].disk_bw != xs[ix] ||
+			    !of_factor(&runs[i], repl, multi))
+				continue;
+			for (int q = 0; q < runs[i].run->nphases; q++) {
+				const struct ios_phase_result *ph =
+					&runs[i].run->phases[q];
+
+				if (strcmp(ph->name, phase))
+					continue;
+				for (int r = 0; r < ph->nreps; r++) {
+					double v;
+
+					if (!ph->reps[r].valid)
+						continue;
+					v = ios_fig_value(&ph->reps[r].fig,
+							  f->id) *
+					    f->scale;
+					if (!isfinite(v))
+						continue;
+					mn = fmin(mn, v);
+					mx = fmax(mx, v);
+					sum += v;
+					cnt++;
+					if (obs_add(&o, xs[ix] / 1e6, v) < 0)
+						(*failed)++;
+				}
+			}
+		}
+		if (!cnt)
+			continue;
+		gp_fputnum(pd.fp, xs[ix] / 1e6);
+		for (int q = 0; q < 3; q++) {
+			fputc(' ', pd.fp);
+			gp_fputnum(pd.fp, q == 0   ? mn
+					  : q == 1 ? sum / cnt
+						   : mx);
+		}
+		fputc('\n', pd.fp);
+	}
+	/* the knee advise finds on a disk-speed curve (sweepfit) */
+	memset(&k, 0, sizeof(k));
+	if (o.n && sf_knee_obs(o.x, o.y, o.n, &k) < 0)
+		(*failed)++;
+	found = knee_words(&k, xs[nx - 1] / 1e6, knee, sizeof(knee));
+	printf("throttle %s%s: %s\n", phase, rtitle, knee);
+	b = open_memstream(&body, &blen);
+	if (b) {
+		fprintf(b, "set title ");
+		gp_fprintq(
+			b,
+			"%s%s: %s vs disk speed (min-max band over valid repetitions)",
+			phase, rtitle, f->name);
+		/* the reason as a second line: "\n" only in a
+		 * double-quoted literal of our own */
+		if (!found) {
+			fprintf(b, " . \"\\n\" . ");
+			gp_fprintq(b, "%s", knee);
+		}
+		fprintf(b,
+			" noenhanced\nset xlabel 'disk speed (throttle) [MB/s per disk]'\nset ylabel ");
+		gp_fprintq(b, "%s [%s]", f->name, f->dunit);
+		fprintf(b,
+			"\nset key bottom right opaque box\nset grid\nset yrange [0:*]\nset offsets graph 0.03, graph 0.03, graph 0.1, 0\n");
+		/* one speed: an x range of its own (gnuplot warns
+		 * about an empty one) */
+		if (nx == 1)
+			fprintf(b, "set xrange [%.10g:%.10g]\n",
+				xs[0] / 1e6 * 0.8, xs[0] / 1e6 * 1.2);
+		if (found) {
+			/* the knee's 95% profile interval as a band,
+			 * the knee itself as a dashed line */
+			if (k.k2_hi > k.k2_lo)
+				fprintf(b,
+					"set object 1 rect from %.10g, graph 0 to %.10g, graph 1 behind fc rgb '#fdae6b' fs transparent solid 0.35 noborder\n",
+					k.k2_lo, k.k2_hi);
+			fprintf(b,
+				"set arrow 1 from %.10g, graph 0 to %.10g, graph 1 nohead front lc rgb '#d94801' lw 2 dt 2\n",
+				k.k2, k.k2);
+		}
+		fprintf(b,
+			"plot $dat using 1:2:4 with filledcurves fc rgb '#9ecae1' fs transparent solid 0.5 title 'min-max', '' using 1:3 with linespoints lw 2 pt 7 lc rgb '#08519c' title 'mean', '' using 1:3:2:4 with yerrorbars lc rgb '#08519c' pt -1 notitle");
+		if (found) {
+			fprintf(b,
+				", keyentry with lines lc rgb '#d94801' lw 2 dt 2 title ");
+			gp_fprintq(b, "%s", knee);
+			if (k.k2_hi > k.k2_lo)
+				fprintf(b,
+					", keyentry with boxes fc rgb '#fdae6b' fs transparent solid 0.35 noborder title '95%% interval of the knee'");
+		}
+		fprintf(b, "\n");
+	}
+	finish_plot(pc, "throttle", name, b, &pd, 1, &body, made, failed);
+	free(o.x);
+	free(o.y);
+	free(xs);
+	return 0;
+}
+
 static int plot_throttle(struct plot_ctx *pc, const struct report_run *runs,
 			 size_t n)
 {
-	char names[16][16];
-	size_t np = phase_names(runs, n, names, 16);
 	int made = 0, failed = 0;
 
-	for (size_t p = 0; p < np; p++) {
-		const struct ios_fig_desc *f = ios_fig_headline(names[p]);
-		double *xs = calloc(n + 1, sizeof(double));
-		size_t nx = 0, blen = 0;
-		char *body = NULL, knee[160];
-		struct plot_data pd;
-		struct obs o = {0};
-		struct sf_knee k;
-		bool found;
-		FILE *b = NULL;
-
-		if (!xs)
-			return -1;
-		for (size_t i = 0; i < n; i++)
-			if (runs[i].disk_bw &&
-			    !isnan(run_mean(&runs[i], names[p], f)))
-				xs[nx++] = (double)runs[i].disk_bw;
-		nx = uniq(xs, nx);
-		if (nx < 1) {
-			free(xs);
-			continue;
-		}
-		if (data_open(&pd, "$dat", "")) {
-			free(xs);
-			return -1;
-		}
-		fprintf(pd.fp, "# throttle_MBps min mean max (%s)\n", f->dunit);
-		for (size_t ix = 0; ix < nx; ix++) {
-			double mn = INFINITY, mx = -INFINITY, sum = 0;
-			int cnt = 0;
-
-			for (size_t i = 0; i < n; i++) {
-				if ((double)runs[i].disk_bw != xs[ix])
-					continue;
-				for (int q = 0; q < runs[i].run->nphases; q++) {
-					const struct ios_phase_result *ph =
-						&runs[i].run->phases[q];
-
-					if (strcmp(ph->name, names[p]))
-						continue;
-					for (int r = 0; r < ph->nreps; r++) {
-						double v;
-
-						if (!ph->reps[r].valid)
-							continue;
-						v = ios_fig_value(
-							    &ph->reps[r].fig,
-							    f->id) *
-						    f->scale;
-						if (!isfinite(v))
-							continue;
-						mn = fmin(mn, v);
-						mx = fmax(mx, v);
-						sum += v;
-						cnt++;
-						if (obs_add(&o, xs[ix] / 1e6,
-							    v) < 0)
-							failed++;
-					}
-				}
-			}
-			if (!cnt)
-				continue;
-			gp_fputnum(pd.fp, xs[ix] / 1e6);
-			for (int q = 0; q < 3; q++) {
-				fputc(' ', pd.fp);
-				gp_fputnum(pd.fp, q == 0   ? mn
-						  : q == 1 ? sum / cnt
-							   : mx);
-			}
-			fputc('\n', pd.fp);
-		}
-		/* the knee advise finds on a disk-speed curve (sweepfit) */
-		memset(&k, 0, sizeof(k));
-		if (o.n && sf_knee_obs(o.x, o.y, o.n, &k) < 0)
-			failed++;
-		found = knee_words(&k, xs[nx - 1] / 1e6, knee, sizeof(knee));
-		printf("throttle %s: %s\n", names[p], knee);
-		b = open_memstream(&body, &blen);
-		if (b) {
-			fprintf(b, "set title ");
-			gp_fprintq(
-				b,
-				"%s: %s vs disk speed (min-max band over valid repetitions)",
-				names[p], f->name);
-			/* the reason as a second line: "\n" only in a
-			 * double-quoted literal of our own */
-			if (!found) {
-				fprintf(b, " . \"\\n\" . ");
-				gp_fprintq(b, "%s", knee);
-			}
-			fprintf(b,
-				" noenhanced\nset xlabel 'disk speed (throttle) [MB/s per disk]'\nset ylabel ");
-			gp_fprintq(b, "%s [%s]", f->name, f->dunit);
-			fprintf(b,
-				"\nset key bottom right opaque box\nset grid\nset yrange [0:*]\nset offsets graph 0.03, graph 0.03, graph 0.1, 0\n");
-			/* one speed: an x range of its own (gnuplot warns
-			 * about an empty one) */
-			if (nx == 1)
-				fprintf(b, "set xrange [%.10g:%.10g]\n",
-					xs[0] / 1e6 * 0.8, xs[0] / 1e6 * 1.2);
-			if (found) {
-				/* the knee's 95% profile interval as a band,
-				 * the knee itself as a dashed line */
-				if (k.k2_hi > k.k2_lo)
-					fprintf(b,
-						"set object 1 rect from %.10g, graph 0 to %.10g, graph 1 behind fc rgb '#fdae6b' fs transparent solid 0.35 noborder\n",
-						k.k2_lo, k.k2_hi);
-				fprintf(b,
-					"set arrow 1 from %.10g, graph 0 to %.10g, graph 1 nohead front lc rgb '#d94801' lw 2 dt 2\n",
-					k.k2, k.k2);
-			}
-			fprintf(b,
-				"plot $dat using 1:2:4 with filledcurves fc rgb '#9ecae1' fs transparent solid 0.5 title 'min-max', '' using 1:3 with linespoints lw 2 pt 7 lc rgb '#08519c' title 'mean', '' using 1:3:2:4 with yerrorbars lc rgb '#08519c' pt -1 notitle");
-			if (found) {
-				fprintf(b,
-					", keyentry with lines lc rgb '#d94801' lw 2 dt 2 title ");
-				gp_fprintq(b, "%s", knee);
-				if (k.k2_hi > k.k2_lo)
-					fprintf(b,
-						", keyentry with boxes fc rgb '#fdae6b' fs transparent solid 0.35 noborder title '95%% interval of the knee'");
-			}
-			fprintf(b, "\n");
-		}
-		finish_plot(pc, "throttle", names[p], b, &pd, 1, &body, &made,
-			    &failed);
-		free(o.x);
-		free(o.y);
-		free(xs);
-	}
+	if (each_plot(pc, runs, n, 1, throttle_one, &made, &failed) < 0)
+		return -1;
 	if (!made && !failed)
 		fprintf(stderr,
 			"iostrata-report plot: throttle: no runs with an applied disk throttle to plot\n");

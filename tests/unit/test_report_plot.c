@@ -405,9 +405,10 @@ static double cell_of(const char *path, int ix, int iy)
 /*
  * Issue 17 / 15: a campaign with [sweep] replication = 2,3 gets one
  * heatmap per metric and factor (-r2, -r3), each normalised to its own
- * factor's baseline and titled with it; a single-factor campaign keeps
- * today's names.  Factor 3 runs at 0.6 of factor 2 everywhere; the small
- * node (1 core, 12 GiB) at half of each factor's full node.
+ * factor's baseline and titled with it, and one throttle curve per
+ * factor; a single-factor campaign keeps today's names.  Factor 3 runs at 0.6
+ * of factor 2 everywhere; the small node (1 core, 12 GiB) at half of each
+ * factor's full node.
  */
 static void test_plot_heatmap_replication(void **state)
 {
@@ -430,6 +431,7 @@ static void test_plot_heatmap_replication(void **state)
 				s.cpus = c;
 				s.mem = (uint64_t)m * 12 * 1073741824ull;
 				s.replication = repl;
+				s.disk_bw = (uint64_t)m * 100000000;
 				s.rank_bw = (repl == 2 ? 100e6 : 60e6) *
 					    (c == 1 && m == 1 ? 0.5 : 1);
 				s.seed = (unsigned)(repl * 10 + c * 3 + m);
@@ -463,6 +465,17 @@ static void test_plot_heatmap_replication(void **state)
 	if (!strstr(svg, "write, replication 3: "))
 		fail_msg("the r3 heatmap's title does not name its factor");
 	free(svg);
+	/* the throttle curves too: one per factor, never a band mixing
+	 * the factors */
+	assert_int_equal(run_cmd(&txt, 11, "plot", "--kind=throttle", out,
+				 files[0], files[1], files[2], files[3],
+				 files[4], files[5], files[6], files[7]),
+			 REPORT_EXIT_OK);
+	assert_non_null(strstr(txt, "throttle write, replication 2: "));
+	free(txt);
+	assert_int_equal(access(P("h-throttle-write-r2.png"), F_OK), 0);
+	assert_int_equal(access(P("h-throttle-write-r3.png"), F_OK), 0);
+	assert_int_equal(access(P("h-throttle-write.png"), F_OK), -1);
 	/* one factor: today's names */
 	snprintf(one, sizeof(one), "--out=%s/one", dir);
 	assert_int_equal(run_cmd(&txt, 7, "plot", "--kind=heatmap", one,
