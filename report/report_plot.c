@@ -3,8 +3,10 @@
  * report_plot: iostrata-report plot, through gnuplot, to PNG and SVG:
  *  - heatmap: cores per OSD x memory per OSD, headline figure normalised
  *    to the unconstrained baseline (the paper's Figures 2 and 3);
- *  - throttle: bandwidth or IOPS vs disk throttle with min-max bands
- *    (the paper's Figures 4 and 5);
+ *  - throttle: bandwidth or IOPS vs disk throttle with min-max bands and
+ *    the knee sweepfit finds (the paper's Figures 4 and 5);
+ *  heatmaps and throttle curves once per replication factor when the runs
+ *  have several;
  *  - timeline: per-rank rate per sample interval, ranks x time, with each
  *    rank's end marked, so stragglers and early finishers stand out.
  */
