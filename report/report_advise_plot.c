@@ -216,9 +216,10 @@ int adv_plot_cands(const char *prefix, const struct adv_cand *cd, size_t n,
 	gp_fprintq(fp, "cost of the storage tier [%s]", cur);
 	fprintf(fp, "\nset ylabel 'predicted score (bar: to the lower end "
 		    "of the 95%% interval)'\n");
-	fprintf(fp, "set grid\nset key bottom right\n");
-	fprintf(fp, "set offsets graph 0.05, graph 0.05, graph 0.1, graph "
-		    "0.1\n");
+	/* relative performance is never negative (intervals clipped at 0):
+	 * the axis starts at 0, with no margin below */
+	fprintf(fp, "set grid\nset key bottom right\nset yrange [0:*]\n");
+	fprintf(fp, "set offsets graph 0.05, graph 0.05, graph 0.1, 0\n");
 	fprintf(fp,
 		"plot $adv using 1:($4 == 1 ? $2 : 1/0):3:2 with yerrorbars "
 		"pt 7 ps 0.8 lc rgb '#1f77b4' title 'interpolated', \\\n"
