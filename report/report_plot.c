@@ -34,6 +34,7 @@ struct plot_ctx {
 	const char *gp, *prefix;
 	char **used;
 	size_t nused;
+	int said; /* plots not drawn, a sentence said why (not a failure) */
 };
 
 static bool name_used(const struct plot_ctx *pc, const char *name)
@@ -378,6 +379,16 @@ static void factor_names(const char *phase, int repl, bool multi, char *name,
 	}
 }
 
+/* Is [rr] in the heatmap of [phase] for factor [repl] at disk throttle
+ * [disk] (0: unthrottled): a figure, applied cores and memory? */
+static bool in_map(const struct report_run *rr, const char *phase,
+		   const struct ios_fig_desc *f, int repl, bool multi,
+		   uint64_t disk)
+{
+	return !isnan(run_mean(rr, phase, f)) && rr->cpus > 0 && rr->mem &&
+	       of_factor(rr, repl, multi) && rr->disk_bw == disk;
+}
+
 /*
  * One heatmap: phase [phase] of the runs of replication factor [repl]
  * ([multi]: the runs have several factors, each gets its own map, named
@@ -391,12 +402,14 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 	const struct ios_fig_desc *f = ios_fig_headline(phase);
 	double *xs = calloc(n + 1, sizeof(double)),
 	       *ys = calloc(n + 1, sizeof(double));
-	double base = NAN, bx = -1, by = -1;
+	double base = NAN, bx = -1, by = -1, bsum = 0;
 	size_t nx = 0, ny = 0;
 	char *body = NULL, name[48], rtitle[48];
-	size_t blen = 0;
+	size_t blen = 0, bcnt = 0;
 	struct plot_data pd;
 	FILE *b = NULL;
+	uint64_t disk = 0; /* the runs' disk throttle: 0 unthrottled */
+	bool any = false, unthrottled = false, several = false;
 
 	if (!xs || !ys) {
 		free(xs);
@@ -404,22 +417,47 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 		return -1;
 	}
 	factor_names(phase, repl, multi, name, rtitle);
+	/* one disk speed per map: the unthrottled runs when there are
+	 * any, else the one throttle they all ran at; a disk-speed sweep
+	 * (several throttles, nothing unthrottled) has no cores x memory
+	 * map to draw */
 	for (size_t i = 0; i < n; i++) {
-		double v = run_mean(&runs[i], phase, f);
-
-		if (isnan(v) || runs[i].cpus <= 0 || !runs[i].mem ||
-		    !of_factor(&runs[i], repl, multi))
+		if (!in_map(&runs[i], phase, f, repl, multi, runs[i].disk_bw))
+			continue;
+		unthrottled |= !runs[i].disk_bw;
+		several |= any && runs[i].disk_bw != disk;
+		disk = any ? disk : runs[i].disk_bw;
+		any = true;
+	}
+	if (unthrottled) {
+		disk = 0;
+	} else if (several) {
+		printf("heatmap %s%s: not drawn: every run is throttled, at several disk speeds (a disk-speed sweep): no cores x memory map (see the throttle curves)\n",
+		       phase, rtitle);
+		pc->said++;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!in_map(&runs[i], phase, f, repl, multi, disk))
 			continue;
 		xs[nx++] = runs[i].cpus / osds;
 		ys[ny++] = runs[i].mem / osds / 1e9;
-		/* baseline: the run with the most cores, then memory */
+		/* baseline: the cell with the most cores, then memory */
 		if (runs[i].cpus > bx ||
 		    (runs[i].cpus == bx && (double)runs[i].mem > by)) {
 			bx = (double)runs[i].cpus;
 			by = (double)runs[i].mem;
-			base = v;
 		}
 	}
+	/* its mean, as the cell shows it (so that it reads 1.00) */
+	for (size_t i = 0; i < n; i++)
+		if (in_map(&runs[i], phase, f, repl, multi, disk) &&
+		    runs[i].cpus == bx && (double)runs[i].mem == by) {
+			bsum += run_mean(&runs[i], phase, f);
+			bcnt++;
+		}
+	if (bcnt)
+		base = bsum / (double)bcnt;
 	nx = uniq(xs, nx);
 	ny = uniq(ys, ny);
 	if (nx == 0 || isnan(base))
@@ -444,9 +482,8 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 			for (size_t i = 0; i < n; i++) {
 				double v = run_mean(&runs[i], phase, f);
 
-				if (isnan(v) || runs[i].cpus <= 0 ||
-				    !runs[i].mem ||
-				    !of_factor(&runs[i], repl, multi) ||
+				if (!in_map(&runs[i], phase, f, repl, multi,
+					    disk) ||
 				    idx_of(xs, nx, runs[i].cpus / osds) != ix ||
 				    idx_of(ys, ny, runs[i].mem / osds / 1e9) !=
 					    iy)
@@ -526,10 +563,10 @@ static int plot_heatmap(struct plot_ctx *pc, const struct report_run *runs,
 
 	if (each_plot(pc, runs, n, osds, heatmap_one, &made, &failed) < 0)
 		return -1;
-	if (!made && !failed)
+	if (!made && !failed && !pc->said)
 		fprintf(stderr,
 			"iostrata-report plot: heatmap: no runs with applied cores and memory (attachments or job facts) to plot\n");
-	return made && !failed ? 0 : -1;
+	return (made || pc->said) && !failed ? 0 : -1;
 }
 
 /* A growable list of observations (x, y). */
