@@ -406,11 +406,46 @@ int sf_knee_fit(const double *x, const double *y, size_t n, int steps,
 
 		out->flat = !(rise > 0.02 * fabs(out->high)) || rise <= se;
 	}
-	out->plateau =
-		!out->flat && out->k2 < u[nu - 1] && !same(out->k2, u[nu - 1]);
+	/* a plateau only when even its interval ends before the largest x:
+	 * a noisy curve that rises all the way fits best with a "plateau"
+	 * over its last point alone, and that is no threshold */
+	out->plateau = !out->flat && out->k2_hi < u[nu - 1] &&
+		       !same(out->k2_hi, u[nu - 1]);
 	free(u);
 	free(cand);
 	free(prof1);
 	free(prof2);
 	return 0;
+}
+
+int sf_knee_obs(const double *x, const double *y, size_t n, struct sf_knee *out)
+{
+	double ss = 0;
+	int df = 0, minreps = 0;
+
+	/* per distinct x (its first observation): count, mean, squares */
+	for (size_t i = 0; i < n; i++) {
+		double sum = 0, sq = 0;
+		int k = 0;
+		bool first = true;
+
+		for (size_t j = 0; j < i && first; j++)
+			first = !same(x[j], x[i]);
+		if (!first)
+			continue;
+		for (size_t j = i; j < n; j++)
+			if (same(x[j], x[i])) {
+				sum += y[j];
+				k++;
+			}
+		for (size_t j = i; j < n; j++)
+			if (same(x[j], x[i]))
+				sq += (y[j] - sum / k) * (y[j] - sum / k);
+		ss += sq;
+		df += k - 1;
+		if (minreps == 0 || k < minreps)
+			minreps = k;
+	}
+	return sf_knee_fit(x, y, n, SF_KNEE_STEPS, df > 0 ? sqrt(ss / df) : NAN,
+			   minreps, out);
 }

@@ -75,7 +75,8 @@ double sf_interp(const double *x, const double *f, size_t n, double at,
 struct sf_knee {
 	bool ok;             /* fitted (>= 5 observations, >= 3 speeds) */
 	bool flat;           /* the rise is within the noise: no threshold */
-	bool plateau;        /* k2 below the largest x: a plateau was reached */
+	bool plateau;        /* a plateau was reached: k2 and its whole 95%
+			      * interval below the largest x */
 	double low, high;    /* fitted levels below k1 and above k2 */
 	double k1, k2;       /* breakpoints (k1 = the smallest x: no first
 			      * plateau) */
@@ -96,6 +97,20 @@ struct sf_knee {
  */
 int sf_knee_fit(const double *x, const double *y, size_t n, int steps,
 		double noise_sd, int reps, struct sf_knee *out);
+
+/* Breakpoint candidates between consecutive x of every knee fitted. */
+#define SF_KNEE_STEPS 20
+
+/*
+ * The knee of observations (x[i], y[i]) (repetitions as separate
+ * observations) judged against their own noise: sf_knee_fit with
+ * SF_KNEE_STEPS, the pooled sd of the repetitions at each distinct x (NAN
+ * when no x has two) and the fewest repetitions at an x.  What `iostrata-
+ * report plot` draws on a throttle curve; sf_fit's disk knee is the same
+ * fit with the model's noise.  Returns as sf_knee_fit.
+ */
+int sf_knee_obs(const double *x, const double *y, size_t n,
+		struct sf_knee *out);
 
 /* One configuration of the campaigns, in model units. */
 struct sf_point {
@@ -146,12 +161,17 @@ void sf_model_free(struct sf_model *m);
 
 /* A prediction relative to the model's base (1 = the full node). */
 struct sf_pred {
-	double rel, lo, hi; /* value and 95% interval */
+	double rel, lo, hi; /* value and 95% interval; lo clipped at 0 (a
+			     * relative performance below 0 is impossible) */
+	double half;        /* the interval's half-width before the clip:
+			     * rel - half is the unclipped lower end (NAN:
+			     * no interval) */
 	enum sf_where where;
 	int nreps; /* measured: repetitions behind it */
 };
 
-/* Predict the metric at (cores per OSD, GB per OSD, disk MB/s). */
+/* Predict the metric at (cores per OSD, GB per OSD, disk MB/s); the
+ * interval is rel +- half, its lower end clipped at 0. */
 void sf_predict(const struct sf_model *m, double cores, double gb, double mbps,
 		struct sf_pred *out);
 

@@ -127,7 +127,7 @@ static int knee_of(const struct reps *r, const double *xs, size_t nr,
 			x[k] = xs[i];
 			y[k++] = r[i].v[j] / scale;
 		}
-	rc = sf_knee_fit(x, y, n, 20, sd / scale, minreps, out);
+	rc = sf_knee_fit(x, y, n, SF_KNEE_STEPS, sd / scale, minreps, out);
 	free(x);
 	free(y);
 	return rc;
@@ -530,6 +530,20 @@ static enum sf_where worse(enum sf_where a, enum sf_where b)
 	return a > b ? a : b;
 }
 
+/* out->rel +- [half] (NAN: no interval), the lower end clipped at 0: a
+ * relative performance cannot be negative, and an interval reaching below
+ * 0 only says the model knows little there (half keeps how little). */
+static void set_interval(struct sf_pred *out, double half)
+{
+	out->half = half;
+	if (isnan(half)) {
+		out->lo = out->hi = NAN;
+		return;
+	}
+	out->lo = fmax(0, out->rel - half);
+	out->hi = out->rel + half;
+}
+
 void sf_predict(const struct sf_model *m, double cores, double gb, double mbps,
 		struct sf_pred *out)
 {
@@ -610,22 +624,14 @@ void sf_predict(const struct sf_model *m, double cores, double gb, double mbps,
 			out->rel = mu / m->base;
 			out->nreps = (int)w;
 			t = sf_t975(m->df_rep);
-			if (isnan(t) || isnan(m->sd_rep)) {
-				out->lo = out->hi = NAN;
-			} else {
-				double e = t * m->sd_rep / sqrt(w) / m->base;
-
-				out->lo = out->rel - e;
-				out->hi = out->rel + e;
-			}
+			set_interval(out, isnan(t) || isnan(m->sd_rep)
+						  ? NAN
+						  : t * m->sd_rep / sqrt(w) /
+							    m->base);
 			return;
 		}
 	}
 	t = sf_t975(m->nloo - 1);
-	if (isnan(t) || isnan(m->loo_rmse)) {
-		out->lo = out->hi = NAN;
-	} else {
-		out->lo = out->rel - t * m->loo_rmse;
-		out->hi = out->rel + t * m->loo_rmse;
-	}
+	set_interval(out,
+		     isnan(t) || isnan(m->loo_rmse) ? NAN : t * m->loo_rmse);
 }

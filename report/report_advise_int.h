@@ -30,7 +30,8 @@ enum {
 struct adv_cand {
 	uint64_t cores, mem, disk_bw; /* disk_bw 0: the installed drives */
 	char disk[64];                /* its disk class (site file text) */
-	double cost, score, score_lo;
+	double cost, score, score_lo; /* score_lo: clipped at 0 */
+	double score_lo_raw;          /* the same before the clip */
 	enum sf_where where;
 	struct sf_pred pred[ADV_NMETRICS];
 	bool meets, confident;

@@ -177,9 +177,9 @@ int adv_plot_cands(const char *prefix, const struct adv_cand *cd, size_t n,
 	fp = mem_open(&data, &dlen, err);
 	if (!fp)
 		return -ENOMEM;
-	fprintf(fp, "# cost score score_lo basis(0 measured 1 interpolated "
-		    "2 extrapolated above 3 below) mark(1 advised 2 cheapest "
-		    "sure) label\n");
+	fprintf(fp, "# cost score score_lo(clipped at 0) basis(0 measured 1 "
+		    "interpolated 2 extrapolated above 3 below) mark(1 advised "
+		    "2 cheapest sure) label score_lo_unclipped\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct adv_cand *x = &cd[i];
 		int mark = (long)i == best ? 1 : (long)i == sure ? 2 : 0;
@@ -198,6 +198,9 @@ int adv_plot_cands(const char *prefix, const struct adv_cand *cd, size_t n,
 		if (mark)
 			adv_cand_name(x, name, sizeof(name));
 		gp_fputd(fp, name);
+		fputc(' ', fp);
+		gp_fputnum(fp,
+			   isinf(x->score_lo_raw) ? x->score : x->score_lo_raw);
 		fputc('\n', fp);
 	}
 	if ((rc = mem_close(fp, err)) < 0)
@@ -213,9 +216,10 @@ int adv_plot_cands(const char *prefix, const struct adv_cand *cd, size_t n,
 	gp_fprintq(fp, "cost of the storage tier [%s]", cur);
 	fprintf(fp, "\nset ylabel 'predicted score (bar: to the lower end "
 		    "of the 95%% interval)'\n");
-	fprintf(fp, "set grid\nset key bottom right\n");
-	fprintf(fp, "set offsets graph 0.05, graph 0.05, graph 0.1, graph "
-		    "0.1\n");
+	/* relative performance is never negative (intervals clipped at 0):
+	 * the axis starts at 0, with no margin below */
+	fprintf(fp, "set grid\nset key bottom right\nset yrange [0:*]\n");
+	fprintf(fp, "set offsets graph 0.05, graph 0.05, graph 0.1, 0\n");
 	fprintf(fp,
 		"plot $adv using 1:($4 == 1 ? $2 : 1/0):3:2 with yerrorbars "
 		"pt 7 ps 0.8 lc rgb '#1f77b4' title 'interpolated', \\\n"

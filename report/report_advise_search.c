@@ -114,8 +114,62 @@ static void fmt_interval(const struct sf_pred *p, char *buf, size_t len)
 		snprintf(buf, len, "no interval: %s",
 			 p->where == SF_MEASURED ? "one repetition, no spread"
 						 : "no leave-one-out error");
+	else if (p->rel - p->half < 0)
+		snprintf(buf, len,
+			 "95%% interval %.2f..%.2f, clipped at 0 from %.2f",
+			 p->lo, p->hi, p->rel - p->half);
 	else
 		snprintf(buf, len, "95%% interval %.2f..%.2f", p->lo, p->hi);
+}
+
+/*
+ * Does the interval of [p] fail to support a recommendation at [target]?
+ * Too wide (wider than the value itself: the sweep cannot tell the figure
+ * from 0) or reaching below the target.  The reason into [why].
+ */
+static bool unsupported(const struct sf_pred *p, double target, char *why,
+			size_t len)
+{
+	if (isnan(p->half))
+		return false; /* no interval: said on its own line */
+	if (2 * p->half > p->rel) {
+		snprintf(
+			why, len,
+			"its 95%% interval is %.2f wide (+-%.2f), wider than the predicted %.2f itself",
+			2 * p->half, p->half, p->rel);
+		return true;
+	}
+	if (p->lo < target) {
+		snprintf(
+			why, len,
+			"its 95%% interval (%.2f..%.2f) reaches below the target %.2f",
+			p->lo, p->hi, target);
+		return true;
+	}
+	return false;
+}
+
+/* The measurement that would support the advice [x] (not supported for
+ * [nbad] metrics): the node itself, or more repetitions of it. */
+static void print_unsupported(FILE *out, const struct adv_cand *x, int nbad)
+{
+	char sz[32], disk[96] = "";
+
+	if (!nbad)
+		return;
+	ios_fmt_size(x->mem, sz, sizeof(sz));
+	if (x->disk_bw)
+		snprintf(disk, sizeof(disk),
+			 ", disks throttled to %.0f MB/s (%s)",
+			 (double)x->disk_bw / 1e6, x->disk);
+	if (x->where == SF_MEASURED)
+		fprintf(out,
+			"  A measurement that would: more repetitions of this measured node (%llu cores, %s%s) in the sweep, or its campaign again with --check.\n",
+			(unsigned long long)x->cores, sz, disk);
+	else
+		fprintf(out,
+			"  A measurement that would: a point nearer this node: the node itself (%llu cores, %s%s) added to the sweep as an element with repetitions, then advise again (or pass its campaign with --check).\n",
+			(unsigned long long)x->cores, sz, disk);
 }
 
 /* Print a knee in words. */
@@ -268,7 +322,7 @@ static int cat_axis(const struct ios_site *site, const char *key,
 static void predict(const struct search *s, struct adv_cand *x, double mbps,
 		    const struct adv_target *t)
 {
-	x->score = x->score_lo = INFINITY;
+	x->score = x->score_lo = x->score_lo_raw = INFINITY;
 	x->meets = x->confident = true;
 	for (int m = 0; m < ADV_NMETRICS; m++) {
 		struct sf_pred *pr = &x->pred[m];
@@ -282,6 +336,9 @@ static void predict(const struct search *s, struct adv_cand *x, double mbps,
 		x->score = fmin(x->score, pr->rel);
 		x->score_lo =
 			fmin(x->score_lo, isnan(pr->lo) ? -INFINITY : pr->lo);
+		x->score_lo_raw =
+			fmin(x->score_lo_raw,
+			     isnan(pr->lo) ? -INFINITY : pr->rel - pr->half);
 		if (pr->rel < t->ratio[m])
 			x->meets = false;
 		if (!(pr->lo >= t->ratio[m]))
@@ -442,6 +499,7 @@ static int print_advice(FILE *out, const struct search *s,
 {
 	const struct adv_cand *x;
 	char sz[32];
+	int nbad = 0;
 
 	if (s->best < 0) {
 		fprintf(out, "No node of the catalogue meets the target.\n");
@@ -465,6 +523,18 @@ static int print_advice(FILE *out, const struct search *s,
 			adv_metric_name(m), x->pred[m].rel, iv,
 			adv_where_names[x->pred[m].where], t->ratio[m]);
 	}
+	for (int m = 0; m < ADV_NMETRICS; m++) {
+		char why[160];
+
+		if (s->fitted[m] &&
+		    unsupported(&x->pred[m], t->ratio[m], why, sizeof(why))) {
+			fprintf(out,
+				"  %s: the sweep cannot support this recommendation: %s.\n",
+				adv_metric_name(m), why);
+			nbad++;
+		}
+	}
+	print_unsupported(out, x, nbad);
 	if (x->where == SF_EXTRAP_ABOVE)
 		fprintf(out,
 			"  Extrapolated: this node has more of some resource than any measured one; the\n"

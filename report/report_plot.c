@@ -3,8 +3,10 @@
  * report_plot: iostrata-report plot, through gnuplot, to PNG and SVG:
  *  - heatmap: cores per OSD x memory per OSD, headline figure normalised
  *    to the unconstrained baseline (the paper's Figures 2 and 3);
- *  - throttle: bandwidth or IOPS vs disk throttle with min-max bands
- *    (the paper's Figures 4 and 5);
+ *  - throttle: bandwidth or IOPS vs disk throttle with min-max bands and
+ *    the knee sweepfit finds (the paper's Figures 4 and 5);
+ *  heatmaps and throttle curves once per replication factor when the runs
+ *  have several;
  *  - timeline: per-rank rate per sample interval, ranks x time, with each
  *    rank's end marked, so stragglers and early finishers stand out.
  */
@@ -24,6 +26,7 @@
 #include "gnuplot.h"
 #include "report.h"
 #include "safefile.h"
+#include "sweepfit.h"
 
 /* One `iostrata-report plot`: gnuplot, the --out prefix and the file names
  * written so far, so that two plots never get the same name. */
@@ -31,6 +34,7 @@ struct plot_ctx {
 	const char *gp, *prefix;
 	char **used;
 	size_t nused;
+	int said; /* plots not drawn, a sentence said why (not a failure) */
 };
 
 static bool name_used(const struct plot_ctx *pc, const char *name)
@@ -324,215 +328,453 @@ static void finish_plot(struct plot_ctx *pc, const char *kind, const char *name,
 		(*made)++;
 }
 
-static int plot_heatmap(struct plot_ctx *pc, const struct report_run *runs,
-			size_t n, double osds)
+/*
+ * The replication factors of the runs, sorted, into *out (malloc'd; 0
+ * stands for unknown): a campaign with [sweep] replication = 2,3 has two,
+ * and each gets its own heatmaps and throttle curves.  Returns the count
+ * or -1 (out of memory).
+ */
+static int repl_factors(const struct report_run *runs, size_t n, int **out)
+{
+	int *repl = calloc(n + 1, sizeof(int)), nr = 0;
+
+	*out = repl;
+	if (!repl)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int j = 0, v = runs[i].replication;
+
+		while (j < nr && repl[j] < v)
+			j++;
+		if (j < nr && repl[j] == v)
+			continue;
+		memmove(&repl[j + 1], &repl[j], (size_t)(nr - j) * sizeof(int));
+		repl[j] = v;
+		nr++;
+	}
+	return nr;
+}
+
+/* Is [rr] of factor [repl] (always, when the runs have one factor)? */
+static bool of_factor(const struct report_run *rr, int repl, bool multi)
+{
+	return !multi || rr->replication == repl;
+}
+
+/* The plot's name part ("write", "write-r2", "write-runknown") and its
+ * title's (", replication 2"; "" with one factor), both 48 bytes. */
+static void factor_names(const char *phase, int repl, bool multi, char *name,
+			 char *title)
+{
+	title[0] = '\0';
+	snprintf(name, 48, "%.16s", phase);
+	if (!multi)
+		return;
+	if (repl > 0) {
+		snprintf(name, 48, "%.16s-r%d", phase, repl);
+		snprintf(title, 48, ", replication %d", repl);
+	} else {
+		snprintf(name, 48, "%.16s-runknown", phase);
+		snprintf(title, 48, ", replication unknown");
+	}
+}
+
+/* Is [rr] in the heatmap of [phase] for factor [repl] at disk throttle
+ * [disk] (0: unthrottled): a figure, applied cores and memory? */
+static bool in_map(const struct report_run *rr, const char *phase,
+		   const struct ios_fig_desc *f, int repl, bool multi,
+		   uint64_t disk)
+{
+	return !isnan(run_mean(rr, phase, f)) && rr->cpus > 0 && rr->mem &&
+	       of_factor(rr, repl, multi) && rr->disk_bw == disk;
+}
+
+/*
+ * One heatmap: phase [phase] of the runs of replication factor [repl]
+ * ([multi]: the runs have several factors, each gets its own map, named
+ * PHASE-rN and normalised to its own baseline; else every run, named
+ * PHASE).  Counts it in *made / *failed; -1 out of memory, else 0.
+ */
+static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
+		       size_t n, double osds, const char *phase, int repl,
+		       bool multi, int *made, int *failed)
+{
+	const struct ios_fig_desc *f = ios_fig_headline(phase);
+	double *xs = calloc(n + 1, sizeof(double)),
+	       *ys = calloc(n + 1, sizeof(double));
+	double base = NAN, bx = -1, by = -1, bsum = 0;
+	size_t nx = 0, ny = 0;
+	char *body = NULL, name[48], rtitle[48];
+	size_t blen = 0, bcnt = 0;
+	struct plot_data pd;
+	FILE *b = NULL;
+	uint64_t disk = 0; /* the runs' disk throttle: 0 unthrottled */
+	bool any = false, unthrottled = false, several = false;
+
+	if (!xs || !ys) {
+		free(xs);
+		free(ys);
+		return -1;
+	}
+	factor_names(phase, repl, multi, name, rtitle);
+	/* one disk speed per map: the unthrottled runs when there are
+	 * any, else the one throttle they all ran at; a disk-speed sweep
+	 * (several throttles, nothing unthrottled) has no cores x memory
+	 * map to draw */
+	for (size_t i = 0; i < n; i++) {
+		if (!in_map(&runs[i], phase, f, repl, multi, runs[i].disk_bw))
+			continue;
+		unthrottled |= !runs[i].disk_bw;
+		several |= any && runs[i].disk_bw != disk;
+		disk = any ? disk : runs[i].disk_bw;
+		any = true;
+	}
+	if (unthrottled) {
+		disk = 0;
+	} else if (several) {
+		printf("heatmap %s%s: not drawn: every run is throttled, at several disk speeds (a disk-speed sweep): no cores x memory map (see the throttle curves)\n",
+		       phase, rtitle);
+		pc->said++;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!in_map(&runs[i], phase, f, repl, multi, disk))
+			continue;
+		xs[nx++] = runs[i].cpus / osds;
+		ys[ny++] = runs[i].mem / osds / 1e9;
+		/* baseline: the cell with the most cores, then memory */
+		if (runs[i].cpus > bx ||
+		    (runs[i].cpus == bx && (double)runs[i].mem > by)) {
+			bx = (double)runs[i].cpus;
+			by = (double)runs[i].mem;
+		}
+	}
+	/* its mean, as the cell shows it (so that it reads 1.00) */
+	for (size_t i = 0; i < n; i++)
+		if (in_map(&runs[i], phase, f, repl, multi, disk) &&
+		    runs[i].cpus == bx && (double)runs[i].mem == by) {
+			bsum += run_mean(&runs[i], phase, f);
+			bcnt++;
+		}
+	if (bcnt)
+		base = bsum / (double)bcnt;
+	nx = uniq(xs, nx);
+	ny = uniq(ys, ny);
+	if (nx == 0 || isnan(base))
+		goto out;
+	if (!(base > 0)) {
+		fprintf(stderr,
+			"iostrata-report plot: heatmap %s%s: the baseline's %s is %g, not a positive number to normalise by: plot skipped\n",
+			phase, rtitle, f->name, base);
+		goto out;
+	}
+	if (data_open(&pd, "$dat", "")) {
+		free(xs);
+		free(ys);
+		return -1;
+	}
+	/* regular grid of cells; cells without a run stay NaN */
+	for (size_t iy = 0; iy < ny; iy++) {
+		for (size_t ix = 0; ix < nx; ix++) {
+			double sum = 0;
+			int cnt = 0;
+
+			for (size_t i = 0; i < n; i++) {
+				double v = run_mean(&runs[i], phase, f);
+
+				if (!in_map(&runs[i], phase, f, repl, multi,
+					    disk) ||
+				    idx_of(xs, nx, runs[i].cpus / osds) != ix ||
+				    idx_of(ys, ny, runs[i].mem / osds / 1e9) !=
+					    iy)
+					continue;
+				sum += v;
+				cnt++;
+			}
+			fprintf(pd.fp, "%zu %zu ", ix, iy);
+			gp_fputnum(pd.fp, cnt ? sum / cnt / base : NAN);
+			fprintf(pd.fp, "\n");
+		}
+		fprintf(pd.fp, "\n");
+	}
+	b = open_memstream(&body, &blen);
+	if (b) {
+		fprintf(b, "set title ");
+		gp_fprintq(
+			b,
+			"%s%s: %s normalised to the unconstrained baseline (%.1f %s)",
+			phase, rtitle, f->name, base * f->scale, f->dunit);
+		fprintf(b,
+			" noenhanced\nset xlabel 'cores per OSD'\nset ylabel 'memory per OSD [GB]'\nset cblabel ");
+		gp_fprintq(b, "%s / baseline", f->name);
+		fprintf(b,
+			"\nset cbrange [0:1.2]\nset palette defined (0 '#b2182b', 0.6 '#f4a582', 0.9 '#f7f7f7', 1.0 '#92c5de', 1.2 '#2166ac')\nset xtics (");
+		for (size_t ix = 0; ix < nx; ix++)
+			fprintf(b, "%s'%.2g' %zu", ix ? ", " : "", xs[ix], ix);
+		fprintf(b, ")\nset ytics (");
+		for (size_t iy = 0; iy < ny; iy++)
+			fprintf(b, "%s'%.3g' %zu", iy ? ", " : "", ys[iy], iy);
+		/* a grid under 2 x 2 is no image for gnuplot (it warns):
+		 * cells as filled boxes then */
+		fprintf(b,
+			")\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\nunset key\nplot $dat using %s, '' using 1:2:(sprintf('%%.2f',$3)) with labels font ',12'\n",
+			nx - 1, ny - 1,
+			nx < 2 || ny < 2
+				? "1:2:(0.5):(0.5):3 with boxxyerror fc palette fs solid noborder"
+				: "1:2:3 with image");
+	}
+	finish_plot(pc, "heatmap", name, b, &pd, 1, &body, made, failed);
+out:
+	free(xs);
+	free(ys);
+	return 0;
+}
+
+/* Draws one plot of a phase and replication factor (heatmap_one,
+ * throttle_one). */
+typedef int one_plot_fn(struct plot_ctx *pc, const struct report_run *runs,
+			size_t n, double osds, const char *phase, int repl,
+			bool multi, int *made, int *failed);
+
+/* [one] for every phase of the runs and each of their replication
+ * factors; counted in *made / *failed.  -1 out of memory, else 0. */
+static int each_plot(struct plot_ctx *pc, const struct report_run *runs,
+		     size_t n, double osds, one_plot_fn *one, int *made,
+		     int *failed)
 {
 	char names[16][16];
 	size_t np = phase_names(runs, n, names, 16);
+	int *repl, nr = repl_factors(runs, n, &repl), rc = 0;
+
+	if (nr < 0)
+		return -1;
+	for (size_t p = 0; p < np && !rc; p++)
+		for (int r = 0; r < nr && !rc; r++)
+			rc = one(pc, runs, n, osds, names[p], repl[r], nr > 1,
+				 made, failed);
+	free(repl);
+	return rc;
+}
+
+static int plot_heatmap(struct plot_ctx *pc, const struct report_run *runs,
+			size_t n, double osds)
+{
 	int made = 0, failed = 0;
 
-	for (size_t p = 0; p < np; p++) {
-		const struct ios_fig_desc *f = ios_fig_headline(names[p]);
-		double *xs = calloc(n + 1, sizeof(double)),
-		       *ys = calloc(n + 1, sizeof(double));
-		double base = NAN, bx = -1, by = -1;
-		size_t nx = 0, ny = 0;
-		char *body = NULL;
-		size_t blen = 0;
-		struct plot_data pd;
-		FILE *b = NULL;
-
-		if (!xs || !ys) {
-			free(xs);
-			free(ys);
-			return -1;
-		}
-		for (size_t i = 0; i < n; i++) {
-			double v = run_mean(&runs[i], names[p], f);
-
-			if (isnan(v) || runs[i].cpus <= 0 || !runs[i].mem)
-				continue;
-			xs[nx++] = runs[i].cpus / osds;
-			ys[ny++] = runs[i].mem / osds / 1e9;
-			/* baseline: the run with the most cores, then memory */
-			if (runs[i].cpus > bx ||
-			    (runs[i].cpus == bx && (double)runs[i].mem > by)) {
-				bx = (double)runs[i].cpus;
-				by = (double)runs[i].mem;
-				base = v;
-			}
-		}
-		nx = uniq(xs, nx);
-		ny = uniq(ys, ny);
-		if (nx == 0 || isnan(base)) {
-			free(xs);
-			free(ys);
-			continue;
-		}
-		if (!(base > 0)) {
-			fprintf(stderr,
-				"iostrata-report plot: heatmap %s: the baseline's %s is %g, not a positive number to normalise by: plot skipped\n",
-				names[p], f->name, base);
-			free(xs);
-			free(ys);
-			continue;
-		}
-		if (data_open(&pd, "$dat", "")) {
-			free(xs);
-			free(ys);
-			return -1;
-		}
-		/* regular grid of cells; cells without a run stay NaN */
-		for (size_t iy = 0; iy < ny; iy++) {
-			for (size_t ix = 0; ix < nx; ix++) {
-				double sum = 0;
-				int cnt = 0;
-
-				for (size_t i = 0; i < n; i++) {
-					double v =
-						run_mean(&runs[i], names[p], f);
-
-					if (isnan(v) || runs[i].cpus <= 0 ||
-					    !runs[i].mem ||
-					    idx_of(xs, nx,
-						   runs[i].cpus / osds) != ix ||
-					    idx_of(ys, ny,
-						   runs[i].mem / osds / 1e9) !=
-						    iy)
-						continue;
-					sum += v;
-					cnt++;
-				}
-				fprintf(pd.fp, "%zu %zu ", ix, iy);
-				gp_fputnum(pd.fp, cnt ? sum / cnt / base : NAN);
-				fprintf(pd.fp, "\n");
-			}
-			fprintf(pd.fp, "\n");
-		}
-		b = open_memstream(&body, &blen);
-		if (b) {
-			fprintf(b, "set title ");
-			gp_fprintq(
-				b,
-				"%s: %s normalised to the unconstrained baseline (%.1f %s)",
-				names[p], f->name, base * f->scale, f->dunit);
-			fprintf(b,
-				" noenhanced\nset xlabel 'cores per OSD'\nset ylabel 'memory per OSD [GB]'\nset cblabel ");
-			gp_fprintq(b, "%s / baseline", f->name);
-			fprintf(b,
-				"\nset cbrange [0:1.2]\nset palette defined (0 '#b2182b', 0.6 '#f4a582', 0.9 '#f7f7f7', 1.0 '#92c5de', 1.2 '#2166ac')\nset xtics (");
-			for (size_t ix = 0; ix < nx; ix++)
-				fprintf(b, "%s'%.2g' %zu", ix ? ", " : "",
-					xs[ix], ix);
-			fprintf(b, ")\nset ytics (");
-			for (size_t iy = 0; iy < ny; iy++)
-				fprintf(b, "%s'%.3g' %zu", iy ? ", " : "",
-					ys[iy], iy);
-			fprintf(b,
-				")\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\nunset key\nplot $dat using 1:2:3 with image, '' using 1:2:(sprintf('%%.2f',$3)) with labels font ',12'\n",
-				nx - 1, ny - 1);
-		}
-		finish_plot(pc, "heatmap", names[p], b, &pd, 1, &body, &made,
-			    &failed);
-		free(xs);
-		free(ys);
-	}
-	if (!made && !failed)
+	if (each_plot(pc, runs, n, osds, heatmap_one, &made, &failed) < 0)
+		return -1;
+	if (!made && !failed && !pc->said)
 		fprintf(stderr,
 			"iostrata-report plot: heatmap: no runs with applied cores and memory (attachments or job facts) to plot\n");
-	return made && !failed ? 0 : -1;
+	return (made || pc->said) && !failed ? 0 : -1;
+}
+
+/* A growable list of observations (x, y). */
+struct obs {
+	double *x, *y;
+	size_t n, cap;
+};
+
+static int obs_add(struct obs *o, double x, double y)
+{
+	if (o->n == o->cap) {
+		size_t cap = o->cap ? 2 * o->cap : 64;
+		double *nx = realloc(o->x, cap * sizeof(*nx)), *ny;
+
+		if (!nx)
+			return -1;
+		o->x = nx;
+		ny = realloc(o->y, cap * sizeof(*ny));
+		if (!ny)
+			return -1;
+		o->y = ny;
+		o->cap = cap;
+	}
+	o->x[o->n] = x;
+	o->y[o->n++] = y;
+	return 0;
+}
+
+/*
+ * The knee of a throttle curve in words, for the key and the text output:
+ * "knee ~ 200 MB/s [175..225]" (true), or why there is none (false).
+ */
+static bool knee_words(const struct sf_knee *k, double xmax, char *buf,
+		       size_t len)
+{
+	if (!k->ok) {
+		snprintf(
+			buf, len,
+			"no knee found: too few points (need 3 speeds and 5 repetitions in all)");
+		return false;
+	}
+	if (k->flat) {
+		snprintf(
+			buf, len,
+			"no knee found: flat within the noise over %.4g..%.4g MB/s",
+			k->k1_lo < k->k1 ? k->k1_lo : k->k1, xmax);
+		return false;
+	}
+	if (!k->plateau) {
+		snprintf(
+			buf, len,
+			"no knee found: still rising at the fastest measured %.4g MB/s",
+			xmax);
+		return false;
+	}
+	snprintf(buf, len, "knee ~ %.4g MB/s [%.4g..%.4g]", k->k2, k->k2_lo,
+		 k->k2_hi);
+	return true;
+}
+
+/*
+ * One throttle curve: phase [phase] of the runs of replication factor
+ * [repl] ([multi]: several factors, named PHASE-rN; else every run, named
+ * PHASE).  Counts it in *made / *failed; -1 out of memory, else 0.
+ */
+static int throttle_one(struct plot_ctx *pc, const struct report_run *runs,
+			size_t n, double osds, const char *phase, int repl,
+			bool multi, int *made, int *failed)
+{
+	const struct ios_fig_desc *f = ios_fig_headline(phase);
+	double *xs = calloc(n + 1, sizeof(double));
+	size_t nx = 0, blen = 0;
+	char *body = NULL, knee[160];
+	struct plot_data pd;
+	struct obs o = {0};
+	struct sf_knee k;
+	bool found;
+	FILE *b = NULL;
+	char name[48], rtitle[48];
+
+	(void)osds; /* the x axis is per disk already */
+	if (!xs)
+		return -1;
+	factor_names(phase, repl, multi, name, rtitle);
+	for (size_t i = 0; i < n; i++)
+		if (runs[i].disk_bw && of_factor(&runs[i], repl, multi) &&
+		    !isnan(run_mean(&runs[i], phase, f)))
+			xs[nx++] = (double)runs[i].disk_bw;
+	nx = uniq(xs, nx);
+	if (nx < 1) {
+		free(xs);
+		return 0;
+	}
+	if (data_open(&pd, "$dat", "")) {
+		free(xs);
+		return -1;
+	}
+	fprintf(pd.fp, "# throttle_MBps min mean max (%s)\n", f->dunit);
+	for (size_t ix = 0; ix < nx; ix++) {
+		double mn = INFINITY, mx = -INFINITY, sum = 0;
+		int cnt = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			if ((double)runs[i].disk_bw != xs[ix] ||
+			    !of_factor(&runs[i], repl, multi))
+				continue;
+			for (int q = 0; q < runs[i].run->nphases; q++) {
+				const struct ios_phase_result *ph =
+					&runs[i].run->phases[q];
+
+				if (strcmp(ph->name, phase))
+					continue;
+				for (int r = 0; r < ph->nreps; r++) {
+					double v;
+
+					if (!ph->reps[r].valid)
+						continue;
+					v = ios_fig_value(&ph->reps[r].fig,
+							  f->id) *
+					    f->scale;
+					if (!isfinite(v))
+						continue;
+					mn = fmin(mn, v);
+					mx = fmax(mx, v);
+					sum += v;
+					cnt++;
+					if (obs_add(&o, xs[ix] / 1e6, v) < 0)
+						(*failed)++;
+				}
+			}
+		}
+		if (!cnt)
+			continue;
+		gp_fputnum(pd.fp, xs[ix] / 1e6);
+		for (int q = 0; q < 3; q++) {
+			fputc(' ', pd.fp);
+			gp_fputnum(pd.fp, q == 0   ? mn
+					  : q == 1 ? sum / cnt
+						   : mx);
+		}
+		fputc('\n', pd.fp);
+	}
+	/* the knee advise finds on a disk-speed curve (sweepfit) */
+	memset(&k, 0, sizeof(k));
+	if (o.n && sf_knee_obs(o.x, o.y, o.n, &k) < 0)
+		(*failed)++;
+	found = knee_words(&k, xs[nx - 1] / 1e6, knee, sizeof(knee));
+	printf("throttle %s%s: %s\n", phase, rtitle, knee);
+	b = open_memstream(&body, &blen);
+	if (b) {
+		fprintf(b, "set title ");
+		gp_fprintq(
+			b,
+			"%s%s: %s vs disk speed (min-max band over valid repetitions)",
+			phase, rtitle, f->name);
+		/* the reason as a second line: "\n" only in a
+		 * double-quoted literal of our own */
+		if (!found) {
+			fprintf(b, " . \"\\n\" . ");
+			gp_fprintq(b, "%s", knee);
+		}
+		fprintf(b,
+			" noenhanced\nset xlabel 'disk speed (throttle) [MB/s per disk]'\nset ylabel ");
+		gp_fprintq(b, "%s [%s]", f->name, f->dunit);
+		fprintf(b,
+			"\nset key bottom right opaque box\nset grid\nset yrange [0:*]\nset offsets graph 0.03, graph 0.03, graph 0.1, 0\n");
+		/* one speed: an x range of its own (gnuplot warns
+		 * about an empty one) */
+		if (nx == 1)
+			fprintf(b, "set xrange [%.10g:%.10g]\n",
+				xs[0] / 1e6 * 0.8, xs[0] / 1e6 * 1.2);
+		if (found) {
+			/* the knee's 95% profile interval as a band,
+			 * the knee itself as a dashed line */
+			if (k.k2_hi > k.k2_lo)
+				fprintf(b,
+					"set object 1 rect from %.10g, graph 0 to %.10g, graph 1 behind fc rgb '#fdae6b' fs transparent solid 0.35 noborder\n",
+					k.k2_lo, k.k2_hi);
+			fprintf(b,
+				"set arrow 1 from %.10g, graph 0 to %.10g, graph 1 nohead front lc rgb '#d94801' lw 2 dt 2\n",
+				k.k2, k.k2);
+		}
+		fprintf(b,
+			"plot $dat using 1:2:4 with filledcurves fc rgb '#9ecae1' fs transparent solid 0.5 title 'min-max', '' using 1:3 with linespoints lw 2 pt 7 lc rgb '#08519c' title 'mean', '' using 1:3:2:4 with yerrorbars lc rgb '#08519c' pt -1 notitle");
+		if (found) {
+			fprintf(b,
+				", keyentry with lines lc rgb '#d94801' lw 2 dt 2 title ");
+			gp_fprintq(b, "%s", knee);
+			if (k.k2_hi > k.k2_lo)
+				fprintf(b,
+					", keyentry with boxes fc rgb '#fdae6b' fs transparent solid 0.35 noborder title '95%% interval of the knee'");
+		}
+		fprintf(b, "\n");
+	}
+	finish_plot(pc, "throttle", name, b, &pd, 1, &body, made, failed);
+	free(o.x);
+	free(o.y);
+	free(xs);
+	return 0;
 }
 
 static int plot_throttle(struct plot_ctx *pc, const struct report_run *runs,
 			 size_t n)
 {
-	char names[16][16];
-	size_t np = phase_names(runs, n, names, 16);
 	int made = 0, failed = 0;
 
-	for (size_t p = 0; p < np; p++) {
-		const struct ios_fig_desc *f = ios_fig_headline(names[p]);
-		double *xs = calloc(n + 1, sizeof(double));
-		size_t nx = 0, blen = 0;
-		char *body = NULL;
-		struct plot_data pd;
-		FILE *b = NULL;
-
-		if (!xs)
-			return -1;
-		for (size_t i = 0; i < n; i++)
-			if (runs[i].disk_bw &&
-			    !isnan(run_mean(&runs[i], names[p], f)))
-				xs[nx++] = (double)runs[i].disk_bw;
-		nx = uniq(xs, nx);
-		if (nx < 1) {
-			free(xs);
-			continue;
-		}
-		if (data_open(&pd, "$dat", "")) {
-			free(xs);
-			return -1;
-		}
-		fprintf(pd.fp, "# throttle_MBps min mean max (%s)\n", f->dunit);
-		for (size_t ix = 0; ix < nx; ix++) {
-			double mn = INFINITY, mx = -INFINITY, sum = 0;
-			int cnt = 0;
-
-			for (size_t i = 0; i < n; i++) {
-				if ((double)runs[i].disk_bw != xs[ix])
-					continue;
-				for (int k = 0; k < runs[i].run->nphases; k++) {
-					const struct ios_phase_result *ph =
-						&runs[i].run->phases[k];
-
-					if (strcmp(ph->name, names[p]))
-						continue;
-					for (int r = 0; r < ph->nreps; r++) {
-						double v;
-
-						if (!ph->reps[r].valid)
-							continue;
-						v = ios_fig_value(
-							    &ph->reps[r].fig,
-							    f->id) *
-						    f->scale;
-						if (!isfinite(v))
-							continue;
-						mn = fmin(mn, v);
-						mx = fmax(mx, v);
-						sum += v;
-						cnt++;
-					}
-				}
-			}
-			if (!cnt)
-				continue;
-			gp_fputnum(pd.fp, xs[ix] / 1e6);
-			for (int q = 0; q < 3; q++) {
-				fputc(' ', pd.fp);
-				gp_fputnum(pd.fp, q == 0   ? mn
-						  : q == 1 ? sum / cnt
-							   : mx);
-			}
-			fputc('\n', pd.fp);
-		}
-		b = open_memstream(&body, &blen);
-		if (b) {
-			fprintf(b, "set title ");
-			gp_fprintq(
-				b,
-				"%s: %s vs disk throttle (min-max band over valid repetitions)",
-				names[p], f->name);
-			fprintf(b,
-				" noenhanced\nset xlabel 'disk throttle per OSD [MB/s]'\nset ylabel ");
-			gp_fprintq(b, "%s [%s]", f->name, f->dunit);
-			fprintf(b,
-				"\nset key top left\nset grid\nset yrange [0:*]\nplot $dat using 1:2:4 with filledcurves fc rgb '#9ecae1' fs transparent solid 0.5 title 'min-max', '' using 1:3 with linespoints lw 2 pt 7 lc rgb '#08519c' title 'mean', '' using 1:3:2:4 with yerrorbars lc rgb '#08519c' pt -1 title 'min-max'\n");
-		}
-		finish_plot(pc, "throttle", names[p], b, &pd, 1, &body, &made,
-			    &failed);
-		free(xs);
-	}
+	if (each_plot(pc, runs, n, 1, throttle_one, &made, &failed) < 0)
+		return -1;
 	if (!made && !failed)
 		fprintf(stderr,
 			"iostrata-report plot: throttle: no runs with an applied disk throttle to plot\n");

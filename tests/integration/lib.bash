@@ -60,8 +60,10 @@ trap it_exit EXIT
 
 # make_work [PARENT]: a fresh directory $work (mode 755) under PARENT
 # (default $IOSTRATA_LOCAL_DIR, the site's local disk every node sees),
-# removed at exit unless IOSTRATA_KEEP_WORK is set; the jobs submitted
-# with submit are cancelled before.
+# removed at exit unless IOSTRATA_KEEP_WORK is set (an existing directory:
+# copied into it first, since the site's disk goes with the site, so the
+# figures a test drew can be looked at); the jobs submitted with submit
+# are cancelled before.
 make_work() {
 	local parent=${1:-${IOSTRATA_LOCAL_DIR:-}}
 	[[ -n $parent ]] || fail "make_work: no directory to work in (IOSTRATA_LOCAL_DIR is not set)"
@@ -72,7 +74,11 @@ make_work() {
 	at_exit cancel_jobs
 }
 remove_work() {
-	if [[ -n ${IOSTRATA_KEEP_WORK:-} ]]; then
+	if [[ -d ${IOSTRATA_KEEP_WORK:-} ]]; then
+		cp -a -- "$1" "$IOSTRATA_KEEP_WORK"/ &&
+			log "IOSTRATA_KEEP_WORK: copied $1 into $IOSTRATA_KEEP_WORK"
+		rm -rf -- "$1"
+	elif [[ -n ${IOSTRATA_KEEP_WORK:-} ]]; then
 		log "IOSTRATA_KEEP_WORK: kept $1"
 	else
 		rm -rf -- "$1"

@@ -11,8 +11,11 @@
 # records the factor in effect (the attachment "replication": requested =
 # pool size = the pool a new file landed in; and the file's Ceph facts,
 # read by `iostrata-report export`); `iostrata-report show` has a row per
-# factor and `efficiency` (Table 4) one per factor; `iostrata-campaign
-# clean` removes the pools, data-pool entries and directories.
+# factor and `efficiency` (Table 4) one per factor; `plot` draws a
+# throttle curve per factor (-r2, -r3) and says why a disk-speed sweep
+# has no heatmap, without a gnuplot warning;
+# `iostrata-campaign clean` removes the pools, data-pool entries and
+# directories.
 
 set -uo pipefail
 T=t55-sweep-replication
@@ -132,6 +135,22 @@ cat "$work/eff.txt"
 for n in 2 3; do
 	grep -Eq "^\\| $n \\| [0-9.]+ \\| [0-9.]+ \\|\$" "$work/eff.txt" || fail "Table 4 has no row for replication $n"
 done
+# the figures (issue 17): one throttle curve per phase and factor, named
+# and titled for its factor, its knee said; no heatmap of a disk-speed
+# sweep (said why); no gnuplot warning
+"$REPORT" plot --kind=heatmap,throttle --out="$work/plot" "$dir"/results/*.h5 >"$work/plot.txt" 2>&1 ||
+	fail "plot failed: $(cat "$work/plot.txt")"
+cat "$work/plot.txt"
+for n in 2 3; do
+	[[ $(stat -c %s "$work/plot-throttle-write-r$n.png" 2>/dev/null || echo 0) -gt 5000 ]] ||
+		fail "no throttle curve of write for replication $n: $(cat "$work/plot.txt")"
+	grep -q "^throttle write, replication $n: " "$work/plot.txt" ||
+		fail "plot said nothing of the knee for replication $n"
+	grep -q "^heatmap write, replication $n: not drawn: every run is throttled, at several disk speeds" "$work/plot.txt" ||
+		fail "plot did not say why a disk-speed sweep has no heatmap (replication $n)"
+done
+[[ ! -e $work/plot-throttle-write.png ]] || fail "a throttle curve mixes the factors"
+! grep -qi "warning" "$work/plot.txt" || fail "gnuplot warned: $(grep -i warning "$work/plot.txt")"
 
 # 5. clean: what the campaign made goes
 "$CAMPAIGN" clean "$site" sweep-disk-bw >"$work/clean.out" 2>&1 || fail "clean: exit $?: $(cat "$work/clean.out")"

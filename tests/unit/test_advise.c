@@ -392,6 +392,99 @@ static void test_disk_only_no_unthrottled(void **state)
 	rm_dir(dir);
 }
 
+/*
+ * An interval wider than the figure (the demo's "0.49 of the baseline
+ * (95% interval -0.10..1.09)"): a 3 x 2 grid whose 8-core cells are a
+ * fifth of the others, a catalogue node of 12 cores between them.  The
+ * leave-one-out error is large, so the interval reaches below 0: printed,
+ * recorded (the advice, the catalogue, the plot's data) clipped at 0, the
+ * unclipped lower end kept in the data file, and the advice says the sweep
+ * cannot support it and which measurement would.
+ */
+static const char wide_site[] = "[storage]\n"
+				"nodes = 4\n"
+				"cores = 32\n"
+				"memory = 192G\n"
+				"disk_bw = 250MB\n"
+				"[prices]\n"
+				"currency = EUR\n"
+				"core = 95\n"
+				"mem_gb = 4.5\n"
+				"node_base = 4500\n"
+				"[catalogue]\n"
+				"cores = 8, 12, 16, 32\n"
+				"memory = 32G, 192G\n";
+
+static void test_wide_interval(void **state)
+{
+	static const uint64_t cores[] = {8, 16, 32};
+	static const uint64_t mem[] = {32 * G, 192 * G};
+	char dir[32], prefix[64], path[80], line[512], *p;
+	struct adv_config c[8];
+	struct adv_choice ch;
+	struct capture cap;
+	struct ios_site *site;
+	size_t n = 0;
+	FILE *fp;
+	int rows = 0, clipped = 0;
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 2; j++)
+			c[n++] = cfg3(cores[i], mem[j], 0, i ? 100 : 20);
+	new_dir(dir);
+	site = load_site(dir, wide_site);
+	snprintf(prefix, sizeof(prefix), "%s/adv", dir);
+	assert_int_equal(
+		advise(site, c, n, "seq-write=0.5", prefix, true, &ch, &cap),
+		0);
+	assert_int_equal(ch.cores, 12);
+	assert_int_equal(ch.where, SF_INTERPOLATED);
+	/* clipped, never negative, wherever an interval is printed */
+	assert_true(ch.lo[ADV_SEQ_WRITE] >= 0);
+	assert_true(ch.hi[ADV_SEQ_WRITE] > ch.rel[ADV_SEQ_WRITE]);
+	assert_lacks(cap.out, "..-");
+	assert_lacks(cap.out, "[-");
+	assert_lacks(cap.out, "interval -");
+	assert_has(cap.out, "95% interval 0.00..");
+	assert_has(cap.out, ", clipped at 0 from -");
+	assert_has(cap.out, "seq-write: the sweep cannot support this "
+			    "recommendation: its 95% interval is ");
+	assert_has(cap.out, "wider than the predicted 0.60 itself");
+	assert_has(cap.out, "A measurement that would: a point nearer this "
+			    "node: the node itself (12 cores, 32 GiB) added to "
+			    "the sweep");
+	assert_lacks(cap.out, "nan");
+	cap_free(&cap);
+	/* the plot's data: column 3 clipped, the last one unclipped */
+	snprintf(path, sizeof(path), "%s.dat", prefix);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp)) {
+		double cost, score, lo, raw;
+
+		if (line[0] == '#')
+			continue;
+		assert_int_equal(
+			sscanf(line, "%lf %lf %lf", &cost, &score, &lo), 3);
+		p = strrchr(line, ' ');
+		assert_non_null(p);
+		raw = strtod(p + 1, NULL);
+		if (lo < 0)
+			fail_msg("a negative lower end in %s: %s", path, line);
+		if (raw < 0) {
+			assert_true(lo == 0);
+			clipped++;
+		}
+		rows++;
+	}
+	fclose(fp);
+	assert_true(rows >= 2);
+	assert_true(clipped >= 1);
+	ios_site_free(site);
+	rm_dir(dir);
+}
+
 /* ---- the command ---------------------------------------------------- */
 /*
  * Campaigns of different replication factors are refused before any model
@@ -508,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_single_point),
 		cmocka_unit_test(test_flat_metric),
 		cmocka_unit_test(test_disk_only_no_unthrottled),
+		cmocka_unit_test(test_wide_interval),
 		cmocka_unit_test(test_replication),
 		cmocka_unit_test(test_replication_sweep),
 	};

@@ -286,6 +286,232 @@ static void test_plot_nonfinite(void **state)
 	assert_int_equal(rc, REPORT_EXIT_FAIL);
 }
 
+/* The whole of [path] (malloc'd, NUL-terminated), or NULL. */
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!fp)
+		return NULL;
+	if (getdelim(&buf, &len, '\0', fp) < 0) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(fp);
+	return buf;
+}
+
+/*
+ * Throttle curves at 100..275 MB/s per disk, seq-write at 50 MB/s per rank
+ * x min(d, [plateau]) / [plateau] ([plateau] 0: rising all the way), into
+ * files [tag]100.h5 ... and plotted to [tag]-throttle-write.*: the text
+ * output into *txt.
+ */
+static int throttle_series(const char *tag, double plateau, char **txt)
+{
+	char out[300], files[8][300];
+
+	for (int i = 0; i < 8; i++) {
+		struct ios_synth s;
+		int d = 100 + 25 * i;
+		char name[64];
+
+		ios_synth_defaults(&s);
+		s.phases = "write";
+		s.nreps = 3;
+		s.disk_bw = (uint64_t)d * 1000000;
+		s.rank_bw = 50e6 * (plateau > 0 ? fmin(d, plateau) / plateau
+						: d / 275.0);
+		s.seed = (unsigned)d;
+		snprintf(name, sizeof(name), "%s%d.h5", tag, d);
+		synth_file(name, &s);
+		snprintf(files[i], sizeof(files[i]), "%s", P(name));
+	}
+	snprintf(out, sizeof(out), "--out=%s/%s", dir, tag);
+	return run_cmd(txt, 11, "plot", "--kind=throttle", out, files[0],
+		       files[1], files[2], files[3], files[4], files[5],
+		       files[6], files[7]);
+}
+
+/*
+ * Issue 17: the throttle curve (the paper's Figures 4-5) draws the knee
+ * advise's ramp fit finds, with its 95% interval, labelled in MB/s per
+ * disk; a curve with no knee says so in the plot and the text output.
+ */
+static void test_plot_throttle_knee(void **state)
+{
+	char *txt = NULL, *svg, *p;
+	double k2, lo, hi;
+
+	(void)state;
+	if (access(GNUPLOT_PATH, X_OK) != 0)
+		skip();
+	setenv("GNUPLOT", GNUPLOT_PATH, 1);
+	/* a plateau from 200 MB/s */
+	assert_int_equal(throttle_series("k", 200, &txt), REPORT_EXIT_OK);
+	p = strstr(txt, "throttle write: knee ~ ");
+	if (!p || sscanf(p, "throttle write: knee ~ %lf MB/s [%lf..%lf]", &k2,
+			 &lo, &hi) != 3)
+		fail_msg("no knee in:\n%s", txt);
+	if (!(lo <= 200 && 200 <= hi && lo <= k2 && k2 <= hi && k2 > 150 &&
+	      k2 < 250))
+		fail_msg("knee %g [%g..%g], want about 200 within it", k2, lo,
+			 hi);
+	free(txt);
+	svg = slurp(P("k-throttle-write.svg"));
+	assert_non_null(svg);
+	if (!strstr(svg, "knee ~ ") || !strstr(svg, "MB/s per disk") ||
+	    !strstr(svg, "95% interval of the knee"))
+		fail_msg("the SVG lacks the knee's label, band or unit");
+	free(svg);
+	/* rising all the way: no knee, said in the text and the title */
+	assert_int_equal(throttle_series("r", 0, &txt), REPORT_EXIT_OK);
+	if (!strstr(txt, "throttle write: no knee found: still rising at the "
+			 "fastest measured 275 MB/s"))
+		fail_msg("no 'no knee found' sentence in:\n%s", txt);
+	free(txt);
+	svg = slurp(P("r-throttle-write.svg"));
+	assert_non_null(svg);
+	if (!strstr(svg, "no knee found: still rising") ||
+	    strstr(svg, "knee ~ "))
+		fail_msg("the SVG does not say there is no knee");
+	free(svg);
+	unsetenv("GNUPLOT");
+}
+
+/* The value of cell (ix, iy) in a heatmap's .dat [path]; NAN if none. */
+static double cell_of(const char *path, int ix, int iy)
+{
+	char *dat = slurp(path), *line, *save = NULL;
+	double v = NAN;
+
+	if (!dat)
+		return NAN;
+	for (line = strtok_r(dat, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		int x, y;
+		double w;
+
+		if (sscanf(line, "%d %d %lf", &x, &y, &w) == 3 && x == ix &&
+		    y == iy)
+			v = w;
+	}
+	free(dat);
+	return v;
+}
+
+/*
+ * Issue 17 / 15: a campaign with [sweep] replication = 2,3 gets one
+ * heatmap per metric and factor (-r2, -r3), each normalised to its own
+ * factor's baseline (the mean of its baseline cell) and titled with it,
+ * and one throttle curve per factor; a disk-speed sweep gets no heatmap,
+ * said; a single-factor campaign keeps today's names.  Factor 3 runs at 0.6
+ * of factor 2 everywhere; the small node (1 core, 12 GiB) at half of each
+ * factor's full node.
+ */
+static void test_plot_heatmap_replication(void **state)
+{
+	char out[300], one[300], files[9][300], th[4][300], *txt = NULL, *svg;
+	double r2, r3, full3;
+	int k = 0;
+
+	(void)state;
+	if (access(GNUPLOT_PATH, X_OK) != 0)
+		skip();
+	setenv("GNUPLOT", GNUPLOT_PATH, 1);
+	/* unthrottled cores x memory; factor 3's full node run twice (at
+	 * 0.6 and 0.48 of factor 2): its cell and baseline their mean */
+	for (int repl = 2; repl <= 3; repl++)
+		for (int c = 1; c <= 2; c++)
+			for (int m = 1; m <= 2 + (repl == 3 && c == 2); m++) {
+				struct ios_synth s;
+				char name[64];
+
+				ios_synth_defaults(&s);
+				s.phases = "write";
+				s.cpus = c;
+				s.mem = (uint64_t)(m > 2 ? 2 : m) * 12 *
+					1073741824ull;
+				s.replication = repl;
+				s.rank_bw = (repl == 2 ? 100e6 : 60e6) *
+					    (c == 1 && m == 1 ? 0.5 : 1) *
+					    (m > 2 ? 0.8 : 1);
+				s.seed = (unsigned)(repl * 10 + c * 3 + m);
+				snprintf(name, sizeof(name), "h-r%d-c%d-m%d.h5",
+					 repl, c, m);
+				synth_file(name, &s);
+				snprintf(files[k++], sizeof(files[0]), "%s",
+					 P(name));
+			}
+	snprintf(out, sizeof(out), "--out=%s/h", dir);
+	assert_int_equal(run_cmd(&txt, 12, "plot", "--kind=heatmap", out,
+				 files[0], files[1], files[2], files[3],
+				 files[4], files[5], files[6], files[7],
+				 files[8]),
+			 REPORT_EXIT_OK);
+	free(txt);
+	assert_int_equal(access(P("h-heatmap-write-r2.png"), F_OK), 0);
+	assert_int_equal(access(P("h-heatmap-write-r3.png"), F_OK), 0);
+	assert_int_equal(access(P("h-heatmap-write.png"), F_OK), -1);
+	/* each normalised to its own baseline: the small node is 0.5 of
+	 * both (not 0.3 of factor 2's baseline); factor 3's full cell is
+	 * its baseline, 1, not one of its two runs over their mean */
+	r2 = cell_of(P("h-heatmap-write-r2.dat"), 0, 0);
+	r3 = cell_of(P("h-heatmap-write-r3.dat"), 0, 0);
+	full3 = cell_of(P("h-heatmap-write-r3.dat"), 1, 1);
+	if (!(fabs(r2 - 0.5) < 0.1 && fabs(r3 - 0.5 / 0.9) < 0.1 &&
+	      fabs(full3 - 1) < 1e-9))
+		fail_msg("cells: r2 small %g, r3 small %g, r3 full %g (want "
+			 "0.5, 0.56, 1)",
+			 r2, r3, full3);
+	svg = slurp(P("h-heatmap-write-r3.svg"));
+	assert_non_null(svg);
+	if (!strstr(svg, "write, replication 3: "))
+		fail_msg("the r3 heatmap's title does not name its factor");
+	free(svg);
+	/* a disk-speed sweep of both factors: one throttle curve per
+	 * factor, never a band mixing them; no heatmap of throttled runs
+	 * at several speeds, said, not a failure */
+	for (int i = 0; i < 4; i++) {
+		struct ios_synth s;
+		char name[64];
+
+		ios_synth_defaults(&s);
+		s.phases = "write";
+		s.replication = 2 + i / 2;
+		s.disk_bw = (uint64_t)(1 + i % 2) * 100000000;
+		s.seed = (unsigned)(50 + i);
+		snprintf(name, sizeof(name), "t-r%d-d%d.h5", 2 + i / 2,
+			 1 + i % 2);
+		synth_file(name, &s);
+		snprintf(th[i], sizeof(th[0]), "%s", P(name));
+	}
+	snprintf(out, sizeof(out), "--out=%s/t", dir);
+	assert_int_equal(run_cmd(&txt, 7, "plot", "--kind=throttle,heatmap",
+				 out, th[0], th[1], th[2], th[3]),
+			 REPORT_EXIT_OK);
+	assert_non_null(strstr(txt, "throttle write, replication 2: "));
+	assert_non_null(strstr(txt, "heatmap write, replication 3: not drawn: "
+				    "every run is throttled, at several disk "
+				    "speeds"));
+	free(txt);
+	assert_int_equal(access(P("t-throttle-write-r2.png"), F_OK), 0);
+	assert_int_equal(access(P("t-throttle-write-r3.png"), F_OK), 0);
+	assert_int_equal(access(P("t-throttle-write.png"), F_OK), -1);
+	assert_int_equal(access(P("t-heatmap-write-r2.png"), F_OK), -1);
+	/* one factor: today's names */
+	snprintf(one, sizeof(one), "--out=%s/one", dir);
+	assert_int_equal(run_cmd(&txt, 7, "plot", "--kind=heatmap", one,
+				 files[0], files[1], files[2], files[3]),
+			 REPORT_EXIT_OK);
+	free(txt);
+	assert_int_equal(access(P("one-heatmap-write.png"), F_OK), 0);
+	assert_int_equal(access(P("one-heatmap-write-r2.png"), F_OK), -1);
+	unsetenv("GNUPLOT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +519,8 @@ int main(void)
 		cmocka_unit_test(test_plot_hostile),
 		cmocka_unit_test(test_outputs_hostile),
 		cmocka_unit_test(test_plot_nonfinite),
+		cmocka_unit_test(test_plot_throttle_knee),
+		cmocka_unit_test(test_plot_heatmap_replication),
 	};
 
 	return cmocka_run_group_tests_name("report_plot", tests, setup,
