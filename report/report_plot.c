@@ -258,6 +258,20 @@ static size_t phase_names(const struct report_run *runs, size_t n,
 
 /* Mean of the headline figure of [phase] in [rr]; NaN when there is none
  * or it is not finite (an inf from a results file is no figure). */
+/* The stats of [f] over the valid repetitions of [rr]'s phase [phase]
+ * into [st]; false when it has none. */
+static bool run_stats(const struct report_run *rr, const char *phase,
+		      const struct ios_fig_desc *f, struct report_stats *st)
+{
+	for (int k = 0; k < rr->run->nphases; k++)
+		if (!strcmp(rr->run->phases[k].name, phase)) {
+			report_phase_stats(&rr->run->phases[k], f, st);
+			return st->n > 0 && isfinite(st->mean) &&
+			       isfinite(st->stddev);
+		}
+	return false;
+}
+
 static double run_mean(const struct report_run *rr, const char *phase,
 		       const struct ios_fig_desc *f)
 {
@@ -473,14 +487,18 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 		free(ys);
 		return -1;
 	}
-	/* regular grid of cells; cells without a run stay NaN */
+	/* regular grid of cells; cells without a run stay NaN.  Columns:
+	 * x, y, the mean of the cell's runs / baseline, and the standard
+	 * deviation over every valid repetition of them / baseline (-1 with
+	 * fewer than two repetitions) */
 	for (size_t iy = 0; iy < ny; iy++) {
 		for (size_t ix = 0; ix < nx; ix++) {
-			double sum = 0;
-			int cnt = 0;
+			double sum = 0, rsum = 0, rsq = 0;
+			int cnt = 0, nrep = 0;
 
 			for (size_t i = 0; i < n; i++) {
 				double v = run_mean(&runs[i], phase, f);
+				struct report_stats st;
 
 				if (!in_map(&runs[i], phase, f, repl, multi,
 					    disk) ||
@@ -490,9 +508,27 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 					continue;
 				sum += v;
 				cnt++;
+				if (run_stats(&runs[i], phase, f, &st)) {
+					/* pooled: each run's sum and sum of
+					 * squares from its mean and sample sd
+					 */
+					rsum += st.n * st.mean;
+					rsq += (st.n - 1) * st.stddev *
+						       st.stddev +
+					       st.n * st.mean * st.mean;
+					nrep += st.n;
+				}
 			}
 			fprintf(pd.fp, "%zu %zu ", ix, iy);
 			gp_fputnum(pd.fp, cnt ? sum / cnt / base : NAN);
+			fprintf(pd.fp, " ");
+			gp_fputnum(pd.fp,
+				   nrep > 1
+					   ? sqrt(fmax(0, (rsq -
+							   rsum * rsum / nrep) /
+								  (nrep - 1))) /
+						     base
+					   : -1);
 			fprintf(pd.fp, "\n");
 		}
 		fprintf(pd.fp, "\n");
@@ -502,7 +538,7 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 		fprintf(b, "set title ");
 		gp_fprintq(
 			b,
-			"%s%s: %s normalised to the unconstrained baseline (%.1f %s)",
+			"%s%s: %s normalised to the unconstrained baseline (%.1f %s); cell: mean, sd over repetitions",
 			phase, rtitle, f->name, base * f->scale, f->dunit);
 		fprintf(b,
 			" noenhanced\nset xlabel 'cores per OSD'\nset ylabel 'memory per OSD [GB]'\nset cblabel ");
@@ -517,7 +553,7 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 		/* a grid under 2 x 2 is no image for gnuplot (it warns):
 		 * cells as filled boxes then */
 		fprintf(b,
-			")\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\nunset key\nplot $dat using %s, '' using 1:2:(sprintf('%%.2f',$3)) with labels font ',12'\n",
+			")\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\nunset key\nplot $dat using %s, '' using 1:2:($4 >= 0 ? sprintf(\"%%.2f\\nsd %%.2f\", $3, $4) : sprintf('%%.2f', $3)) with labels font ',11'\n",
 			nx - 1, ny - 1,
 			nx < 2 || ny < 2
 				? "1:2:(0.5):(0.5):3 with boxxyerror fc palette fs solid noborder"

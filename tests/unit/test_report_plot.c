@@ -381,8 +381,9 @@ static void test_plot_throttle_knee(void **state)
 	unsetenv("GNUPLOT");
 }
 
-/* The value of cell (ix, iy) in a heatmap's .dat [path]; NAN if none. */
-static double cell_of(const char *path, int ix, int iy)
+/* Column [col] (3: the value, 4: its sd) of cell (ix, iy) in a heatmap's
+ * .dat [path]; NAN if none. */
+static double cell_col(const char *path, int ix, int iy, int col)
 {
 	char *dat = slurp(path), *line, *save = NULL;
 	double v = NAN;
@@ -392,14 +393,20 @@ static double cell_of(const char *path, int ix, int iy)
 	for (line = strtok_r(dat, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		int x, y;
-		double w;
+		double w[2];
 
-		if (sscanf(line, "%d %d %lf", &x, &y, &w) == 3 && x == ix &&
-		    y == iy)
-			v = w;
+		if (sscanf(line, "%d %d %lf %lf", &x, &y, &w[0], &w[1]) >=
+			    col &&
+		    x == ix && y == iy)
+			v = w[col - 3];
 	}
 	free(dat);
 	return v;
+}
+
+static double cell_of(const char *path, int ix, int iy)
+{
+	return cell_col(path, ix, iy, 3);
 }
 
 /*
@@ -466,8 +473,21 @@ static void test_plot_heatmap_replication(void **state)
 		fail_msg("cells: r2 small %g, r3 small %g, r3 full %g (want "
 			 "0.5, 0.56, 1)",
 			 r2, r3, full3);
+	/* the cells' spread: factor 3's full cell pools the repetitions of
+	 * its two runs (0.6 and 0.48 of factor 2: about 0.11 of their mean
+	 * apart from each other), a one-run cell only its own */
+	if (!(cell_col(P("h-heatmap-write-r3.dat"), 1, 1, 4) > 0.08 &&
+	      cell_col(P("h-heatmap-write-r3.dat"), 1, 1, 4) < 0.16 &&
+	      cell_col(P("h-heatmap-write-r3.dat"), 0, 0, 4) >= 0 &&
+	      cell_col(P("h-heatmap-write-r3.dat"), 0, 0, 4) < 0.05))
+		fail_msg("sd: r3 full %g (want 0.08..0.16), r3 small %g (want "
+			 "0..0.05)",
+			 cell_col(P("h-heatmap-write-r3.dat"), 1, 1, 4),
+			 cell_col(P("h-heatmap-write-r3.dat"), 0, 0, 4));
 	svg = slurp(P("h-heatmap-write-r3.svg"));
 	assert_non_null(svg);
+	if (!strstr(svg, "sd over repetitions"))
+		fail_msg("the heatmap's title does not say what a cell shows");
 	if (!strstr(svg, "write, replication 3: "))
 		fail_msg("the r3 heatmap's title does not name its factor");
 	free(svg);
