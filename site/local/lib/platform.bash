@@ -49,3 +49,25 @@ def _unavailable(*args, **kwargs):
 gensalt = hashpw = checkpw = _unavailable
 PYEOF
 }
+
+# platform_mpi_env: the env file's Open MPI lines (the site's subnet,
+# oversubscribed nodes, TCP + shared memory).  Open MPI 5 renamed the shared
+# memory BTL vader to sm (vader stays an alias) and left the launch to
+# PRRTE, which ignores OMPI_MCA_rmaps_base_oversubscribe: mpirun refused
+# more ranks than cores ("not enough slots"); PRRTE takes a mapping policy.
+platform_mpi_env() {
+	local shm=vader
+	platform_detect
+	((OMPI_MAJOR < 5)) || shm=sm
+	printf 'export %s\n' OMPI_ALLOW_RUN_AS_ROOT=1 \
+		OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "OMPI_MCA_btl=self,$shm,tcp" \
+		OMPI_MCA_pml=ob1 OMPI_MCA_mpi_add_procs_cutoff=1048576 \
+		"OMPI_MCA_btl_tcp_if_include=$SUBNET" \
+		"OMPI_MCA_oob_tcp_if_include=$SUBNET"
+	if ((OMPI_MAJOR >= 5)); then
+		printf 'export %s\n' "PRTE_MCA_oob_tcp_if_include=$SUBNET" \
+			PRTE_MCA_rmaps_default_mapping_policy=:oversubscribe
+	else
+		printf 'export %s\n' OMPI_MCA_rmaps_base_oversubscribe=1
+	fi
+}
