@@ -49,6 +49,43 @@ void slurmapi_init(void)
 #endif
 }
 
+/*
+ * Before the first RPC: what the process needs loaded to talk to slurmctld.
+ * iostrata-node: slurm.conf and the client plugins (slurm_init).  The
+ * plugin: the auth and hash plugins where this Slurm has them by those
+ * names (slurmcompat.h): slurmd and the step's slurmstepd loaded them, the
+ * spank-prolog slurmstepd of Slurm 24.11 did not.  0, or -ENOSYS with [why].
+ */
+#ifndef SLURMAPI_LINKED
+static int plugin_init(const char *sym, char *why, size_t len)
+{
+	typedef int (*init_fn)(void);
+	init_fn init = (init_fn)dlsym(RTLD_DEFAULT, sym);
+
+	if (init && init() != 0) {
+		snprintf(why, len, "cannot load Slurm's plugins (%s failed)",
+			 sym);
+		return -ENOSYS;
+	}
+	return 0;
+}
+#endif
+
+static int rpc_ready(char *why, size_t len)
+{
+#ifdef SLURMAPI_LINKED
+	(void)why;
+	(void)len;
+	slurmapi_init();
+	return 0;
+#else
+	if (plugin_init(IOS_SLURM_AUTH_INIT_SYM, why, len) < 0 ||
+	    plugin_init(IOS_SLURM_HASH_INIT_SYM, why, len) < 0)
+		return -ENOSYS;
+	return 0;
+#endif
+}
+
 /* Slurm's words for its last error, into [why]. */
 static void slurm_why(char *why, size_t len, const char *what)
 {
@@ -68,7 +105,10 @@ int slurmapi_job_exclusive(uint32_t jobid)
 	job_info_msg_t *msg = NULL;
 	int rc;
 
-	if (!slurm_load_job_p || !slurm_free_job_info_msg_p)
+	char why[128];
+
+	if (!slurm_load_job_p || !slurm_free_job_info_msg_p ||
+	    rpc_ready(why, sizeof(why)) < 0)
 		return -ENOSYS;
 	if (slurm_load_job_p(&msg, jobid, SHOW_DETAIL) != 0 || !msg)
 		return -EIO;
@@ -96,6 +136,8 @@ int slurmapi_job_running(uint32_t jobid, bool completing_runs, char *why,
 		snprintf(why, len, "libslurm not loaded in this process");
 		return -ENOSYS;
 	}
+	if (rpc_ready(why, len) < 0)
+		return -ENOSYS;
 	if (slurm_load_job_p(&msg, jobid, SHOW_ALL) != 0 || !msg) {
 		if (errno == ESLURM_INVALID_JOB_ID) {
 			/* purged: ended long enough ago */
@@ -162,6 +204,8 @@ static int update_node(const char *node, uint32_t state, const char *reason,
 	}
 	if (copy_node_name(n, sizeof(n), node, why, wlen) < 0)
 		return -EINVAL;
+	if (rpc_ready(why, wlen) < 0)
+		return -ENOSYS;
 	slurm_init_update_node_msg_p(&m);
 	m.node_names = n;
 	m.node_state = state;
@@ -205,6 +249,8 @@ int slurmapi_node_state(const char *node, bool *drain, bool *down, char *reason,
 	}
 	if (copy_node_name(n, sizeof(n), node, why, wlen) < 0)
 		return -EINVAL;
+	if (rpc_ready(why, wlen) < 0)
+		return -ENOSYS;
 	if (slurm_load_node_single_p(&msg, n, SHOW_ALL) != 0 || !msg) {
 		slurm_why(why, wlen, "cannot ask slurmctld");
 		return -EIO;

@@ -44,6 +44,7 @@ EXTRA_DIST += \
 	site/local/lib/down.bash \
 	site/local/lib/net.bash \
 	site/local/lib/ops.bash \
+	site/local/lib/platform.bash \
 	site/local/lib/procs.bash \
 	site/local/lib/slurm.bash \
 	site/local/lib/status.bash \

@@ -108,6 +108,7 @@ make_mgr_module_path() {
 		[[ -e $f ]] || fail "ceph-mgr module $f is missing (package ceph-mgr-modules-core; scripts/install-deps installs it)"
 		ln -s "$f" "$dst/"
 	done
+	platform_mgr_modules "$dst"
 }
 
 gen_key() { # keyring name caps...

@@ -81,5 +81,5 @@ do_exec() { # NODE CMD...
 	need_root exec
 	rec_alive "host-$h" || die "host $h is not running"
 	hp=$(rec_pid "host-$h")
-	exec nsenter -t "$hp" -n -u -m --wd="$PWD" -- "$@"
+	exec nsenter -t "$hp" -r -n -u -m --wd="$PWD" -- "$@"
 }

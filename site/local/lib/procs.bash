@@ -12,6 +12,9 @@
 # inside that host's namespaces (network, UTS, mount: nsenter into its
 # holder process); record its PID and start time.  Daemons run in the
 # foreground and nsenter execs them, so the PID is exactly the daemon's.
+# -r keeps the holder's root: entering a mount namespace resets the root to
+# the namespace's, which inside a chroot (scripts/platform-root) is the
+# machine's real root, not the platform's.
 # IOSTRATA_SITE_DAEMON marks the daemons and whatever they fork
 # (slurmstepd) so `down` can find leftovers of this instance only.
 spawn() {
@@ -21,7 +24,7 @@ spawn() {
 	if [[ -n $host ]]; then
 		rec_alive "host-$host" || fail "host $host is not running (its namespace holder, host-$host, is gone): run down, then up"
 		hp=$(rec_pid "host-$host")
-		pre=(nsenter -t "$hp" -n -u -m --)
+		pre=(nsenter -t "$hp" -r -n -u -m --)
 	fi
 	# CEPH_KEYRING/CEPH_ARGS (set when the caller sourced BASE/env) would
 	# override the daemons' own keyrings.
@@ -63,7 +66,7 @@ on_host() {
 	shift
 	rec_alive "host-$h" || fail "host $h is not running (host-$h is gone)"
 	hp=$(rec_pid "host-$h")
-	nsenter -t "$hp" -n -u -m -- "$@"
+	nsenter -t "$hp" -r -n -u -m -- "$@"
 }
 
 # stop_recorded NAME...: SIGTERM each recorded daemon still alive, wait up to

@@ -43,14 +43,7 @@ export IOSTRATA_SLURMD_PORT=$SLURMD_PORT
 export IOSTRATA_MON_PORT=$MON_PORT
 export IOSTRATA_OSD_CGROUPS='${OSD_CGROUPS[*]}'
 export IOSTRATA_DISK_DEV=$DISK_DEV
-export OMPI_ALLOW_RUN_AS_ROOT=1
-export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl=self,vader,tcp
-export OMPI_MCA_pml=ob1
-export OMPI_MCA_mpi_add_procs_cutoff=1048576
-export OMPI_MCA_btl_tcp_if_include=$SUBNET
-export OMPI_MCA_oob_tcp_if_include=$SUBNET
-export OMPI_MCA_rmaps_base_oversubscribe=1
+$(platform_mpi_env)
 EOF
 	chmod 644 "$ENV_FILE.tmp"
 	mv -f "$ENV_FILE.tmp" "$ENV_FILE"
