@@ -85,6 +85,10 @@ const struct ios_rados_api *ios_rados_load(struct ios_err *err);
 	X(ceph_read)                                                           \
 	X(ceph_fsync)                                                          \
 	X(ceph_fstatx)                                                         \
+	X(ceph_fgetxattr)                                                      \
+	X(ceph_fsetxattr)                                                      \
+	X(ceph_fremovexattr)                                                   \
+	X(ceph_lgetxattr)                                                      \
 	X(ceph_unlink)
 
 struct ios_cephfs_api {

@@ -6,6 +6,9 @@
  * O_DIRECT (bypassing libcephfs' object cacher) unless --buffered.
  * Synchronous only: libcephfs 16.2 has no non-blocking file I/O
  * (ceph_ll_nonblocking_readv_writev arrived in 17.x), so --iodepth must be 1.
+ * The directory may be shared with strangers: a file is created O_EXCL and
+ * marked (ownfile.h's user.iostrata), and an existing one is used or
+ * removed only when it is a regular file of ours with that mark.
  */
 #include "config.h"
 
@@ -14,11 +17,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "ceph_conn.h"
 #include "ceph_dl.h"
 #include "mb_config.h"
+#include "ownfile.h"
 
 /* libcephfs, loaded by cephfs_init() (ceph_dl.h) */
 static const struct ios_cephfs_api *libcephfs;
@@ -148,13 +154,78 @@ static int path_of(const struct cephfs_priv *cp, const char *name, char *buf,
 	return (n < 0 || (size_t)n >= len) ? -ENAMETOOLONG : 0;
 }
 
+#define CEPHFS_REFUSE "refusing to use it (remove it or choose another --dir)"
+
+/* Is [stx] (of [path]) a file of ours: a regular file, owned by us, one
+ * link?  0 or a refusal. */
+static int check_stx(const struct ceph_statx *stx, const char *path,
+		     struct ios_err *err)
+{
+	if (!S_ISREG(stx->stx_mode))
+		return ios_errf(err, -EPERM,
+				"cephfs: '%s' exists and is not a regular file "
+				"(mode 0%o): " CEPHFS_REFUSE,
+				path, (unsigned)stx->stx_mode);
+	if (stx->stx_uid != geteuid())
+		return ios_errf(
+			err, -EPERM,
+			"cephfs: '%s' is not ours: owner uid %u, you are "
+			"uid %u: " CEPHFS_REFUSE,
+			path, (unsigned)stx->stx_uid, (unsigned)geteuid());
+	if (stx->stx_nlink != 1)
+		return ios_errf(err, -EPERM,
+				"cephfs: '%s' has %u hard links (an iostrata "
+				"file has one): " CEPHFS_REFUSE,
+				path, (unsigned)stx->stx_nlink);
+	return 0;
+}
+
+/* The mark read into [v] ([n]: ceph_*getxattr's result) of [path]: 0 when
+ * it is iostrata's, else a refusal. */
+static int check_mark(const char *v, int n, const char *path,
+		      struct ios_err *err)
+{
+	if (n >= 8 && !memcmp(v, "iostrata", 8))
+		return 0;
+	if (n < 0 && n != -ENODATA && n != -ERANGE)
+		return ios_errf(err, n, "cephfs: read the mark of '%s': %s",
+				path, strerror(-n));
+	return ios_errf(err, -EEXIST,
+			"cephfs: '%s' exists and was not created by iostrata "
+			"(no %s mark): refusing to overwrite it (remove it or "
+			"choose another --dir)",
+			path, MB_XATTR_NAME);
+}
+
+/* An existing file, opened on [fd]: ours and marked?  0 or a refusal. */
+static int check_fd(struct cephfs_priv *cp, int fd, const char *path,
+		    struct ios_err *err)
+{
+	struct ceph_statx stx;
+	char v[64];
+	int rc;
+
+	rc = libcephfs->ceph_fstatx(
+		cp->cmount, fd, &stx,
+		CEPH_STATX_MODE | CEPH_STATX_UID | CEPH_STATX_NLINK, 0);
+	if (rc < 0)
+		return ios_errf(err, rc, "cephfs: stat '%s': %s", path,
+				strerror(-rc));
+	rc = check_stx(&stx, path, err);
+	if (rc)
+		return rc;
+	rc = libcephfs->ceph_fgetxattr(cp->cmount, fd, MB_XATTR_NAME, v,
+				       sizeof(v));
+	return check_mark(v, rc, path, err);
+}
+
 static int cephfs_open(struct mb_ctx *ctx, const char *name, int flags,
 		       struct mb_file **out)
 {
 	struct cephfs_priv *cp = ctx->priv;
 	struct mb_file *f;
-	char path[4096 + 256];
-	int oflags = 0, rc;
+	char path[4096 + 256], v[64];
+	int oflags = 0, rc, fd = -1;
 
 	rc = path_of(cp, name, path, sizeof(path));
 	if (rc < 0)
@@ -166,22 +237,57 @@ static int cephfs_open(struct mb_ctx *ctx, const char *name, int flags,
 		oflags = O_WRONLY;
 	else
 		oflags = O_RDONLY;
-	if (flags & MB_O_CREATE)
-		oflags |= O_CREAT;
 	if (flags & MB_O_DIRECT)
 		oflags |= O_DIRECT;
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return ios_errf(ctx->err, -ENOMEM, "cephfs: open '%s': %s",
 				path, strerror(ENOMEM));
-	rc = libcephfs->ceph_open(cp->cmount, path, oflags, 0644);
-	if (rc < 0) {
-		free(f);
-		return ios_errf(ctx->err, rc, "cephfs: open '%s': %s", path,
-				strerror(-rc));
+	/* a new file: created here (never one that appeared meanwhile),
+	 * then marked */
+	if (flags & MB_O_CREATE) {
+		rc = libcephfs->ceph_open(cp->cmount, path,
+					  oflags | O_CREAT | O_EXCL, 0644);
+		if (rc >= 0) {
+			fd = rc;
+			snprintf(v, sizeof(v), "iostrata-bench rank=%d",
+				 ctx->rank);
+			rc = libcephfs->ceph_fsetxattr(
+				cp->cmount, fd, MB_XATTR_NAME, v, strlen(v), 0);
+			if (rc < 0) {
+				libcephfs->ceph_close(cp->cmount, fd);
+				libcephfs->ceph_unlink(cp->cmount, path);
+				free(f);
+				return ios_errf(ctx->err, rc,
+						"cephfs: mark '%s' (%s): %s",
+						path, MB_XATTR_NAME,
+						strerror(-rc));
+			}
+		} else if (rc != -EEXIST) {
+			free(f);
+			return ios_errf(ctx->err, rc, "cephfs: create '%s': %s",
+					path, strerror(-rc));
+		}
+	}
+	/* an existing file: used only when it is ours and marked */
+	if (fd < 0) {
+		rc = libcephfs->ceph_open(cp->cmount, path, oflags | O_NOFOLLOW,
+					  0);
+		if (rc < 0) {
+			free(f);
+			return ios_errf(ctx->err, rc, "cephfs: open '%s': %s",
+					path, strerror(-rc));
+		}
+		fd = rc;
+		rc = check_fd(cp, fd, path, ctx->err);
+		if (rc) {
+			libcephfs->ceph_close(cp->cmount, fd);
+			free(f);
+			return rc;
+		}
 	}
 	f->cp = cp;
-	f->fd = rc;
+	f->fd = fd;
 	*out = f;
 	return 0;
 }
@@ -218,6 +324,30 @@ static int cephfs_getsize(struct mb_file *f, uint64_t *size)
 	return 0;
 }
 
+/* The dataset mark (dataset.h) and the layout's virtual xattrs. */
+static int cephfs_xattr_get(struct mb_file *f, const char *name, char *buf,
+			    size_t len)
+{
+	int n;
+
+	if (!len)
+		return -ERANGE;
+	n = libcephfs->ceph_fgetxattr(f->cp->cmount, f->fd, name, buf, len - 1);
+	if (n < 0)
+		return n;
+	buf[n] = '\0';
+	return n;
+}
+
+static int cephfs_xattr_set(struct mb_file *f, const char *name,
+			    const char *value)
+{
+	if (!value)
+		return libcephfs->ceph_fremovexattr(f->cp->cmount, f->fd, name);
+	return libcephfs->ceph_fsetxattr(f->cp->cmount, f->fd, name, value,
+					 strlen(value), 0);
+}
+
 static int cephfs_close(struct mb_file *f)
 {
 	int rc = libcephfs->ceph_close(f->cp->cmount, f->fd);
@@ -233,8 +363,33 @@ static int unlink_connected(struct mb_ctx *ctx, const char *name)
 	int rc;
 
 	rc = path_of(cp, name, path, sizeof(path));
-	if (rc == 0)
+	if (rc == 0) {
+		/* only a file of ours with the mark (not a stranger's of
+		 * the same name in a shared directory) */
+		struct ceph_statx stx;
+		char v[64];
+
+		rc = libcephfs->ceph_statx(cp->cmount, path, &stx,
+					   CEPH_STATX_MODE | CEPH_STATX_UID |
+						   CEPH_STATX_NLINK,
+					   AT_SYMLINK_NOFOLLOW);
+		if (rc == -ENOENT)
+			return rc;
+		if (rc < 0)
+			return ios_errf(ctx->err, rc,
+					"cephfs: remove '%s/%s': %s", cp->dir,
+					name, strerror(-rc));
+		rc = check_stx(&stx, path, ctx->err);
+		if (!rc)
+			rc = check_mark(v,
+					libcephfs->ceph_lgetxattr(
+						cp->cmount, path, MB_XATTR_NAME,
+						v, sizeof(v)),
+					path, ctx->err);
+		if (rc)
+			return rc;
 		rc = libcephfs->ceph_unlink(cp->cmount, path);
+	}
 	if (rc < 0 && rc != -ENOENT)
 		return ios_errf(ctx->err, rc, "cephfs: remove '%s/%s': %s",
 				cp->dir, name, strerror(-rc));
@@ -270,6 +425,8 @@ const struct mb_backend mb_backend_cephfs = {
 	.pread = cephfs_pread,
 	.fsync = cephfs_fsync,
 	.getsize = cephfs_getsize,
+	.xattr_get = cephfs_xattr_get,
+	.xattr_set = cephfs_xattr_set,
 	.close = cephfs_close,
 	.unlink = cephfs_unlink,
 	.fini = cephfs_fini,

@@ -5,7 +5,10 @@
 # and read verified data on the local site's real Ceph: rados on pools of
 # size 1, 2 and 3 (created here, deleted after) at queue depth 8, cephfs
 # (libcephfs, O_DIRECT, no mount) on a CephFS directory; a deliberately
-# corrupted object is caught by --verify; nothing is left behind.  The Ceph
+# corrupted object is caught by --verify; nothing is left behind.  In the
+# shared CephFS directory a stranger's file of a rank's name (and one of
+# ours without iostrata's mark) is neither used, overwritten nor removed;
+# --reuse-dataset on cephfs lays out and marks, then reuses.  The Ceph
 # facts of the results file connect with the run's --ceph-id and
 # --ceph-keyring (not $CEPH_KEYRING), and say "unknown" and why when that
 # key is wrong.
@@ -156,4 +159,48 @@ t4x_srun 120 "$bench" --backend=cephfs --dir="/$cdir" "${common[@]}" \
 grep -q '"valid": *true' "$work/cephfs.json" || fail "cephfs run not valid"
 left=$(find "$IOSTRATA_CEPHFS_MOUNT/$cdir" -type f | wc -l)
 [[ $left == 0 ]] || fail "cephfs: $left files left behind"
+
+# a file of rank 0's name that iostrata did not make: a stranger's
+# (uid 65534, writable by all), then one of ours without the mark
+sfile=$IOSTRATA_CEPHFS_MOUNT/$cdir/iostrata-bench.0
+for who in stranger unmarked; do
+	printf 'not yours\n' >"$sfile"
+	chmod 666 "$sfile"
+	[[ $who == stranger ]] && chown 65534 "$sfile"
+	t4x_srun 120 "$bench" --backend=cephfs --dir="/$cdir" "${common[@]}" \
+		>"$work/$who.json" 2>"$work/$who.err" &&
+		fail "cephfs backend ran over a $who file $sfile"
+	want="is not ours: owner uid 65534"
+	[[ $who == unmarked ]] && want="exists and was not created by iostrata (no user.iostrata mark)"
+	grep -q "$want" "$work/$who.err" || fail "cephfs, $who file: no \"$want\" in: $(tail -3 "$work/$who.err")"
+	[[ $(cat "$sfile") == "not yours" ]] || fail "cephfs: the $who file was overwritten"
+	rm -f "$sfile"
+done
+left=$(find "$IOSTRATA_CEPHFS_MOUNT/$cdir" -type f | wc -l)
+[[ $left == 0 ]] || fail "cephfs: $left files left behind after the refused runs"
+log "cephfs: a stranger's file and an unmarked one refused, neither written nor removed"
+
+# --reuse-dataset on cephfs: the first run lays out and marks, the second
+# reuses without writing
+ds=(--backend=cephfs --dir="/$cdir" --rw=read --bs=1M --size=16M --runtime=1
+	--reps=1 --reuse-dataset --seed=77 --summary=none --quiet)
+t4x_srun 120 "$bench" "${ds[@]}" --output="$work/ds1.h5" 2>"$work/err" ||
+	fail "cephfs --reuse-dataset (1) failed: $(tail -3 "$work/err")"
+t4x_srun 120 "$bench" "${ds[@]}" --output="$work/ds2.h5" 2>"$work/err" ||
+	fail "cephfs --reuse-dataset (2) failed: $(tail -3 "$work/err")"
+/usr/bin/python3 - "$work/ds1.h5" "$work/ds2.h5" "$IOSTRATA_CEPHFS_MOUNT/$cdir" <<'PY' || fail "cephfs --reuse-dataset: not laid out, then reused (above)"
+import h5py, os, sys
+s = lambda v: v.decode() if isinstance(v, bytes) else str(v)
+def ph(p):
+    with h5py.File(p, "r") as f:
+        a = f["phases/0"].attrs
+        return s(a.get("dataset", "?")), int(a.get("layout_bytes", -1))
+one, two = ph(sys.argv[1]), ph(sys.argv[2])
+assert one[0] == "laid-out" and one[1] > 0, one
+assert two == ("reused", 0), two
+m = os.getxattr(os.path.join(sys.argv[3], "iostrata-bench.0"), "user.iostrata.dataset").decode()
+assert m.startswith("iostrata-dataset v=1 size=16777216 bs=1048576 "), m
+print("cephfs dataset: %s, then %s; mark %s" % (one, two, m))
+PY
+rm -f "$IOSTRATA_CEPHFS_MOUNT/$cdir"/iostrata-bench.*
 log "PASS"
