@@ -98,8 +98,14 @@ grep -q "1 cores x 1 memory cell(s), 3 disk speed(s); no unthrottled full node: 
 	"$work/advise.txt" || fail "advise does not say it is relative to the fastest measured rate"
 grep -Eq "^Advice: 2 cores, 24 GiB RAM, [^ ]+ disks: [0-9]+ EUR for the storage tier \((measured|interpolated)\)\.$" \
 	"$work/advise.txt" || fail "no advice on the full node with a measured or interpolated basis"
-grep -Eq "^  seq-write: [0-9.]+ of the baseline \(95% interval -?[0-9.]+\.\.[0-9.]+; (measured|interpolated), target 0\.30\)$" \
+# (an interval is never below 0: a clipped one says from where)
+grep -Eq "^  seq-write: [0-9.]+ of the baseline \(95% interval [0-9.]+\.\.[0-9.]+(, clipped at 0 from -[0-9.]+)?; (measured|interpolated), target 0\.30\)$" \
 	"$work/advise.txt" || fail "the advice has no 95% interval with its basis"
+# an interval wider than its value: said, with the measurement that would help
+if grep -Eq "^  seq-write: [0-9.]+ of the baseline \(95% interval [0-9.]+\.\.[0-9.]+, clipped at 0" "$work/advise.txt"; then
+	grep -q "^  seq-write: the sweep cannot support this recommendation: " "$work/advise.txt" ||
+		fail "a clipped interval without the sentence that the sweep cannot support the advice"
+fi
 grep -q "^Confidence: " "$work/advise.txt" || fail "advise says nothing about confidence"
 grep -qx "Plot: $work/advise.png $work/advise.svg" "$work/advise.txt" || fail "advise drew no plot"
 [[ $(stat -c %s "$work/advise.png") -gt 5000 ]] || fail "$work/advise.png is (nearly) empty"
