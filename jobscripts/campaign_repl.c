@@ -71,8 +71,9 @@ static int ceph(char *out, size_t len, const char *const *args)
 	return rc;
 }
 
-/* The size of [pool] (*size), 0; 1: no such pool; -1 said. */
-static int pool_size(const char *pool, unsigned *size)
+/* The size of [pool] (*size) and its id (*id, -1 when the answer has
+ * none), 0; 1: no such pool; -1 said. */
+static int pool_size(const char *pool, unsigned *size, long long *id)
 {
 	const char *args[] = {"osd",  "pool",          "get", pool,
 			      "size", "--format=json", NULL};
@@ -91,6 +92,10 @@ static int pool_size(const char *pool, unsigned *size)
 	}
 	j = json_loads(out, 0, NULL);
 	rc = json_is_integer(json_object_get(j, "size")) ? 0 : -1;
+	*id = json_is_integer(json_object_get(j, "pool_id"))
+		      ? (long long)json_integer_value(
+				json_object_get(j, "pool_id"))
+		      : -1;
 	if (!rc)
 		*size = (unsigned)json_integer_value(
 			json_object_get(j, "size"));
@@ -286,10 +291,13 @@ static int repl_dir(const struct campaign *c, const char *pool, char *out,
 	return 0;
 }
 
-/* [dir]'s layout pool equals [pool]?  0 yes; -1 said. */
-static int check_layout(const char *dir, const char *pool, unsigned factor)
+/* [dir]'s layout pool equals [pool] (whose id is [id])?  0 yes; -1 said.
+ * A client whose OSD map does not have a pool made a moment ago yet names
+ * it by its id: that id is the pool too. */
+static int check_layout(const char *dir, const char *pool, long long id,
+			unsigned factor)
 {
-	char v[256];
+	char v[256], *end;
 	ssize_t n = getxattr(dir, LAYOUT_XATTR, v, sizeof(v) - 1);
 
 	if (n < 0) {
@@ -300,6 +308,9 @@ static int check_layout(const char *dir, const char *pool, unsigned factor)
 		return -1;
 	}
 	v[n] = '\0';
+	if (id >= 0 && n > 0 && v[0] >= '0' && v[0] <= '9' &&
+	    strtoll(v, &end, 10) == id && !*end)
+		return 0;
 	if (strcmp(v, pool)) {
 		fprintf(stderr,
 			PROG
@@ -317,6 +328,7 @@ static int make_one(const struct campaign *c, struct repl *r,
 	uint64_t pg = CAMP_REPL_PG_NUM;
 	char pgs[32], sz[16], msz[16];
 	unsigned size = 0;
+	long long id = -1;
 	bool has = false;
 	int rc;
 
@@ -325,7 +337,7 @@ static int make_one(const struct campaign *c, struct repl *r,
 	snprintf(sz, sizeof(sz), "%u", r->factor);
 	/* Ceph's own default: size - size / 2 copies must be up for I/O */
 	snprintf(msz, sizeof(msz), "%u", r->factor - r->factor / 2);
-	if ((rc = pool_size(r->pool, &size)) < 0)
+	if ((rc = pool_size(r->pool, &size, &id)) < 0)
 		return -1;
 	if (rc == 1) {
 		const char *create[] = {"osd", "pool", "create", r->pool,
@@ -347,7 +359,7 @@ static int make_one(const struct campaign *c, struct repl *r,
 		if (record_write(c, all, n) < 0 ||
 		    ceph_do("ceph osd pool set size", set_size) < 0 ||
 		    ceph_do("ceph osd pool set min_size", set_min) < 0 ||
-		    pool_size(r->pool, &size) != 0)
+		    pool_size(r->pool, &size, &id) != 0)
 			return -1;
 		printf("replication %u: created pool %s (size %u, min_size %s, pg_num %s)\n",
 		       r->factor, r->pool, size, msz, pgs);
@@ -388,7 +400,7 @@ static int make_one(const struct campaign *c, struct repl *r,
 			r->factor, r->dir, strerror(errno));
 		return -1;
 	}
-	if (check_layout(r->dir, r->pool, r->factor) < 0)
+	if (check_layout(r->dir, r->pool, id, r->factor) < 0)
 		return -1;
 	printf("replication %u: pool %s (size %u) in %s, directory %s\n",
 	       r->factor, r->pool, size, r->fs, r->dir);
