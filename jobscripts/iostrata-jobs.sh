@@ -264,9 +264,13 @@ finally:
 	/usr/bin/python3 - "$IOSTRATA_REPLICATION" "$pool" "$sz" "$msz" "$IOSTRATA_REPLICATION_DIR" "$lay" >"$out" <<'PY' ||
 import json, sys
 want, pool, sz, msz, d, lay = sys.argv[1:7]
+lay, pid = lay.strip(), json.loads(sz).get("pool_id")
 rec = {"requested": int(want), "pool": pool,
        "size": json.loads(sz)["size"], "min_size": json.loads(msz)["min_size"],
-       "dir": d, "file_layout_pool": lay.strip()}
+       "dir": d, "file_layout_pool": lay}
+# a client whose OSD map lacks a pool made a moment ago names it by its id
+if lay.isdigit() and pid is not None and int(lay) == pid:
+    rec["file_layout_pool"], rec["file_layout_pool_as_read"] = pool, lay
 print(json.dumps(rec))
 if rec["size"] != rec["requested"] or rec["file_layout_pool"] != pool:
     sys.exit(1)
