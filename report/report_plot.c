@@ -256,33 +256,29 @@ static size_t phase_names(const struct report_run *runs, size_t n,
 	return m;
 }
 
-/* Mean of the headline figure of [phase] in [rr]; NaN when there is none
- * or it is not finite (an inf from a results file is no figure). */
 /* The stats of [f] over the valid repetitions of [rr]'s phase [phase]
- * into [st]; false when it has none. */
-static bool run_stats(const struct report_run *rr, const char *phase,
+ * into [st] (n 0 when the run has no such phase). */
+static void run_stats(const struct report_run *rr, const char *phase,
 		      const struct ios_fig_desc *f, struct report_stats *st)
 {
+	memset(st, 0, sizeof(*st));
+	st->mean = st->stddev = NAN;
 	for (int k = 0; k < rr->run->nphases; k++)
 		if (!strcmp(rr->run->phases[k].name, phase)) {
 			report_phase_stats(&rr->run->phases[k], f, st);
-			return st->n > 0 && isfinite(st->mean) &&
-			       isfinite(st->stddev);
+			return;
 		}
-	return false;
 }
 
+/* Mean of the headline figure of [phase] in [rr]; NaN when there is none
+ * or it is not finite (an inf from a results file is no figure). */
 static double run_mean(const struct report_run *rr, const char *phase,
 		       const struct ios_fig_desc *f)
 {
-	for (int k = 0; k < rr->run->nphases; k++)
-		if (!strcmp(rr->run->phases[k].name, phase)) {
-			struct report_stats st;
+	struct report_stats st;
 
-			report_phase_stats(&rr->run->phases[k], f, &st);
-			return st.n && isfinite(st.mean) ? st.mean : NAN;
-		}
-	return NAN;
+	run_stats(rr, phase, f, &st);
+	return st.n && isfinite(st.mean) ? st.mean : NAN;
 }
 
 /* Open the memstream of [pd]; 0 or -1. */
@@ -497,7 +493,6 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 			int cnt = 0, nrep = 0;
 
 			for (size_t i = 0; i < n; i++) {
-				double v = run_mean(&runs[i], phase, f);
 				struct report_stats st;
 
 				if (!in_map(&runs[i], phase, f, repl, multi,
@@ -506,9 +501,14 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 				    idx_of(ys, ny, runs[i].mem / osds / 1e9) !=
 					    iy)
 					continue;
-				sum += v;
+				/* one lookup: the mean (run_mean's) and the
+				 * spread */
+				run_stats(&runs[i], phase, f, &st);
+				sum += st.n && isfinite(st.mean) ? st.mean
+								 : NAN;
 				cnt++;
-				if (run_stats(&runs[i], phase, f, &st)) {
+				if (st.n && isfinite(st.mean) &&
+				    isfinite(st.stddev)) {
 					/* pooled: each run's sum and sum of
 					 * squares from its mean and sample sd
 					 */
