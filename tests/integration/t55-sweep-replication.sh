@@ -92,7 +92,11 @@ n=$(awk -F'\t' '!/^#/ && $7 == "DONE" && $8 ~ /\.h5$/ && $2 ~ "-r"$10"$"' "$dir/
 [[ $n -eq 8 ]] || fail "index lists $n results files with their factor, want 8: $(cat "$dir/index.tsv")"
 
 # 3. each file: the factor in effect, read back from the cluster
-/usr/bin/python3 - "$pfx" "$dir"/results/*.h5 <<'PY' || fail "a results file does not record the factor it ran on"
+# factor_files FILE...: each results file records the factor it ran on
+# (requested = pool size = the pool a new file landed in), from the -rN
+# of its name
+factor_files() {
+	/usr/bin/python3 - "$pfx" "$@" <<'PY' || fail "a results file does not record the factor it ran on"
 import json, re, sys, h5py
 pfx = sys.argv[1]
 for p in sys.argv[2:]:
@@ -109,6 +113,8 @@ for p in sys.argv[2:]:
     assert all(rec[k] == v for k, v in want.items()), (p, rec)
 print("replication recorded in %d files" % (len(sys.argv) - 2))
 PY
+}
+factor_files "$dir"/results/*.h5
 "$REPORT" export --format=csv "$dir"/results/*.h5 >"$work/export.csv" || fail "export failed"
 /usr/bin/python3 - "$work/export.csv" <<'PY' || fail "export: the replication column is not each file's factor (from its Ceph facts)"
 import csv, re, sys
@@ -177,20 +183,10 @@ tdir=$work/campaigns/local-sweep-threads
 "$CAMPAIGN" collect "$tsite" sweep-threads >/dev/null || fail "threads collect: exit $?"
 "$REPORT" threads "$tdir" >"$work/threads.txt" 2>"$work/threads.err" || fail "threads: exit $?: $(cat "$work/threads.err")"
 cat "$work/threads.txt"
-/usr/bin/python3 - "$pfx" "$work/threads.txt" "$tdir"/results/*.h5 <<'PY' || fail "the thread tables do not keep the factors apart (above)"
-import json, re, sys, h5py
-pfx, text, files = sys.argv[1], open(sys.argv[2]).read().splitlines(), sys.argv[3:]
-for p in files:
-    n = int(re.search(r"-r(\d+)-[a-z]+\.h5$", p).group(1))
-    with h5py.File(p, "r") as f:
-        att = {}
-        for d in f["attachments"].values():
-            k = d.attrs["name"]
-            att[k.decode() if isinstance(k, bytes) else k] = d[()]
-        v = att["replication"]
-        rec = json.loads(v.decode() if isinstance(v, bytes) else v)
-        assert rec["size"] == n and rec["pool"] == "%s-r%d" % (pfx, n), (p, rec)
-        assert rec["file_layout_pool"] == "%s-r%d" % (pfx, n), (p, rec)
+factor_files "$tdir"/results/*.h5
+/usr/bin/python3 - "$work/threads.txt" "$tdir"/results/*.h5 <<'PY' || fail "the thread tables do not keep the factors apart (above)"
+import re, sys
+text, files = open(sys.argv[1]).read().splitlines(), sys.argv[2:]
 assert sorted(int(re.search(r"-r(\d+)-", p).group(1)) for p in files) == [2, 3], files
 assert text.count("^type^threads^local-sweep-threads-r2^local-sweep-threads-r3^") == 5, text
 assert "==== local-sweep-threads-r2 ====" in text and "==== local-sweep-threads-r3 ====" in text, text
