@@ -15,7 +15,9 @@
 # program) never reads a path of the machine it was built on.
 set -u
 
-src=${IOSTRATA_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+# the source tree as one path: a build configured with ../configure
+# passes IOSTRATA_SRCDIR as BUILD/.., where the program prints the tree
+src=$(cd "${IOSTRATA_SRCDIR:-$(dirname "$0")/../..}" && pwd)
 build=${IOSTRATA_BUILDDIR:-$src/build}
 camp=${CAMPAIGN:-$build/jobscripts/iostrata-campaign}
 
