@@ -50,7 +50,15 @@
 	X(rados_aio_write_full)                                                \
 	X(rados_aio_read)                                                      \
 	X(rados_aio_get_return_value)                                          \
-	X(rados_aio_release)
+	X(rados_aio_release)                                                   \
+	X(rados_getxattr)                                                      \
+	X(rados_setxattr)                                                      \
+	X(rados_rmxattr)                                                       \
+	X(rados_create_write_op)                                               \
+	X(rados_write_op_create)                                               \
+	X(rados_write_op_setxattr)                                             \
+	X(rados_write_op_operate)                                              \
+	X(rados_release_write_op)
 
 struct ios_rados_api {
 #define IOS_DL_MEMBER(f) __typeof__(f) *f;

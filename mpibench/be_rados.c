@@ -5,6 +5,11 @@
  * a RADOS namespace named after the file (so one namespace per rank); block
  * i of the file is object "%016x" of i, object size = --bs, written whole
  * with write_full like rados bench.  Queue depth comes from rados_aio_*.
+ *
+ * The pool may be shared with strangers: the file's head object (block 0)
+ * is created exclusively with the mark user.iostrata (ownfile.h) in one
+ * operation, and a namespace whose head is not marked is neither written,
+ * read nor removed.  The head also carries the dataset mark (dataset.h).
  */
 #include "config.h"
 
@@ -20,12 +25,16 @@
 #include "ceph_conn.h"
 #include "ceph_dl.h"
 #include "mb_config.h"
+#include "ownfile.h"
 #include "results.h"
 
 /* librados, loaded by rados_init() (ceph_dl.h) */
 static const struct ios_rados_api *librados;
 
 #define OID_LEN 24
+/* Block 0's object: the one that identifies the file and carries its
+ * marks. */
+#define HEAD_OID "0000000000000000"
 
 static const struct mb_option rados_options[] = {
 	{"rados-pool", "POOL", NULL,
@@ -149,6 +158,65 @@ static void oid_of(const struct mb_file *f, uint64_t off, char *oid)
 	snprintf(oid, OID_LEN, "%016" PRIx64, off / f->rp->objsize);
 }
 
+/* [n]: rados_getxattr's result for the mark user.iostrata of namespace
+ * [ns]'s head, its value in [v]: 0 when iostrata's, -ENOENT (no head),
+ * else a refusal in [err]. */
+static int check_mark(const char *v, int n, const struct rados_priv *rp,
+		      const char *ns, struct ios_err *err)
+{
+	if (n >= 8 && !memcmp(v, "iostrata", 8))
+		return 0;
+	if (n == -ENOENT)
+		return n;
+	if (n < 0 && n != -ENODATA && n != -ERANGE)
+		return ios_errf(
+			err, n,
+			"rados: read the mark %s of object %s of namespace '%s' in pool '%s': %s",
+			MB_XATTR_NAME, HEAD_OID, ns, rp->pool, strerror(-n));
+	return ios_errf(
+		err, -EEXIST,
+		"rados: namespace '%s' in pool '%s' exists and was not created by iostrata (no %s mark on its object %s): refusing to overwrite it (remove its objects or choose another --rados-pool)",
+		ns, rp->pool, MB_XATTR_NAME, HEAD_OID);
+}
+
+/* The head of [f]: with [create], made here with the mark in one
+ * exclusive operation (never an object that appeared meanwhile); an
+ * existing one is used only when it carries iostrata's mark.  0, -ENOENT
+ * (no head, not creating), or a refusal with [ctx]->err set. */
+static int claim_head(struct mb_ctx *ctx, struct mb_file *f, bool create)
+{
+	rados_write_op_t op;
+	char v[64];
+	int rc;
+
+	if (create) {
+		snprintf(v, sizeof(v), "iostrata-bench rank=%d", ctx->rank);
+		op = librados->rados_create_write_op();
+		if (!op)
+			return ios_errf(ctx->err, -ENOMEM,
+					"rados: create namespace '%s': %s",
+					f->ns, strerror(ENOMEM));
+		librados->rados_write_op_create(op, LIBRADOS_CREATE_EXCLUSIVE,
+						NULL);
+		librados->rados_write_op_setxattr(op, MB_XATTR_NAME, v,
+						  strlen(v));
+		rc = librados->rados_write_op_operate(op, f->io, HEAD_OID, NULL,
+						      0);
+		librados->rados_release_write_op(op);
+		if (rc == 0)
+			return 0;
+		if (rc != -EEXIST)
+			return ios_errf(
+				ctx->err, rc,
+				"rados: create object %s of namespace '%s' in pool '%s' with the mark %s: %s",
+				HEAD_OID, f->ns, f->rp->pool, MB_XATTR_NAME,
+				strerror(-rc));
+	}
+	rc = librados->rados_getxattr(f->io, HEAD_OID, MB_XATTR_NAME, v,
+				      sizeof(v));
+	return check_mark(v, rc, f->rp, f->ns, ctx->err);
+}
+
 static int rados_open(struct mb_ctx *ctx, const char *name, int flags,
 		      struct mb_file **out)
 {
@@ -156,7 +224,6 @@ static int rados_open(struct mb_ctx *ctx, const char *name, int flags,
 	struct mb_file *f;
 	int rc;
 
-	(void)flags; /* objects are created by the writes themselves */
 	if (strlen(name) >= sizeof(f->ns))
 		return ios_errf(ctx->err, -ENAMETOOLONG,
 				"rados: open namespace '%s': %s", name,
@@ -174,22 +241,15 @@ static int rados_open(struct mb_ctx *ctx, const char *name, int flags,
 				rp->pool, strerror(-rc));
 	}
 	librados->rados_ioctx_set_namespace(f->io, f->ns);
-	if (!(flags & MB_O_CREATE) && !(flags & MB_O_WRITE)) {
-		/* reading: the first object must exist */
-		uint64_t sz;
-		time_t mt;
-		char oid[OID_LEN];
-
-		oid_of(f, 0, oid);
-		rc = librados->rados_stat(f->io, oid, &sz, &mt);
-		if (rc < 0) {
-			librados->rados_ioctx_destroy(f->io);
-			free(f);
-			return ios_errf(
-				ctx->err, rc,
-				"rados: open namespace '%s' in pool '%s': %s",
-				name, rp->pool, strerror(-rc));
-		}
+	rc = claim_head(ctx, f, flags & MB_O_CREATE);
+	if (rc < 0) {
+		librados->rados_ioctx_destroy(f->io);
+		free(f);
+		if (rc == -ENOENT)
+			ios_errf(ctx->err, rc,
+				 "rados: open namespace '%s' in pool '%s': %s",
+				 name, rp->pool, strerror(-rc));
+		return rc;
 	}
 	pthread_mutex_init(&f->lock, NULL);
 	pthread_cond_init(&f->cond, NULL);
@@ -454,6 +514,41 @@ static int rados_getsize(struct mb_file *f, uint64_t *size)
 	return 0;
 }
 
+/* The dataset mark (dataset.h) on the head; the pool under CephFS's name
+ * for a file's data pool, so the dataset's identity names it. */
+static int rados_xattr_get(struct mb_file *f, const char *name, char *buf,
+			   size_t len)
+{
+	int n;
+
+	if (len == 0)
+		return -ERANGE;
+	if (!strcmp(name, "ceph.file.layout.pool")) {
+		n = snprintf(buf, len, "%s", f->rp->pool);
+		return n < 0 || (size_t)n >= len ? -ERANGE : n;
+	}
+	n = librados->rados_getxattr(f->io, HEAD_OID, name, buf, len - 1);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
+static int rados_xattr_set(struct mb_file *f, const char *name,
+			   const char *value)
+{
+	char v[8];
+	int rc;
+
+	if (value)
+		return librados->rados_setxattr(f->io, HEAD_OID, name, value,
+						strlen(value));
+	/* an OSD removes an absent xattr without a word: ask first */
+	rc = librados->rados_getxattr(f->io, HEAD_OID, name, v, sizeof(v));
+	if (rc < 0 && rc != -ERANGE)
+		return rc;
+	return librados->rados_rmxattr(f->io, HEAD_OID, name);
+}
+
 static int rados_close(struct mb_file *f)
 {
 	struct mb_io *tmp[64];
@@ -482,21 +577,31 @@ static int rados_close(struct mb_file *f)
 	return 0;
 }
 
-/* Remove every object of namespace [name] (only objects named like ours). */
+/* Remove every object of namespace [name] (only objects named like ours)
+ * when its head carries iostrata's mark; the head last, so a removal cut
+ * short leaves a namespace that is still ours. */
 static int unlink_connected(struct mb_ctx *ctx, const char *name)
 {
 	struct rados_priv *rp = ctx->priv;
 	rados_ioctx_t io;
 	rados_list_ctx_t lc;
 	const char *entry;
+	char v[64];
 	int rc, first = 0;
-	uint64_t n = 0;
 
 	rc = librados->rados_ioctx_create(rp->cluster, rp->pool, &io);
 	if (rc < 0)
 		return ios_errf(ctx->err, rc, "rados: open pool '%s': %s",
 				rp->pool, strerror(-rc));
 	librados->rados_ioctx_set_namespace(io, name);
+	rc = check_mark(v,
+			librados->rados_getxattr(io, HEAD_OID, MB_XATTR_NAME, v,
+						 sizeof(v)),
+			rp, name, ctx->err);
+	if (rc < 0) {
+		librados->rados_ioctx_destroy(io);
+		return rc;
+	}
 	rc = librados->rados_nobjects_list_open(io, &lc);
 	if (rc < 0) {
 		librados->rados_ioctx_destroy(io);
@@ -510,14 +615,20 @@ static int unlink_connected(struct mb_ctx *ctx, const char *name)
 		int r;
 
 		strtoull(entry, &end, 16);
-		if (*end || strlen(entry) != OID_LEN - 8)
-			continue; /* not one of ours */
+		if (*end || strlen(entry) != OID_LEN - 8 ||
+		    !strcmp(entry, HEAD_OID))
+			continue; /* not one of ours, or the head */
 		r = librados->rados_remove(io, entry);
 		if (r < 0 && r != -ENOENT && !first)
 			first = r;
-		n++;
 	}
 	librados->rados_nobjects_list_close(lc);
+	if (rc == 0 || rc == -ENOENT) {
+		int r = first ? 0 : librados->rados_remove(io, HEAD_OID);
+
+		if (r < 0 && r != -ENOENT)
+			first = r;
+	}
 	librados->rados_ioctx_destroy(io);
 	if (rc < 0 && rc != -ENOENT)
 		return ios_errf(ctx->err, rc,
@@ -528,7 +639,7 @@ static int unlink_connected(struct mb_ctx *ctx, const char *name)
 			ctx->err, first,
 			"rados: remove objects of namespace '%s' in pool '%s': %s",
 			name, rp->pool, strerror(-first));
-	return n ? 0 : -ENOENT;
+	return 0;
 }
 
 /* The core may clean up without init (mb_phase_cleanup): connect for it. */
@@ -562,6 +673,8 @@ const struct mb_backend mb_backend_rados = {
 	.reap = rados_reap,
 	.fsync = rados_fsync_,
 	.getsize = rados_getsize,
+	.xattr_get = rados_xattr_get,
+	.xattr_set = rados_xattr_set,
 	.close = rados_close,
 	.unlink = rados_unlink,
 	.fini = rados_fini,

@@ -182,9 +182,18 @@ tests_unit_test_mb_once_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_once_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_mb_once_LDADD = $(CMOCKA_LIBS)
 # The dataset mark (match, mismatch per field, owner) and the lay-out's
-# watchdog bound, and the posix backend's mark on a real file (no MPI).
+# watchdog bound, and the posix and rados backends' marks (no MPI; rados
+# on an in-memory librados loaded through $IOSTRATA_LIBRADOS).
 tests_unit_test_mb_dataset_SOURCES = tests/unit/test_mb_dataset.c $(MB_TEST_SOURCES)
-tests_unit_test_mb_dataset_CPPFLAGS = $(MB_TEST_CPPFLAGS)
+tests_unit_test_mb_dataset_CPPFLAGS = $(MB_TEST_CPPFLAGS) \
+	-DFAKE_RADOS_SO='"$(abs_builddir)/tests/fakes/.libs/libfake_rados.so"'
+if HAVE_RADOS
+check_LTLIBRARIES += tests/fakes/libfake_rados.la
+endif
+tests_fakes_libfake_rados_la_SOURCES = tests/fakes/fake_librados.c
+tests_fakes_libfake_rados_la_CPPFLAGS = $(AM_CPPFLAGS) $(RADOS_CPPFLAGS)
+tests_fakes_libfake_rados_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
+	-shared -rpath /nowhere
 tests_unit_test_mb_dataset_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
 tests_unit_test_mb_dataset_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS) -lm
 # The file layouts: per rank and shared (no MPI).

@@ -150,7 +150,7 @@ static const struct opt opts[] = {
 	 "stamp each block (rank, offset, rep, seed, checksum); reads check it"},
 	{OPT_KEEP, "keep", NULL, "off", "keep the rank files at the end"},
 	{OPT_REUSE_DATASET, "reuse-dataset", NULL, "off",
-	 "the files under --dir are a dataset kept for later runs: read phases reuse a file marked with this run's layout (user.iostrata.dataset: size, bs, seed, content, file layout, pool, owner), lay out and mark one without a mark, refuse one with another mark; needs --seed, implies --keep"},
+	 "the files under --dir (rados: the namespaces in --rados-pool) are a dataset kept for later runs: read phases reuse a file marked with this run's layout (user.iostrata.dataset, on rados an xattr of the head object: size, bs, seed, content, file layout, pool, owner), lay out and mark one without a mark, refuse one with another mark; needs --seed, implies --keep"},
 	{OPT_SEED, "seed", "N", "random",
 	 "seed of offsets and data (recorded in the results)"},
 	{OPT_QUIET, "quiet", NULL, "off", "no progress line"},

@@ -108,7 +108,7 @@ int mb_config_check_options(const struct mb_config *cfg, struct ios_err *err)
 	     (cfg->backend->flags & MB_BF_NO_DATA)))
 		return ios_errf(
 			err, -EINVAL,
-			"--reuse-dataset: backend \"%s\"%s keeps no dataset mark (accepted: posix on a directory, or cephfs)",
+			"--reuse-dataset: backend \"%s\"%s keeps no dataset mark (accepted: posix on a directory, cephfs or rados)",
 			cfg->backend->name,
 			cfg->allow_device ? " on a block device" : "");
 	if (cfg->once && cfg->runtime_given)

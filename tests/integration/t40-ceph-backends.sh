@@ -8,7 +8,11 @@
 # corrupted object is caught by --verify; nothing is left behind.  In the
 # shared CephFS directory a stranger's file of a rank's name (and one of
 # ours without iostrata's mark) is neither used, overwritten nor removed;
-# --reuse-dataset on cephfs lays out and marks, then reuses.  The Ceph
+# --reuse-dataset on cephfs lays out and marks, then reuses; on rados the
+# same with the mark on each namespace's head object (the second run writes
+# no object), another --bs refused with exit 3 naming the field, and a
+# namespace whose head iostrata did not make neither written nor removed.
+# The Ceph
 # facts of the results file connect with the run's --ceph-id and
 # --ceph-keyring (not $CEPH_KEYRING), and say "unknown" and why when that
 # key is wrong.
@@ -22,6 +26,23 @@ make_work
 client=
 delete_client() { [[ -z $client ]] || ceph auth del "client.$client" >/dev/null 2>&1; }
 at_exit delete_client
+
+# --reuse-dataset: phase 0 of results file [one] laid out, of [two] reused
+# with no byte laid out; prints both as [label] says.
+laid_then_reused() { # label one.h5 two.h5
+	/usr/bin/python3 - "$@" <<'PY'
+import h5py, sys
+s = lambda v: v.decode() if isinstance(v, bytes) else str(v)
+def ph(p):
+    with h5py.File(p, "r") as f:
+        a = f["phases/0"].attrs
+        return s(a.get("dataset", "?")), int(a.get("layout_bytes", -1))
+one, two = ph(sys.argv[2]), ph(sys.argv[3])
+assert one[0] == "laid-out" and one[1] > 0 and one[1] % (8 << 20) == 0, one
+assert two == ("reused", 0), two
+print("%s dataset: %s, then %s" % (sys.argv[1], one, two))
+PY
+}
 
 common=(--rw=write,read --bs=1M --size=16M --runtime=2 --reps=1 --interval=1
 	--verify --output=none --summary=json)
@@ -97,6 +118,76 @@ grep -q '"valid": *true' "$work/fresh.json" || fail "rados read after its own la
 left=$(t4x_objects "$pool")
 [[ $left == 0 ]] || fail "$left objects left after the fresh read (no --keep given)"
 log "rados read lays out its own objects (12 x 1 MiB per rank, verified)"
+
+# --reuse-dataset on rados: the first run lays out and marks each
+# namespace's head object, the second reuses without writing an object
+# (every object's size and mtime unchanged), another --bs is refused with
+# exit 3 naming the field and writes nothing either.
+rstat() { # every object of the pool with its size and mtime, sorted
+	local ns obj
+	rados -p "$pool" ls --all | sort | while IFS=$'\t' read -r ns obj; do
+		printf '%s %s ' "$ns" "$obj"
+		rados -p "$pool" -N "$ns" stat "$obj" | sed 's/^.* mtime //'
+	done
+}
+rds=(--backend=rados --rados-pool="$pool" --rw=read --bs=1M --size=8M
+	--runtime=1 --reps=1 --reuse-dataset --seed=77 --summary=none --quiet)
+t4x_srun 120 "$bench" "${rds[@]}" --output="$work/rds1.h5" 2>"$work/err" ||
+	fail "rados --reuse-dataset (1) failed: $(tail -3 "$work/err")"
+rstat >"$work/rstat1"
+mark=$(rados -p "$pool" -N iostrata-bench.0 getxattr 0000000000000000 user.iostrata.dataset) ||
+	fail "rados: no dataset mark on the head of iostrata-bench.0"
+[[ $mark == "iostrata-dataset v=1 size=8388608 bs=1048576 "*" pool=$pool "* ]] ||
+	fail "rados: dataset mark '$mark'"
+sleep 1.1 # an object written again would show a later mtime
+t4x_srun 120 "$bench" "${rds[@]}" --output="$work/rds2.h5" 2>"$work/err" ||
+	fail "rados --reuse-dataset (2) failed: $(tail -3 "$work/err")"
+rstat >"$work/rstat2"
+diff "$work/rstat1" "$work/rstat2" >&2 ||
+	fail "rados --reuse-dataset (2) wrote objects of the dataset (above)"
+set +e
+t4x_srun 120 "$bench" "${rds[@]/--bs=1M/--bs=512k}" --output=none \
+	2>"$work/err"
+rc=$?
+set -e
+[[ $rc == 3 ]] || fail "rados --reuse-dataset with another --bs exited $rc, want 3: $(tail -3 "$work/err")"
+grep -q "dataset iostrata-bench.0: another layout: bs marked 1048576, this run 524288" "$work/err" ||
+	fail "rados --reuse-dataset, another --bs: $(tail -3 "$work/err")"
+rstat >"$work/rstat3"
+diff "$work/rstat1" "$work/rstat3" >&2 ||
+	fail "rados --reuse-dataset with another --bs wrote objects (above)"
+laid_then_reused rados "$work/rds1.h5" "$work/rds2.h5" ||
+	fail "rados --reuse-dataset: not laid out, then reused (above)"
+log "rados --reuse-dataset: laid out and marked, reused ($(wc -l <"$work/rstat1") objects untouched), another --bs refused"
+# a clean run (no --keep) removes the dataset's objects
+t4x_srun 120 "$bench" --backend=rados --rados-pool="$pool" --rw=write \
+	--bs=1M --size=4M --runtime=1 --reps=1 --output=none --summary=none \
+	2>"$work/err" || fail "rados run after the dataset failed: $(tail -3 "$work/err")"
+left=$(t4x_objects "$pool")
+[[ $left == 0 ]] || fail "$left objects left after the dataset's removal"
+
+# Never clobber: a namespace of rank 0's name whose head iostrata did not
+# make is neither written, read nor removed (exit 3, named).
+printf 'not yours\n' >"$work/stranger"
+rados -p "$pool" -N iostrata-bench.0 put 0000000000000000 "$work/stranger"
+for rw in write read; do
+	set +e
+	t4x_srun 120 "$bench" --backend=rados --rados-pool="$pool" --rw=$rw \
+		--bs=1M --size=4M --runtime=1 --reps=1 --output=none \
+		--summary=none 2>"$work/err"
+	rc=$?
+	set -e
+	[[ $rc == 3 ]] || fail "rados $rw over a stranger's namespace exited $rc, want 3"
+	grep -q "namespace 'iostrata-bench.0' in pool '$pool' exists and was not created by iostrata" "$work/err" ||
+		fail "rados $rw over a stranger's namespace: $(tail -3 "$work/err")"
+	rados -p "$pool" -N iostrata-bench.0 get 0000000000000000 "$work/got" ||
+		fail "rados: the stranger's object was removed"
+	cmp -s "$work/stranger" "$work/got" || fail "rados: the stranger's object was overwritten"
+done
+rados -p "$pool" -N iostrata-bench.0 rm 0000000000000000
+left=$(t4x_objects "$pool")
+[[ $left == 0 ]] || fail "$left objects left after the refused runs"
+log "rados: a stranger's namespace refused, neither written nor removed"
 
 # The Ceph facts in the results file connect like the backend, with its
 # options: a client of its own, its keyring given with --ceph-keyring while
@@ -188,19 +279,12 @@ t4x_srun 120 "$bench" "${ds[@]}" --output="$work/ds1.h5" 2>"$work/err" ||
 	fail "cephfs --reuse-dataset (1) failed: $(tail -3 "$work/err")"
 t4x_srun 120 "$bench" "${ds[@]}" --output="$work/ds2.h5" 2>"$work/err" ||
 	fail "cephfs --reuse-dataset (2) failed: $(tail -3 "$work/err")"
-/usr/bin/python3 - "$work/ds1.h5" "$work/ds2.h5" "$IOSTRATA_CEPHFS_MOUNT/$cdir" <<'PY' || fail "cephfs --reuse-dataset: not laid out, then reused (above)"
-import h5py, os, sys
-s = lambda v: v.decode() if isinstance(v, bytes) else str(v)
-def ph(p):
-    with h5py.File(p, "r") as f:
-        a = f["phases/0"].attrs
-        return s(a.get("dataset", "?")), int(a.get("layout_bytes", -1))
-one, two = ph(sys.argv[1]), ph(sys.argv[2])
-assert one[0] == "laid-out" and one[1] > 0, one
-assert two == ("reused", 0), two
-m = os.getxattr(os.path.join(sys.argv[3], "iostrata-bench.0"), "user.iostrata.dataset").decode()
-assert m.startswith("iostrata-dataset v=1 size=16777216 bs=1048576 "), m
-print("cephfs dataset: %s, then %s; mark %s" % (one, two, m))
-PY
+laid_then_reused cephfs "$work/ds1.h5" "$work/ds2.h5" ||
+	fail "cephfs --reuse-dataset: not laid out, then reused (above)"
+mark=$(/usr/bin/python3 -c 'import os, sys; print(os.getxattr(sys.argv[1], "user.iostrata.dataset").decode())' \
+	"$IOSTRATA_CEPHFS_MOUNT/$cdir/iostrata-bench.0") ||
+	fail "cephfs: no dataset mark on iostrata-bench.0"
+[[ $mark == "iostrata-dataset v=1 size=16777216 bs=1048576 "* ]] ||
+	fail "cephfs: dataset mark '$mark'"
 rm -f "$IOSTRATA_CEPHFS_MOUNT/$cdir"/iostrata-bench.*
 log "PASS"

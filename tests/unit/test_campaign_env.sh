@@ -15,10 +15,10 @@
 # program) never reads a path of the machine it was built on.
 set -u
 
-src=${IOSTRATA_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-# the form iostrata-campaign prints (realpath): make distcheck gives a
-# srcdir of the form _build/sub/../..
-src=$(cd "$src" && pwd -P)
+# the source tree as one path, the form iostrata-campaign prints
+# (realpath): a build configured with ../configure passes IOSTRATA_SRCDIR as
+# BUILD/.., make distcheck as _build/sub/../..
+src=$(cd "${IOSTRATA_SRCDIR:-$(dirname "$0")/../..}" && pwd -P)
 build=${IOSTRATA_BUILDDIR:-$src/build}
 camp=${CAMPAIGN:-$build/jobscripts/iostrata-campaign}
 

@@ -78,7 +78,9 @@ while IFS=: read -r page tool; do
 		sed 's/^/# /' "$tmp/warn"
 		notok "$page: renders without warnings (groff $rc, man $rc2)"
 	fi
-	groff -man -Tascii -rLL=250n "$man" 2>/dev/null | col -bx >"$tmp/page.txt"
+	# -P-c: overstrikes, which col -b removes (groff 1.23 writes SGR
+	# escapes by default, as Debian 13's does)
+	groff -man -Tascii -P-c -rLL=250n "$man" 2>/dev/null | col -bx >"$tmp/page.txt"
 	if ! helptext "$build/$tool" >"$tmp/help" 2>/dev/null; then
 		notok "$page: options: $tool --help failed"
 		notok "$page: exit codes: $tool --help failed"

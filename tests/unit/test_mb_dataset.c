@@ -2,9 +2,13 @@
 /*
  * test_mb_dataset: the dataset mark of --reuse-dataset (its text both
  * ways, a match, a mismatch in each field, another owner, another size,
- * marks that do not parse), the mark on a real posix file, the option's
- * checks, and the lay-out's watchdog bound (slow but progressing: never
- * below the rest at the rate so far; stalled: the stall bound).
+ * marks that do not parse), the mark on a real posix file, the rados
+ * backend's marks on an in-memory librados (the dataset mark on the head
+ * object: absent before the lay-out, set after it, reused, another --bs
+ * refused naming the field; a namespace iostrata did not create refused,
+ * not overwritten, not removed), the option's checks, and the lay-out's
+ * watchdog bound (slow but progressing: never below the rest at the rate so
+ * far; stalled: the stall bound).
  */
 #include "config.h"
 
@@ -23,6 +27,9 @@
 #include <cmocka.h>
 
 #include "backend.h"
+#ifdef HAVE_RADOS
+#include "ceph_dl.h"
+#endif
 #include "dataset.h"
 #include "mb_config.h"
 #include "ownfile.h"
@@ -332,6 +339,198 @@ static int parse(const char *const *args, struct mb_config *cfg,
 	return mb_config_parse(cfg, argc, argv, err);
 }
 
+#ifdef HAVE_RADOS
+#define HEAD "0000000000000000"
+
+/* A rados run's configuration (with --reuse-dataset when [reuse]). */
+static void rados_cfg(struct mb_config *cfg, const char *bs, const char *size,
+		      bool reuse)
+{
+	char b[32], z[32];
+	const char *args[] = {"--backend=rados",
+			      "--rados-pool=bench",
+			      "--seed=7",
+			      "--rw=read",
+			      b,
+			      z,
+			      reuse ? "--reuse-dataset" : NULL,
+			      NULL};
+	struct ios_err err = {0};
+
+	snprintf(b, sizeof(b), "--bs=%s", bs);
+	snprintf(z, sizeof(z), "--size=%s", size);
+	assert_int_equal(parse(args, cfg, &err), 0);
+}
+
+/* The identity the core wants for [f] (phase.c's dataset_want). */
+static void rados_want(const struct mb_backend *be, struct mb_file *f,
+		       const struct mb_config *cfg, struct mb_dataset_id *id)
+{
+	char pool[64];
+
+	assert_int_equal(
+		be->xattr_get(f, "ceph.file.layout.pool", pool, sizeof(pool)),
+		5);
+	assert_string_equal(pool, "bench");
+	mb_dataset_id_of(cfg, 1, pool, (uint32_t)geteuid(), id);
+}
+
+/* The core's sequence on the rados backend: no mark (lay out), the
+ * lay-out, the mark, a later run reusing it, another --bs refused naming
+ * the field, the mark removed. */
+static void test_rados_mark(void **state)
+{
+	const struct mb_backend *be = mb_backend_find("rados");
+	struct mb_config cfg, cfg8;
+	struct ios_err err = {0};
+	struct mb_ctx ctx = {.cfg = &cfg, .err = &err, .nranks = 1};
+	struct mb_dataset_id want, want8;
+	struct mb_file *f;
+	char mark[MB_DATASET_MARK_MAX], blk[4096];
+	uint64_t size, off;
+	int n;
+
+	(void)state;
+	assert_non_null(be);
+	assert_non_null(be->xattr_get);
+	assert_non_null(be->xattr_set);
+	rados_cfg(&cfg, "4k", "16k", true);
+	assert_int_equal(be->init(&ctx), 0);
+	assert_int_equal(be->open(&ctx, "iostrata-bench.0",
+				  MB_O_WRITE | MB_O_CREATE, &f),
+			 0);
+	rados_want(be, f, &cfg, &want);
+	/* a new file: no mark, so the core lays it out */
+	assert_int_equal(be->xattr_get(f, MB_DATASET_XATTR, mark, sizeof(mark)),
+			 -ENODATA);
+	assert_int_equal(
+		mb_dataset_check("iostrata-bench.0", NULL, 0, &want, &err),
+		MB_DS_ABSENT);
+	memset(blk, 'd', sizeof(blk));
+	for (off = 0; off < cfg.size; off += sizeof(blk))
+		assert_int_equal(be->pwrite(f, blk, sizeof(blk), off),
+				 (int)sizeof(blk));
+	assert_int_equal(be->getsize(f, &size), 0);
+	assert_int_equal(size, cfg.size);
+	/* complete: marked */
+	n = mb_dataset_format(&want, mark, sizeof(mark));
+	assert_true(n > 0);
+	assert_int_equal(be->xattr_set(f, MB_DATASET_XATTR, mark), 0);
+	assert_int_equal(be->close(f), 0);
+
+	/* a later run: the mark on the head is this run's identity */
+	assert_int_equal(be->open(&ctx, "iostrata-bench.0", MB_O_READ, &f), 0);
+	assert_int_equal(be->xattr_get(f, MB_DATASET_XATTR, mark, sizeof(mark)),
+			 n);
+	assert_non_null(strstr(mark, " pool=bench "));
+	assert_int_equal(be->getsize(f, &size), 0);
+	assert_int_equal(
+		mb_dataset_check("iostrata-bench.0", mark, size, &want, &err),
+		MB_DS_MATCH);
+	/* another --bs: refused, the field named */
+	rados_cfg(&cfg8, "8k", "16k", true);
+	mb_dataset_id_of(&cfg8, 1, "bench", (uint32_t)geteuid(), &want8);
+	assert_int_equal(
+		mb_dataset_check("iostrata-bench.0", mark, size, &want8, &err),
+		-ESTALE);
+	assert_non_null(strstr(err.msg, "bs marked 4096, this run 8192"));
+	ios_err_clear(&err);
+	/* too small a buffer; removed; absent */
+	assert_int_equal(be->xattr_get(f, MB_DATASET_XATTR, mark, 8), -ERANGE);
+	assert_int_equal(be->xattr_set(f, MB_DATASET_XATTR, NULL), 0);
+	assert_int_equal(be->xattr_set(f, MB_DATASET_XATTR, NULL), -ENODATA);
+	assert_int_equal(be->xattr_get(f, MB_DATASET_XATTR, mark, sizeof(mark)),
+			 -ENODATA);
+	assert_int_equal(be->close(f), 0);
+	/* removed whole, head last; then gone */
+	assert_int_equal(be->unlink(&ctx, "iostrata-bench.0"), 0);
+	assert_int_equal(be->open(&ctx, "iostrata-bench.0", MB_O_READ, &f),
+			 -ENOENT);
+	be->fini(&ctx);
+	mb_config_free(&cfg);
+	mb_config_free(&cfg8);
+}
+
+/* Objects of namespace [ns] planted by someone else (through the same
+ * library): a head "stranger" with [mark] (NULL: none), and block 1. */
+static void plant(const char *ns, const char *mark)
+{
+	const struct ios_rados_api *api = ios_rados_load(NULL);
+	rados_t c;
+	rados_ioctx_t io;
+
+	assert_non_null(api);
+	assert_int_equal(api->rados_create(&c, "admin"), 0);
+	assert_int_equal(api->rados_connect(c), 0);
+	assert_int_equal(api->rados_ioctx_create(c, "bench", &io), 0);
+	api->rados_ioctx_set_namespace(io, ns);
+	assert_int_equal(api->rados_write_full(io, HEAD, "stranger", 8), 0);
+	assert_int_equal(api->rados_write_full(io, "0000000000000001", "b", 1),
+			 0);
+	if (mark)
+		assert_int_equal(api->rados_setxattr(io, HEAD, MB_XATTR_NAME,
+						     mark, strlen(mark)),
+				 0);
+	api->rados_ioctx_destroy(io);
+	api->rados_shutdown(c);
+}
+
+/* [ns]'s head still holds the stranger's bytes. */
+static void assert_untouched(const char *ns)
+{
+	const struct ios_rados_api *api = ios_rados_load(NULL);
+	rados_t c;
+	rados_ioctx_t io;
+	char buf[16] = "";
+	uint64_t sz;
+	time_t mt;
+
+	assert_int_equal(api->rados_create(&c, "admin"), 0);
+	assert_int_equal(api->rados_ioctx_create(c, "bench", &io), 0);
+	api->rados_ioctx_set_namespace(io, ns);
+	assert_int_equal(api->rados_read(io, HEAD, buf, sizeof(buf), 0), 8);
+	assert_memory_equal(buf, "stranger", 8);
+	assert_int_equal(api->rados_stat(io, "0000000000000001", &sz, &mt), 0);
+	api->rados_ioctx_destroy(io);
+	api->rados_shutdown(c);
+}
+
+/* Never clobber: a namespace whose head iostrata did not create (no mark,
+ * or another one) is refused for writing, reading and removal. */
+static void test_rados_stranger(void **state)
+{
+	static const char *const marks[] = {NULL, "someone else"};
+	const struct mb_backend *be = mb_backend_find("rados");
+	struct mb_config cfg;
+	struct ios_err err = {0};
+	struct mb_ctx ctx = {.cfg = &cfg, .err = &err, .rank = 1, .nranks = 2};
+	struct mb_file *f = NULL;
+	char ns[32];
+	unsigned i;
+
+	(void)state;
+	rados_cfg(&cfg, "4k", "16k", false);
+	assert_int_equal(be->init(&ctx), 0);
+	for (i = 0; i < 2; i++) {
+		snprintf(ns, sizeof(ns), "iostrata-bench.%u", 5 + i);
+		plant(ns, marks[i]);
+		assert_int_equal(
+			be->open(&ctx, ns, MB_O_WRITE | MB_O_CREATE, &f),
+			-EEXIST);
+		assert_non_null(strstr(err.msg, "was not created by iostrata"));
+		assert_non_null(strstr(err.msg, ns));
+		ios_err_clear(&err);
+		assert_int_equal(be->open(&ctx, ns, MB_O_READ, &f), -EEXIST);
+		ios_err_clear(&err);
+		assert_int_equal(be->unlink(&ctx, ns), -EEXIST);
+		ios_err_clear(&err);
+		assert_untouched(ns);
+	}
+	be->fini(&ctx);
+	mb_config_free(&cfg);
+}
+#endif
+
 static void test_option(void **state)
 {
 	static const char *const noseed[] = {"--dir=/tmp", "--reuse-dataset",
@@ -369,7 +568,16 @@ int main(void)
 		cmocka_unit_test(test_layout_bound),
 		cmocka_unit_test(test_posix_mark),
 		cmocka_unit_test(test_option),
+#ifdef HAVE_RADOS
+		cmocka_unit_test(test_rados_mark),
+		cmocka_unit_test(test_rados_stranger),
+#endif
 	};
+
+#ifdef HAVE_RADOS
+	/* before anything loads librados: the in-memory one */
+	setenv("IOSTRATA_LIBRADOS", FAKE_RADOS_SO, 1);
+#endif
 
 	return cmocka_run_group_tests_name("mb_dataset", tests, NULL, NULL);
 }
