@@ -60,6 +60,7 @@ bench_be_harness_SOURCES = \
 	mpibench/ceph_opts.c \
 	mpibench/be_rados.c \
 	mpibench/be_cephfs.c \
+	mpibench/thrq.c \
 	# End of bench_be_harness_SOURCES
 bench_be_harness_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH) $(RADOS_CPPFLAGS) $(CEPHFS_CPPFLAGS)
 bench_be_harness_LDADD = \
