@@ -4,6 +4,7 @@
 EXTRA_DIST += \
 	mpibench/LAYERS.md \
 	bench/rados-compare \
+	bench/cephfs-compare \
 	tests/integration/t4x-lib.bash \
 	tests/integration/t40-ceph-backends.sh \
 	tests/integration/t41-layers.sh \
