@@ -35,8 +35,8 @@ shift $((OPTIND - 1))
 bench=$build/mpibench/iostrata-bench
 [[ -x $bench ]] || { echo "compare-fio: $bench not built" >&2; exit 2; }
 command -v fio >/dev/null || { echo "compare-fio: fio not found" >&2; exit 2; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
+. "$(dirname "$0")/lib.bash"
+bench_mpi_env
 mkdir -p "$dir"
 tsv=$dir/compare-fio.tsv
 : >"$tsv"

@@ -35,8 +35,8 @@ shift $((OPTIND - 1))
 bench=$build/mpibench/iostrata-bench
 [[ -x $bench ]] || { echo "compare-ior: $bench not built" >&2; exit 2; }
 [[ -n $ior && -x $ior ]] || { echo "compare-ior: no IOR binary (give -i PATH; IOR is built from github.com/hpc/ior)" >&2; exit 2; }
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
+. "$(dirname "$0")/lib.bash"
+bench_mpi_env
 tmp=$(mktemp -d /var/tmp/iostrata-compare-ior.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 tsv=/var/tmp/iostrata-compare-ior.tsv

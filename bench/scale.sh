@@ -24,8 +24,8 @@ while getopts b:n:r:R:o: o; do
 	*) exit 2 ;;
 	esac
 done
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
+. "$(dirname "$0")/lib.bash"
+bench_mpi_env
 rm -f "$out"
 json=$(mpirun -n "$ranks" --bind-to none "$build/mpibench/iostrata-bench" \
 	--backend=null --bs=4k --size=1G --runtime="$runtime" --reps="$reps" \

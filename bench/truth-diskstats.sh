@@ -24,8 +24,8 @@ while getopts b:d:n:r: o; do
 	*) exit 2 ;;
 	esac
 done
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
+. "$(dirname "$0")/lib.bash"
+bench_mpi_env
 mkdir -p "$dir"
 dev=$(stat -c '%d' "$dir")
 maj=$((dev >> 8)) min=$((dev & 255))

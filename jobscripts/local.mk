@@ -77,6 +77,7 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t54-sweep-threads.sh \
 	tests/tools/render-html \
 	tests/integration/t55-sweep-replication.sh \
+	tests/integration/t56-accept-nersc.sh \
 	tests/integration/t57-campaign-dataset.sh \
 	# End of dist_noinst_SCRIPTS (jobs)
 EXTRA_DIST += \

@@ -86,6 +86,7 @@ EXTRA_DIST += \
 	mpibench/README.md \
 	tests/integration/t1x-lib.bash \
 	bench/README.md \
+	bench/lib.bash \
 	# End of EXTRA_DIST (mpibench)
 dist_noinst_SCRIPTS += \
 	tests/integration/t10-bench.sh \
@@ -93,7 +94,9 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t12-bench-hostile.sh \
 	tests/integration/t13-bench-straggler.sh \
 	tests/integration/t14-bench-once.sh \
+	tests/integration/t15-bench-shared.sh \
 	bench/compare-fio.sh \
+	bench/compare-ior.sh \
 	bench/truth-diskstats.sh \
 	bench/scale.sh \
 	# End of dist_noinst_SCRIPTS (mpibench)

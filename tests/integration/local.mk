@@ -18,6 +18,8 @@ endif
 dist_noinst_SCRIPTS += \
 	tests/integration/run \
 	tests/integration/t00-smoke.sh \
+	tests/integration/t01-site-shape.sh \
+	tests/integration/t02-site-updown.sh \
 	# End of dist_noinst_SCRIPTS
 
 # What every integration test sources (log/fail/skip, cleanups, jobs).

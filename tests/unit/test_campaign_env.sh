@@ -16,6 +16,9 @@
 set -u
 
 src=${IOSTRATA_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+# the form iostrata-campaign prints (realpath): make distcheck gives a
+# srcdir of the form _build/sub/../..
+src=$(cd "$src" && pwd -P)
 build=${IOSTRATA_BUILDDIR:-$src/build}
 camp=${CAMPAIGN:-$build/jobscripts/iostrata-campaign}
 
@@ -165,7 +168,7 @@ else
 fi
 out=$(IOSTRATA_JOBSCRIPTS=$tmp/nojs "$tmp/inst/iostrata-campaign" submit "$tmp/js.conf" sweep-threads --dry-run --campaign="$tmp/c10" 2>&1)
 rc=$?
-if [ $rc -eq 2 ] && [[ $out == *"not found in $tmp/nojs or "* ]] && [[ $out != *"$src"* ]] &&
+if [ $rc -eq 2 ] && [[ $out == *"not found in $tmp/nojs or "* ]] && [[ $out != *"$src/jobscripts"* ]] &&
 	[ ! -e "$tmp/c10/elements.tsv" ]; then
 	echo "ok 10 - a copy outside the build tree does not read the source tree: $out"
 else

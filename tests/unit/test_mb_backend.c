@@ -285,6 +285,62 @@ static void test_posixaio_close_in_flight(void **state)
 	assert_int_equal(be->unlink(&ctx, "iostrata-bench.3"), 0);
 }
 
+/* A steady queue: requests go in as slots free up and every one comes back
+ * exactly once, whichever request the reap waited on (the (depth/2)-th
+ * oldest, or the newest with fewer in flight), down to an empty queue. */
+static void test_posixaio_queue_each_once(void **state)
+{
+	const struct mb_backend *be = mb_backend_find("posix");
+	struct mb_config cfg;
+	struct ios_err err = {0};
+	struct mb_ctx ctx = {.cfg = &cfg, .err = &err, .rank = 4};
+	struct mb_file *f;
+	struct mb_io io[8], *freel[8], *done[8];
+	int inflight[8] = {0};
+	unsigned nfree = 8, sent = 0, back = 0, i;
+	char *buf = NULL;
+
+	(void)state;
+	assert_int_equal(posix_memalign((void **)&buf, 4096, 8 * 4096), 0);
+	memset(buf, 7, 8 * 4096);
+	f = aio_open(&ctx, &cfg, "iostrata-bench.4", MB_O_WRITE | MB_O_READ);
+	for (i = 0; i < 8; i++) {
+		io[i] = (struct mb_io){
+			.buf = buf + (size_t)i * 4096, .len = 4096, .op = 1};
+		freel[i] = &io[i];
+	}
+	while (back < 200) {
+		int n;
+
+		/* refill (up to 200 in all), then one reap of >= 1 */
+		while (nfree && sent < 200) {
+			struct mb_io *p = freel[--nfree];
+
+			p->off = (uint64_t)(sent % 64) * 4096;
+			assert_int_equal(be->submit(f, &p, 1), 1);
+			inflight[p - io] = 1;
+			sent++;
+		}
+		n = be->reap(f, done, 1, 8, NULL);
+		assert_true(n >= 1);
+		for (int k = 0; k < n; k++) {
+			unsigned j = (unsigned)(done[k] - io);
+
+			assert_true(j < 8);
+			assert_int_equal(inflight[j], 1); /* not twice */
+			assert_int_equal(done[k]->result, 4096);
+			inflight[j] = 0;
+			freel[nfree++] = done[k];
+			back++;
+		}
+	}
+	assert_int_equal(sent, 200);
+	assert_int_equal(nfree, 8);
+	assert_int_equal(be->close(f), 0);
+	assert_int_equal(be->unlink(&ctx, "iostrata-bench.4"), 0);
+	free(buf);
+}
+
 static void test_posix_never_clobbers(void **state)
 {
 	const struct mb_backend *be = mb_backend_find("posix");
@@ -327,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_posix_posixaio),
 		cmocka_unit_test(test_posixaio_short_and_errno),
 		cmocka_unit_test(test_posixaio_close_in_flight),
+		cmocka_unit_test(test_posixaio_queue_each_once),
 		cmocka_unit_test(test_posix_never_clobbers),
 	};
 
