@@ -42,6 +42,13 @@ const char *mb_config_opt(const struct mb_config *cfg, const char *name)
 	return NULL;
 }
 
+/* The harness runs the default engine only (a backend's message names
+ * it). */
+const char *mb_engine_name(enum mb_engine e)
+{
+	return e == MB_ENG_PSYNC ? "psync" : "?";
+}
+
 static double now(void)
 {
 	struct timespec ts;

@@ -273,3 +273,15 @@ const char *ios_fmt_rate(double bps, char *buf, size_t len)
 	snprintf(buf, len, i ? "%.2f %s" : "%.0f %s", bps, pfx[i]);
 	return buf;
 }
+
+void ios_deadline(clockid_t clk, const struct timespec *rel,
+		  struct timespec *end)
+{
+	clock_gettime(clk, end);
+	end->tv_sec += rel->tv_sec;
+	end->tv_nsec += rel->tv_nsec;
+	if (end->tv_nsec >= 1000000000L) {
+		end->tv_sec++;
+		end->tv_nsec -= 1000000000L;
+	}
+}

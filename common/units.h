@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "errbuf.h"
 
@@ -54,5 +55,10 @@ const char *ios_fmt_size(uint64_t bytes, char *buf, size_t len);
 
 /* Print a rate with a decimal prefix, e.g. "1.73 GB/s", "512 kB/s". */
 const char *ios_fmt_rate(double bytes_per_s, char *buf, size_t len);
+
+/* The time [rel] (relative) from now on clock [clk] in *[end]: the
+ * absolute deadline of a bounded wait (pthread_cond_timedwait). */
+void ios_deadline(clockid_t clk, const struct timespec *rel,
+		  struct timespec *end);
 
 #endif

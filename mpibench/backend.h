@@ -76,6 +76,10 @@ struct mb_backend {
 	unsigned int abi;    /* MB_BACKEND_ABI; checked at startup */
 	unsigned int flags;  /* MB_BF_* */
 	const char *summary; /* one line for --help */
+	/* Optional: the engine submit/reap run on, recorded as /config
+	 * ioengine when --iodepth > 1 (cephfs: "threads"); NULL: the posix
+	 * --ioengine is recorded */
+	const char *async_engine;
 	const struct mb_option *options; /* NULL-name terminated, or NULL */
 
 	/* Optional: validate the configuration before any I/O or MPI work.

@@ -4,8 +4,14 @@
  * user-space client library, without a mount (part of the "full stack"
  * layer next to posix on a ceph-fuse mount).  Per-rank files opened with
  * O_DIRECT (bypassing libcephfs' object cacher) unless --buffered.
- * Synchronous only: libcephfs 16.2 has no non-blocking file I/O
- * (ceph_ll_nonblocking_readv_writev arrived in 17.x), so --iodepth must be 1.
+ * --iodepth > 1 runs the same synchronous ceph_read/ceph_write on a queue
+ * of worker threads, one per slot (thrq.h; libcephfs is thread-safe on one
+ * mount), recorded as ioengine "threads".  libcephfs' own non-blocking call
+ * (ceph_ll_nonblocking_readv_writev with struct ceph_ll_io_info, Squid
+ * 19.x) is not used: neither Debian 12's Ceph 16.2 nor Debian 13's 18.2
+ * (Reef) has it, so no build here could compile or run that path (Debian
+ * sid's Ceph 20.x would: the place for it is cephfs_submit, detected by a
+ * configure check for the struct and a dlsym of the call at load).
  * The directory may be shared with strangers: a file is created O_EXCL and
  * marked (ownfile.h's user.iostrata), and an existing one is used or
  * removed only when it is a regular file of ours with that mark.
@@ -25,6 +31,8 @@
 #include "ceph_dl.h"
 #include "mb_config.h"
 #include "ownfile.h"
+#include "results.h"
+#include "thrq.h"
 
 /* libcephfs, loaded by cephfs_init() (ceph_dl.h) */
 static const struct ios_cephfs_api *libcephfs;
@@ -50,6 +58,8 @@ struct cephfs_priv {
 struct mb_file {
 	struct cephfs_priv *cp;
 	int fd;
+	unsigned int depth; /* --iodepth: the queue's slots */
+	struct mb_thrq *q;  /* --iodepth > 1: started on the first submit */
 };
 
 static const char *opt(struct mb_ctx *ctx, const char *name)
@@ -73,11 +83,16 @@ static int cephfs_check(struct mb_ctx *ctx)
 			ctx->err, -EINVAL,
 			"cephfs: option --cephfs-root: '%s' is not absolute: give a path inside CephFS starting with '/'",
 			root);
-	if (ctx->cfg->iodepth > 1)
+	if (ctx->cfg->iodepth > MB_THRQ_MAX_DEPTH)
 		return ios_errf(
 			ctx->err, -EINVAL,
-			"cephfs: option --iodepth: %u not supported: libcephfs 16.2 has no asynchronous file I/O, use --iodepth=1",
-			(unsigned int)ctx->cfg->iodepth);
+			"cephfs: option --iodepth: %u is more than the thread queue takes (one thread per I/O in flight; accepted: 1 to %u)",
+			(unsigned int)ctx->cfg->iodepth, MB_THRQ_MAX_DEPTH);
+	if (ctx->cfg->ioengine != MB_ENG_PSYNC)
+		return ios_errf(
+			ctx->err, -EINVAL,
+			"cephfs: option --ioengine: \"%s\" is an engine of the posix backend; cephfs runs libcephfs calls, on its own threads at --iodepth > 1 (accepted: psync, the default)",
+			mb_engine_name(ctx->cfg->ioengine));
 	return 0;
 }
 
@@ -288,6 +303,7 @@ static int cephfs_open(struct mb_ctx *ctx, const char *name, int flags,
 	}
 	f->cp = cp;
 	f->fd = fd;
+	f->depth = ctx->cfg->iodepth;
 	*out = f;
 	return 0;
 }
@@ -304,6 +320,35 @@ static ssize_t cephfs_pread(struct mb_file *f, void *buf, size_t len,
 {
 	return libcephfs->ceph_read(f->cp->cmount, f->fd, buf, (int64_t)len,
 				    (int64_t)off);
+}
+
+/* A worker of the queue: the synchronous call of [io]. */
+static ssize_t cephfs_io(void *arg, struct mb_io *io)
+{
+	struct mb_file *f = arg;
+
+	if (io->op == IOS_OP_WRITE)
+		return cephfs_pwrite(f, io->buf, io->len, io->off);
+	return cephfs_pread(f, io->buf, io->len, io->off);
+}
+
+static int cephfs_submit(struct mb_file *f, struct mb_io **ios, unsigned int n)
+{
+	if (!f->q) {
+		int rc = mb_thrq_start(&f->q, f->depth, f->depth, cephfs_io, f);
+
+		if (rc < 0)
+			return rc;
+	}
+	return mb_thrq_submit(f->q, ios, n);
+}
+
+static int cephfs_reap(struct mb_file *f, struct mb_io **done, unsigned int min,
+		       unsigned int max, const struct timespec *timeout)
+{
+	if (!f->q)
+		return min ? -ETIMEDOUT : 0;
+	return mb_thrq_reap(f->q, done, min, max, timeout);
 }
 
 static int cephfs_fsync(struct mb_file *f)
@@ -350,7 +395,12 @@ static int cephfs_xattr_set(struct mb_file *f, const char *name,
 
 static int cephfs_close(struct mb_file *f)
 {
-	int rc = libcephfs->ceph_close(f->cp->cmount, f->fd);
+	int rc;
+
+	/* requests still queued are cancelled, running ones waited for:
+	 * no worker touches the core's buffers or the fd after this */
+	mb_thrq_stop(f->q);
+	rc = libcephfs->ceph_close(f->cp->cmount, f->fd);
 
 	free(f);
 	return rc;
@@ -414,15 +464,19 @@ static int cephfs_unlink(struct mb_ctx *ctx, const char *name)
 const struct mb_backend mb_backend_cephfs = {
 	.name = "cephfs",
 	.abi = MB_BACKEND_ABI,
-	.flags = MB_BF_NO_LOCAL_FS | MB_BF_ALIGNED_BUF | MB_BF_SHARED_FILE,
+	.flags = MB_BF_NO_LOCAL_FS | MB_BF_ALIGNED_BUF | MB_BF_SHARED_FILE |
+		 MB_BF_ASYNC,
 	.summary =
-		"libcephfs files without a mount, O_DIRECT unless --buffered (iodepth 1)",
+		"libcephfs files without a mount, O_DIRECT unless --buffered; --iodepth > 1 on a thread per I/O (ioengine threads)",
+	.async_engine = "threads",
 	.options = cephfs_options,
 	.check = cephfs_check,
 	.init = cephfs_init,
 	.open = cephfs_open,
 	.pwrite = cephfs_pwrite,
 	.pread = cephfs_pread,
+	.submit = cephfs_submit,
+	.reap = cephfs_reap,
 	.fsync = cephfs_fsync,
 	.getsize = cephfs_getsize,
 	.xattr_get = cephfs_xattr_get,

@@ -32,6 +32,7 @@
 #include "backend.h"
 #include "mb_config.h"
 #include "ownfile.h"
+#include "units.h"
 
 struct mb_file {
 	int fd;
@@ -277,15 +278,8 @@ static int aio_reap(struct mb_file *f, struct mb_io **done, unsigned int min,
 	struct timespec end = {0}, now, left;
 	unsigned int n = 0;
 
-	if (timeout) {
-		clock_gettime(CLOCK_MONOTONIC, &end);
-		end.tv_sec += timeout->tv_sec;
-		end.tv_nsec += timeout->tv_nsec;
-		if (end.tv_nsec >= 1000000000L) {
-			end.tv_sec++;
-			end.tv_nsec -= 1000000000L;
-		}
-	}
+	if (timeout)
+		ios_deadline(CLOCK_MONOTONIC, timeout, &end);
 	for (;;) {
 		n += aio_collect(f, done + n, max - n);
 		if (n >= min || n == max || !f->naflight)

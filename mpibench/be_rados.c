@@ -27,6 +27,7 @@
 #include "mb_config.h"
 #include "ownfile.h"
 #include "results.h"
+#include "units.h"
 
 /* librados, loaded by rados_init() (ceph_dl.h) */
 static const struct ios_rados_api *librados;
@@ -433,15 +434,8 @@ static int rados_reap(struct mb_file *f, struct mb_io **done, unsigned int min,
 	unsigned int k, i;
 	int rc = 0;
 
-	if (timeout) {
-		clock_gettime(CLOCK_REALTIME, &dl);
-		dl.tv_sec += timeout->tv_sec;
-		dl.tv_nsec += timeout->tv_nsec;
-		if (dl.tv_nsec >= 1000000000L) {
-			dl.tv_sec++;
-			dl.tv_nsec -= 1000000000L;
-		}
-	}
+	if (timeout)
+		ios_deadline(CLOCK_REALTIME, timeout, &dl);
 	pthread_mutex_lock(&f->lock);
 	if (min > f->inflight)
 		min = f->inflight;

@@ -29,7 +29,7 @@ int mb_runrec_config(struct ios_run *run, const struct mb_config *c)
 	rc |= ios_runrec_kv(run, "dir", "%s", c->dir ? c->dir : "");
 	rc |= ios_runrec_kv(run, "iodepth", "%u", c->iodepth);
 	rc |= ios_runrec_kv(run, "iodepth_batch", "%u", c->iodepth_batch);
-	rc |= ios_runrec_kv(run, "ioengine", "%s", mb_engine_name(c->ioengine));
+	rc |= ios_runrec_kv(run, "ioengine", "%s", mb_config_engine(c));
 	rc |= ios_runrec_kv(run, "backend", "%s", c->backend->name);
 	/* "once": size-based, each rank moved its file once (runtime 0);
 	 * "time": time-based, for runtime seconds */

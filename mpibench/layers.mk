@@ -4,6 +4,7 @@
 EXTRA_DIST += \
 	mpibench/LAYERS.md \
 	bench/rados-compare \
+	bench/cephfs-compare \
 	tests/integration/t4x-lib.bash \
 	tests/integration/t40-ceph-backends.sh \
 	tests/integration/t41-layers.sh \
@@ -60,6 +61,7 @@ bench_be_harness_SOURCES = \
 	mpibench/ceph_opts.c \
 	mpibench/be_rados.c \
 	mpibench/be_cephfs.c \
+	mpibench/thrq.c \
 	# End of bench_be_harness_SOURCES
 bench_be_harness_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH) $(RADOS_CPPFLAGS) $(CEPHFS_CPPFLAGS)
 bench_be_harness_LDADD = \

@@ -282,10 +282,15 @@ void lyr_layer_config(const struct mb_config *cfg, const struct lyr_opts *o,
 		out->backend = mb_backend_find("posix");
 		out->reorder = nnodes > 1;
 		break;
-	case LYR_FULLLIB: /* libcephfs has no asynchronous path here */
+	case LYR_FULLLIB: /* FIXME: at queue depth 1 still; the cephfs
+			   * backend's thread queue (--iodepth > 1) is not
+			   * used by the layered run yet */
 		out->backend = mb_backend_find("cephfs");
 		out->dir = (char *)o->cephfs_dir;
 		out->iodepth = 1;
+		/* the run's --ioengine is the posix layers' (cephfs refuses
+		 * a posix engine) */
+		out->ioengine = MB_ENG_PSYNC;
 		out->reorder = nnodes > 1;
 		break;
 	default:

@@ -16,6 +16,8 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/backend.h \
 	mpibench/be_posix.c \
 	mpibench/be_null.c \
+	mpibench/thrq.c \
+	mpibench/thrq.h \
 	mpibench/phase.c \
 	mpibench/phase.h \
 	mpibench/phase_gather.c \
@@ -102,6 +104,7 @@ dist_noinst_SCRIPTS += \
 # Unit tests: the MPI-free parts (options, backends, verify stamps).
 MB_TEST_SOURCES = \
 	mpibench/mb_config.c \
+	mpibench/thrq.c \
 	mpibench/mb_config_check.c \
 	mpibench/mb_target.c \
 	mpibench/ownfile.c \
@@ -141,6 +144,7 @@ check_PROGRAMS += \
 	tests/unit/test_mb_segment \
 	tests/unit/test_mb_summary \
 	tests/unit/test_mb_dataset \
+	tests/unit/test_mb_thrq \
 	# End of check_PROGRAMS (mpibench)
 TESTS += \
 	tests/unit/test_mb_config \
@@ -153,6 +157,7 @@ TESTS += \
 	tests/unit/test_mb_segment \
 	tests/unit/test_mb_summary \
 	tests/unit/test_mb_dataset \
+	tests/unit/test_mb_thrq \
 	# End of TESTS (mpibench)
 if HAVE_MPI
 check_PROGRAMS += tests/unit/test_mb_exit
@@ -171,6 +176,10 @@ tests_unit_test_mb_backend_SOURCES = tests/unit/test_mb_backend.c $(MB_TEST_SOUR
 tests_unit_test_mb_backend_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_backend_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
 tests_unit_test_mb_backend_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS)
+tests_unit_test_mb_thrq_SOURCES = tests/unit/test_mb_thrq.c $(MB_TEST_SOURCES)
+tests_unit_test_mb_thrq_CPPFLAGS = $(MB_TEST_CPPFLAGS)
+tests_unit_test_mb_thrq_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
+tests_unit_test_mb_thrq_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS)
 tests_unit_test_mb_hostile_SOURCES = tests/unit/test_mb_hostile.c $(MB_TEST_SOURCES)
 tests_unit_test_mb_hostile_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_hostile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)

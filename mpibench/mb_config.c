@@ -47,6 +47,13 @@ const char *mb_engine_name(enum mb_engine e)
 	return (unsigned)e < MB_ENG_COUNT ? engine_names[e] : "?";
 }
 
+const char *mb_config_engine(const struct mb_config *cfg)
+{
+	if (cfg->iodepth > 1 && cfg->backend && cfg->backend->async_engine)
+		return cfg->backend->async_engine;
+	return mb_engine_name(cfg->ioengine);
+}
+
 bool mb_pattern_writes(enum mb_pattern p)
 {
 	return p == MB_PAT_WRITE || p == MB_PAT_RANDWRITE || p == MB_PAT_RANDRW;
@@ -120,7 +127,7 @@ static const struct opt opts[] = {
 	{OPT_DIR, "dir", "PATH", NULL,
 	 "directory for the rank files (required for posix); a block device only with --allow-device"},
 	{OPT_IODEPTH, "iodepth", "N", "1",
-	 "I/Os in flight per rank (1-4096); > 1 needs libaio or io_uring"},
+	 "I/Os in flight per rank (1-4096); > 1 needs an asynchronous engine: posix --ioengine=libaio|io_uring|posixaio, rados (librados aio), cephfs (a thread per I/O, 1-128)"},
 	{OPT_IODEPTH_BATCH, "iodepth_batch", "N", "1",
 	 "I/Os submitted together when refilling the queue (fio's iodepth_batch_submit; 1 to --iodepth)"},
 	{OPT_IOENGINE, "ioengine", "ENGINE", "psync",

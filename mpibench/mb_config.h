@@ -116,6 +116,10 @@ struct mb_config {
 /* Names used on the command line and in results files. */
 const char *mb_pattern_name(enum mb_pattern p);
 const char *mb_engine_name(enum mb_engine e);
+/* The engine [cfg]'s I/O runs on, as recorded (/config ioengine): the
+ * backend's async_engine at --iodepth > 1 when it has one ("threads" for
+ * cephfs), else the --ioengine name. */
+const char *mb_config_engine(const struct mb_config *cfg);
 bool mb_pattern_writes(enum mb_pattern p);
 bool mb_pattern_reads(enum mb_pattern p);
 bool mb_pattern_random(enum mb_pattern p);

@@ -4,7 +4,8 @@
 # t40-ceph-backends: the rados and cephfs backends of iostrata-bench write
 # and read verified data on the local site's real Ceph: rados on pools of
 # size 1, 2 and 3 (created here, deleted after) at queue depth 8, cephfs
-# (libcephfs, O_DIRECT, no mount) on a CephFS directory; a deliberately
+# (libcephfs, O_DIRECT, no mount) on a CephFS directory, also at queue
+# depth 8 (its thread queue: bytes, file sizes, the engine recorded); a deliberately
 # corrupted object is caught by --verify; nothing is left behind.  In the
 # shared CephFS directory a stranger's file of a rank's name (and one of
 # ours without iostrata's mark) is neither used, overwritten nor removed;
@@ -250,6 +251,45 @@ t4x_srun 120 "$bench" --backend=cephfs --dir="/$cdir" "${common[@]}" \
 grep -q '"valid": *true' "$work/cephfs.json" || fail "cephfs run not valid"
 left=$(find "$IOSTRATA_CEPHFS_MOUNT/$cdir" -type f | wc -l)
 [[ $left == 0 ]] || fail "cephfs: $left files left behind"
+
+# cephfs at --iodepth=8: the thread queue (libcephfs has no non-blocking
+# file I/O before Squid).  A size-based verified write then read of 16
+# MiB per rank: the bytes written are the files' sizes, the read checks
+# every block, the results file says ioengine threads and iodepth 8.
+q=(--backend=cephfs --dir="/$cdir" --bs=1M --size=16M --once --reps=1
+	--iodepth=8 --verify --seed=88 --keep --summary=json --quiet)
+log "cephfs backend at iodepth 8 (thread queue): write, then read"
+t4x_srun 120 "$bench" "${q[@]}" --rw=write --output="$work/q-write.h5" \
+	>"$work/q-write.json" 2>"$work/err" ||
+	fail "cephfs iodepth 8 write failed: $(tail -3 "$work/err")"
+t4x_srun 120 "$bench" "${q[@]}" --rw=read --output="$work/q-read.h5" \
+	>"$work/q-read.json" 2>"$work/err" ||
+	fail "cephfs iodepth 8 read failed: $(tail -3 "$work/err")"
+/usr/bin/python3 - "$work" "$IOSTRATA_CEPHFS_MOUNT/$cdir" "$NNODES" <<'PY' || fail "cephfs iodepth 8: (above)"
+import glob, json, os, sys
+work, d, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+files = sorted(glob.glob(os.path.join(d, "iostrata-bench.[0-9]*")))
+files = [f for f in files if not f.endswith(".iostrata")]
+sizes = [os.path.getsize(f) for f in files]
+assert len(files) == n and all(s == 16 << 20 for s in sizes), (files, sizes)
+for ph in ("write", "read"):
+    s = json.load(open(os.path.join(work, "q-%s.json" % ph)))
+    assert s["valid"], (ph, s.get("reasons"))
+    r = s["phases"][0]["reps"][0]
+    assert r["errors"] == 0, (ph, r["errors"])
+    assert r["bytes"] == sum(sizes), (ph, r["bytes"], sum(sizes))
+try:
+    import h5py
+except ImportError:
+    print("no h5py: the results files' engine not checked")
+    sys.exit(0)
+for ph in ("write", "read"):
+    with h5py.File(os.path.join(work, "q-%s.h5" % ph), "r") as f:
+        a = {k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in f["config"].attrs.items()}
+    assert a.get("ioengine") == "threads" and a.get("iodepth") == "8", (ph, a.get("ioengine"), a.get("iodepth"))
+print("cephfs iodepth 8: %d files of %d bytes, written and read back verified, ioengine threads" % (len(files), sizes[0]))
+PY
+rm -f "$IOSTRATA_CEPHFS_MOUNT/$cdir"/iostrata-bench.*
 
 # a file of rank 0's name that iostrata did not make: a stranger's
 # (uid 65534, writable by all), then one of ours without the mark

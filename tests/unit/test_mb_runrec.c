@@ -258,6 +258,13 @@ static void test_layer_config(void **state)
 	assert_int_equal(lc.iodepth, 1);
 	assert_int_equal(lc.iodepth_batch, 1);
 	assert_string_equal(lc.dir, "/c");
+	/* the run's --ioengine=libaio is not the cephfs layer's */
+	assert_int_equal(lc.ioengine, MB_ENG_PSYNC);
+	if (lc.backend && lc.backend->check) {
+		struct mb_ctx ctx = {.cfg = &lc, .err = &err};
+
+		assert_int_equal(lc.backend->check(&ctx), 0);
+	}
 	mb_config_free(&cfg);
 }
 
