@@ -200,7 +200,7 @@ static int check_stx(const struct ceph_statx *stx, const char *path,
 static int check_mark(const char *v, int n, const char *path,
 		      struct ios_err *err)
 {
-	if (n >= 8 && !memcmp(v, "iostrata", 8))
+	if (mb_own_mark_ours(v, n))
 		return 0;
 	if (n < 0 && n != -ENODATA && n != -ERANGE)
 		return ios_errf(err, n, "cephfs: read the mark of '%s': %s",

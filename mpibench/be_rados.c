@@ -165,7 +165,7 @@ static void oid_of(const struct mb_file *f, uint64_t off, char *oid)
 static int check_mark(const char *v, int n, const struct rados_priv *rp,
 		      const char *ns, struct ios_err *err)
 {
-	if (n >= 8 && !memcmp(v, "iostrata", 8))
+	if (mb_own_mark_ours(v, n))
 		return 0;
 	if (n == -ENOENT)
 		return n;

@@ -328,7 +328,7 @@ static int check_fd(const struct mb_dir *d, const char *name, const char *who,
 	if (rc)
 		return rc;
 	n = fgetxattr(fd, MB_XATTR_NAME, v, sizeof(v));
-	if (n >= 8 && !memcmp(v, "iostrata", 8))
+	if (mb_own_mark_ours(v, n))
 		return 0;
 	if (n < 0 && errno != ENODATA && errno != ENOTSUP &&
 	    errno != EOPNOTSUPP && errno != ERANGE)

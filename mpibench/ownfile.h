@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "errbuf.h"
@@ -21,6 +22,14 @@
  * NAME.iostrata where the filesystem has no user xattrs. */
 #define MB_XATTR_NAME "user.iostrata"
 #define MB_SIDECAR_SUFFIX ".iostrata"
+
+/* Whether [v], the [n] bytes read back from a mark (or a negative errno
+ * when it could not be read), is iostrata's: every value above starts
+ * "iostrata".  The one test of the posix, cephfs and rados backends. */
+static inline bool mb_own_mark_ours(const char *v, ssize_t n)
+{
+	return n >= 8 && !memcmp(v, "iostrata", 8);
+}
 
 /* A --dir, opened once. */
 struct mb_dir {
