@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "crashlog.h"
+#include "units.h"
 #include "watchdog.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -72,19 +73,14 @@ int mb_watchdog_start(void (*handler)(const char *stage, double seconds))
 
 void mb_watchdog_arm(double seconds, const char *stage)
 {
-	struct timespec now;
+	struct timespec rel = {
+		.tv_sec = (time_t)seconds,
+		.tv_nsec = (long)((seconds - (double)(time_t)seconds) * 1e9)};
 
 	if (!running)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
 	pthread_mutex_lock(&lock);
-	deadline.tv_sec = now.tv_sec + (time_t)seconds;
-	deadline.tv_nsec =
-		now.tv_nsec + (long)((seconds - (double)(time_t)seconds) * 1e9);
-	if (deadline.tv_nsec >= 1000000000L) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000L;
-	}
+	ios_deadline(CLOCK_MONOTONIC, &rel, &deadline);
 	bound_s = seconds;
 	stage_name = stage;
 	mb_crashlog_stage(stage);
