@@ -100,7 +100,7 @@ mount_full_on_hosts || skip "cannot mount a tmpfs on the compute hosts"
 run_job full 6 120 "$bench" --rw=write --bs=1M --size=4M --dir="$full" \
 	--runtime=2 --reps=1 --force --output="$(h5out full)" \
 	--summary=json --quiet
-[[ $(job_rc full) == 1 ]] || fail "full filesystem: exit $(job_rc full), expected 1: $(tail "$work/full.out")"
+[[ $(job_rc full) == 1 ]] || fail "full filesystem: exit $(job_rc full), expected 1: $(job_why full)"
 json_of full >"$work/full.json"
 /usr/bin/python3 - "$work/full.json" <<'PY' || fail "ENOSPC summary: $(cat "$work/full.json")"
 import json, sys
@@ -121,7 +121,7 @@ log "ENOSPC: invalid run, error recorded, exit 1"
 run_job fullaio 6 120 "$bench" --rw=write --bs=1M --size=4M --dir="$full" \
 	--ioengine=libaio --iodepth=4 --runtime=2 --reps=1 --force \
 	--output="$(h5out fullaio)" --summary=json --quiet
-[[ $(job_rc fullaio) == 1 ]] || fail "full filesystem, libaio: exit $(job_rc fullaio), expected 1: $(tail "$work/fullaio.out")"
+[[ $(job_rc fullaio) == 1 ]] || fail "full filesystem, libaio: exit $(job_rc fullaio), expected 1: $(job_why fullaio)"
 left=$(full_left)
 [[ $left == 0 ]] || fail "libaio: $left rank files left on the full filesystem"
 if [[ $H5 == yes ]]; then
@@ -139,7 +139,7 @@ mkdir -p "$vdir"
 run_job vclean 6 120 "$bench" --rw=write,read --verify --reorder --bs=64k \
 	--size=1M --dir="$vdir" --runtime=1 --reps=1 --seed=5 --keep \
 	--output=none --summary=json --quiet
-[[ $(job_rc vclean) == 0 ]] || fail "clean --verify run: exit $(job_rc vclean): $(tail "$work/vclean.out")"
+[[ $(job_rc vclean) == 0 ]] || fail "clean --verify run: exit $(job_rc vclean): $(job_why vclean)"
 printf 'CORRUPT' | dd of="$vdir/iostrata-bench.3" bs=1 seek=$((65536 * 7 + 100)) conv=notrunc status=none
 run_job vbad 6 120 "$bench" --rw=read --verify --reorder --bs=64k \
 	--size=1M --dir="$vdir" --runtime=1 --reps=1 --seed=5 \
