@@ -35,7 +35,7 @@ run_job() {
 	# and the ranks then die in Open MPI (one CI run: SIGSEGV in 2 of 3).
 	# That failure is the launcher's, not the benchmark's: the job runs
 	# once more, said in the log; any other failure stands as it is.
-	if [[ $(cat "$work/$name.rc") != 0 ]] &&
+	if [[ $(job_rc "$name") != 0 ]] &&
 		grep -q 'Open MPI failed to TCP connect to a peer MPI process' "$work/$name.out"; then
 		log "job $name: Open MPI's TCP connect between hosts failed (its output kept in $name.out.1): run once more"
 		mv "$work/$name.out" "$work/$name.out.1"
