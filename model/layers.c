@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef HAVE_JANSSON
 #include <jansson.h>
@@ -811,6 +812,46 @@ int lyr_het_group(int het_size, const char *host,
 	if (nnode == 1)
 		return by_node;
 	return npart == 1 ? by_part : -1;
+}
+
+int lyr_het_exit_delay_ms(const char *(*get)(const char *name, void *arg),
+			  void *arg)
+{
+	const char *hs = get("SLURM_HET_SIZE", arg);
+	const char *host = get("SLURMD_NODENAME", arg);
+	char *end;
+	long n;
+	int g;
+
+	if (!hs || !*hs || !host || !*host)
+		return 0;
+	errno = 0;
+	n = strtol(hs, &end, 10);
+	if (errno || *end || n < 2 || n > 1000)
+		return 0;
+	g = lyr_het_group((int)n, host, get, arg);
+	if (g <= 0)
+		return 0;
+	if (g > LYR_HET_EXIT_STAGGER_MAX_MS / LYR_HET_EXIT_STAGGER_MS)
+		return LYR_HET_EXIT_STAGGER_MAX_MS;
+	return g * LYR_HET_EXIT_STAGGER_MS;
+}
+
+static const char *het_getenv(const char *name, void *arg)
+{
+	(void)arg;
+	return getenv(name);
+}
+
+void lyr_het_exit_wait(void)
+{
+	int ms = lyr_het_exit_delay_ms(het_getenv, NULL);
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+
+	if (ms <= 0)
+		return;
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
 }
 
 int lyr_role_of(const struct lyr_role_in *in, enum lyr_roles_from *from,

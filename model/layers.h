@@ -110,6 +110,32 @@ int lyr_het_group(int het_size, const char *host,
 		  const char *(*get)(const char *name, void *arg), void *arg);
 
 /*
+ * How long (ms) a task of a heterogeneous MPI step waits after
+ * MPI_Finalize before it exits, so that the step's components end one
+ * after the other: component g waits g * LYR_HET_EXIT_STAGGER_MS (at most
+ * LYR_HET_EXIT_STAGGER_MAX_MS), component 0 and every task outside a het
+ * step (SLURM_HET_SIZE unset or 1) or of an unknown component not at all.
+ * [get]/[arg] as lyr_het_group; the host is SLURMD_NODENAME.
+ *
+ * Why: srun before Slurm 24.05.4 (SchedMD ticket 16817, "mpi/pmix - avoid
+ * races for abort EIO threads") starts one mpi/pmix abort agent per
+ * component into the same static variables and stops it from each
+ * component's launch thread once that component's tasks have ended.  Two
+ * components that end together both pthread_join() one thread and srun
+ * hangs for good after every task has exited: the job runs into its time
+ * limit.  On the local site (Slurm 22.05.8) 7 of 60 `srun
+ * --het-group=0,1 --mpi=pmix` steps of smoke_mpi hung so.  Components that
+ * end a second apart stop the agent one after the other.
+ */
+#define LYR_HET_EXIT_STAGGER_MS 1000
+#define LYR_HET_EXIT_STAGGER_MAX_MS 8000
+int lyr_het_exit_delay_ms(const char *(*get)(const char *name, void *arg),
+			  void *arg);
+/* Sleep lyr_het_exit_delay_ms of this process's environment: what an MPI
+ * program of a het step calls right after MPI_Finalize. */
+void lyr_het_exit_wait(void);
+
+/*
  * Whether [host] is in the Slurm-style hostlist [list] ("s1,s2",
  * "s[1-3]", "node[01-04,07]-ib"; one bracket per item).  1 yes, 0 no,
  * -EINVAL on a malformed list ([err] names the item).

@@ -28,6 +28,7 @@
 #include "h5out.h"
 #include "mb_runrec.h"
 #include "runrec.h"
+#include "layers.h"
 #include "layers_run.h"
 #include "mb_config.h"
 #include "mb_exit.h"
@@ -41,6 +42,15 @@ static struct mb_config g_cfg;
 static struct ios_run *g_run; /* rank 0 */
 static int g_rank;
 static bool g_files_created;
+
+/* MPI_Finalize; then, in a heterogeneous step, this rank's component ends
+ * a moment after the one before it: srun before Slurm 24.05.4 hangs when
+ * two components end together (layers.h, lyr_het_exit_delay_ms). */
+static void finalize(void)
+{
+	MPI_Finalize();
+	lyr_het_exit_wait();
+}
 
 static void remove_own_file(void)
 {
@@ -452,12 +462,12 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 	if (lyr_requested(argc, argv)) { /* the layered run (layers area) */
 		rc = lyr_main(argc, argv);
-		MPI_Finalize();
+		finalize();
 		return rc;
 	}
 	rc = parse_options(argc, argv);
 	if (rc >= 0) {
-		MPI_Finalize();
+		finalize();
 		return rc;
 	}
 	/* From the first collective on, a rank that died (or hangs) must not
@@ -494,13 +504,13 @@ int main(int argc, char **argv)
 	}
 	mb_world_free(w);
 	mb_config_free(&g_cfg);
-	MPI_Finalize();
+	finalize();
 	return exit_code;
 
 out_usage:
 	mb_watchdog_stop();
 	mb_world_free(w);
 	mb_config_free(&g_cfg);
-	MPI_Finalize();
+	finalize();
 	return MB_EXIT_USAGE;
 }

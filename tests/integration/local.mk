@@ -9,9 +9,9 @@ noinst_PROGRAMS += \
 	tests/integration/smoke_mpi \
 	# End of noinst_PROGRAMS
 tests_integration_smoke_mpi_SOURCES = tests/integration/smoke_mpi.c
-tests_integration_smoke_mpi_CPPFLAGS = $(AM_CPPFLAGS) $(RADOS_CPPFLAGS)
+tests_integration_smoke_mpi_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MODEL) $(RADOS_CPPFLAGS)
 tests_integration_smoke_mpi_CFLAGS = $(AM_CFLAGS) $(MPI_CFLAGS)
-tests_integration_smoke_mpi_LDADD = $(MPI_LIBS) $(RADOS_LIBS)
+tests_integration_smoke_mpi_LDADD = model/libiostrata_model.la $(MPI_LIBS) $(RADOS_LIBS)
 endif
 endif
 
@@ -20,6 +20,7 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t00-smoke.sh \
 	tests/integration/t01-site-shape.sh \
 	tests/integration/t02-site-updown.sh \
+	tests/integration/t03-het-step-end.sh \
 	# End of dist_noinst_SCRIPTS
 
 # What every integration test sources (log/fail/skip, cleanups, jobs).

@@ -28,6 +28,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "layers.h"
+
 #define SMOKE_ALIGN 4096
 #define SMOKE_BLOCK (1024 * 1024)
 #define SMOKE_NAME_MAX 64
@@ -356,5 +358,7 @@ int main(int argc, char **argv)
 	MPI_Bcast(&rados_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	MPI_Bcast(&all_ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	MPI_Finalize();
+	/* the het step's components end apart (srun < 24.05.4 hangs else) */
+	lyr_het_exit_wait();
 	return all_ok && rados_ok ? 0 : 1;
 }

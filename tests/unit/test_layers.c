@@ -671,6 +671,46 @@ static void test_het_group_table(void **state)
 	assert_int_equal(lyr_het_group(2, "n1", fake_env, (void *)both), 1);
 }
 
+static void test_het_exit_delay_table(void **state)
+{
+	/* what the tasks of t00's het step saw (compute c[1-2] first,
+	 * storage s1; SLURM_JOB_PARTITION the same on all of them) */
+#define HET_ENV(node)                                                          \
+	"SLURM_HET_SIZE=2", "SLURMD_NODENAME=" node,                           \
+		"SLURM_JOB_PARTITION=storage",                                 \
+		"SLURM_JOB_PARTITION_HET_GROUP_0=compute",                     \
+		"SLURM_JOB_PARTITION_HET_GROUP_1=storage",                     \
+		"SLURM_JOB_NODELIST_HET_GROUP_0=c[1-2]",                       \
+		"SLURM_JOB_NODELIST_HET_GROUP_1=s1"
+	static const char *const c2[] = {HET_ENV("c2"), NULL};
+	static const char *const s1[] = {HET_ENV("s1"), NULL};
+#undef HET_ENV
+	static const char *const plain[] = {"SLURMD_NODENAME=c1", NULL};
+	static const char *const one[] = {
+		"SLURM_HET_SIZE=1", "SLURMD_NODENAME=c1",
+		"SLURM_JOB_NODELIST_HET_GROUP_0=c1", NULL};
+	static const char *const junk[] = {
+		"SLURM_HET_SIZE=2x", "SLURMD_NODENAME=s1",
+		"SLURM_JOB_NODELIST_HET_GROUP_1=s1", NULL};
+	static const char *const nohost[] = {
+		"SLURM_HET_SIZE=2", "SLURM_JOB_NODELIST_HET_GROUP_1=s1", NULL};
+	/* component 20 of 21: capped */
+	static const char *const far[] = {
+		"SLURM_HET_SIZE=21", "SLURMD_NODENAME=z1",
+		"SLURM_JOB_NODELIST_HET_GROUP_20=z1", NULL};
+
+	(void)state;
+	assert_int_equal(lyr_het_exit_delay_ms(fake_env, (void *)c2), 0);
+	assert_int_equal(lyr_het_exit_delay_ms(fake_env, (void *)s1),
+			 LYR_HET_EXIT_STAGGER_MS);
+	assert_int_equal(lyr_het_exit_delay_ms(fake_env, (void *)plain), 0);
+	assert_int_equal(lyr_het_exit_delay_ms(fake_env, (void *)one), 0);
+	assert_int_equal(lyr_het_exit_delay_ms(fake_env, (void *)junk), 0);
+	assert_int_equal(lyr_het_exit_delay_ms(fake_env, (void *)nohost), 0);
+	assert_int_equal(lyr_het_exit_delay_ms(fake_env, (void *)far),
+			 LYR_HET_EXIT_STAGGER_MAX_MS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -688,6 +728,7 @@ int main(void)
 		cmocka_unit_test(test_net_numbers_table),
 		cmocka_unit_test(test_verdict_roles),
 		cmocka_unit_test(test_het_group_table),
+		cmocka_unit_test(test_het_exit_delay_table),
 	};
 
 	return cmocka_run_group_tests_name("layers", tests, NULL, NULL);
