@@ -541,3 +541,105 @@ ios_sweep_element() {
 	ios_remove_wdir
 	ios_msg "element done"
 }
+
+# ios_het_srun SRUN-ARGS... -- PROGRAM [ARGS...]: `srun SRUN-ARGS PROGRAM
+# ARGS` for a step across the components of a heterogeneous job
+# (--het-group=0,1), returning when its tasks have ended, with srun's
+# status (the largest task status, 128+N for signal N).
+#
+# srun before Slurm 24.05.4 (SchedMD ticket 16817, "mpi/pmix - avoid races
+# for abort EIO threads") can hang for good after every task of such a
+# step has exited: each component's launch thread starts and stops one
+# mpi/pmix abort agent in the same static variables.  On the local site
+# (22.05.8) 11 of 84 steps of smoke_mpi hung so; iostrata's own MPI
+# programs end their components a second apart (lyr_het_exit_wait), which
+# closes one of the two races, not the other (1 of 24 still hung).  So
+# each task runs PROGRAM under a bash that leaves its exit status in a
+# fresh directory under $IOS_HET_STATE_DIR (default $SLURM_SUBMIT_DIR,
+# the directory the tasks start in; the batch host and the nodes of every
+# component, storage hosts too, must see it: a shared filesystem); once every task's status is there and srun is still
+# running $IOS_HET_GRACE seconds later (default 20), srun is sent TERM,
+# then KILL 10 s on, a warning says so, and the tasks' statuses make the
+# exit status.  A task that died without leaving its status (SIGKILL, a
+# node lost) leaves srun alone.  TERM or INT to the caller goes on to srun.
+ios_het_srun() {
+	local args=() a base dir pid rc hung='' since='' n want f st max=0 i traps
+	while (($#)); do
+		a=$1
+		shift
+		[[ $a == -- ]] && break
+		args+=("$a")
+	done
+	if (($# == 0)); then
+		ios_warn "ios_het_srun: no program after \"--\" (usage: ios_het_srun SRUN-ARGS... -- PROGRAM [ARGS...])"
+		return 2
+	fi
+	local grace=${IOS_HET_GRACE:-20}
+	if ! [[ $grace =~ ^[0-9]+$ ]] || ((grace < 1 || grace > 3600)); then
+		ios_warn "ios_het_srun: IOS_HET_GRACE=\"$grace\": want whole seconds, 1 to 3600"
+		return 2
+	fi
+	base=${IOS_HET_STATE_DIR:-${SLURM_SUBMIT_DIR:-$PWD}}
+	if ! dir=$(mktemp -d "$base/.iostrata-het.XXXXXX" 2>/dev/null); then
+		ios_warn "ios_het_srun: cannot make a state directory in \"$base\" (IOS_HET_STATE_DIR or the submit directory: a directory every node sees, writable); running srun unguarded"
+		srun "${args[@]}" "$@"
+		return
+	fi
+	chmod 755 "$dir"
+	# the task: PROGRAM, then "STATUS NTASKS" in DIR/PROCID (renamed in)
+	# shellcheck disable=SC2016 # expanded by the task's bash
+	srun "${args[@]}" bash -c '
+		d=$1
+		shift
+		"$@"
+		rc=$?
+		printf "%s %s\n" "$rc" "${SLURM_STEP_NUM_TASKS:-0}" >"$d/.$SLURM_PROCID" &&
+			mv -f "$d/.$SLURM_PROCID" "$d/$SLURM_PROCID"
+		exit "$rc"' iostrata-het-task "$dir" "$@" &
+	pid=$!
+	traps=$(trap -p TERM INT)
+	trap 'kill -TERM "$pid" 2>/dev/null' TERM INT
+	while kill -0 "$pid" 2>/dev/null; do
+		n=0 want=
+		for f in "$dir"/[0-9]*; do
+			[[ -f $f ]] || continue
+			n=$((n + 1))
+			[[ -n $want ]] || read -r _ want <"$f"
+		done
+		if [[ -n $want && $want -gt 0 && $n -ge $want ]]; then
+			since=${since:-$SECONDS}
+			if ((SECONDS - since >= grace)); then
+				hung=1
+				break
+			fi
+		fi
+		sleep 1
+	done
+	if [[ -n $hung ]]; then
+		kill -TERM "$pid" 2>/dev/null
+		for ((i = 0; i < 10; i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 1
+		done
+		kill -KILL "$pid" 2>/dev/null
+	fi
+	wait "$pid"
+	rc=$?
+	# a TERM or INT trapped above ends that wait early: wait for srun itself
+	while kill -0 "$pid" 2>/dev/null; do
+		wait "$pid"
+		rc=$?
+	done
+	trap - TERM INT
+	eval "$traps"
+	if [[ -n $hung ]]; then
+		for f in "$dir"/[0-9]*; do
+			read -r st _ <"$f"
+			[[ $st =~ ^[0-9]+$ ]] && ((st > max)) && max=$st
+		done
+		ios_warn "srun did not end ${grace} s after all $want tasks of its step had ended (Slurm before 24.05.4, SchedMD ticket 16817): stopped it; the tasks' status is $max"
+		rc=$max
+	fi
+	rm -rf -- "$dir"
+	return "$rc"
+}

@@ -89,7 +89,9 @@ cat >"$work/het.sbatch" <<EOF
 #SBATCH --partition=$IOSTRATA_STORAGE_PARTITION --nodes=1 --ntasks=1 --overcommit
 set -eu
 echo "job \$SLURM_JOB_ID: compute \$SLURM_JOB_NODELIST_HET_GROUP_0 storage \$SLURM_JOB_NODELIST_HET_GROUP_1"
-srun --het-group=0,1 --mpi=pmix --overcommit "$bin" -d "$localdata" -p "$IOSTRATA_RADOS_POOL"
+# srun before Slurm 24.05.4 can hang after the tasks (t03)
+source "$top/jobscripts/iostrata-jobs.sh"
+IOS_JOB=$T IOS_HET_STATE_DIR=$work ios_het_srun --het-group=0,1 --mpi=pmix --overcommit -- "$bin" -d "$localdata" -p "$IOSTRATA_RADOS_POOL"
 EOF
 hetid=$(submit -o "$work/het.out" "$work/het.sbatch") || fail "sbatch (heterogeneous) failed"
 log "submitted heterogeneous job $hetid"

@@ -56,7 +56,7 @@ export UCX_WARN_UNUSED_ENV_VARS=n
 srun --het-group=0 --mpi=pmix --overcommit "$bench" --backend=null --rw=write \
 	--bs=1M --size=4M --runtime=1 --reps=1 --dir="$work" --summary=none \
 	--output="$edir/plain.h5" --quiet "\${hostf[@]}" || echo "plain exit \$?"
-srun --het-group=0,1 --mpi=pmix --overcommit "$bench" --backend=null --rw=write \
+IOS_HET_STATE_DIR="$work" ios_het_srun --het-group=0,1 --mpi=pmix --overcommit -- "$bench" --backend=null --rw=write \
 	--bs=1M --size=4M --runtime=1 --reps=1 --dir="$work" --summary=none \
 	--output="$edir/het.h5" --quiet || echo "het exit \$?"
 EOF
