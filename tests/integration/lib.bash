@@ -202,7 +202,9 @@ job_diag() {
 	scontrol show job "$id" 2>&1 | sed 's/^/  /'
 	echo "---- steps"
 	squeue -h -s -j "$id" -o '%i %j %M %N' 2>&1 | sed 's/^/  /'
+	# a heterogeneous job: one line per component
 	out=$(job_field "$id" StdOut)
+	out=${out%%$'\n'*}
 	if [[ -n $out && -r $out ]]; then
 		echo "---- output so far ($out)"
 		tail -n 40 "$out" | sed 's/^/  /'
@@ -211,7 +213,7 @@ job_diag() {
 	for f in /proc/[0-9]*/environ; do
 		pid=${f#/proc/} pid=${pid%/environ}
 		env=$(tr '\0' '\n' 2>/dev/null <"$f") || continue
-		grep -qx "SLURM_JOB_ID=$id" <<<"$env" || continue
+		grep -qxE "SLURM_JOB_ID(_HET_GROUP_0)?=$id" <<<"$env" || continue
 		ps -o pid=,stat=,wchan:24=,etime=,args= -p "$pid" 2>/dev/null | cut -c1-200 | sed 's/^/  /'
 		sed 's/^/      /' "/proc/$pid/stack" 2>/dev/null | head -n 12
 	done
