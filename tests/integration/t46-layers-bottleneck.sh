@@ -52,9 +52,10 @@ layered() {
 #SBATCH --partition=$IOSTRATA_COMPUTE_PARTITION --nodelist=c1,c2 --nodes=2 --ntasks=2 --overcommit
 #SBATCH hetjob
 #SBATCH --partition=$IOSTRATA_STORAGE_PARTITION $storage --overcommit
-# (bounded: Slurm 22.05's srun has been seen to hang after every task of a
-# het step had ended)
-timeout -k 10 200 srun --het-group=0,1 --mpi=pmix --overcommit "$bench" --layers \\
+# srun before Slurm 24.05.4 can hang after every task of a het step had
+# ended (SchedMD ticket 16817): ios_het_srun stops it, the tasks' status
+source "$top/jobscripts/iostrata-jobs.sh"
+IOS_JOB=$T IOS_HET_STATE_DIR=$work ios_het_srun --het-group=0,1 --mpi=pmix --overcommit -- "$bench" --layers \\
 	--layers-device-dir="$work/dev.$tag/%n" --rados-pool="$pool" \\
 	--dir="$IOSTRATA_CEPHFS_MOUNT/$cdir" --size=16M --reps=1 --interval=1 \\
 	--layers-net-time=0.5 --summary=json \\
@@ -64,13 +65,8 @@ EOF
 	jobid=$(submit -o "$work/$tag.out" "$work/$tag.sbatch") || fail "$tag: sbatch failed"
 	log "$tag: submitted layered job $jobid"
 	wait_job "$jobid" 300 || fail "$tag: layered job $jobid still queued/running after 300 s"
-	if grep -qx 'exit 124' "$work/$tag.out"; then
-		[[ -s $work/$tag.json ]] || fail "$tag: srun timed out before the benchmark ended: $(tail -5 "$work/$tag.err")"
-		log "$tag: note: srun did not return after the het step ended (Slurm); the summary is complete"
-	else
-		grep -Eq '^exit [01]$' "$work/$tag.out" ||
-			fail "$tag: layered run $(grep '^exit' "$work/$tag.out" || echo 'has no exit line'), want 0 or 1: $(tail -5 "$work/$tag.err")"
-	fi
+	grep -Eq '^exit [01]$' "$work/$tag.out" ||
+		fail "$tag: layered run $(grep '^exit' "$work/$tag.out" || echo 'has no exit line'), want 0 or 1: $(tail -5 "$work/$tag.err")"
 	[[ -s $work/$tag.h5 ]] || fail "$tag: no results file"
 }
 
