@@ -51,8 +51,11 @@ fi
 exec "\$@"
 WRAP
 chmod +x "$work/wrap"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl=self,vader,tcp
+# mpirun as root with more ranks than cores, for Open MPI 4 or 5 (bench/'s
+# one place for it); vader is Open MPI 5's alias of sm
+. "$top/bench/lib.bash"
+bench_mpi_env
+export OMPI_MCA_btl=self,vader,tcp
 
 run() { # NRANKS SLOW_RANK OUT
 	mkdir -p "$work/d$1"
