@@ -787,8 +787,7 @@ bad_end:
 int lyr_het_group(int het_size, const char *host,
 		  const char *(*get)(const char *name, void *arg), void *arg)
 {
-	const char *mine = get("SLURM_JOB_PARTITION", arg);
-	int by_node = -1, nnode = 0, by_part = -1, npart = 0;
+	int by_node = -1, nnode = 0;
 
 	for (int g = 0; g < het_size && g < 1000; g++) {
 		char name[64];
@@ -801,17 +800,8 @@ int lyr_het_group(int het_size, const char *host,
 			by_node = g;
 			nnode++;
 		}
-		snprintf(name, sizeof(name), "SLURM_JOB_PARTITION_HET_GROUP_%d",
-			 g);
-		v = get(name, arg);
-		if (v && mine && *mine && !strcmp(v, mine)) {
-			by_part = g;
-			npart++;
-		}
 	}
-	if (nnode == 1)
-		return by_node;
-	return npart == 1 ? by_part : -1;
+	return nnode == 1 ? by_node : -1;
 }
 
 int lyr_het_exit_delay_ms(const char *(*get)(const char *name, void *arg),

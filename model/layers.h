@@ -99,12 +99,14 @@ int lyr_role_of(const struct lyr_role_in *in, enum lyr_roles_from *from,
 /*
  * This rank's component in a heterogeneous job of [het_size] components,
  * from the variables srun exports to each task of a het step, read with
- * [get] (getenv-like, [arg] passed on): Slurm 22.05 gives every task
- * SLURM_JOB_PARTITION (its own component's) and SLURM_*_HET_GROUP_<n> of
- * every component, but no component index.  The component whose
- * SLURM_JOB_NODELIST_HET_GROUP_<n> holds [host] when exactly one does,
- * else the one whose SLURM_JOB_PARTITION_HET_GROUP_<n> is the task's
- * SLURM_JOB_PARTITION when exactly one is; -1 when neither tells.
+ * [get] (getenv-like, [arg] passed on): the component whose
+ * SLURM_JOB_NODELIST_HET_GROUP_<n> holds [host] when exactly one does, -1
+ * when none or several do (a node in two components).  Nothing else
+ * tells: srun gives every task of a het step the same SLURM_JOB_ID (the
+ * leader's) and the same SLURM_JOB_PARTITION (the last component's:
+ * "storage" on the clients' tasks too; Slurm 22.05 on the local site), and
+ * SLURM_NTASKS_HET_GROUP_<n> are the allocation's counts, not the step's,
+ * so SLURM_PROCID cannot be mapped either.
  */
 int lyr_het_group(int het_size, const char *host,
 		  const char *(*get)(const char *name, void *arg), void *arg);

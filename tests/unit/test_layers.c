@@ -614,61 +614,54 @@ static const char *fake_env(const char *name, void *arg)
 
 static void test_het_group_table(void **state)
 {
-	/* what srun of Slurm 22.05 exported to the tasks of t45's het step
-	 * (compute c[1-2] first, storage s[1-2]): no component index, each
-	 * task its own component's SLURM_JOB_PARTITION */
-	static const char *const client[] = {
+	/* what srun of Slurm 22.05 exported to the tasks of a het step of the
+	 * local site (compute c1 first, storage s1; a batch script's `srun
+	 * --het-group=0,1`): no component index, one SLURM_JOB_ID, and
+	 * SLURM_JOB_PARTITION the last component's on every task */
+	static const char *const site[] = {
 		"SLURM_HET_SIZE=2",
 		"SLURM_JOB_ID=1",
 		"SLURM_JOB_ID_HET_GROUP_0=1",
 		"SLURM_JOB_ID_HET_GROUP_1=2",
-		"SLURM_JOB_PARTITION=compute",
+		"SLURM_JOB_PARTITION=storage",
 		"SLURM_JOB_PARTITION_HET_GROUP_0=compute",
 		"SLURM_JOB_PARTITION_HET_GROUP_1=storage",
+		"SLURM_JOB_NODELIST_HET_GROUP_0=c[1-2]",
+		"SLURM_JOB_NODELIST_HET_GROUP_1=s[1-2]",
+		"SLURM_NTASKS_HET_GROUP_0=4",
+		"SLURM_NTASKS_HET_GROUP_1=2",
 		NULL,
 	};
-	static const char *const storage[] = {
+	/* no node lists: the partition is not the task's, so nothing tells */
+	static const char *const no_lists[] = {
 		"SLURM_HET_SIZE=2",
 		"SLURM_JOB_PARTITION=storage",
 		"SLURM_JOB_PARTITION_HET_GROUP_0=compute",
 		"SLURM_JOB_PARTITION_HET_GROUP_1=storage",
 		NULL,
 	};
-	/* both components in one partition: the node lists tell */
-	static const char *const same_part[] = {
-		"SLURM_JOB_PARTITION=all",
-		"SLURM_JOB_PARTITION_HET_GROUP_0=all",
-		"SLURM_JOB_PARTITION_HET_GROUP_1=all",
-		"SLURM_JOB_NODELIST_HET_GROUP_0=c[1-2]",
-		"SLURM_JOB_NODELIST_HET_GROUP_1=s[1-2]",
-		NULL,
-	};
-	/* neither tells */
-	static const char *const blind[] = {
-		"SLURM_JOB_PARTITION=all",
-		"SLURM_JOB_PARTITION_HET_GROUP_0=all",
-		"SLURM_JOB_PARTITION_HET_GROUP_1=all",
-		NULL,
-	};
-	/* a node in both components: the partitions decide */
+	/* a node in both components: unknown, not the last partition's */
 	static const char *const both[] = {
 		"SLURM_JOB_PARTITION=storage",
 		"SLURM_JOB_PARTITION_HET_GROUP_0=compute",
 		"SLURM_JOB_PARTITION_HET_GROUP_1=storage",
-		"SLURM_JOB_NODELIST_HET_GROUP_0=n1",
+		"SLURM_JOB_NODELIST_HET_GROUP_0=n[1-2]",
 		"SLURM_JOB_NODELIST_HET_GROUP_1=n1",
 		NULL,
 	};
 
 	(void)state;
-	assert_int_equal(lyr_het_group(2, "c1", fake_env, (void *)client), 0);
-	assert_int_equal(lyr_het_group(2, "s2", fake_env, (void *)storage), 1);
-	assert_int_equal(lyr_het_group(2, "s1", fake_env, (void *)same_part),
-			 1);
-	assert_int_equal(lyr_het_group(2, "c2", fake_env, (void *)same_part),
-			 0);
-	assert_int_equal(lyr_het_group(2, "c2", fake_env, (void *)blind), -1);
-	assert_int_equal(lyr_het_group(2, "n1", fake_env, (void *)both), 1);
+	assert_int_equal(lyr_het_group(2, "c1", fake_env, (void *)site), 0);
+	assert_int_equal(lyr_het_group(2, "c2", fake_env, (void *)site), 0);
+	assert_int_equal(lyr_het_group(2, "s2", fake_env, (void *)site), 1);
+	assert_int_equal(lyr_het_group(2, "x9", fake_env, (void *)site), -1);
+	assert_int_equal(lyr_het_group(2, NULL, fake_env, (void *)site), -1);
+	assert_int_equal(lyr_het_group(2, "c1", fake_env, (void *)no_lists),
+			 -1);
+	assert_int_equal(lyr_het_group(2, "s1", fake_env, (void *)no_lists),
+			 -1);
+	assert_int_equal(lyr_het_group(2, "n1", fake_env, (void *)both), -1);
+	assert_int_equal(lyr_het_group(2, "n2", fake_env, (void *)both), 0);
 }
 
 static void test_het_exit_delay_table(void **state)
