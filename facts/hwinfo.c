@@ -444,6 +444,11 @@ char *ios_hw_node_json(const char *target_dir)
 
 /* ---- Slurm ----------------------------------------------------------- */
 
+/* A job record member and the variable it comes from. */
+struct env_fact {
+	const char *key, *var;
+};
+
 static void env_str(json_t *o, const char *key, const char *var)
 {
 	const char *v = getenv(var);
@@ -452,11 +457,81 @@ static void env_str(json_t *o, const char *key, const char *var)
 		json_object_set_new(o, key, json_string(v));
 }
 
+/*
+ * A het step: every task has the leader's SLURM_JOB_ID and the last
+ * component's SLURM_JOB_PARTITION (Slurm 22.05: the clients' tasks read
+ * "storage"), so "partition" is each component's, in component order,
+ * joined with ","; "het_size" and "het_components" (job_id, partition,
+ * nodelist, nnodes, ntasks of each, from SLURM_*_HET_GROUP_<n>) say the
+ * rest.  Nothing when SLURM_HET_SIZE is not a number of 2..1000.
+ */
+static void het_components(json_t *o)
+{
+	static const struct env_fact per[] = {
+		{"job_id", "SLURM_JOB_ID"},
+		{"partition", "SLURM_JOB_PARTITION"},
+		{"nodelist", "SLURM_JOB_NODELIST"},
+		{"nnodes", "SLURM_JOB_NUM_NODES"},
+		{"ntasks", "SLURM_NTASKS"},
+	};
+	const char *hs = getenv("SLURM_HET_SIZE");
+	json_t *arr;
+	char *end, *parts = NULL;
+	size_t plen = 0;
+	long n;
+
+	if (!hs || !*hs)
+		return;
+	errno = 0;
+	n = strtol(hs, &end, 10);
+	if (errno || *end || n < 2 || n > 1000)
+		return;
+	arr = json_array();
+	if (!arr)
+		return;
+	for (int g = 0; g < n; g++) {
+		json_t *c = json_object();
+		const char *part = NULL;
+
+		if (!c)
+			break;
+		for (size_t i = 0; i < sizeof(per) / sizeof(per[0]); i++) {
+			char var[64];
+			const char *v;
+
+			snprintf(var, sizeof(var), "%s_HET_GROUP_%d",
+				 per[i].var, g);
+			v = getenv(var);
+			if (v && v[0])
+				json_object_set_new(c, per[i].key,
+						    json_string(v));
+			if (i == 1)
+				part = v && v[0] ? v : "unknown";
+		}
+		json_array_append_new(arr, c);
+		{
+			size_t l = strlen(part);
+			char *p = realloc(parts, plen + l + 2);
+
+			if (!p)
+				break;
+			parts = p;
+			if (plen)
+				parts[plen++] = ',';
+			memcpy(parts + plen, part, l + 1);
+			plen += l;
+		}
+	}
+	json_object_set_new(o, "het_size", json_integer(n));
+	json_object_set_new(o, "het_components", arr);
+	if (parts)
+		json_object_set_new(o, "partition", json_string(parts));
+	free(parts);
+}
+
 char *ios_hw_job_json(void)
 {
-	static const struct {
-		const char *key, *var;
-	} facts[] = {
+	static const struct env_fact facts[] = {
 		{"job_id", "SLURM_JOB_ID"},
 		{"array_job_id", "SLURM_ARRAY_JOB_ID"},
 		{"array_task_id", "SLURM_ARRAY_TASK_ID"},
@@ -473,24 +548,21 @@ char *ios_hw_job_json(void)
 		{"step_id", "SLURM_STEP_ID"},
 		{"submit_dir", "SLURM_SUBMIT_DIR"},
 	};
-	static const struct {
-		const char *key, *var;
-	} req[] =
-		{
-			{"cpus", "IOSTRATA_REQ_CPUS"},
-			{"mem", "IOSTRATA_REQ_MEM"},
-			{"disk_bw", "IOSTRATA_REQ_DISK_BW"},
-			{"disk_iops", "IOSTRATA_REQ_DISK_IOPS"},
-			{"profile", "IOSTRATA_REQ_PROFILE"},
-		},
-	  app[] = {
-		  {"cpus", "IOSTRATA_APPLIED_CPUS"},
-		  {"cpu_list", "IOSTRATA_APPLIED_CPU_LIST"},
-		  {"mem", "IOSTRATA_APPLIED_MEM"},
-		  {"disk_bw", "IOSTRATA_APPLIED_DISK_BW"},
-		  {"disk_iops", "IOSTRATA_APPLIED_DISK_IOPS"},
-		  {"file", "IOSTRATA_APPLIED_FILE"},
-	  };
+	static const struct env_fact req[] = {
+		{"cpus", "IOSTRATA_REQ_CPUS"},
+		{"mem", "IOSTRATA_REQ_MEM"},
+		{"disk_bw", "IOSTRATA_REQ_DISK_BW"},
+		{"disk_iops", "IOSTRATA_REQ_DISK_IOPS"},
+		{"profile", "IOSTRATA_REQ_PROFILE"},
+	};
+	static const struct env_fact app[] = {
+		{"cpus", "IOSTRATA_APPLIED_CPUS"},
+		{"cpu_list", "IOSTRATA_APPLIED_CPU_LIST"},
+		{"mem", "IOSTRATA_APPLIED_MEM"},
+		{"disk_bw", "IOSTRATA_APPLIED_DISK_BW"},
+		{"disk_iops", "IOSTRATA_APPLIED_DISK_IOPS"},
+		{"file", "IOSTRATA_APPLIED_FILE"},
+	};
 	json_t *o, *r, *a;
 	const char *file;
 
@@ -501,6 +573,7 @@ char *ios_hw_job_json(void)
 		return NULL;
 	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)
 		env_str(o, facts[i].key, facts[i].var);
+	het_components(o);
 	r = json_object();
 	for (size_t i = 0; i < sizeof(req) / sizeof(req[0]); i++)
 		env_str(r, req[i].key, req[i].var);

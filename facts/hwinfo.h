@@ -78,7 +78,8 @@ int ios_hw_hosts_merge(char *const *nodes, int nnodes, char *const *extra,
 /*
  * Slurm facts from this process's environment (job_id, array_job_id,
  * array_task_id, het_job_id, het_job_offset, partition, nodelist, nnodes,
- * ntasks, tasks_per_node, cpus_per_task, job_name, cluster), the SPANK
+ * ntasks, tasks_per_node, cpus_per_task, job_name, cluster; in a het
+ * step het_size, het_components and partition as each component's), the SPANK
  * options requested (IOSTRATA_REQ_* -> "requested") and applied
  * (IOSTRATA_APPLIED_* -> "applied"), and the per-job applied file
  * (IOSTRATA_APPLIED_FILE, embedded as "applied_file" when it is readable

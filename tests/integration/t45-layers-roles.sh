@@ -57,7 +57,7 @@ grep -Eq '^exit [01]$' "$work/job.out" || fail "layered run: $(grep '^exit' "$wo
 [[ -s $h5 ]] || fail "no results file $h5"
 
 /usr/bin/python3 - "$h5" "$work/json" <<'PY' || fail "the results file or the JSON summary does not say who ran which layer"
-import json, sys, h5py
+import json, os, sys, h5py
 f = h5py.File(sys.argv[1], "r")
 cfg = {k: (v.decode() if isinstance(v, bytes) else str(v)) for k, v in f["config"].attrs.items()}
 def want(key, value):
@@ -102,6 +102,15 @@ v = f.attrs["verdict"]
 v = v.decode() if isinstance(v, bytes) else str(v)
 if "device layer ran on 2 storage hosts, protocol and full stack on 2 client hosts" not in v:
     sys.exit("verdict does not name the roles: %s" % v[:400])
+# the job record: rank 0 (a client) read SLURM_JOB_PARTITION "storage",
+# the last component's; the record names each component's partition
+job = json.loads(f["job"]["raw_json"][()])
+parts = "%s,%s" % (os.environ["IOSTRATA_COMPUTE_PARTITION"], os.environ["IOSTRATA_STORAGE_PARTITION"])
+if job.get("partition") != parts or job.get("het_size") != 2:
+    sys.exit("job record: partition %r het_size %r, want %r and 2" % (job.get("partition"), job.get("het_size"), parts))
+comp = [(c.get("partition"), c.get("nodelist")) for c in job.get("het_components", [])]
+if comp != [(os.environ["IOSTRATA_COMPUTE_PARTITION"], "c[1-2]"), (os.environ["IOSTRATA_STORAGE_PARTITION"], "s[1-2]")]:
+    sys.exit("job record: het_components %s" % comp)
 # --summary=json: one object, the same roles
 j = json.load(open(sys.argv[2]))
 if j.get("roles") != "hetjob":

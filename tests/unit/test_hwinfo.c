@@ -223,27 +223,48 @@ static void test_count_list(void **state)
 				 ios_hw_count_list(cases[i].in), cases[i].want);
 }
 
+/* setenv each "NAME=VALUE" of the NULL-terminated [kv]. */
+static void set_env(const char *const *kv)
+{
+	for (; *kv; kv++) {
+		char name[128];
+		const char *eq = strchr(*kv, '=');
+
+		assert_non_null(eq);
+		assert_true((size_t)(eq - *kv) < sizeof(name));
+		memcpy(name, *kv, (size_t)(eq - *kv));
+		name[eq - *kv] = '\0';
+		assert_int_equal(setenv(name, eq + 1, 1), 0);
+	}
+}
+
+/* ios_hw_job_json() parsed; fails the test when there is none. */
+static json_t *job_record(void)
+{
+	char *s = ios_hw_job_json();
+	json_t *j;
+
+	assert_non_null(s);
+	j = json_loads(s, 0, NULL);
+	free(s);
+	assert_non_null(j);
+	return j;
+}
+
 static void test_job_env(void **state)
 {
-	char *s;
 	json_t *j;
 
 	(void)state;
 	unsetenv("SLURM_JOB_ID");
 	assert_null(ios_hw_job_json());
-	setenv("SLURM_JOB_ID", "77", 1);
-	setenv("SLURM_ARRAY_JOB_ID", "70", 1);
-	setenv("SLURM_ARRAY_TASK_ID", "7", 1);
-	setenv("SLURM_HET_JOB_ID", "77", 1);
-	setenv("SLURM_HET_JOB_OFFSET", "1", 1);
-	setenv("IOSTRATA_REQ_CPUS", "1", 1);
-	setenv("IOSTRATA_APPLIED_MEM", "1073741824", 1);
-	setenv("IOSTRATA_APPLIED_FILE", "/nonexistent/77.applied.json", 1);
-	s = ios_hw_job_json();
-	assert_non_null(s);
-	j = json_loads(s, 0, NULL);
-	free(s);
-	assert_non_null(j);
+	set_env((const char *const[]){
+		"SLURM_JOB_ID=77", "SLURM_ARRAY_JOB_ID=70",
+		"SLURM_ARRAY_TASK_ID=7", "SLURM_HET_JOB_ID=77",
+		"SLURM_HET_JOB_OFFSET=1", "IOSTRATA_REQ_CPUS=1",
+		"IOSTRATA_APPLIED_MEM=1073741824",
+		"IOSTRATA_APPLIED_FILE=/nonexistent/77.applied.json", NULL});
+	j = job_record();
 	assert_string_equal(str_at(j, "job_id"), "77");
 	assert_string_equal(str_at(j, "array_task_id"), "7");
 	assert_string_equal(str_at(j, "het_job_offset"), "1");
@@ -251,7 +272,48 @@ static void test_job_env(void **state)
 	assert_string_equal(str_at(j, "applied.mem"), "1073741824");
 	assert_string_equal(str_at(j, "spank_plugin"), "active");
 	assert_non_null(json_object_get(j, "applied_file_error"));
+	assert_null(json_object_get(j, "het_components"));
 	json_decref(j);
+}
+
+/* A het step's task (Slurm 22.05 on the local site): SLURM_JOB_PARTITION
+ * is the last component's on every task, the clients' too; the record
+ * names each component's partition instead. */
+static void test_job_env_het(void **state)
+{
+	json_t *j, *c;
+
+	(void)state;
+	set_env((const char *const[]){
+		"SLURM_JOB_ID=1", "SLURM_JOB_PARTITION=storage",
+		"SLURM_HET_SIZE=2", "SLURM_JOB_ID_HET_GROUP_0=1",
+		"SLURM_JOB_ID_HET_GROUP_1=2",
+		"SLURM_JOB_PARTITION_HET_GROUP_0=compute",
+		"SLURM_JOB_PARTITION_HET_GROUP_1=storage",
+		"SLURM_JOB_NODELIST_HET_GROUP_0=c[1-2]",
+		"SLURM_JOB_NODELIST_HET_GROUP_1=s1",
+		"SLURM_NTASKS_HET_GROUP_0=4", NULL});
+	unsetenv("SLURM_NTASKS_HET_GROUP_1");
+	j = job_record();
+	assert_string_equal(str_at(j, "partition"), "compute,storage");
+	assert_int_equal(json_integer_value(json_object_get(j, "het_size")), 2);
+	c = json_object_get(j, "het_components");
+	assert_int_equal(json_array_size(c), 2);
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(c, 0), "nodelist")),
+			    "c[1-2]");
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(c, 1), "job_id")),
+			    "2");
+	assert_null(json_object_get(json_array_get(c, 1), "ntasks"));
+	json_decref(j);
+	/* not a het step's count: no components, the variable as it is */
+	setenv("SLURM_HET_SIZE", "2x", 1);
+	j = job_record();
+	assert_string_equal(str_at(j, "partition"), "storage");
+	assert_null(json_object_get(j, "het_components"));
+	json_decref(j);
+	unsetenv("SLURM_HET_SIZE");
 }
 
 /* No conf given or found: no Ceph facts at all (skipped on a host with
@@ -367,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_node_empty_root),
 		cmocka_unit_test(test_count_list),
 		cmocka_unit_test(test_job_env),
+		cmocka_unit_test(test_job_env_het),
 		cmocka_unit_test(test_ceph_no_conf),
 		cmocka_unit_test(test_ceph_unreachable),
 	};
