@@ -4,8 +4,10 @@
 # t13-bench-straggler: a 2-rank run where one rank sits in a blkio cgroup
 # throttled to 20 MB/s of direct writes, the other runs free: the slow rank
 # is flagged as a straggler (rate outlier) in the summary and in the results
-# file, the fast one is not.  The same with 3 ranks.  With the median of
-# all ranks (the rule before), 2 ranks could never be told apart.
+# file, the fast one is not.  The same with 3 ranks, and with 4 where the
+# throttled one is rank 0 (the rank that gathers and writes the results).
+# With the median of all ranks (the rule before), 2 ranks could never be
+# told apart.
 # Needs root and cgroup v1 blkio (or skips); no Slurm site (mpirun).
 
 set -euo pipefail
@@ -87,4 +89,6 @@ grep -E "outlier: rank 1 " "$work/out2" || { cat "$work/out2"; fail "2 ranks: th
 check 2 1 "$work/r2.h5"
 run 3 2 "$work/r3.h5"
 check 3 2 "$work/r3.h5"
+run 4 0 "$work/r4.h5"
+check 4 0 "$work/r4.h5"
 log "ok"
