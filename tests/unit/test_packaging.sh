@@ -125,48 +125,47 @@ class AutotoolsPackage:
     pass
 PY
 cat >"$tmp/check.py" <<'PY'
+# check.py PACKAGE.PY WITH-LIST MODE: MODE "decl" checks the directives,
+# "on" and "off" configure_args() with every variant on or off.
 import importlib.util, re, sys
 
-pkg_path, with_path = sys.argv[1], sys.argv[2]
+pkg_path, with_path, mode = sys.argv[1], sys.argv[2], sys.argv[3]
 configure = set(open(with_path).read().split())
 spec = importlib.util.spec_from_file_location("iostrata_pkg", pkg_path)
 mod = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(mod)
 from spack.package import RECORD
 
+table = mod.IOSTRATA_VARIANTS
 fails = []
-table = mod.IOSTRATA_VARIANTS
-declared = {v[0] for v in RECORD["variant"]}
-if declared != set(table):
-    fails.append("variants %s, mapped %s" % (sorted(declared), sorted(table)))
-for name, (_, opts, _) in table.items():
-    for o in opts:
-        if o not in configure:
-            fails.append("variant %s maps to --with-%s, which configure lacks" % (name, o))
-for dep, when in RECORD["depends_on"]:
-    for v in re.findall(r"[+~]([a-z0-9_]+)", when or ""):
-        if v not in declared:
-            fails.append("depends_on(%s, when=%s): no variant %s" % (dep, when, v))
-for c, _ in RECORD["conflicts"]:
-    for v in re.findall(r"[+~]([a-z0-9_]+)", c):
-        if v not in declared:
-            fails.append("conflicts(%s): no variant %s" % (c, v))
-print("\n".join(fails) if fails else "variants: " + " ".join(sorted(declared)))
-sys.exit(1 if fails else 0)
-PY
-cat >"$tmp/args.py" <<'PY'
-import importlib.util, re, sys
 
-pkg_path, with_path, onoff = sys.argv[1], sys.argv[2], sys.argv[3]
-configure = set(open(with_path).read().split())
-spec = importlib.util.spec_from_file_location("iostrata_pkg", pkg_path)
-mod = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(mod)
-table = mod.IOSTRATA_VARIANTS
-on = set(table) if onoff == "on" else set()
+
+def variants_in(s):
+    return re.findall(r"[+~]([a-z0-9_]+)", s or "")
+
+
+def check_decl():
+    declared = {v[0] for v in RECORD["variant"]}
+    if declared != set(table):
+        fails.append("variants %s, mapped %s" % (sorted(declared), sorted(table)))
+    for name, (_, opts, _) in table.items():
+        for o in opts:
+            if o not in configure:
+                fails.append("variant %s maps to --with-%s, which configure lacks" % (name, o))
+    for dep, when in RECORD["depends_on"]:
+        for v in variants_in(when):
+            if v not in declared:
+                fails.append("depends_on(%s, when=%s): no variant %s" % (dep, when, v))
+    for c, _ in RECORD["conflicts"]:
+        for v in variants_in(c):
+            if v not in declared:
+                fails.append("conflicts(%s): no variant %s" % (c, v))
+    return "variants: " + " ".join(sorted(declared))
 
 
 class Node:
+    """A prefix: any attribute is a subdirectory."""
+
     def __init__(self, path):
         self.path = path
 
@@ -192,38 +191,42 @@ class Dep:
     libs = Libs()
 
 
-class Spec:
-    def satisfies(self, s):
-        return all((v in on) == (sign == "+") for sign, v in re.findall(r"([+~])([a-z0-9_]+)", s))
+def check_args(on):
+    class Spec:
+        def satisfies(self, s):
+            return all((v in on) == (sign == "+")
+                       for sign, v in re.findall(r"([+~])([a-z0-9_]+)", s))
 
-    def __getitem__(self, name):
-        return Dep()
+        def __getitem__(self, name):
+            return Dep()
+
+    pkg = mod.Iostrata()
+    pkg.spec = Spec()
+    pkg.prefix = Node("/opt/iostrata")
+    args = pkg.configure_args()
+    want = "yes" if on else "no"
+    for name, (_, opts, _) in table.items():
+        for o in opts:
+            if "--with-%s=%s" % (o, want) not in args:
+                fails.append("variant %s %s: no --with-%s=%s in %s" % (name, mode, o, want, args))
+    for a in args:
+        m = re.match(r"--with-([a-z0-9-]+)=", a)
+        if m and m.group(1) not in configure:
+            fails.append("configure_args() passes %s, which configure lacks" % a)
+    return " ".join(args)
 
 
-pkg = mod.Iostrata()
-pkg.spec = Spec()
-pkg.prefix = Node("/opt/iostrata")
-args = pkg.configure_args()
-fails = []
-want = "yes" if onoff == "on" else "no"
-for name, (_, opts, _) in table.items():
-    for o in opts:
-        if "--with-%s=%s" % (o, want) not in args:
-            fails.append("variant %s %s: no --with-%s=%s in %s" % (name, onoff, o, want, args))
-for a in args:
-    m = re.match(r"--with-([a-z0-9-]+)=", a)
-    if m and m.group(1) not in configure:
-        fails.append("configure_args() passes %s, which configure lacks" % a)
-print("\n".join(fails) if fails else " ".join(args))
+out = check_decl() if mode == "decl" else check_args(set(table) if mode == "on" else set())
+print("\n".join(fails) if fails else out)
 sys.exit(1 if fails else 0)
 PY
-if out=$(PYTHONPATH=$tmp python3 "$tmp/check.py" "$pkg" "$tmp/with" 2>&1); then
+if out=$(PYTHONPATH=$tmp python3 "$tmp/check.py" "$pkg" "$tmp/with" decl 2>&1); then
 	ok "Spack package: every variant maps to configure options, every when= to a variant ($out)"
 else
 	notok "Spack package: $out"
 fi
 for onoff in on off; do
-	if out=$(PYTHONPATH=$tmp python3 "$tmp/args.py" "$pkg" "$tmp/with" $onoff 2>&1); then
+	if out=$(PYTHONPATH=$tmp python3 "$tmp/check.py" "$pkg" "$tmp/with" $onoff 2>&1); then
 		ok "Spack package, every variant $onoff: configure_args() $out"
 	else
 		notok "Spack package, every variant $onoff: $out"
