@@ -734,9 +734,15 @@ static void csv_row(FILE *out, const struct report_run *rr,
 	csv_str(out, rr->job_def);
 	fputc(',', out);
 	csv_str(out, rr->label);
-	fprintf(out, ",%s,%s,%s,%llu,%d,%d,%d,%d,", ph->name, ph->layer,
-		ph->backend, (unsigned long long)ph->bs, run->nranks,
-		run->nnodes, rep->rep, rep->valid ? 1 : 0);
+	/* the phase's names come from the file: quoted like the rest */
+	for (int k = 0; k < 3; k++) {
+		fputc(',', out);
+		csv_str(out, k == 0   ? ph->name
+			     : k == 1 ? ph->layer
+				      : ph->backend);
+	}
+	fprintf(out, ",%llu,%d,%d,%d,%d,", (unsigned long long)ph->bs,
+		run->nranks, run->nnodes, rep->rep, rep->valid ? 1 : 0);
 	csv_str(out, rep->invalid_reason);
 	fprintf(out, ",%s,", f->name);
 	if (!isnan(v))

@@ -387,10 +387,12 @@ static void prom_rows(FILE *pf, const char *job, const char *ph,
 	for (int s = 0; s < 3; s++) {
 		if (isnan(vals[s]))
 			continue;
+		/* job and phase come from the results files: escaped */
 		fprintf(pf, "%s{job=\"", series[s]);
 		prom_label(pf, job);
-		fprintf(pf, "\",phase=\"%s\",figure=\"%s\"} %.6g\n", ph, fig,
-			vals[s]);
+		fputs("\",phase=\"", pf);
+		prom_label(pf, ph);
+		fprintf(pf, "\",figure=\"%s\"} %.6g\n", fig, vals[s]);
 	}
 }
 

@@ -405,6 +405,93 @@ static void test_export(void **state)
 	free(out);
 }
 
+/* CSV fields of one line, quotes honoured ("" inside quotes is one "). */
+static int csv_fields(const char *line, char *phase, size_t len)
+{
+	int n = 1;
+	bool q = false;
+	size_t k = 0;
+
+	for (const char *c = line; *c && *c != '\n'; c++) {
+		if (*c == '"' && q && c[1] == '"') {
+			c++;
+		} else if (*c == '"') {
+			q = !q;
+			continue;
+		} else if (*c == ',' && !q) {
+			n++;
+			continue;
+		}
+		if (n == 6 && k + 1 < len) /* the phase column */
+			phase[k++] = *c;
+	}
+	if (len)
+		phase[k < len ? k : len - 1] = '\0';
+	return n;
+}
+
+/*
+ * A results file is a user's: the phase, layer and backend names it holds
+ * reach the CSV export and the Prometheus textfile that root's nightly
+ * trend writes.  Quotes, commas and backslashes in them stay inside their
+ * field and label (the CSV had them raw, so a comma shifted every column
+ * after it; the textfile's phase label took a quote raw, forging labels
+ * or making node_exporter reject the whole file).
+ */
+static void test_export_hostile_names(void **state)
+{
+	struct ios_synth s;
+	struct ios_err err = {0};
+	char *out, *line, path[256], phase[64], prom[300], buf[8192] = {0};
+	int rows = 0;
+	FILE *f;
+
+	(void)state;
+	ios_synth_defaults(&s);
+	s.phases = "write";
+	s.job_name = "hostile";
+	for (int k = 0; k < 2; k++) {
+		struct ios_run *run;
+
+		s.seed = (unsigned)(k + 3);
+		run = ios_synth_run(&s);
+		assert_non_null(run);
+		snprintf(run->phases[0].name, sizeof(run->phases[0].name), "%s",
+			 "w\"r,i\\te");
+		snprintf(run->phases[0].layer, sizeof(run->phases[0].layer),
+			 "%s", "a,b");
+		snprintf(run->phases[0].backend, sizeof(run->phases[0].backend),
+			 "%s", "\"x");
+		snprintf(path, sizeof(path), "%s/hn%d.h5", dir, k);
+		assert_int_equal(ios_h5_write_run(path, run, &err), 0);
+		ios_synth_free(run);
+	}
+	assert_int_equal(
+		run_cmd(&out, 3, "export", "--format=csv", P("hn*.h5")), 0);
+	for (line = strchr(out, '\n'); line && line[1];
+	     line = strchr(line, '\n')) {
+		line++;
+		rows++;
+		if (csv_fields(line, phase, sizeof(phase)) != 21)
+			fail_msg("not 21 fields: %.200s", line);
+		assert_string_equal(phase, "w\"r,i\\te");
+	}
+	assert_true(rows > 0);
+	free(out);
+	snprintf(prom, sizeof(prom), "--prometheus=%s/hn.prom", dir);
+	run_cmd(&out, 3, "trend", prom, P("hn*.h5"));
+	free(out);
+	f = fopen(P("hn.prom"), "r");
+	assert_non_null(f);
+	if (fread(buf, 1, sizeof(buf) - 1, f) == 0)
+		fail();
+	fclose(f);
+	if (!strstr(buf, "{job=\"hostile\",phase=\"w\\\"r,i\\\\te\",figure=\""))
+		fail_msg("phase label not escaped:\n%.600s", buf);
+	for (line = buf; (line = strstr(line, "phase=\"")); line++)
+		assert_true(strncmp(line, "phase=\"w\\\"r,i\\\\te\"", 18) == 0);
+}
+
 static void test_show_and_bad_files(void **state)
 {
 	struct ios_synth s;
@@ -767,6 +854,7 @@ int main(void)
 		cmocka_unit_test(test_efficiency_layered),
 		cmocka_unit_test(test_accept),
 		cmocka_unit_test(test_export),
+		cmocka_unit_test(test_export_hostile_names),
 		cmocka_unit_test(test_show_and_bad_files),
 		cmocka_unit_test(test_show_mode),
 		cmocka_unit_test(test_show_replication),
