@@ -374,8 +374,42 @@ ios_on_compute() {
 	fi
 }
 
+# ios_own_dirs DIR...: on the compute side, each DIR in turn made (mode
+# 0700; its missing parents as mkdir -p) or, when it is there already,
+# accepted only as a directory (not a symlink) of this user that neither
+# the group nor others can write.  The benchmark directories live in
+# shared scratch: a stranger who made one first (job ids are sequential,
+# squeue shows them; nightly-health's name is fixed) could plant symlinks
+# at the names the job writes (acceptance's fio file, the layout probe),
+# and fio and python follow them.  Fails the element naming the directory
+# and what is wrong.
+ios_own_dirs() {
+	local why
+	# shellcheck disable=SC2016
+	why=$(ios_on_compute /bin/bash -c '
+me=$(id -u)
+for d in "$@"; do
+	mkdir -p -- "$(dirname -- "$d")" 2>/dev/null
+	# made here: 0700 (chmod too: a default ACL may have widened it)
+	mkdir -m 700 -- "$d" 2>/dev/null && chmod 700 -- "$d"
+	if [[ -L $d || ! -d $d ]]; then
+		echo "$d is not a directory (a symlink, or missing: cannot create it)"
+		exit 1
+	fi
+	read -r u m < <(stat -c "%u %a" -- "$d")
+	if [[ $u != "$me" ]]; then
+		echo "$d belongs to uid $u, not to the user running the job (uid $me): refused, as anyone who made it could have planted links in it (remove it, or set another [workload] dir)"
+		exit 1
+	fi
+	if (((8#$m & 8#022) != 0)); then
+		echo "$d is writable by its group or by others (mode $m): refused, as they could plant links in it (chmod go-w it, or remove it)"
+		exit 1
+	fi
+done' ios_own_dirs "$@" 2>&1) || ios_fail "benchmark directory: ${why:-cannot create or check $*}"
+}
+
 ios_make_wdir() {
-	ios_on_compute mkdir -p "$IOS_WDIR" || ios_fail "create $IOS_WDIR: cannot create the benchmark directory"
+	ios_own_dirs "$IOS_WDIR"
 }
 
 ios_remove_wdir() {
@@ -455,7 +489,11 @@ ios_dataset_dir() {
 	flock "$IOS_DATASET_FD"
 	grep -qxF "$key	$IOS_DATASET_DIR" "$camp/datasets.tsv" 2>/dev/null ||
 		printf '%s\t%s\n' "$key" "$IOS_DATASET_DIR" >>"$camp/datasets.tsv"
-	ios_on_compute mkdir -p "$IOS_DATASET_DIR" || ios_fail "create $IOS_DATASET_DIR: cannot create the dataset directory"
+	# iostrata-datasets is shared by the users of DIR (sticky, as /tmp);
+	# a campaign's directory in it and the dataset's are this user's alone
+	ios_on_compute /bin/bash -c 'mkdir -p -- "$(dirname -- "$1")"; mkdir -m 1777 -- "$1" 2>/dev/null && chmod 1777 -- "$1"; [[ -d $1 ]]' \
+		_ "${IOS_DATASET_DIR%/*/*}" || ios_fail "create ${IOS_DATASET_DIR%/*/*}: cannot create the datasets directory"
+	ios_own_dirs "${IOS_DATASET_DIR%/*}" "$IOS_DATASET_DIR"
 	IOS_DATASET_READY=$camp/dataset.$key.ready
 	if [[ -e $IOS_DATASET_READY ]]; then
 		ios_msg "dataset $IOS_DATASET_DIR: laid out by an earlier element: reused"
