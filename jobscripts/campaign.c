@@ -69,7 +69,8 @@ static int usage(FILE *fp)
 		"  --version            print the version\n"
 		"SITE is a site.conf file or a directory holding one (e.g. site/local).\n"
 		"JOB is one of: " CAMP_JOBS ".\n"
-		"DIR defaults to $IOSTRATA_CAMPAIGNS (else ./campaigns)/<site name>-<JOB>.\n"
+		"DIR defaults to $IOSTRATA_CAMPAIGNS (else ./campaigns)/<site name>-<JOB>; submit, status,\n"
+		"collect and clean use it only as a directory of yours (not a symlink) that others cannot write.\n"
 		"Exit: 0 all done, 1 some element failed (results kept, marked), 2 bad usage or input,\n"
 		"      3 (status) elements still pending or running.\n");
 	return fp == stdout ? 0 : 2;
@@ -336,6 +337,10 @@ int main(int argc, char **argv)
 		}
 		camp_close(&c);
 		return 0;
+	}
+	if (camp_dir_check(c.dir) < 0) {
+		camp_close(&c);
+		return 2;
 	}
 	if (!o.dry_run)
 		slurm_init(NULL);

@@ -208,6 +208,48 @@ int camp_open(struct campaign *c, const char *site_arg, const char *job,
 	return 0;
 }
 
+/*
+ * The directory holds what clean acts on with the caller's Ceph key
+ * (replication.tsv: pools and directories to remove; datasets.tsv:
+ * directories to delete) and the element directories the jobs write.  In a
+ * shared current directory (the default is ./campaigns/SITE-JOB) a
+ * stranger could make it first and plant those records.
+ */
+int camp_dir_check(const char *dir)
+{
+	struct stat st;
+
+	if (lstat(dir, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		fprintf(stderr, PROG ": campaign directory %s: %s\n", dir,
+			strerror(errno));
+		return -errno;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr,
+			PROG
+			": campaign directory %s is not a directory (a symlink?): refused (accepted: a directory of yours, or --campaign=DIR)\n",
+			dir);
+		return -ENOTDIR;
+	}
+	if (st.st_uid != geteuid()) {
+		fprintf(stderr,
+			PROG
+			": campaign directory %s belongs to uid %u, not to you (uid %u): refused, as its records say what clean removes (accepted: a directory of yours, or --campaign=DIR)\n",
+			dir, (unsigned)st.st_uid, (unsigned)geteuid());
+		return -EPERM;
+	}
+	if (st.st_mode & S_IWOTH) {
+		fprintf(stderr,
+			PROG
+			": campaign directory %s is writable by others (mode %04o): refused, as anyone could plant its records (chmod o-w it)\n",
+			dir, (unsigned)(st.st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
 void camp_close(struct campaign *c)
 {
 	ios_site_free(c->site);

@@ -57,6 +57,12 @@ int camp_mkdir_p(const char *path);
 int camp_write_atomic(const char *dir, const char *name, const char *text);
 int camp_open(struct campaign *c, const char *site_arg, const char *job,
 	      const char *dir);
+/* The campaign directory [dir] is the caller's to act on: absent (submit
+ * makes it), or a directory (not a symlink) owned by the effective user
+ * that others cannot write (group write is allowed: a team's campaigns).
+ * Returns 0, or -ENOTDIR / -EPERM / a negative errno, the reason printed
+ * on stderr. */
+int camp_dir_check(const char *dir);
 void camp_close(struct campaign *c);
 int camp_read_jobids(struct campaign *c);
 int camp_write_jobids(const struct campaign *c);

@@ -66,9 +66,9 @@ endif
 # `iostrata-campaign env` exports every declared site key (skips itself
 # when the tool is not built).
 TESTS += tests/unit/test_campaign_env.sh tests/unit/test_jobs_noscrub.sh tests/unit/test_jobs_hetsrun.sh \
-	tests/unit/test_jobs_wdir.sh tests/unit/test_jobs_source.sh
+	tests/unit/test_jobs_wdir.sh tests/unit/test_jobs_source.sh tests/unit/test_campaign_dir.sh
 dist_noinst_SCRIPTS += tests/unit/test_campaign_env.sh tests/unit/test_jobs_noscrub.sh tests/unit/test_jobs_hetsrun.sh \
-	tests/unit/test_jobs_wdir.sh tests/unit/test_jobs_source.sh
+	tests/unit/test_jobs_wdir.sh tests/unit/test_jobs_source.sh tests/unit/test_campaign_dir.sh
 
 # The jobs integration tests (run by tests/integration/run).
 dist_noinst_SCRIPTS += \

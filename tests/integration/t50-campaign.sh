@@ -94,17 +94,19 @@ grep -q "storage s1 compute c\[1-2\]" "$work"/campaigns/local-layered/elements/0
 [[ -L $work/campaigns/local-layered/results/000-layered-layered.h5 ]] ||
 	fail "collect did not link the results file"
 
-# Issue 11: a group-writable campaign directory where user nobody replaced
-# the files collect and submit write, and their old temporary names, with
-# symlinks to a root-owned victim (elements.tsv, which both also read, only
-# at its temporary name): root's collect and submit --resume follow none
-# of them; the index and elements files are regular files.
+# Issue 11: a group-writable campaign directory (group nogroup, so user
+# nobody may write it) where nobody replaced the files collect and submit
+# write, and their old temporary names, with symlinks to a root-owned
+# victim (elements.tsv, which both also read, only at its temporary name):
+# root's collect and submit --resume follow none of them; the index and
+# elements files are regular files.
 log "symlinks planted in a shared campaign directory are not followed"
 cdir=$work/campaigns/local-layered
 victim=$work/victim
 printf 'precious root-owned content\n' >"$victim"
 chmod 600 "$victim"
-chmod 777 "$cdir"
+chgrp "$(id -g nobody)" "$cdir"
+chmod 775 "$cdir"
 planted=(index.tsv index.json .index.tsv.tmp .index.json.tmp .elements.tsv.tmp)
 as_user nobody bash -c '
 	cd "$1" || exit 1
@@ -123,7 +125,18 @@ for n in index.tsv index.json elements.tsv; do
 	[[ -f $cdir/$n && ! -L $cdir/$n ]] || fail "$cdir/$n is not a regular file after collect/submit"
 done
 grep -q '^0	layered	' "$cdir/elements.tsv" || fail "elements.tsv lost its element: $(cat "$cdir/elements.tsv")"
+# World-writable, anyone could have planted its records (replication.tsv,
+# datasets.tsv: what clean removes): refused before any is read.
+chmod 777 "$cdir"
+for cmd in collect status clean; do
+	"$CAMPAIGN" "$cmd" "$site" layered >"$work/open-$cmd.txt" 2>&1
+	rc=$?
+	[[ $rc -eq 2 ]] && grep -q "campaign directory $cdir is writable by others (mode 0777): refused" "$work/open-$cmd.txt" ||
+		fail "$cmd on a world-writable campaign directory: exit $rc (want 2, refused): $(cat "$work/open-$cmd.txt")"
+done
+[[ $(cat "$victim") == "precious root-owned content" ]] || fail "the victim changed"
 chmod 755 "$cdir"
+chgrp "$(id -g)" "$cdir"
 
 t5x_wait "$site" acceptance 120
 rc=$?
