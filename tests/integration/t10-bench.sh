@@ -4,7 +4,8 @@
 # t10-bench: iostrata-bench on the local site, sbatch on the compute nodes with
 # srun --mpi=pmix: (1) write,read with --reorder --verify on the CephFS
 # mount, (2) randrw with libaio at iodepth 4 and a psync random read on the
-# local disk.  Asserts exit 0, valid repetitions, every node seen, per-node
+# local disk, (1b) a verified write,read with posixaio at iodepth 8 on the
+# CephFS mount.  Asserts exit 0, valid repetitions, every node seen, per-node
 # figures, rank files removed, and (when the results writer is built) the
 # HDF5 file read back by h5dump and /usr/bin/python3 h5py, every repetition
 # with its latency histograms; (3) the progress line counts every rank.
@@ -42,6 +43,38 @@ for p in d["phases"]:
 PY
 left=$(find "$cephdir" -name 'iostrata-bench.*' | wc -l)
 [[ $left == 0 ]] || fail "$left rank files left in $cephdir"
+
+# The paper's engine on the paper's filesystem: POSIX AIO (glibc's
+# aio_write/aio_read/aio_suspend), 8 in flight, O_DIRECT on the ceph-fuse
+# mount, a verified write then read (every block checked), recorded as
+# ioengine posixaio at iodepth 8.
+run_job paio 6 150 "$bench" --rw=write,read --verify --bs=64k --size=4M \
+	--dir="$cephdir" --ioengine=posixaio --iodepth=8 --runtime=2 --reps=1 \
+	--output="$(h5out paio)" --summary=json --quiet
+[[ $(job_rc paio) == 0 ]] || fail "posixaio run on CephFS exited $(job_rc paio): $(tail -20 "$work/paio.out")"
+json_of paio >"$work/paio.json"
+/usr/bin/python3 - "$work/paio.json" <<'PY' || fail "posixaio summary: $(cat "$work/paio.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["valid"] is True, d["reasons"]
+assert [p["name"] for p in d["phases"]] == ["write", "read"]
+for p in d["phases"]:
+    assert p["nvalid"] == 1, p
+    for r in p["reps"]:
+        assert r["stonewall_bw"] > 0, r
+PY
+if [[ $H5 == yes ]]; then
+	/usr/bin/python3 - "$work/paio.h5" <<'PY' || fail "posixaio results file: engine or depth not recorded"
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+s = lambda v: v.decode() if isinstance(v, bytes) else str(v)
+cfg = {k: s(v) for k, v in f["config"].attrs.items()}
+assert cfg.get("ioengine") == "posixaio", cfg.get("ioengine")
+assert cfg.get("iodepth") == "8", cfg.get("iodepth")
+PY
+fi
+left=$(find "$cephdir" -name 'iostrata-bench.*' | wc -l)
+[[ $left == 0 ]] || fail "$left rank files left in $cephdir after the posixaio run"
 
 run_job local 6 150 "$bench" --rw=randrw,randread --rwmixread=60 --bs=4k \
 	--size=4M --dir="$work" --ioengine=libaio --iodepth=4 --runtime=2 \
