@@ -200,6 +200,23 @@ static int add_compute(struct argv *a, const struct ios_site *s,
 	return rc ? -ENOMEM : 0;
 }
 
+/* [in] with each '%' doubled, for sbatch's --output (which expands %j,
+ * %N, ... in the path) into [out]; -ENAMETOOLONG when it does not fit. */
+static int pct_escape(const char *in, char *out, size_t len)
+{
+	size_t k = 0;
+
+	for (; *in; in++) {
+		if (k + 3 > len)
+			return -ENAMETOOLONG;
+		if (*in == '%')
+			out[k++] = '%';
+		out[k++] = *in;
+	}
+	out[k] = '\0';
+	return 0;
+}
+
 /* Build the sbatch command line of element [e]. */
 static int build_sbatch(const struct campaign *c, const struct camp_element *e,
 			const char *script, uint32_t after, char *const *extra,
@@ -208,7 +225,7 @@ static int build_sbatch(const struct campaign *c, const struct camp_element *e,
 	const struct ios_site *s = c->site;
 	const char *sname = ios_site_get(s, "site", "name");
 	const char *v;
-	char edir[PATH_MAX + 64], sdir[PATH_MAX];
+	char edir[PATH_MAX + 64], sdir[PATH_MAX], oesc[2 * PATH_MAX + 128];
 	char *slash;
 	int rc = 0;
 
@@ -225,7 +242,9 @@ static int build_sbatch(const struct campaign *c, const struct camp_element *e,
 			    sname ? sname : "site", c->job);
 	if (after)
 		rc |= camp_argv_add(a, "--dependency=afterany:%u", after);
-	rc |= camp_argv_add(a, "--output=%s/slurm-%%j.out", edir);
+	if (pct_escape(edir, oesc, sizeof(oesc)) < 0)
+		return -ENAMETOOLONG;
+	rc |= camp_argv_add(a, "--output=%s/slurm-%%j.out", oesc);
 	if (!e->replication) {
 		rc |= camp_argv_add(
 			a,
@@ -330,6 +349,28 @@ static int check_site_for_submit(const struct campaign *c)
 /* Before any element: the job script into [script], the site (not for a
  * dry run), the elements already submitted (*recorded; --resume), the
  * campaign directory.  0, or 2 said on stderr. */
+/*
+ * The paths sbatch --export carries (ALL,NAME=VALUE,...): Slurm splits the
+ * list at every comma, so a comma in one would cut the value and make the
+ * rest a variable of its own.  Refused before anything is made.
+ */
+static int export_paths_ok(const struct campaign *c, const char *script)
+{
+	const char *what[3] = {"campaign directory", "site description",
+			       "job script"};
+	const char *v[3] = {c->dir, c->site_abs, script};
+
+	for (int i = 0; i < 3; i++)
+		if (strchr(v[i], ',')) {
+			fprintf(stderr,
+				PROG
+				": submit %s: %s \"%s\" has a ',', where sbatch --export splits its list: refused (accepted: a path without ',')\n",
+				c->job, what[i], v[i]);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 static int submit_prepare(struct campaign *c, const struct opts *o,
 			  char *script, size_t len, int *recorded)
 {
@@ -347,6 +388,8 @@ static int submit_prepare(struct campaign *c, const struct opts *o,
 			" (accepted: a directory with the job scripts in $IOSTRATA_JOBSCRIPTS)\n");
 		return 2;
 	}
+	if (export_paths_ok(c, script) < 0)
+		return 2;
 	if (!o->dry_run && check_site_for_submit(c) < 0)
 		return 2;
 	*recorded = o->dry_run ? 0 : camp_read_jobids(c);

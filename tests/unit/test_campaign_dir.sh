@@ -9,16 +9,18 @@
 # shared directory could plant those records.  status, collect, clean and
 # submit refuse a symlink, a world-writable directory and (as root) a
 # stranger's, with exit 2 and the reason, before reading any record; a
-# directory of the caller's (group-writable too) is used.
+# directory of the caller's (group-writable too) is used.  6-7: the paths
+# submit hands to sbatch: a ',' (sbatch --export splits its list there) is
+# refused, a '%' reaches --output doubled (sbatch expands %j, %N, ...).
 set -u
 
 src=$(cd "${IOSTRATA_SRCDIR:-$(dirname "$0")/../..}" && pwd -P)
 build=${IOSTRATA_BUILDDIR:-$src/build}
 camp=${CAMPAIGN:-$build/jobscripts/iostrata-campaign}
 
-echo "1..5"
+echo "1..7"
 if [ ! -x "$camp" ]; then
-	for i in 1 2 3 4 5; do echo "ok $i # SKIP no $camp"; done
+	for i in 1 2 3 4 5 6 7; do echo "ok $i # SKIP no $camp"; done
 	exit 0
 fi
 tmp=$(mktemp -d /tmp/test_campaign_dir.XXXXXX)
@@ -101,4 +103,24 @@ if "$camp" plan --campaign="$tmp/open" "$site" sweep-disk-bw >/dev/null 2>"$tmp/
 	ok "plan does not look at the campaign directory"
 else
 	notok "plan with a world-writable --campaign: $(cat "$tmp/err")"
+fi
+
+# 6. a ',' in the campaign directory: refused before anything is made
+"$camp" submit --dry-run --campaign="$tmp/a,b" "$site" sweep-disk-bw >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 2 ] && grep -q "campaign directory \"$tmp/a,b\" has a ',', where sbatch --export splits its list: refused" "$tmp/err" &&
+	[ ! -e "$tmp/a,b" ] && [ ! -s "$tmp/out" ]; then
+	ok "a campaign directory with a ',' is refused before any sbatch line"
+else
+	notok "',' in the campaign directory: exit $rc: $(cat "$tmp/err" "$tmp/out" | head -c 400)"
+fi
+
+# 7. a '%' in it: --output gets it doubled, the exported path keeps it
+"$camp" submit --dry-run --campaign="$tmp/100%x" "$site" sweep-disk-bw >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc = 0 ] && grep -q -- "--output=$tmp/100%%x/elements/0/slurm-%j.out" "$tmp/out" &&
+	grep -q -- "IOSTRATA_CAMPAIGN_DIR=$tmp/100%x," "$tmp/out"; then
+	ok "a '%' in the campaign directory is doubled in sbatch's --output only"
+else
+	notok "'%' in the campaign directory: exit $rc: $(cat "$tmp/err" "$tmp/out" | head -c 600)"
 fi
