@@ -16,8 +16,8 @@
 #            whole (no job cgroup left, the OSD's throttle gone);
 #   client   the compute hosts' ceph-fuse remounted with fuse_max_write =
 #            4096 (every 1 MiB write through FUSE in 4 KiB pieces): full
-#            stack < 10% of protocol for writes, far below it for reads ->
-#            "the client path", both directions.
+#            stack < 10% of protocol for writes -> "the client path" (reads
+#            are not shaped by it: their verdict is printed, not asserted).
 # Each case prints its four numbers per direction and the verdict's line.
 
 set -euo pipefail
@@ -189,7 +189,11 @@ layered client "--nodelist=s1,s2,s3 --nodes=3 --ntasks=3" \
 	--bs=1M --runtime=3 --iodepth=4 --ioengine=libaio --layers-skip=device,network
 log "client path injected (ceph-fuse fuse_max_write 4096 on c1 c2):"
 verdict client Write "far below protocol" "client path" || fail "client injection: write verdict"
-verdict client Read "far below protocol" "client path" || fail "client injection: read verdict"
+# (the read block printed for the record: fuse_max_write splits writes
+# only; the read share follows the protocol's read speed instead, 0.16 of
+# 768 MB/s in one run and 0.56 of 273 MB/s in another, with the full stack
+# at 121 and 154 MB/s both times)
+verdict client Read "" || true
 sw=$(share client write)
 log "full stack / protocol: write $sw, read $(share client read)"
 awk -v s="$sw" 'BEGIN { exit !(s < 0.10) }' || fail "client injection: full stack write is $sw of protocol, want < 0.10"
