@@ -53,8 +53,24 @@ hs() {
 	)
 }
 task='exit $ST'
-# alive PID: running (a zombie no one reaps is not)
-alive() { [[ -r /proc/$1/stat && $(awk '{ print $3 }' "/proc/$1/stat") != Z ]]; }
+# alive PID: running (a zombie no one reaps is not).  The stat file is
+# read once: a process reaped between a test of the file and its read made
+# awk fail, and an empty state counted as alive (seen inside the Debian 13
+# root under load).
+alive() {
+	local st
+	st=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	[[ -n $st && $(awk '{ print $3 }' <<<"$st") != Z ]]
+}
+# gone PID: not alive within 2 s (a killed process takes a moment to end)
+gone() {
+	local i
+	for ((i = 0; i < 20; i++)); do
+		alive "$1" || return 0
+		sleep 0.1
+	done
+	return 1
+}
 
 out=$(hs 3 0 0,0,0 -- bash -c "$task")
 [[ $out == rc=0 ]] && ok "srun ends: its status, no warning" || notok "srun ends: got: $out"
@@ -65,7 +81,7 @@ out=$(hs 3 0 0,3,0 -- bash -c "$task")
 t0=$SECONDS
 out=$(hs 2 1 0,5 -- bash -c "$task")
 if [[ $out == *"did not end 1 s after all 2 tasks"*"status is 5"*rc=5 && $((SECONDS - t0)) -lt 15 ]] &&
-	! alive "$(cat "$tmp/sleep.pid")" && [[ -z $(ls -A "$tmp" | grep -v sleep.pid) ]]; then
+	gone "$(cat "$tmp/sleep.pid")" && [[ -z $(ls -A "$tmp" | grep -v sleep.pid) ]]; then
 	ok "srun hangs after its tasks: stopped, the tasks' status 5, state removed"
 else
 	notok "hang: got: $out ($((SECONDS - t0)) s; left: $(ls -A "$tmp"))"
