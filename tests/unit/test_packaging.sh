@@ -125,7 +125,7 @@ class AutotoolsPackage:
     pass
 PY
 cat >"$tmp/check.py" <<'PY'
-# check.py PACKAGE.PY WITH-LIST MODE: MODE "decl" checks the directives,
+# Arguments: PACKAGE.PY WITH-LIST MODE; MODE "decl" checks the directives,
 # "on" and "off" configure_args() with every variant on or off.
 import importlib.util, re, sys
 
