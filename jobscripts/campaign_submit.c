@@ -346,9 +346,6 @@ static int check_site_for_submit(const struct campaign *c)
 	return 0;
 }
 
-/* Before any element: the job script into [script], the site (not for a
- * dry run), the elements already submitted (*recorded; --resume), the
- * campaign directory.  0, or 2 said on stderr. */
 /*
  * The paths sbatch --export carries (ALL,NAME=VALUE,...): Slurm splits the
  * list at every comma, so a comma in one would cut the value and make the
@@ -371,6 +368,9 @@ static int export_paths_ok(const struct campaign *c, const char *script)
 	return 0;
 }
 
+/* Before any element: the job script into [script], the site (not for a
+ * dry run), the elements already submitted (*recorded; --resume), the
+ * campaign directory.  0, or 2 said on stderr. */
 static int submit_prepare(struct campaign *c, const struct opts *o,
 			  char *script, size_t len, int *recorded)
 {
