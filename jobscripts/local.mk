@@ -66,9 +66,14 @@ endif
 # `iostrata-campaign env` exports every declared site key (skips itself
 # when the tool is not built).
 TESTS += tests/unit/test_campaign_env.sh tests/unit/test_jobs_noscrub.sh tests/unit/test_jobs_hetsrun.sh \
-	tests/unit/test_jobs_wdir.sh tests/unit/test_jobs_source.sh tests/unit/test_campaign_dir.sh
+	tests/unit/test_jobs_wdir.sh tests/unit/test_jobs_source.sh tests/unit/test_campaign_dir.sh \
+	tests/unit/test_jobs_srcrace.sh
 dist_noinst_SCRIPTS += tests/unit/test_campaign_env.sh tests/unit/test_jobs_noscrub.sh tests/unit/test_jobs_hetsrun.sh \
-	tests/unit/test_jobs_wdir.sh tests/unit/test_jobs_source.sh tests/unit/test_campaign_dir.sh
+	tests/unit/test_jobs_wdir.sh tests/unit/test_jobs_source.sh tests/unit/test_campaign_dir.sh \
+	tests/unit/test_jobs_srcrace.sh
+# The canonical copy of the block every job script carries (checked by
+# test_jobs_source.sh)
+EXTRA_DIST += jobscripts/source-helpers.block
 
 # The jobs integration tests (run by tests/integration/run).
 dist_noinst_SCRIPTS += \

@@ -9,6 +9,10 @@
 # iostrata-jobs.sh planted there: a copy is sourced only when it and its
 # directory belong to the user (or root) and others cannot write them.
 # Each job script is run by bash outside Slurm with SLURM_SUBMIT_DIR set.
+# The block that does it is one checked copy: every job script carries
+# jobscripts/source-helpers.block byte for byte (Slurm spools the script
+# alone, so each must hold it).  `test_jobs_source.sh --sync` writes the
+# block into every script that has one.  test_jobs_srcrace.sh races it.
 set -u
 
 src=${IOSTRATA_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -17,8 +21,24 @@ tmp=$(mktemp -d /tmp/test_jobs_source.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
 scripts=$(cd "$js" && ls ./*.sbatch | sed 's|^\./||')
+block=$js/source-helpers.block
 
-echo "1..3"
+# the script FILE with its block (from "# >>> iostrata-jobs.sh" to "# <<<
+# end of the block") replaced by jobscripts/source-helpers.block
+with_block() {
+	awk -v blk="$block" '
+		/^# >>> iostrata-jobs.sh/ { while ((getline l < blk) > 0) print l; skip = 1; next }
+		skip && /^# <<< end of the block$/ { skip = 0; next }
+		!skip' "$1"
+}
+if [ "${1:-}" = --sync ]; then
+	for s in $scripts; do
+		with_block "$js/$s" >"$tmp/new" && cat "$tmp/new" >"$js/$s"
+	done
+	exit 0
+fi
+
+echo "1..4"
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 notok() { n=$((n + 1)); echo "not ok $n - $*"; }
@@ -57,7 +77,7 @@ fi
 mkdir -p "$tmp/shared" && chmod 1777 "$tmp/shared"
 plant "$tmp/shared"
 run_all "$tmp/shared"
-said=$(grep -l "iostrata-jobs.sh not sourced: it or its directory belongs to another user or others can write it" "$tmp"/out.* 2>/dev/null | wc -l)
+said=$(grep -l "iostrata-jobs.sh not sourced: $tmp/shared is writable by its group or others (mode 1777; accepted: " "$tmp"/out.* 2>/dev/null | wc -l)
 if [ ! -s "$tmp/ran" ] && [ "$said" = "$(echo "$scripts" | wc -l)" ]; then
 	ok "no job script sources a helper from a world-writable submit directory, and each says so"
 else
@@ -76,4 +96,19 @@ if [ "$(id -u)" = 0 ]; then
 	fi
 else
 	skip "a stranger's file needs root (chown)"
+fi
+
+# 4. one block, carried byte for byte by every job script
+bad=
+for s in $scripts; do
+	if ! grep -q '^# >>> iostrata-jobs.sh' "$js/$s"; then
+		bad+=" $s (no block)"
+	elif ! cmp -s <(with_block "$js/$s") "$js/$s"; then
+		bad+=" $s ($(diff <(with_block "$js/$s") "$js/$s" | grep -c '^[<>]') lines differ)"
+	fi
+done
+if [ -z "$bad" ]; then
+	ok "every job script carries jobscripts/source-helpers.block byte for byte"
+else
+	notok "the block differs from jobscripts/source-helpers.block in:$bad (edit the block, then tests/unit/test_jobs_source.sh --sync)"
 fi
