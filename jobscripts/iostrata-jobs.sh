@@ -10,7 +10,14 @@
 # Inputs (environment; iostrata-campaign sets them, set them yourself when
 # you sbatch a script by hand):
 #   IOSTRATA_SITE          site description (site.conf or its directory)
-#   IOSTRATA_ELEMENT_DIR   where results go (default: ./iostrata-<jobid>)
+#   IOSTRATA_ELEMENT_DIR   where results go (default: ./iostrata-<jobid>);
+#                          made 0700 by the job, or used only when it is the
+#                          user's own, not a link, and group and others
+#                          cannot write it (ios_dir_check)
+#   IOSTRATA_CAMPAIGN_DIR  the campaign's directory (iostrata-campaign sets
+#                          it): used only when it is the user's own, not a
+#                          link, and others cannot write it (a team's 2770
+#                          is accepted, as iostrata-campaign does)
 #   IOSTRATA_ELEMENT_LABEL name of this element (default: the job name)
 #   IOSTRATA_BUILD_DIR     optional: use binaries from this build tree
 
@@ -41,17 +48,114 @@ ios_on_exit() {
 	ios_noscrub_release
 	ios_dataset_unlock
 	ios_timing_write
-	if [[ -n ${IOS_EDIR:-} && -d $IOS_EDIR ]]; then
+	# only into the element directory ios_init checked (or made): a
+	# refused one gets nothing, not even the verdict
+	if [[ -n ${IOS_EDIR_OK:-} ]]; then
 		if [[ -z $IOS_FAIL_REASON ]]; then
-			echo ok >"$IOS_EDIR/status.tmp"
+			echo ok | ios_put "$IOS_EDIR/status"
 		else
-			printf 'failed: %s\n' "$IOS_FAIL_REASON" >"$IOS_EDIR/status.tmp"
+			printf 'failed: %s\n' "$IOS_FAIL_REASON" | ios_put "$IOS_EDIR/status"
 		fi
-		mv -f "$IOS_EDIR/status.tmp" "$IOS_EDIR/status"
 	fi
 	[[ -z $IOS_FAIL_REASON ]] || exit 1
 	exit "$rc"
 }
+
+# ios_put FILE: standard input into FILE through a new name in FILE's
+# directory (mktemp: made exclusively, never through a link) renamed over
+# FILE (a rename replaces a link planted at FILE, never follows it); mode
+# as the umask gives.  Non-zero when it could not.
+ios_put() {
+	local t
+	t=$(mktemp -- "$1.XXXXXX") || return 1
+	if cat >"$t" && chmod "$(printf %o $((0666 & ~8#$(umask))))" -- "$t" && mv -f -T -- "$t" "$1"; then
+		return 0
+	fi
+	rm -f -- "$t"
+	return 1
+}
+
+# ios_dir_check [-g] DIR...: each DIR made (mode 0700, its missing parents
+# as mkdir -p) or, when it is there already, accepted only as a directory
+# (not a symlink) of this user that neither its group nor others can
+# write.  With -g, a campaign directory: not made (iostrata-campaign made
+# it), and its group may write it (a team's 2770 directory, as
+# iostrata-campaign accepts one), others not.  A stranger who made such a
+# directory first (job ids are sequential and visible, nightly-health's
+# names are fixed), or can write it, could plant links at the names the
+# job writes (the exit's status and timing, acceptance's reports and fio
+# file, the layout probe), which bash, fio and python follow with the
+# user's rights.  Prints why not and returns 1 at the first one refused.
+# One function for both sides: ios_own_dirs_here runs it on the batch host,
+# ios_own_dirs on the compute side (its text, through ios_on_compute).
+ios_dir_check() {
+	local d u m me mask=022 make=1 who="its group or by others" w=go
+	if [[ ${1:-} == -g ]]; then
+		mask=002 make='' who=others w=o
+		shift
+	fi
+	me=$(id -u)
+	for d; do
+		if [[ -n $make ]]; then
+			mkdir -p -- "$(dirname -- "$d")" 2>/dev/null
+			# made here: 0700 (chmod too: a default ACL may have widened it)
+			mkdir -m 700 -- "$d" 2>/dev/null && chmod 700 -- "$d"
+		fi
+		if [[ -L $d || ! -d $d ]]; then
+			echo "$d is not a directory (a symlink, or missing${make:+: cannot create it}): refused (accepted: a directory of yours that ${who/by /} cannot write${make:+, or none: the job makes it})"
+			return 1
+		fi
+		read -r u m < <(stat -c "%u %a" -- "$d")
+		if [[ $u != "$me" ]]; then
+			echo "$d belongs to uid $u, not to the user running the job (uid $me): refused, as anyone who made it could have planted links in it (accepted: a directory of yours that ${who/by /} cannot write; remove it or choose another)"
+			return 1
+		fi
+		if (((8#$m & 8#$mask) != 0)); then
+			echo "$d is writable by $who (mode $m): refused, as they could plant links in it (chmod $w-w it, or remove it)"
+			return 1
+		fi
+	done
+}
+
+# ios_own_dirs_here WHAT [-g] DIR...: ios_dir_check on the batch host; a
+# refused directory fails the element with "WHAT: DIR ... why".
+ios_own_dirs_here() {
+	local what=$1 why
+	shift
+	why=$(ios_dir_check "$@" 2>&1) || ios_fail "$what: ${why:-cannot create or check $*}"
+}
+
+# ios_lock_open VAR FILE: VAR gets a descriptor (read-only: flock needs no
+# more) on the lock file FILE in a campaign directory, which a group member
+# may write: made by a hard link from a new mktemp name (never through a
+# planted link), and opened only as a regular file, the one at FILE when
+# checked.  Non-zero with the reason in IOS_WHY.
+ios_lock_open() {
+	local f=$2 t='' fd
+	IOS_WHY=
+	if [[ ! -e $f && ! -L $f ]]; then
+		t=$(mktemp -- "$f.XXXXXX") && ln -- "$t" "$f" 2>/dev/null
+		[[ -z $t ]] || rm -f -- "$t"
+	fi
+	if [[ -L $f || ! -f $f ]]; then
+		IOS_WHY="$f is not a regular file (a symlink?): refused (accepted: a file made by the campaign's jobs; remove it)"
+		return 1
+	fi
+	if ! exec {fd}<"$f"; then
+		IOS_WHY="cannot open $f"
+		return 1
+	fi
+	if [[ $(stat -L -c %d:%i "/dev/fd/$fd") != "$(stat -c %d:%i -- "$f")" ]]; then
+		exec {fd}<&-
+		IOS_WHY="$f was replaced while it was opened: refused"
+		return 1
+	fi
+	printf -v "$1" %s "$fd"
+}
+
+# ios_plain FILE: FILE is not a symlink, and a regular file or absent (a
+# campaign record read and rewritten: never through a planted link).
+ios_plain() { [[ ! -L $1 && (-f $1 || ! -e $1) ]]; }
 
 # Path of an iostrata binary: the build tree when IOSTRATA_BUILD_DIR is set,
 # else PATH.
@@ -81,9 +185,17 @@ ios_init() {
 	FACTS=$(ios_tool iostrata-facts facts)
 	# shellcheck disable=SC2034 # used by the job scripts
 	REPORT=$(ios_tool iostrata-report report)
-	IOS_EDIR=${IOSTRATA_ELEMENT_DIR:-$PWD/iostrata-${SLURM_JOB_ID:-$$}}
+	IOS_EDIR=${IOSTRATA_ELEMENT_DIR:-$PWD/iostrata-${SLURM_JOB_ID:-$$}} IOS_EDIR_OK=
 	IOS_LABEL=${IOSTRATA_ELEMENT_LABEL:-$IOS_JOB}
-	mkdir -p "$IOS_EDIR" || ios_fail "create $IOS_EDIR: cannot create the element directory"
+	# the campaign's directory (locks, noscrub.state, datasets.tsv) and the
+	# element's, checked before anything is written into either
+	IOS_CAMP=
+	if [[ -n ${IOSTRATA_CAMPAIGN_DIR:-} && (-e $IOSTRATA_CAMPAIGN_DIR || -L $IOSTRATA_CAMPAIGN_DIR) ]]; then
+		ios_own_dirs_here "campaign directory" -g "$IOSTRATA_CAMPAIGN_DIR"
+		IOS_CAMP=$IOSTRATA_CAMPAIGN_DIR
+	fi
+	ios_own_dirs_here "element directory" "$IOS_EDIR"
+	IOS_EDIR_OK=1
 	rm -f "$IOS_EDIR/status"
 	[[ -n ${IOSTRATA_SITE:-} ]] ||
 		ios_fail "IOSTRATA_SITE is not set: export IOSTRATA_SITE=<site dir or site.conf> (iostrata-campaign sets it)"
@@ -141,7 +253,7 @@ ios_ceph() { timeout 60 ceph --connect-timeout 30 "$@"; }
 # Job ids of the campaign's elements still queued or running, but this job.
 ios_campaign_busy() {
 	local ids
-	ids=$(awk -F'\t' '!/^#/ && $3 ~ /^[0-9]+$/ { print $3 }' "$IOSTRATA_CAMPAIGN_DIR/elements.tsv" 2>/dev/null |
+	ids=$(awk -F'\t' '!/^#/ && $3 ~ /^[0-9]+$/ { print $3 }' "$IOS_CAMP/elements.tsv" 2>/dev/null |
 		grep -vx "${SLURM_JOB_ID:-none}" | paste -sd,)
 	[[ -n $ids ]] || return 0
 	# a heterogeneous job's components have ids of their own: its leader's
@@ -152,20 +264,20 @@ ios_campaign_busy() {
 # Holders of STATE whose job is still there.
 ios_noscrub_live() {
 	local id
-	for id in $(sed -n 's/^holder //p' "$1" 2>/dev/null); do
+	for id in $(sed -n 's/^holder \([0-9][0-9]*\)$/\1/p' "$1" 2>/dev/null); do
 		[[ $id == "${SLURM_JOB_ID:-}" || -n $(squeue -h -j "$id" -o %A 2>/dev/null) ]] && echo "$id"
 	done
 }
 
 # ios_noscrub_holders STATE JOBID...: STATE's holders replaced by JOBIDs
-# (its flag lines kept).
+# (its flag lines kept), through a new name (ios_put).
 ios_noscrub_holders() {
 	local st=$1 id
 	shift
 	{
 		grep -v '^holder ' "$st"
 		for id; do echo "holder $id"; done
-	} | sort -u >"$st.tmp" && mv -f "$st.tmp" "$st"
+	} | sort -u | ios_put "$st"
 }
 
 # ios_noscrub_hold: at the start of every campaign job script, sweeps,
@@ -176,30 +288,31 @@ ios_noscrub_holders() {
 ios_noscrub_hold() {
 	IOS_NOSCRUB_ATTACH=()
 	[[ ${IOS_SWEEP_NOSCRUB:-0} == 1 ]] || return 0
-	local camp=${IOSTRATA_CAMPAIGN_DIR:-} st flags f set=() out
-	[[ -n $camp && -d $camp ]] || { ios_warn "[sweep] noscrub = 1 needs a campaign (IOSTRATA_CAMPAIGN_DIR): scrubbing left as it is"; return 0; }
+	local camp=${IOS_CAMP:-} st flags f set=() out lines=
+	[[ -n $camp ]] || { ios_warn "[sweep] noscrub = 1 needs a campaign (IOSTRATA_CAMPAIGN_DIR): scrubbing left as it is"; return 0; }
 	st=$camp/noscrub.state
-	exec {IOS_NOSCRUB_FD}>>"$camp/noscrub.lock"
+	ios_plain "$st" || { ios_soft_fail "[sweep] noscrub: $st is not a regular file (a symlink?): refused, scrubbing left as it is"; return 0; }
+	ios_lock_open IOS_NOSCRUB_FD "$camp/noscrub.lock" ||
+		{ ios_soft_fail "[sweep] noscrub: $IOS_WHY: scrubbing left as it is"; return 0; }
 	flock "$IOS_NOSCRUB_FD"
 	if [[ ! -s $st ]]; then
 		flags=$(ios_ceph osd dump -f json | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin).get("flags", ""))') ||
 			{ flock -u "$IOS_NOSCRUB_FD"; ios_soft_fail "[sweep] noscrub: ceph osd dump failed: scrubbing not switched off"; return 0; }
-		: >"$st.tmp"
 		for f in noscrub nodeep-scrub; do
 			if [[ ,$flags, == *,$f,* ]]; then
-				echo "found $f" >>"$st.tmp"
+				lines+="found $f"$'\n'
 			elif ios_ceph osd set "$f" >&2; then
-				echo "set $f" >>"$st.tmp"
+				lines+="set $f"$'\n'
 			else
 				ios_soft_fail "[sweep] noscrub: ceph osd set $f failed"
 			fi
 		done
-		mv -f "$st.tmp" "$st"
+		printf %s "$lines" | ios_put "$st" || ios_soft_fail "[sweep] noscrub: cannot write $st"
 	fi
 	# shellcheck disable=SC2046 # one word per job id
 	ios_noscrub_holders "$st" $(ios_noscrub_live "$st") "${SLURM_JOB_ID:-$$}"
 	IOS_NOSCRUB_HELD=1
-	mapfile -t set < <(sed -n 's/^set //p' "$st")
+	mapfile -t set < <(ios_noscrub_flags "$st")
 	out=$IOS_EDIR/noscrub.json
 	/usr/bin/python3 - "$st" >"$out" <<'PY' || true
 import json, sys
@@ -215,20 +328,26 @@ PY
 	IOS_NOSCRUB_ATTACH=(--attach=noscrub="$out")
 }
 
+# ios_noscrub_flags STATE: the flags STATE says the campaign set; only
+# the two it may set (a record is not trusted to name others).
+ios_noscrub_flags() {
+	ios_plain "$1" && sed -n 's/^set \(noscrub\|nodeep-scrub\)$/\1/p' "$1"
+}
+
 # ios_noscrub_release: at the element's exit (ios_on_exit).
 ios_noscrub_release() {
 	[[ -n $IOS_NOSCRUB_HELD ]] || return 0
 	IOS_NOSCRUB_HELD=
-	local st=$IOSTRATA_CAMPAIGN_DIR/noscrub.state live f
+	local st=$IOS_CAMP/noscrub.state live f
 	flock "$IOS_NOSCRUB_FD"
 	live=$(ios_noscrub_live "$st" | grep -vx "${SLURM_JOB_ID:-$$}")
 	if [[ -z $live && -z $(ios_campaign_busy) ]]; then
-		for f in $(sed -n 's/^set //p' "$st"); do
+		for f in $(ios_noscrub_flags "$st"); do
 			ios_ceph osd unset "$f" >&2 || ios_warn "[sweep] noscrub: ceph osd unset $f failed: set it back by hand"
 		done
 		rm -f "$st"
 		ios_msg "scrubbing back on (the campaign's last element)"
-	else
+	elif ios_plain "$st"; then
 		# shellcheck disable=SC2086 # one word per job id
 		ios_noscrub_holders "$st" $live
 	fi
@@ -374,38 +493,14 @@ ios_on_compute() {
 	fi
 }
 
-# ios_own_dirs DIR...: on the compute side, each DIR in turn made (mode
-# 0700; its missing parents as mkdir -p) or, when it is there already,
-# accepted only as a directory (not a symlink) of this user that neither
-# the group nor others can write.  The benchmark directories live in
-# shared scratch: a stranger who made one first (job ids are sequential,
-# squeue shows them; nightly-health's name is fixed) could plant symlinks
-# at the names the job writes (acceptance's fio file, the layout probe),
-# and fio and python follow them.  Fails the element naming the directory
-# and what is wrong.
+# ios_own_dirs DIR...: ios_dir_check on the compute side (the benchmark
+# directories live in shared scratch, which the batch host of a
+# heterogeneous job need not mount); fails the element naming the
+# directory and what is wrong.
 ios_own_dirs() {
 	local why
-	# shellcheck disable=SC2016
-	why=$(ios_on_compute /bin/bash -c '
-me=$(id -u)
-for d in "$@"; do
-	mkdir -p -- "$(dirname -- "$d")" 2>/dev/null
-	# made here: 0700 (chmod too: a default ACL may have widened it)
-	mkdir -m 700 -- "$d" 2>/dev/null && chmod 700 -- "$d"
-	if [[ -L $d || ! -d $d ]]; then
-		echo "$d is not a directory (a symlink, or missing: cannot create it)"
-		exit 1
-	fi
-	read -r u m < <(stat -c "%u %a" -- "$d")
-	if [[ $u != "$me" ]]; then
-		echo "$d belongs to uid $u, not to the user running the job (uid $me): refused, as anyone who made it could have planted links in it (remove it, or set another [workload] dir)"
-		exit 1
-	fi
-	if (((8#$m & 8#022) != 0)); then
-		echo "$d is writable by its group or by others (mode $m): refused, as they could plant links in it (chmod go-w it, or remove it)"
-		exit 1
-	fi
-done' ios_own_dirs "$@" 2>&1) || ios_fail "benchmark directory: ${why:-cannot create or check $*}"
+	why=$(ios_on_compute /bin/bash -c "$(declare -f ios_dir_check)"'
+ios_dir_check "$@"' ios_own_dirs "$@" 2>&1) || ios_fail "benchmark directory: ${why:-cannot create or check $*}"
 }
 
 ios_make_wdir() {
@@ -422,9 +517,9 @@ ios_remove_wdir() {
 # $IOS_EDIR/timing; iostrata-campaign status sums them into the campaign's
 # efficiency.
 ios_timing_write() {
-	[[ -n ${IOS_EDIR:-} && -d $IOS_EDIR && -n ${IOS_T0:-} ]] || return 0
+	[[ -n ${IOS_EDIR_OK:-} && -n ${IOS_T0:-} ]] || return 0
 	awk -v t0="$IOS_T0" -v t1="$(date +%s.%N)" -v m="${IOS_MEASURED_S:-0}" \
-		'BEGIN { printf "%.3f %.3f\n", t1 - t0, m }' >"$IOS_EDIR/timing" 2>/dev/null || true
+		'BEGIN { printf "%.3f %.3f\n", t1 - t0, m }' | ios_put "$IOS_EDIR/timing" 2>/dev/null || true
 }
 
 # ios_timed_s ARGS...: the seconds the timed windows of an iostrata-bench
@@ -478,17 +573,28 @@ ios_dataset_key() {
 ios_dataset_dir() {
 	IOS_DATASET_DIR=$IOS_WDIR IOS_DATASET_ARGS=() IOS_DATASET_READY=
 	[[ ${IOS_WORKLOAD_REUSE_DATASET:-0} == 1 ]] || return 0
-	local camp=${IOSTRATA_CAMPAIGN_DIR:-} key name seed
-	[[ -n $camp && -d $camp ]] || { ios_warn "[workload] reuse_dataset = 1 needs a campaign (IOSTRATA_CAMPAIGN_DIR): laid out in the element's own directory"; return 0; }
+	local camp=${IOS_CAMP:-} key name seed lk
+	[[ -n $camp ]] || { ios_warn "[workload] reuse_dataset = 1 needs a campaign (IOSTRATA_CAMPAIGN_DIR): laid out in the element's own directory"; return 0; }
 	name=$(basename "$camp")
 	key=${IOSTRATA_REPLICATION:+r$IOSTRATA_REPLICATION-}$(ios_dataset_key "$@")
 	IOS_DATASET_DIR=${IOSTRATA_REPLICATION_DIR:-$IOS_WORKLOAD_DIR}/iostrata-datasets/$name/$key
 	seed=$(cksum <<<"$name" | cut -d' ' -f1)
 	IOS_DATASET_ARGS=(--reuse-dataset --seed="$seed")
-	exec {IOS_DATASET_FD}>>"$camp/dataset.$key.lock"
+	ios_lock_open IOS_DATASET_FD "$camp/dataset.$key.lock" || ios_fail "[workload] reuse_dataset: $IOS_WHY"
 	flock "$IOS_DATASET_FD"
-	grep -qxF "$key	$IOS_DATASET_DIR" "$camp/datasets.tsv" 2>/dev/null ||
-		printf '%s\t%s\n' "$key" "$IOS_DATASET_DIR" >>"$camp/datasets.tsv"
+	# datasets.tsv, rewritten through a new name under a lock on the
+	# campaign directory itself (the elements of other keys add to it too)
+	ios_plain "$camp/datasets.tsv" ||
+		ios_fail "[workload] reuse_dataset: $camp/datasets.tsv is not a regular file (a symlink?): refused (remove it)"
+	exec {lk}<"$camp" || ios_fail "[workload] reuse_dataset: cannot open $camp"
+	flock "$lk"
+	if ! grep -qxF "$key	$IOS_DATASET_DIR" "$camp/datasets.tsv" 2>/dev/null; then
+		{
+			cat "$camp/datasets.tsv" 2>/dev/null
+			printf '%s\t%s\n' "$key" "$IOS_DATASET_DIR"
+		} | ios_put "$camp/datasets.tsv" || ios_fail "[workload] reuse_dataset: cannot write $camp/datasets.tsv"
+	fi
+	exec {lk}<&-
 	# iostrata-datasets is shared by the users of DIR (sticky, as /tmp);
 	# a campaign's directory in it and the dataset's are this user's alone
 	ios_on_compute /bin/bash -c 'mkdir -p -- "$(dirname -- "$1")"; mkdir -m 1777 -- "$1" 2>/dev/null && chmod 1777 -- "$1"; [[ -d $1 ]]' \
@@ -507,7 +613,7 @@ ios_dataset_dir() {
 # with RC 0 the dataset is ready for the elements after this one.
 ios_dataset_unlock() {
 	[[ -n ${IOS_DATASET_FD:-} ]] || return 0
-	[[ ${1:-1} == 0 && -n ${IOS_DATASET_READY:-} ]] && : >"$IOS_DATASET_READY"
+	[[ ${1:-1} == 0 && -n ${IOS_DATASET_READY:-} ]] && ios_put "$IOS_DATASET_READY" </dev/null
 	flock -u "$IOS_DATASET_FD"
 	exec {IOS_DATASET_FD}>&-
 	IOS_DATASET_FD=
@@ -631,6 +737,7 @@ ios_het_srun() {
 		shift
 		"$@"
 		rc=$?
+		set -C # a fresh name in the fresh directory: never through a link
 		printf "%s %s\n" "$rc" "${SLURM_STEP_NUM_TASKS:-0}" >"$d/.$SLURM_PROCID" &&
 			mv -f "$d/.$SLURM_PROCID" "$d/$SLURM_PROCID"
 		exit "$rc"' iostrata-het-task "$dir" "$@" &

@@ -16,11 +16,8 @@ set -u
 
 src=${IOSTRATA_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 js=$src/jobscripts
-if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null ||
-	! id daemon >/dev/null 2>&1 || ! id nobody >/dev/null 2>&1; then
-	echo "1..0 # SKIP needs root, setpriv and the users daemon and nobody"
-	exit 0
-fi
+# shellcheck source=tests/unit/users.bash
+source "$src/tests/unit/users.bash"
 tmp=$(mktemp -d /tmp/test_jobs_srcrace.XXXXXX)
 chmod 755 "$tmp"
 swapper=
@@ -34,7 +31,6 @@ runs=20
 
 echo "1..2"
 
-victim=$(id -u daemon) stranger=$(id -u nobody)
 marks=$tmp/marks
 mkdir -m 755 "$marks" && chown "$victim" "$marks"
 # the root-owned copy, and the stranger's
@@ -46,8 +42,6 @@ chown -R "$stranger:$stranger" "$tmp/evil"
 sub=$tmp/submit
 mkdir -m 777 "$sub" && chown "$stranger:$stranger" "$sub"
 ln -s "$tmp/legit" "$sub/jobscripts" && chown -h "$stranger:$stranger" "$sub/jobscripts"
-
-as() { setpriv --reuid="$1" --regid="$1" --clear-groups -- "${@:2}"; }
 
 # run_all N: every job script N times as the victim from the submit directory
 run_all() {
@@ -72,6 +66,7 @@ else
 fi
 
 # 2. the link swapped in a loop: never the stranger's copy
+# (setpriv itself, not the function `as`: its pid is then the loop's)
 # shellcheck disable=SC2016
 setpriv --reuid="$stranger" --regid="$stranger" --clear-groups -- /usr/bin/python3 -c '
 import os, sys
