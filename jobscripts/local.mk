@@ -22,6 +22,7 @@ bin_PROGRAMS += jobscripts/iostrata-campaign
 jobscripts_iostrata_campaign_SOURCES = \
 	jobscripts/campaign.c \
 	jobscripts/campaign.h \
+	jobscripts/campaign_clean.c \
 	jobscripts/campaign_dir.c \
 	jobscripts/campaign_internal.h \
 	jobscripts/campaign_plan.c \
@@ -61,6 +62,29 @@ tests_unit_test_campaign_progress_SOURCES = \
 tests_unit_test_campaign_progress_CPPFLAGS = $(AM_CPPFLAGS) $(INC_JOBS)
 tests_unit_test_campaign_progress_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_campaign_progress_LDADD = $(CMOCKA_LIBS) -lm
+
+# `clean` with hostile records (the campaign code linked, Ceph faked).
+if HAVE_LIBSLURM
+if HAVE_INIH
+if HAVE_JANSSON
+check_PROGRAMS += tests/unit/test_campaign_clean
+TESTS += tests/unit/test_campaign_clean
+tests_unit_test_campaign_clean_SOURCES = \
+	tests/unit/test_campaign_clean.c \
+	jobscripts/campaign_clean.c \
+	jobscripts/campaign_dir.c \
+	jobscripts/campaign_plan.c \
+	jobscripts/campaign_progress.c \
+	jobscripts/campaign_repl.c \
+	jobscripts/campaign_state.c \
+	jobscripts/campaign_submit.c \
+	# End of tests_unit_test_campaign_clean_SOURCES
+tests_unit_test_campaign_clean_CPPFLAGS = $(jobscripts_iostrata_campaign_CPPFLAGS)
+tests_unit_test_campaign_clean_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_campaign_clean_LDADD = $(jobscripts_iostrata_campaign_LDADD) $(CMOCKA_LIBS) -lm
+endif
+endif
+endif
 endif
 
 # `iostrata-campaign env` exports every declared site key (skips itself
