@@ -15,6 +15,18 @@ dist_jobscripts_DATA = \
 	jobscripts/iostrata-jobs.sh \
 	# End of dist_jobscripts_DATA
 
+# The campaign tool without its main (campaign.c): what the unit test and
+# the fuzz harness of clean's records link (tests/fuzz/local.mk).
+campaign_core_sources = \
+	jobscripts/campaign_clean.c \
+	jobscripts/campaign_dir.c \
+	jobscripts/campaign_plan.c \
+	jobscripts/campaign_progress.c \
+	jobscripts/campaign_repl.c \
+	jobscripts/campaign_state.c \
+	jobscripts/campaign_submit.c \
+	# End of campaign_core_sources
+
 if HAVE_LIBSLURM
 if HAVE_INIH
 if HAVE_JANSSON
@@ -71,13 +83,7 @@ check_PROGRAMS += tests/unit/test_campaign_clean
 TESTS += tests/unit/test_campaign_clean
 tests_unit_test_campaign_clean_SOURCES = \
 	tests/unit/test_campaign_clean.c \
-	jobscripts/campaign_clean.c \
-	jobscripts/campaign_dir.c \
-	jobscripts/campaign_plan.c \
-	jobscripts/campaign_progress.c \
-	jobscripts/campaign_repl.c \
-	jobscripts/campaign_state.c \
-	jobscripts/campaign_submit.c \
+	$(campaign_core_sources) \
 	# End of tests_unit_test_campaign_clean_SOURCES
 tests_unit_test_campaign_clean_CPPFLAGS = $(jobscripts_iostrata_campaign_CPPFLAGS)
 tests_unit_test_campaign_clean_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
