@@ -60,7 +60,11 @@ static int usage(FILE *fp)
 		"  plan SITE JOB        print the elements and their --iostrata-* options\n"
 		"                       (and the pool of each with [sweep] replication)\n"
 		"  clean SITE JOB [--campaign=DIR]\n"
-		"         remove the datasets its elements shared ([workload] reuse_dataset) and the pools and directories it made for [sweep] replication\n"
+		"         remove the datasets its elements shared ([workload] reuse_dataset) and the pools and directories it made for [sweep] replication:\n"
+		"         only what it derives from SITE and DIR (PREFIX-rN, [workload] dir/PREFIX-rN, iostrata-datasets/<campaign>/KEY),\n"
+		"         reached without a symlink and yours, a pool or factor directory only with this campaign's mark (submit sets\n"
+		"         the pool's application metadata iostrata campaign=ID and the xattr user.iostrata.campaign, ID in DIR/campaign.id);\n"
+		"         a record line naming anything else is refused as FILE:LINE (exit 2), the valid ones still go\n"
 		"  getvar SITE SECTION.KEY [--list] [--default=VALUE]\n"
 		"         print one value of the site description (--list: one item per line)\n"
 		"  env SITE             print the whole site description as shell assignments\n"
@@ -71,7 +75,9 @@ static int usage(FILE *fp)
 		"JOB is one of: " CAMP_JOBS ".\n"
 		"DIR defaults to $IOSTRATA_CAMPAIGNS (else ./campaigns)/<site name>-<JOB>; submit, status,\n"
 		"collect and clean use it only as a directory of yours (not a symlink) that others cannot write.\n"
-		"Exit: 0 all done, 1 some element failed (results kept, marked), 2 bad usage or input,\n"
+		"submit refuses (exit 2, before anything is made) any value sbatch --export cannot carry: ',', quotes, '=', control characters.\n"
+		"Exit: 0 all done, 1 some element failed (results kept, marked; clean: something not removed), 2 bad usage or input\n"
+		"      (clean: a record refused),\n"
 		"      3 (status) elements still pending or running.\n");
 	return fp == stdout ? 0 : 2;
 }

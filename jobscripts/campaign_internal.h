@@ -81,6 +81,43 @@ int camp_repl_prepare(struct campaign *c);
 int camp_repl_dir(const struct campaign *c, const struct camp_element *e,
 		  char *out, size_t len);
 
+/* The Ceph side (campaign_repl.c): `ceph ARGS...` through camp_ceph_fn (a
+ * seam the unit tests fake), its stdout into [out] (may be NULL): the exit
+ * status (ceph exits with the errno of a failed command), or a negative
+ * errno.  camp_ceph_do: the same said on failure, 0 or -1.  fs_of: the
+ * CephFS ([fs]) and whether [pool] is one of its data pools, 0 or -1 said. */
+extern int (*camp_ceph_fn)(char *out, size_t len, const char *const *args);
+int camp_ceph(char *out, size_t len, const char *const *args);
+int camp_ceph_do(const char *what, const char *const *args);
+int camp_repl_fs_of(const char *pool, char *fs, size_t len, bool *has);
+
+/* The marks of what a campaign made: a pool's application metadata
+ * (CAMP_POOL_APP: CAMP_POOL_KEY = id), a directory's xattr. */
+#define CAMP_POOL_APP "iostrata"
+#define CAMP_POOL_KEY "campaign"
+#define CAMP_DIR_MARK "user.iostrata.campaign"
+#define CAMP_ID_LEN 32
+
+/* campaign_clean.c.  The campaign's id (CAMP_ID_LEN hex digits) from
+ * DIR/campaign.id into [id], made first when [create] and absent; the file
+ * is trusted only as the caller's own (one link, writable by nobody else)
+ * naming this directory.  0, or -1 said. */
+int camp_id(const struct campaign *c, bool create, char *id, size_t len);
+/* Remove the directory [name] in [parent] with everything below it, by
+ * descriptors, never through a link: only a directory of the caller's,
+ * and with [id] only one whose CAMP_DIR_MARK is [id].  0 removed, 1 absent,
+ * -2 refused ([why]), -1 failed ([why]). */
+int camp_rm_tree_at(int parent, const char *name, const char *id, char *why,
+		    size_t wlen);
+
+/* The sbatch --export list of element [e] (ALL,IOSTRATA_...=VALUE,...)
+ * into [a] as one argument, every value checked for what sbatch's parsing
+ * of the list cannot carry; [sdir] is the job scripts' directory.  0, or
+ * -EINVAL said (naming the variable, the setting and the value), or
+ * -ENOMEM. */
+int camp_export_list(const struct campaign *c, const struct camp_element *e,
+		     const char *sdir, struct argv *a);
+
 int camp_cmd_submit(struct campaign *c, const struct opts *o);
 /* `clean`: remove the pools and directories the campaign made (exit 0,
  * 1 something left or an element still queued, 2 bad record). */

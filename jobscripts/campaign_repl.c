@@ -6,8 +6,10 @@
  * (ceph.dir.layout.pool) points at it.  `submit` makes what is missing
  * before any element is submitted and reuses a pool that exists with size
  * N; what it made is in DIR/replication.tsv, rewritten after every step,
- * and a failed step undoes all this submit made.  `clean` removes what the
- * record says the campaign made, nothing else.  Ceph through the `ceph`
+ * and a failed step undoes all this submit made.  A pool made carries the
+ * campaign's id as application metadata (iostrata: campaign=ID), a
+ * directory made as the xattr user.iostrata.campaign: `clean`
+ * (campaign_clean.c) removes only what is so marked.  Ceph through the `ceph`
  * command (CEPH_CONF, CEPH_ARGS as for any client; the site's admin key),
  * the directory through the CephFS mount of the host that submits.
  */
@@ -15,7 +17,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -54,7 +55,7 @@ struct repl {
  * be NULL).  Returns its exit status (0 ok; ceph exits with the errno of a
  * failed command, e.g. 2 ENOENT), or a negative errno when it cannot run.
  */
-static int ceph(char *out, size_t len, const char *const *args)
+static int ceph_run(char *out, size_t len, const char *const *args)
 {
 	struct argv a = {0};
 	int rc = camp_argv_add(&a, "ceph");
@@ -71,6 +72,13 @@ static int ceph(char *out, size_t len, const char *const *args)
 	return rc;
 }
 
+int (*camp_ceph_fn)(char *out, size_t len, const char *const *args) = ceph_run;
+
+int camp_ceph(char *out, size_t len, const char *const *args)
+{
+	return camp_ceph_fn(out, len, args);
+}
+
 /* The size of [pool] (*size) and its id (*id, -1 when the answer has
  * none), 0; 1: no such pool; -1 said. */
 static int pool_size(const char *pool, unsigned *size, long long *id)
@@ -79,7 +87,7 @@ static int pool_size(const char *pool, unsigned *size, long long *id)
 			      "size", "--format=json", NULL};
 	char out[1024];
 	json_t *j;
-	int rc = ceph(out, sizeof(out), args);
+	int rc = camp_ceph(out, sizeof(out), args);
 
 	if (rc == ENOENT)
 		return 1;
@@ -108,15 +116,13 @@ static int pool_size(const char *pool, unsigned *size, long long *id)
 	return rc;
 }
 
-/* The CephFS ([fs]) and whether [pool] is one of its data pools.
- * 0, or -1 said. */
-static int fs_of(const char *pool, char *fs, size_t len, bool *has)
+int camp_repl_fs_of(const char *pool, char *fs, size_t len, bool *has)
 {
 	const char *args[] = {"fs", "ls", "--format=json", NULL};
 	char out[8192];
 	json_t *j, *f, *p;
 	size_t i;
-	int rc = ceph(out, sizeof(out), args);
+	int rc = camp_ceph(out, sizeof(out), args);
 
 	if (rc != 0) {
 		fprintf(stderr,
@@ -143,10 +149,9 @@ static int fs_of(const char *pool, char *fs, size_t len, bool *has)
 	return 0;
 }
 
-/* `ceph ARGS...`, said on failure: 0 or -1. */
-static int ceph_do(const char *what, const char *const *args)
+int camp_ceph_do(const char *what, const char *const *args)
 {
-	int rc = ceph(NULL, 0, args);
+	int rc = camp_ceph(NULL, 0, args);
 
 	if (rc == 0)
 		return 0;
@@ -221,22 +226,11 @@ static int record_read(const struct campaign *c, struct repl *r, size_t cap)
 
 /* ------------------------------------------------------------ undo */
 
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) < 0) {
-		fprintf(stderr, PROG ": clean: remove %s: %s\n", path,
-			strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* Remove what [r] says the campaign made, the directory first (its files
- * live in the pool).  Clears each flag done; 0 when all went, else -1. */
-static int undo(struct repl *r)
+/* Remove what this very process made for [r] (a submit's failure: the
+ * flags are its own, not a record's), the directory first (its files live
+ * in the pool), by descriptors.  Clears each flag done; 0 when all went,
+ * else -1. */
+static int undo(const struct campaign *c, struct repl *r)
 {
 	const char *rm_fs[] = {"fs", "rm_data_pool", r->fs, r->pool, NULL};
 	const char *rm_pool[] = {"osd",   "pool",
@@ -245,21 +239,34 @@ static int undo(struct repl *r)
 				 NULL};
 
 	if (r->dir_made) {
-		if (nftw(r->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0 &&
-		    errno != ENOENT)
+		const char *wd = ios_site_get(c->site, "workload", "dir");
+		int fd = wd ? open(wd, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+		char why[PATH_MAX];
+
+		if (fd < 0 ||
+		    camp_rm_tree_at(fd, r->pool, NULL, why, sizeof(why)) < 0) {
+			fprintf(stderr,
+				PROG ": replication %u: remove %s: %s\n",
+				r->factor, r->dir,
+				fd < 0 ? strerror(errno) : why);
+			if (fd >= 0)
+				close(fd);
 			return -1;
+		}
+		close(fd);
 		r->dir_made = false;
 		printf("replication %u: removed %s\n", r->factor, r->dir);
 	}
 	if (r->fs_added) {
-		if (ceph_do("ceph fs rm_data_pool", rm_fs) < 0)
+		if (camp_ceph_do("ceph fs rm_data_pool", rm_fs) < 0)
 			return -1;
 		r->fs_added = false;
 		printf("replication %u: pool %s no longer a data pool of %s\n",
 		       r->factor, r->pool, r->fs);
 	}
 	if (r->pool_made) {
-		if (ceph_do("ceph osd pool rm (the monitors need mon_allow_pool_delete = true)",
+		if (camp_ceph_do(
+			    "ceph osd pool rm (the monitors need mon_allow_pool_delete = true)",
 			    rm_pool) < 0)
 			return -1;
 		r->pool_made = false;
@@ -323,12 +330,12 @@ static int check_layout(const char *dir, const char *pool, long long id,
 
 /* Make what factor [r] lacks, recording each step in [all] ([n]). */
 static int make_one(const struct campaign *c, struct repl *r,
-		    const struct repl *all, size_t n)
+		    const struct repl *all, size_t n, const char *id)
 {
 	uint64_t pg = CAMP_REPL_PG_NUM;
 	char pgs[32], sz[16], msz[16];
 	unsigned size = 0;
-	long long id = -1;
+	long long pid = -1;
 	bool has = false;
 	int rc;
 
@@ -337,7 +344,7 @@ static int make_one(const struct campaign *c, struct repl *r,
 	snprintf(sz, sizeof(sz), "%u", r->factor);
 	/* Ceph's own default: size - size / 2 copies must be up for I/O */
 	snprintf(msz, sizeof(msz), "%u", r->factor - r->factor / 2);
-	if ((rc = pool_size(r->pool, &size, &id)) < 0)
+	if ((rc = pool_size(r->pool, &size, &pid)) < 0)
 		return -1;
 	if (rc == 1) {
 		const char *create[] = {"osd", "pool", "create", r->pool,
@@ -353,13 +360,41 @@ static int make_one(const struct campaign *c, struct repl *r,
 		const char *set_min[] = {"osd",      "pool", "set", r->pool,
 					 "min_size", msz,    NULL};
 
-		if (ceph_do("ceph osd pool create", create) < 0)
+		/* cephfs first: `fs add_data_pool` refuses a pool whose
+		 * only application is another */
+		const char *fsapp[] = {"osd",
+				       "pool",
+				       "application",
+				       "enable",
+				       r->pool,
+				       "cephfs",
+				       "--yes-i-really-mean-it",
+				       NULL};
+		const char *app[] = {"osd",
+				     "pool",
+				     "application",
+				     "enable",
+				     r->pool,
+				     CAMP_POOL_APP,
+				     "--yes-i-really-mean-it",
+				     NULL};
+		const char *mark[] = {"osd",         "pool",  "application",
+				      "set",         r->pool, CAMP_POOL_APP,
+				      CAMP_POOL_KEY, id,      NULL};
+
+		if (camp_ceph_do("ceph osd pool create", create) < 0)
 			return -1;
 		r->pool_made = true;
-		if (record_write(c, all, n) < 0 ||
-		    ceph_do("ceph osd pool set size", set_size) < 0 ||
-		    ceph_do("ceph osd pool set min_size", set_min) < 0 ||
-		    pool_size(r->pool, &size, &id) != 0)
+		/* the mark clean checks on the cluster before it removes the
+		 * pool: this campaign made it */
+		if (camp_ceph_do("ceph osd pool application enable cephfs",
+				 fsapp) < 0 ||
+		    camp_ceph_do("ceph osd pool application enable", app) < 0 ||
+		    camp_ceph_do("ceph osd pool application set", mark) < 0 ||
+		    record_write(c, all, n) < 0 ||
+		    camp_ceph_do("ceph osd pool set size", set_size) < 0 ||
+		    camp_ceph_do("ceph osd pool set min_size", set_min) < 0 ||
+		    pool_size(r->pool, &size, &pid) != 0)
 			return -1;
 		printf("replication %u: created pool %s (size %u, min_size %s, pg_num %s)\n",
 		       r->factor, r->pool, size, msz, pgs);
@@ -371,13 +406,13 @@ static int make_one(const struct campaign *c, struct repl *r,
 			r->factor, r->pool, size, r->factor);
 		return -1;
 	}
-	if (fs_of(r->pool, r->fs, sizeof(r->fs), &has) < 0)
+	if (camp_repl_fs_of(r->pool, r->fs, sizeof(r->fs), &has) < 0)
 		return -1;
 	if (!has) {
 		const char *add[] = {"fs", "add_data_pool", r->fs, r->pool,
 				     NULL};
 
-		if (ceph_do("ceph fs add_data_pool", add) < 0)
+		if (camp_ceph_do("ceph fs add_data_pool", add) < 0)
 			return -1;
 		r->fs_added = true;
 		if (record_write(c, all, n) < 0)
@@ -387,6 +422,14 @@ static int make_one(const struct campaign *c, struct repl *r,
 		r->dir_made = true;
 		if (record_write(c, all, n) < 0)
 			return -1;
+		/* the mark clean checks before it removes the directory */
+		if (lsetxattr(r->dir, CAMP_DIR_MARK, id, strlen(id), 0) < 0) {
+			fprintf(stderr,
+				PROG ": replication %u: set " CAMP_DIR_MARK
+				     " of %s: %s\n",
+				r->factor, r->dir, strerror(errno));
+			return -1;
+		}
 		if (setxattr(r->dir, LAYOUT_XATTR, r->pool, strlen(r->pool),
 			     0) < 0) {
 			fprintf(stderr,
@@ -400,7 +443,7 @@ static int make_one(const struct campaign *c, struct repl *r,
 			r->factor, r->dir, strerror(errno));
 		return -1;
 	}
-	if (check_layout(r->dir, r->pool, id, r->factor) < 0)
+	if (check_layout(r->dir, r->pool, pid, r->factor) < 0)
 		return -1;
 	printf("replication %u: pool %s (size %u) in %s, directory %s\n",
 	       r->factor, r->pool, size, r->fs, r->dir);
@@ -439,6 +482,7 @@ int camp_repl_dir(const struct campaign *c, const struct camp_element *e,
 int camp_repl_prepare(struct campaign *c)
 {
 	struct repl r[16], old[16];
+	char id[CAMP_ID_LEN + 1];
 	size_t n = factors(c, r, 16);
 	int nold, rc = 0;
 	size_t i;
@@ -446,6 +490,8 @@ int camp_repl_prepare(struct campaign *c)
 	if (n == 0)
 		return 0;
 	if ((nold = record_read(c, old, 16)) < 0)
+		return -1;
+	if (camp_id(c, true, id, sizeof(id)) < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
 		if (repl_dir(c, r[i].pool, r[i].dir, sizeof(r[i].dir)) < 0)
@@ -460,7 +506,7 @@ int camp_repl_prepare(struct campaign *c)
 			}
 	}
 	for (i = 0; i < n && rc == 0; i++)
-		rc = make_one(c, &r[i], r, n);
+		rc = make_one(c, &r[i], r, n, id);
 	if (rc < 0) {
 		/* nothing half-made: undo all this submit made, the made
 		 * flags of earlier submits kept as they were */
@@ -473,7 +519,7 @@ int camp_repl_prepare(struct campaign *c)
 			mine.pool_made &= !was.pool_made;
 			mine.fs_added &= !was.fs_added;
 			mine.dir_made &= !was.dir_made;
-			if (undo(&mine) < 0)
+			if (undo(c, &mine) < 0)
 				fprintf(stderr,
 					PROG
 					": replication %u: could not undo everything: what is left is in %s/" RECORD
@@ -489,130 +535,4 @@ int camp_repl_prepare(struct campaign *c)
 		return -1;
 	}
 	return record_write(c, r, n) < 0 ? -1 : 0;
-}
-
-#define DATASETS "datasets.tsv"
-#define DATASET_DIR_PART "/iostrata-datasets/"
-
-/*
- * The datasets the elements shared ([workload] reuse_dataset = 1): each
- * directory the job scripts listed in DATASETS ("KEY<TAB>DIR"), removed
- * with its files (only a path with an iostrata-datasets component: the
- * list is a file in the campaign directory, not a licence to remove
- * anything), then the list and its locks.  0 when all went, else the
- * count left (said).
- */
-static int clean_datasets(const struct campaign *c)
-{
-	char path[PATH_MAX + 32], line[PATH_MAX + 256];
-	int left = 0, n = 0;
-	FILE *fp;
-
-	snprintf(path, sizeof(path), "%s/" DATASETS, c->dir);
-	fp = fopen(path, "r");
-	if (!fp)
-		return 0;
-	while (fgets(line, sizeof(line), fp)) {
-		char *key = line, *dir = strchr(line, '\t'), *nl;
-
-		if (!dir)
-			continue;
-		*dir++ = '\0';
-		nl = strchr(dir, '\n');
-		if (nl)
-			*nl = '\0';
-		if (dir[0] != '/' || !strstr(dir, DATASET_DIR_PART) ||
-		    strstr(dir, "/../") || strchr(key, '/')) {
-			fprintf(stderr,
-				PROG
-				": clean: %s: '%s' is not a dataset directory (no " DATASET_DIR_PART
-				" component): left alone\n",
-				path, dir);
-			left++;
-			continue;
-		}
-		if (nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0 &&
-		    errno != ENOENT) {
-			left++;
-			continue;
-		}
-		printf("dataset %s: removed %s\n", key, dir);
-		n++;
-		for (int k = 0; k < 2; k++) {
-			const char *sfx = k ? "ready" : "lock";
-			char lock[sizeof(line) + PATH_MAX + 32];
-
-			if (snprintf(lock, sizeof(lock), "%s/dataset.%s.%s",
-				     c->dir, key, sfx) < (int)sizeof(lock))
-				unlink(lock);
-		}
-	}
-	fclose(fp);
-	if (!left && unlink(path) < 0 && errno != ENOENT)
-		fprintf(stderr, PROG ": clean: remove %s: %s\n", path,
-			strerror(errno));
-	if (left)
-		fprintf(stderr,
-			PROG
-			": clean %s: %d dataset(s) not removed: see above; the list is %s\n",
-			c->job, left, path);
-	else if (n)
-		printf("campaign %s: removed %d dataset(s)\n", c->dir, n);
-	return left;
-}
-
-int camp_cmd_clean(struct campaign *c)
-{
-	struct repl r[16];
-	int n, left = 0;
-
-	if (camp_read_jobids(c) > 0)
-		for (size_t i = 0; i < c->nel; i++) {
-			enum camp_state st;
-
-			if (!c->el[i].jobid)
-				continue;
-			st = camp_element_state(c->dir, &c->el[i]);
-			if (st == CAMP_PENDING || st == CAMP_RUNNING) {
-				fprintf(stderr,
-					PROG
-					": clean %s: element %d (%s, job %u) is %s: cancel it or wait; nothing removed\n",
-					c->job, c->el[i].index, c->el[i].label,
-					c->el[i].jobid, camp_state_name(st));
-				return 1;
-			}
-		}
-	/* first: the datasets may live in a factor's directory */
-	if (clean_datasets(c))
-		return 1;
-	if ((n = record_read(c, r, 16)) < 0)
-		return 2;
-	if (n == 0) {
-		printf("campaign %s: nothing recorded as made by it (no %s)\n",
-		       c->dir, RECORD);
-		return 0;
-	}
-	for (int i = n - 1; i >= 0; i--)
-		if (undo(&r[i]) < 0)
-			left++;
-	if (left) {
-		record_write(c, r, (size_t)n);
-		fprintf(stderr,
-			PROG
-			": clean %s: %d factor(s) not fully removed: see above; what is left is in %s/" RECORD
-			"\n",
-			c->job, left, c->dir);
-		return 1;
-	}
-	{
-		char path[PATH_MAX + 32];
-
-		snprintf(path, sizeof(path), "%s/" RECORD, c->dir);
-		if (unlink(path) < 0 && errno != ENOENT)
-			fprintf(stderr, PROG ": clean: remove %s: %s\n", path,
-				strerror(errno));
-	}
-	printf("campaign %s: removed what it made for %d replication factor(s)\n",
-	       c->dir, n);
-	return 0;
 }

@@ -217,6 +217,19 @@ static int pct_escape(const char *in, char *out, size_t len)
 	return 0;
 }
 
+/* The directory of the job script [script] (exported to the job). */
+static void script_dir(const char *script, char *sdir, size_t len)
+{
+	char *slash;
+
+	snprintf(sdir, len, "%s", script);
+	slash = strrchr(sdir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(sdir, len, ".");
+}
+
 /* Build the sbatch command line of element [e]. */
 static int build_sbatch(const struct campaign *c, const struct camp_element *e,
 			const char *script, uint32_t after, char *const *extra,
@@ -226,16 +239,10 @@ static int build_sbatch(const struct campaign *c, const struct camp_element *e,
 	const char *sname = ios_site_get(s, "site", "name");
 	const char *v;
 	char edir[PATH_MAX + 64], sdir[PATH_MAX], oesc[2 * PATH_MAX + 128];
-	char *slash;
 	int rc = 0;
 
 	snprintf(edir, sizeof(edir), "%s/elements/%d", c->dir, e->index);
-	snprintf(sdir, sizeof(sdir), "%s", script);
-	slash = strrchr(sdir, '/');
-	if (slash)
-		*slash = '\0';
-	else
-		strcpy(sdir, ".");
+	script_dir(script, sdir, sizeof(sdir));
 	rc |= camp_argv_add(a, "sbatch");
 	rc |= camp_argv_add(a, "--parsable");
 	rc |= camp_argv_add(a, "--job-name=iostrata-%s-%s",
@@ -245,24 +252,8 @@ static int build_sbatch(const struct campaign *c, const struct camp_element *e,
 	if (pct_escape(edir, oesc, sizeof(oesc)) < 0)
 		return -ENAMETOOLONG;
 	rc |= camp_argv_add(a, "--output=%s/slurm-%%j.out", oesc);
-	if (!e->replication) {
-		rc |= camp_argv_add(
-			a,
-			"--export=ALL,IOSTRATA_SITE=%s,IOSTRATA_CAMPAIGN_DIR=%s,IOSTRATA_ELEMENT=%d,IOSTRATA_ELEMENT_DIR=%s,IOSTRATA_ELEMENT_LABEL=%s,IOSTRATA_JOBSCRIPTS=%s",
-			c->site_abs, c->dir, e->index, edir, e->label, sdir);
-	} else {
-		char rdir[PATH_MAX];
-
-		if (camp_repl_dir(c, e, rdir, sizeof(rdir)) < 0)
-			return -EINVAL;
-		/* the pool and directory of this element's factor: the job
-		 * reads both back (pool size, layout) into its results */
-		rc |= camp_argv_add(
-			a,
-			"--export=ALL,IOSTRATA_SITE=%s,IOSTRATA_CAMPAIGN_DIR=%s,IOSTRATA_ELEMENT=%d,IOSTRATA_ELEMENT_DIR=%s,IOSTRATA_ELEMENT_LABEL=%s,IOSTRATA_JOBSCRIPTS=%s,IOSTRATA_REPLICATION=%u,IOSTRATA_REPLICATION_POOL=%s,IOSTRATA_REPLICATION_DIR=%s",
-			c->site_abs, c->dir, e->index, edir, e->label, sdir,
-			e->replication, e->pool, rdir);
-	}
+	if ((rc = camp_export_list(c, e, sdir, a)) < 0)
+		return rc;
 	if ((v = ios_site_get(s, "slurm", "account")))
 		rc |= camp_argv_add(a, "--account=%s", v);
 	if ((v = ios_site_get(s, "slurm", "qos")))
@@ -347,24 +338,100 @@ static int check_site_for_submit(const struct campaign *c)
 }
 
 /*
- * The paths sbatch --export carries (ALL,NAME=VALUE,...): Slurm splits the
- * list at every comma, so a comma in one would cut the value and make the
- * rest a variable of its own.  Refused before anything is made.
+ * sbatch --export=ALL,NAME=VALUE,...: Slurm (env_merge_filter) splits the
+ * list at every ',' outside quotes, takes ' and " as quotes, and a token
+ * is a variable only up to its first '='.  No quoting of ours survives
+ * that, so a value may hold none of ',', '\'', '"', '=' and no control
+ * character (a newline would end the variable in the job's environment).
  */
-static int export_paths_ok(const struct campaign *c, const char *script)
+static const char *export_bad(const char *v)
 {
-	const char *what[3] = {"campaign directory", "site description",
-			       "job script"};
-	const char *v[3] = {c->dir, c->site_abs, script};
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		if (*p == ',')
+			return "a ','";
+		if (*p == '\'' || *p == '"')
+			return "a quote";
+		if (*p == '=')
+			return "an '='";
+		if (*p < 0x20 || *p == 0x7f)
+			return "a control character";
+	}
+	return NULL;
+}
 
-	for (int i = 0; i < 3; i++)
-		if (strchr(v[i], ',')) {
+int camp_export_list(const struct campaign *c, const struct camp_element *e,
+		     const char *sdir, struct argv *a)
+{
+	char edir[PATH_MAX + 64], rdir[PATH_MAX], idx[16], rep[16];
+	char *list = NULL;
+	size_t len = 0;
+	FILE *m;
+	const struct {
+		const char *name, *what, *v;
+	} x[] = {
+		{"IOSTRATA_SITE", "the site description", c->site_abs},
+		{"IOSTRATA_CAMPAIGN_DIR", "the campaign directory", c->dir},
+		{"IOSTRATA_ELEMENT", "the element index", idx},
+		{"IOSTRATA_ELEMENT_DIR", "the element directory", edir},
+		{"IOSTRATA_ELEMENT_LABEL", "the element label", e->label},
+		{"IOSTRATA_JOBSCRIPTS", "the job scripts' directory", sdir},
+		{"IOSTRATA_REPLICATION", "[sweep] replication", rep},
+		{"IOSTRATA_REPLICATION_POOL", "[sweep] replication_pool",
+		 e->pool},
+		{"IOSTRATA_REPLICATION_DIR", "[workload] dir", rdir},
+	};
+	size_t nx = e->replication ? 9 : 6;
+	int rc;
+
+	snprintf(idx, sizeof(idx), "%d", e->index);
+	snprintf(rep, sizeof(rep), "%u", e->replication);
+	if (snprintf(edir, sizeof(edir), "%s/elements/%d", c->dir, e->index) >=
+	    (int)sizeof(edir))
+		return -ENAMETOOLONG;
+	if (e->replication && camp_repl_dir(c, e, rdir, sizeof(rdir)) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < nx; i++) {
+		const char *bad = export_bad(x[i].v);
+
+		if (!bad)
+			continue;
+		fprintf(stderr, PROG ": submit %s: %s=", c->job, x[i].name);
+		for (const unsigned char *p = (const unsigned char *)x[i].v; *p;
+		     p++)
 			fprintf(stderr,
-				PROG
-				": submit %s: %s \"%s\" has a ',', where sbatch --export splits its list: refused (accepted: a path without ',')\n",
-				c->job, what[i], v[i]);
-			return -EINVAL;
-		}
+				*p < 0x20 || *p == 0x7f ? "\\x%02x" : "%c", *p);
+		fprintf(stderr,
+			" (%s) has %s, which sbatch --export cannot carry (it splits its list at ',', quotes with ' and \", ends a name at '='): refused, nothing made (accepted: a value without ',', quotes, '=' or control characters)\n",
+			x[i].what, bad);
+		return -EINVAL;
+	}
+	m = open_memstream(&list, &len);
+	if (!m)
+		return -ENOMEM;
+	fprintf(m, "--export=ALL");
+	for (size_t i = 0; i < nx; i++)
+		fprintf(m, ",%s=%s", x[i].name, x[i].v);
+	fclose(m);
+	rc = list ? camp_argv_add(a, "%s", list) : -ENOMEM;
+	free(list);
+	return rc;
+}
+
+/* Every element's export list checked before anything is made: 0 or
+ * -EINVAL said. */
+static int exports_ok(const struct campaign *c, const char *script)
+{
+	char sdir[PATH_MAX];
+
+	script_dir(script, sdir, sizeof(sdir));
+	for (size_t i = 0; i < c->nel; i++) {
+		struct argv a = {0};
+		int rc = camp_export_list(c, &c->el[i], sdir, &a);
+
+		camp_argv_free(&a);
+		if (rc < 0)
+			return rc;
+	}
 	return 0;
 }
 
@@ -388,7 +455,7 @@ static int submit_prepare(struct campaign *c, const struct opts *o,
 			" (accepted: a directory with the job scripts in $IOSTRATA_JOBSCRIPTS)\n");
 		return 2;
 	}
-	if (export_paths_ok(c, script) < 0)
+	if (exports_ok(c, script) < 0)
 		return 2;
 	if (!o->dry_run && check_site_for_submit(c) < 0)
 		return 2;

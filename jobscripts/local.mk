@@ -15,6 +15,18 @@ dist_jobscripts_DATA = \
 	jobscripts/iostrata-jobs.sh \
 	# End of dist_jobscripts_DATA
 
+# The campaign tool without its main (campaign.c): what the unit test and
+# the fuzz harness of clean's records link (tests/fuzz/local.mk).
+campaign_core_sources = \
+	jobscripts/campaign_clean.c \
+	jobscripts/campaign_dir.c \
+	jobscripts/campaign_plan.c \
+	jobscripts/campaign_progress.c \
+	jobscripts/campaign_repl.c \
+	jobscripts/campaign_state.c \
+	jobscripts/campaign_submit.c \
+	# End of campaign_core_sources
+
 if HAVE_LIBSLURM
 if HAVE_INIH
 if HAVE_JANSSON
@@ -22,6 +34,7 @@ bin_PROGRAMS += jobscripts/iostrata-campaign
 jobscripts_iostrata_campaign_SOURCES = \
 	jobscripts/campaign.c \
 	jobscripts/campaign.h \
+	jobscripts/campaign_clean.c \
 	jobscripts/campaign_dir.c \
 	jobscripts/campaign_internal.h \
 	jobscripts/campaign_plan.c \
@@ -61,6 +74,23 @@ tests_unit_test_campaign_progress_SOURCES = \
 tests_unit_test_campaign_progress_CPPFLAGS = $(AM_CPPFLAGS) $(INC_JOBS)
 tests_unit_test_campaign_progress_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_campaign_progress_LDADD = $(CMOCKA_LIBS) -lm
+
+# `clean` with hostile records (the campaign code linked, Ceph faked).
+if HAVE_LIBSLURM
+if HAVE_INIH
+if HAVE_JANSSON
+check_PROGRAMS += tests/unit/test_campaign_clean
+TESTS += tests/unit/test_campaign_clean
+tests_unit_test_campaign_clean_SOURCES = \
+	tests/unit/test_campaign_clean.c \
+	$(campaign_core_sources) \
+	# End of tests_unit_test_campaign_clean_SOURCES
+tests_unit_test_campaign_clean_CPPFLAGS = $(jobscripts_iostrata_campaign_CPPFLAGS)
+tests_unit_test_campaign_clean_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_campaign_clean_LDADD = $(jobscripts_iostrata_campaign_LDADD) $(CMOCKA_LIBS) -lm
+endif
+endif
+endif
 endif
 
 # `iostrata-campaign env` exports every declared site key (skips itself

@@ -26,6 +26,13 @@ endif
 if HAVE_HDF5
 FUZZ_PROGS += tests/fuzz/fuzz_h5run
 endif
+if HAVE_LIBSLURM
+if HAVE_INIH
+if HAVE_JANSSON
+FUZZ_PROGS += tests/fuzz/fuzz_camp_records
+endif
+endif
+endif
 EXTRA_PROGRAMS = $(FUZZ_PROGS)
 
 fuzz_ldflags = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
@@ -72,6 +79,12 @@ tests_fuzz_fuzz_h5run_CPPFLAGS = $(AM_CPPFLAGS) $(INC_H5) $(HDF5_CFLAGS)
 tests_fuzz_fuzz_h5run_LDFLAGS = $(fuzz_ldflags)
 tests_fuzz_fuzz_h5run_LDADD = h5schema/libiostrata_h5.la \
 	model/libiostrata_model.la common/libiostrata_common.la $(HDF5_LIBS)
+
+tests_fuzz_fuzz_camp_records_SOURCES = tests/fuzz/fuzz_camp_records.c \
+	tests/fuzz/fuzz_util.c $(campaign_core_sources)
+tests_fuzz_fuzz_camp_records_CPPFLAGS = $(jobscripts_iostrata_campaign_CPPFLAGS)
+tests_fuzz_fuzz_camp_records_LDFLAGS = $(fuzz_ldflags)
+tests_fuzz_fuzz_camp_records_LDADD = $(jobscripts_iostrata_campaign_LDADD)
 
 fuzz: $(FUZZ_PROGS)
 else

@@ -15,7 +15,9 @@
 # throttle curve per factor (-r2, -r3) and says why a disk-speed sweep
 # has no heatmap, without a gnuplot warning;
 # `iostrata-campaign clean` removes the pools, data-pool entries and
-# directories.
+# directories, each pool and directory marked with the campaign's id; it
+# refuses (exit 2, naming replication.tsv's line) a pool without the mark:
+# one made by hand with a derived name, one whose mark was stripped.
 
 set -uo pipefail
 T=t55-sweep-replication
@@ -66,6 +68,16 @@ cephq osd pool get "${pfx}bad-r3" size >/dev/null 2>&1 && fail "the pool of fact
 [[ ! -e $work/bad/elements.tsv ]] ||
 	fail "an element was submitted although the pools were not ready: $(cat "$work/bad/elements.tsv")"
 pool_size "${pfx}bad-r2" | grep -qx 3 || fail "submit changed a pool it did not make (${pfx}bad-r2)"
+# a record claiming the campaign made that pool (its derived name, made by
+# hand, no mark): clean refuses it, naming the line, and the pool stays
+printf '2\t%s\t1\t-\t0\t%s\t0\n' "${pfx}bad-r2" "$IOSTRATA_BENCH_DIR/${pfx}bad-r2" >"$work/bad/replication.tsv"
+"$CAMPAIGN" clean "$bad" sweep-disk-bw --campaign="$work/bad" >"$work/badclean.out" 2>&1
+rc=$?
+cat "$work/badclean.out"
+[[ $rc -eq 2 ]] || fail "clean of a record naming an unmarked pool: exit $rc, want 2"
+grep -q "$work/bad/replication.tsv:1: pool ${pfx}bad-r2: not made by this campaign (its iostrata campaign mark is absent): refused" "$work/badclean.out" ||
+	fail "clean does not refuse the unmarked pool by file and line"
+pool_size "${pfx}bad-r2" | grep -qx 3 || fail "clean removed a pool the campaign did not make (${pfx}bad-r2)"
 cephq osd pool rm "${pfx}bad-r2" "${pfx}bad-r2" --yes-i-really-really-mean-it >/dev/null 2>&1 ||
 	fail "removing ${pfx}bad-r2 failed"
 log "a failed preparation undid what it made (factor 3) and submitted nothing"
@@ -84,6 +96,12 @@ for n in 2 3; do
 	[[ $(layout "$IOSTRATA_BENCH_DIR/$p") == "$p" ]] || fail "$IOSTRATA_BENCH_DIR/$p: layout pool is not $p"
 	grep -qP "^$n\t$p\t1\t[^\t]+\t1\t$IOSTRATA_BENCH_DIR/$p\t1$" "$dir/replication.tsv" ||
 		fail "replication.tsv does not record pool, data pool and directory of $n as made: $(cat "$dir/replication.tsv")"
+	# the marks clean checks: the campaign's id on the pool and the directory
+	mark=$(cephq osd pool application get "$p" -f json | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["iostrata"]["campaign"])')
+	[[ -n $mark && $(cut -d' ' -f4 "$dir/campaign.id") == "$mark" ]] ||
+		fail "pool $p: its iostrata campaign mark \"$mark\" is not the campaign's id ($(cat "$dir/campaign.id"))"
+	[[ $(/usr/bin/python3 -c 'import os, sys; print(os.getxattr(sys.argv[1], "user.iostrata.campaign").decode())' "$IOSTRATA_BENCH_DIR/$p") == "$mark" ]] ||
+		fail "$IOSTRATA_BENCH_DIR/$p does not carry the campaign's mark"
 done
 t5x_wait "$site" sweep-disk-bw 300 || fail "not every element is DONE (see above)"
 log "4 elements ran in $((SECONDS - start)) s"
@@ -158,15 +176,25 @@ done
 [[ ! -e $work/plot-throttle-write.png ]] || fail "a throttle curve mixes the factors"
 ! grep -qi "warning" "$work/plot.txt" || fail "gnuplot warned: $(grep -i warning "$work/plot.txt")"
 
-# 5. clean: what the campaign made goes
-"$CAMPAIGN" clean "$site" sweep-disk-bw >"$work/clean.out" 2>&1 || fail "clean: exit $?: $(cat "$work/clean.out")"
+# 5. clean: what the campaign made goes; a pool whose mark was stripped
+# is refused (naming the record's line) and stays, the rest goes
+cephq osd pool application rm "$pfx-r3" iostrata campaign >/dev/null 2>&1 || fail "ceph osd pool application rm failed"
+"$CAMPAIGN" clean "$site" sweep-disk-bw >"$work/clean.out" 2>&1
+rc=$?
 cat "$work/clean.out"
+[[ $rc -eq 2 ]] || fail "clean with the mark of $pfx-r3 stripped: exit $rc, want 2"
+grep -q "$dir/replication.tsv:3: pool $pfx-r3: not made by this campaign (its iostrata campaign mark is absent): refused" "$work/clean.out" ||
+	fail "clean does not refuse the unmarked pool $pfx-r3 by file and line"
+[[ $(pool_size "$pfx-r3") == 3 ]] && in_fs "$pfx-r3" || fail "clean removed the unmarked pool $pfx-r3 or its CephFS entry"
+cephq osd pool get "$pfx-r2" size >/dev/null 2>&1 && fail "clean left pool $pfx-r2"
 for n in 2 3; do
-	p=$pfx-r$n
-	cephq osd pool get "$p" size >/dev/null 2>&1 && fail "clean left pool $p"
-	[[ ! -e $IOSTRATA_BENCH_DIR/$p ]] || fail "clean left $IOSTRATA_BENCH_DIR/$p"
+	[[ ! -e $IOSTRATA_BENCH_DIR/$pfx-r$n ]] || fail "clean left $IOSTRATA_BENCH_DIR/$pfx-r$n"
 done
-[[ ! -e $dir/replication.tsv ]] || fail "clean left $dir/replication.tsv"
+[[ -e $dir/replication.tsv ]] || fail "clean removed $dir/replication.tsv although a record was refused"
+cephq fs rm_data_pool "$(cephq fs ls -f json | /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["name"])')" "$pfx-r3" >/dev/null 2>&1 &&
+	cephq osd pool rm "$pfx-r3" "$pfx-r3" --yes-i-really-really-mean-it >/dev/null 2>&1 || fail "removing $pfx-r3 by hand failed"
+rm -f "$dir/replication.tsv"
+log "clean: the unmarked pool refused and kept, the marked one removed"
 log "disk-bw: 2 factors x 2 elements, pools made, recorded, reported per factor and removed"
 
 # 6. the thread sweep with replication: a column per factor

@@ -13,7 +13,9 @@
 # wrote nothing: a lay-out would add 256 MiB less what the write phase
 # wrote); `status` prints the efficiency; a planted mark with another block
 # size is refused by iostrata-bench naming the file and the field, and the
-# file is not rewritten; `clean` removes the dataset directory.
+# file is not rewritten; `clean` removes the dataset directory, and
+# refuses by line (exit 2) the records a group member could add beside it
+# (a directory elsewhere, a trailing '..'), their directories left intact.
 
 set -uo pipefail
 T=t57-campaign-dataset
@@ -146,7 +148,22 @@ grep -q "dataset iostrata-bench.0: another layout: bs marked 4194304, this run 1
 [[ $(stat -c '%s %Y' "$f") == "$before" ]] || fail "$f was rewritten after its mark was refused"
 log "a planted mark with another bs: refused, file untouched"
 
-"$CAMPAIGN" clean "$site" sweep-threads --campaign="$camp" >"$work/clean.txt" 2>&1 || fail "clean: exit $?: $(cat "$work/clean.txt")"
+# hostile lines beside the campaign's own (as a group member of a team's
+# campaign directory could add): a directory elsewhere with an
+# iostrata-datasets component, and one ending in '/..': both refused by
+# line, their directories intact, the campaign's dataset removed
+mkdir -p "$work/victim/iostrata-datasets/x" "$work/victim2/iostrata-datasets" || fail "mkdir failed"
+echo precious >"$work/victim/iostrata-datasets/x/data"
+echo precious >"$work/victim2/data"
+printf 'x\t%s\nk\t%s\n' "$work/victim/iostrata-datasets/x" "$work/victim2/iostrata-datasets/.." >>"$camp/datasets.tsv"
+"$CAMPAIGN" clean "$site" sweep-threads --campaign="$camp" >"$work/clean.txt" 2>&1
+rc=$?
+cat "$work/clean.txt"
+[[ $rc -eq 2 ]] || fail "clean with hostile dataset records: exit $rc, want 2"
 grep -q "dataset size256M-bs1M-per-rank: removed $dsdir" "$work/clean.txt" || fail "clean does not say it removed the dataset: $(cat "$work/clean.txt")"
-[[ ! -e $dsdir && ! -e $camp/datasets.tsv ]] || fail "clean left $dsdir or datasets.tsv"
+grep -q "$camp/datasets.tsv:2: not a dataset directory of this campaign: .*: refused" "$work/clean.txt" || fail "clean does not refuse datasets.tsv:2"
+grep -q "$camp/datasets.tsv:3: a '..' component: .*: refused" "$work/clean.txt" || fail "clean does not refuse datasets.tsv:3"
+[[ $(cat "$work/victim/iostrata-datasets/x/data" "$work/victim2/data" 2>/dev/null) == "precious"$'\n'"precious" ]] ||
+	fail "clean removed a directory a hostile record named"
+[[ ! -e $dsdir && -e $camp/datasets.tsv ]] || fail "clean left $dsdir, or removed datasets.tsv although records were refused"
 log "ok"
