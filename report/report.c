@@ -37,14 +37,7 @@
  */
 void report_recompute(struct ios_run *run)
 {
-	for (int k = 0; k < run->nphases; k++)
-		for (int r = 0; r < run->phases[k].nreps; r++) {
-			struct ios_rep_result *rep = &run->phases[k].reps[r];
-			bool whole = rep->nranks == run->nranks;
-
-			ios_figures_compute(rep, whole ? run->rank_info : NULL,
-					    whole ? run->nnodes : rep->nnodes);
-		}
+	ios_figures_compute_run(run);
 }
 
 void report_phase_stats(const struct ios_phase_result *ph,
@@ -274,6 +267,16 @@ char **report_expand(int argc, char **argv, size_t *n)
 	return out;
 }
 
+/* Files report_load refused as inconsistent (ios_h5_check_shape). */
+static int nrefused;
+
+int report_load_exit(int nbad)
+{
+	if (!nbad)
+		return REPORT_EXIT_OK;
+	return nrefused ? REPORT_EXIT_USAGE : REPORT_EXIT_FAIL;
+}
+
 struct report_run *report_load(int argc, char **argv, size_t *n, int *nbad)
 {
 	size_t np;
@@ -288,6 +291,8 @@ struct report_run *report_load(int argc, char **argv, size_t *n, int *nbad)
 
 		if (ios_h5_read_run_isolated(paths[i], NULL, &run, &err) < 0) {
 			fprintf(stderr, "iostrata-report: %s\n", err.msg);
+			if (err.code == -ERANGE)
+				nrefused++;
 			(*nbad)++;
 			free(paths[i]);
 			continue;
@@ -652,7 +657,7 @@ int report_show(int argc, char **argv)
 		fprintf(stderr,
 			"iostrata-report show: %d file(s) could not be read\n",
 			nbad);
-	return nbad ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
+	return report_load_exit(nbad);
 }
 
 /* ---- export ---------------------------------------------------------- */
@@ -843,7 +848,7 @@ int report_export(int argc, char **argv)
 		jsonw_arr_begin(&w);
 	}
 	export_rows(runs, n, !strcmp(format, "json"), out, &w);
-	rc = nbad ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
+	rc = report_load_exit(nbad);
 	if (!strcmp(format, "json")) {
 		jsonw_arr_end(&w);
 		if (jsonw_finish(&w) < 0)
@@ -871,12 +876,12 @@ int report_validate(int argc, char **argv)
 {
 	size_t n;
 	char **paths;
-	int bad = 0;
+	int bad = 0, refused = 0;
 
 	if (argc == 2 &&
 	    (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("usage: iostrata-report validate FILE...\n"
-		       "exit: 0 every file valid, 1 some file invalid, 2 no file given\n");
+		       "exit: 0 every file valid, 1 some file invalid, 2 no file given or a file's counts and indices disagree\n");
 		return REPORT_EXIT_OK;
 	}
 	if (argc < 2)
@@ -888,6 +893,7 @@ int report_validate(int argc, char **argv)
 		if (ios_h5_validate_isolated(paths[i], NULL, &err) < 0) {
 			printf("INVALID %s: %s\n", paths[i], err.msg);
 			bad++;
+			refused += err.code == -ERANGE;
 		} else {
 			printf("OK      %s\n", paths[i]);
 		}
@@ -898,5 +904,7 @@ int report_validate(int argc, char **argv)
 		fprintf(stderr,
 			"iostrata-report validate: %d of %zu file(s) invalid\n",
 			bad, n);
+	if (refused)
+		return REPORT_EXIT_USAGE;
 	return bad ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
 }

@@ -55,6 +55,15 @@ void report_derive(struct report_run *rr);
  * report_runs_free) and sets *n.
  */
 struct report_run *report_load(int argc, char **argv, size_t *n, int *nbad);
+
+/*
+ * The exit status of a command that loaded files with report_load and
+ * [nbad] of them failed: REPORT_EXIT_OK when none, REPORT_EXIT_USAGE when
+ * one was refused as inconsistent (its counts and indices disagree,
+ * ios_h5_check_shape: bad input, nothing computed from it), else
+ * REPORT_EXIT_FAIL (a file could not be read).
+ */
+int report_load_exit(int nbad);
 void report_runs_free(struct report_run *runs, size_t n);
 
 /* Expand [argc] paths or globs; returns a malloc'd NULL-terminated list. */
