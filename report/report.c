@@ -267,6 +267,39 @@ char **report_expand(int argc, char **argv, size_t *n)
 	return out;
 }
 
+bool report_html_entity(FILE *o, char c)
+{
+	static const struct {
+		char c;
+		const char *entity;
+	} ent[] = {{'&', "&amp;"},
+		   {'<', "&lt;"},
+		   {'>', "&gt;"},
+		   {'"', "&quot;"},
+		   {'\'', "&#39;"}};
+
+	for (size_t i = 0; i < sizeof(ent) / sizeof(ent[0]); i++)
+		if (c == ent[i].c) {
+			fputs(ent[i].entity, o);
+			return true;
+		}
+	return false;
+}
+
+void report_md_text(FILE *o, const char *s)
+{
+	for (; s && *s; s++) {
+		if (report_html_entity(o, *s))
+			continue;
+		if (*s == '\n' || *s == '\r')
+			fputc(' ', o);
+		else if (strchr("|`*_[]\\~#!", *s))
+			fprintf(o, "\\%c", *s);
+		else
+			fputc(*s, o);
+	}
+}
+
 /* Files report_load refused as inconsistent (ios_h5_check_shape). */
 static int nrefused;
 

@@ -16,23 +16,7 @@
 # REPORT=path overrides the binary.
 set -u
 
-src=${IOSTRATA_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-build=${IOSTRATA_BUILDDIR:-$src/build}
-report=${REPORT:-$build/report/iostrata-report}
-synth=${SYNTH:-$build/tests/tools/iostrata-h5synth}
-PY=/usr/bin/python3
-
-if [ ! -x "$report" ] || [ ! -x "$synth" ] || ! $PY -c 'import h5py' 2>/dev/null; then
-	echo "1..0 # SKIP no $report, $synth or $PY with h5py"
-	exit 0
-fi
-dir=$(mktemp -d /tmp/test_report_shapes.XXXXXX)
-trap 'rm -rf "$dir"' EXIT
-chmod 755 "$dir"
-# the reader parses as the file's owner when run as root: let it read
-umask 022
-export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1
+. "$(dirname "$0")/report_h5py.bash"
 export IOSTRATA_PARSE_TIMEOUT_S=60
 
 "$synth" --nodes 1 --ranks-per-node 1 --phases write,read --reps 1 --samples 2 "$dir/one.h5" >/dev/null &&
