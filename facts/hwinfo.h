@@ -7,6 +7,7 @@
 #ifndef IOSTRATA_HWINFO_H
 #define IOSTRATA_HWINFO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -106,9 +107,27 @@ char *ios_hw_job_json(void);
  * the cluster cannot be asked (library missing, wrong key, monitor
  * unreachable), every cluster fact is "unknown" and "error" says why,
  * naming the step, the client and the conf: never another key's facts.
+ * Of the monitors' configuration database ("config"), only the entries
+ * ios_hw_ceph_config_kept keeps; "config_omitted" counts the others.
  */
 struct ios_ceph_opts;
 char *ios_hw_ceph_json(const struct ios_ceph_opts *opts,
 		       const char *target_dir);
+
+/*
+ * Whether the Ceph config option [name] is stored in a results file with
+ * its value: on the allow-list of options that change what a benchmark
+ * measures (h5schema/SCHEMA.md, /ceph) and not named like a credential
+ * (ios_hw_secret_name).  NULL or "" is not.
+ */
+bool ios_hw_ceph_config_kept(const char *name);
+
+/*
+ * Whether [name] (a config option, an environment variable) looks like it
+ * holds a credential: it contains key, secret, password, passwd, pass_,
+ * token, credential, cred_, auth, cert or private, in any case.  Such a
+ * value never reaches a results file, whatever allow-list took the name.
+ */
+bool ios_hw_secret_name(const char *name);
 
 #endif

@@ -81,7 +81,7 @@ static json_t *mon_json(void *c, const char *cmd)
 /* The JSON answer to [cmd] as o[key] (through [pick], which may be NULL
  * and returns a new reference); else o[key] unknown, and why. */
 static void mon_fact(json_t *o, const char *key, void *c, const char *cmd,
-		     json_t *(*pick)(json_t *))
+		     json_t *(*pick)(json_t *, void *), void *arg)
 {
 	char *out = NULL;
 	size_t len = 0;
@@ -108,7 +108,7 @@ static void mon_fact(json_t *o, const char *key, void *c, const char *cmd,
 			       jerr.text);
 		return;
 	}
-	v = pick ? pick(j) : json_incref(j);
+	v = pick ? pick(j, arg) : json_incref(j);
 	json_decref(j);
 	if (!v)
 		ios_hw_unknown(o, key, "mon command %s: unexpected answer",
@@ -145,8 +145,9 @@ static json_t *some_each(json_t *j, const char *const *keys)
 }
 
 /* health: status and the names of the checks raised. */
-static json_t *pick_health(json_t *j)
+static json_t *pick_health(json_t *j, void *arg)
 {
+	(void)arg;
 	json_t *o = json_object(), *names = json_array(), *v;
 	const char *k;
 
@@ -158,8 +159,9 @@ static json_t *pick_health(json_t *j)
 }
 
 /* osd dump: the map's flags and whether scrubbing is off. */
-static json_t *pick_flags(json_t *j)
+static json_t *pick_flags(json_t *j, void *arg)
 {
+	(void)arg;
 	const char *f = json_string_value(json_object_get(j, "flags"));
 	json_t *o;
 	char buf[512], *save = NULL;
@@ -181,8 +183,9 @@ static json_t *pick_flags(json_t *j)
 }
 
 /* osd tree: every node (host, OSD) with its place and weight. */
-static json_t *pick_tree(json_t *j)
+static json_t *pick_tree(json_t *j, void *arg)
 {
+	(void)arg;
 	static const char *const keys[] = {
 		"id",       "name",         "type",         "type_id",
 		"children", "crush_weight", "device_class", "status",
@@ -193,8 +196,9 @@ static json_t *pick_tree(json_t *j)
 }
 
 /* osd metadata: what each OSD runs on. */
-static json_t *pick_meta(json_t *j)
+static json_t *pick_meta(json_t *j, void *arg)
 {
+	(void)arg;
 	static const char *const keys[] = {
 		"id",
 		"hostname",
@@ -215,13 +219,136 @@ static json_t *pick_meta(json_t *j)
 	return some_each(j, keys);
 }
 
-/* config dump: the monitors' configuration database, as set. */
-static json_t *pick_config(json_t *j)
+/*
+ * The options of the monitors' configuration database a results file
+ * keeps (h5schema/SCHEMA.md lists them): those that change what a
+ * benchmark measures.  An entry "x*" is a prefix.  The database also holds
+ * credentials (mgr/dashboard/RGW_API_SECRET_KEY, rgw_keystone_admin_password,
+ * rgw_crypt_vault_token, ...) and the file is 0644: nothing else is kept.
+ */
+static const char *const config_allow[] = {
+	/* OSD memory and caches */
+	"osd_memory_target",
+	"osd_memory_target_autotune",
+	"osd_memory_base",
+	"osd_memory_cache_min",
+	"bluestore_cache_*",
+	"bluestore_min_alloc_size*",
+	"bluestore_prefer_deferred_size*",
+	"bluestore_deferred_batch_ops*",
+	"bluestore_throttle_*",
+	"bluestore_compression_*",
+	"bluestore_csum_type",
+	"bluestore_rocksdb_options",
+	"bluestore_max_blob_size*",
+	"bluestore_sync_submit_transaction",
+	"bluefs_buffered_io",
+	/* OSD op queue and threads */
+	"osd_op_num_shards*",
+	"osd_op_num_threads_per_shard*",
+	"osd_op_queue",
+	"osd_op_queue_cut_off",
+	"osd_mclock_*",
+	"osd_client_message_*",
+	"osd_max_write_size",
+	"osd_pool_default_size",
+	"osd_pool_default_min_size",
+	"osd_pool_default_pg_num",
+	"osd_pool_default_pgp_num",
+	"osd_pool_default_pg_autoscale_mode",
+	/* background work competing with the benchmark */
+	"osd_recovery_*",
+	"osd_max_backfills",
+	"osd_backfill_*",
+	"osd_scrub_*",
+	"osd_deep_scrub_*",
+	"osd_max_scrubs",
+	"osd_snap_trim_*",
+	/* messenger */
+	"ms_type",
+	"ms_async_op_threads",
+	"ms_cluster_type",
+	"ms_public_type",
+	"ms_crc_data",
+	"ms_crc_header",
+	"ms_dispatch_throttle_bytes",
+	"ms_tcp_nodelay",
+	"ms_tcp_rcvbuf",
+	"ms_bind_ipv6",
+	/* clients: objecter, RBD, CephFS */
+	"objecter_inflight_*",
+	"rbd_cache*",
+	"rbd_readahead_*",
+	"rbd_read_from_replica_policy",
+	"client_oc*",
+	"client_readahead_*",
+	"client_cache_size",
+	"client_mount_timeout",
+	"fuse_big_writes",
+	"fuse_max_write",
+	"mds_cache_memory_limit",
+	"mds_cache_trim_*",
+	"mds_max_caps_per_client",
+	"mds_recall_*",
+	NULL,
+};
+
+/* Substrings of a name whose value may be a credential: never stored,
+ * even when an allow-list would take it.  Matched case-insensitively. */
+static const char *const secret_words[] = {
+	"key",        "secret", "password", "passwd", "pass_",   "token",
+	"credential", "cred_",  "auth",     "cert",   "private", NULL,
+};
+
+bool ios_hw_secret_name(const char *name)
 {
+	for (size_t i = 0; name && secret_words[i]; i++)
+		if (strcasestr(name, secret_words[i]))
+			return true;
+	return false;
+}
+
+bool ios_hw_ceph_config_kept(const char *name)
+{
+	bool allowed = false;
+
+	if (!name || !*name || ios_hw_secret_name(name))
+		return false;
+	for (size_t i = 0; !allowed && config_allow[i]; i++) {
+		size_t n = strlen(config_allow[i]);
+
+		if (config_allow[i][n - 1] == '*')
+			allowed = !strncmp(name, config_allow[i], n - 1);
+		else
+			allowed = !strcmp(name, config_allow[i]);
+	}
+	return allowed;
+}
+
+/* config dump: the allow-listed entries of the monitors' configuration
+ * database (ios_hw_ceph_config_kept); the others are counted in
+ * *(long *)[arg]. */
+static json_t *pick_config(json_t *j, void *arg)
+{
+	long *omitted = arg;
 	static const char *const keys[] = {"section", "name", "value", "mask",
 					   NULL};
+	json_t *a, *n;
+	size_t i;
 
-	return some_each(j, keys);
+	*omitted = 0;
+	if (!json_is_array(j))
+		return NULL;
+	a = json_array();
+	json_array_foreach(j, i, n)
+	{
+		if (ios_hw_ceph_config_kept(
+			    json_string_value(json_object_get(n, "name"))))
+			json_array_append_new(a, some(n, keys));
+		else
+			(*omitted)++;
+	}
+	return a;
 }
 
 /* The facts probe's time bound: see hwinfo.h. */
@@ -251,6 +378,7 @@ char *ios_hw_ceph_json(const struct ios_ceph_opts *opts, const char *target_dir)
 	const char *conf;
 	void *c = NULL;
 	json_t *o, *j, *pools;
+	long config_omitted = -1;
 
 	if (opts)
 		co = *opts;
@@ -347,17 +475,22 @@ char *ios_hw_ceph_json(const struct ios_ceph_opts *opts, const char *target_dir)
 		json_decref(j);
 	}
 	mon_fact(o, "health", c, "{\"prefix\":\"health\",\"format\":\"json\"}",
-		 pick_health);
+		 pick_health, NULL);
 	mon_fact(o, "osd_flags", c,
-		 "{\"prefix\":\"osd dump\",\"format\":\"json\"}", pick_flags);
+		 "{\"prefix\":\"osd dump\",\"format\":\"json\"}", pick_flags,
+		 NULL);
 	mon_fact(o, "osd_tree", c,
-		 "{\"prefix\":\"osd tree\",\"format\":\"json\"}", pick_tree);
+		 "{\"prefix\":\"osd tree\",\"format\":\"json\"}", pick_tree,
+		 NULL);
 	mon_fact(o, "osd_metadata", c,
-		 "{\"prefix\":\"osd metadata\",\"format\":\"json\"}",
-		 pick_meta);
+		 "{\"prefix\":\"osd metadata\",\"format\":\"json\"}", pick_meta,
+		 NULL);
 	mon_fact(o, "config", c,
 		 "{\"prefix\":\"config dump\",\"format\":\"json\"}",
-		 pick_config);
+		 pick_config, &config_omitted);
+	if (config_omitted >= 0)
+		json_object_set_new(o, "config_omitted",
+				    json_integer(config_omitted));
 	ios_rados_shutdown(c);
 	return dump(o);
 }

@@ -19,16 +19,20 @@
 #define SELECTED_WHY                                                           \
 	"not known reliably: Open MPI 4.1's MPI_T variables pml, btl and mtl hold the request, not the component selected at MPI_Init, and no variable names it (see requested)"
 
-/* A variable Open MPI or UCX reads to choose the transport. */
-static int transport_var(const char *kv)
+/* A variable Open MPI or UCX reads to choose the transport ([name]: the
+ * variable's name): the environment recorded is this allow-list, less any
+ * name that looks like a credential's (UCX_* is a prefix). */
+static int transport_var(const char *name)
 {
-	static const char *const exact[] = {
-		"OMPI_MCA_pml=", "OMPI_MCA_btl=", "OMPI_MCA_mtl=", NULL};
+	static const char *const exact[] = {"OMPI_MCA_pml", "OMPI_MCA_btl",
+					    "OMPI_MCA_mtl", NULL};
 
+	if (ios_hw_secret_name(name))
+		return 0;
 	for (size_t i = 0; exact[i]; i++)
-		if (!strncmp(kv, exact[i], strlen(exact[i])))
+		if (!strcmp(name, exact[i]))
 			return 1;
-	return !strncmp(kv, "UCX_", 4) && strchr(kv, '=');
+	return !strncmp(name, "UCX_", 4);
 }
 
 void ios_hw_mpi_transport(json_t *host, char *const *envp,
@@ -48,11 +52,12 @@ void ios_hw_mpi_transport(json_t *host, char *const *envp,
 		const char *eq = strchr(envp[i], '=');
 		char name[128];
 
-		if (!eq || !transport_var(envp[i]) ||
-		    (size_t)(eq - envp[i]) >= sizeof(name))
+		if (!eq || (size_t)(eq - envp[i]) >= sizeof(name))
 			continue;
 		memcpy(name, envp[i], (size_t)(eq - envp[i]));
 		name[eq - envp[i]] = '\0';
+		if (!transport_var(name))
+			continue;
 		/* not UTF-8: json_string gives NULL, nothing is set */
 		json_object_set_new(env, name, json_string(eq + 1));
 	}

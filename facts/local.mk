@@ -37,7 +37,8 @@ tests_unit_test_hwhost_LDADD = facts/libiostrata_facts.la \
 	common/libiostrata_common.la tests/fakes/libfakeroot.la \
 	$(JANSSON_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_hwinfo_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_hwinfo_CPPFLAGS = $(AM_CPPFLAGS) $(INC_FACTS) $(JANSSON_CFLAGS)
+tests_unit_test_hwinfo_CPPFLAGS = $(AM_CPPFLAGS) $(INC_FACTS) $(JANSSON_CFLAGS) \
+	-DFAKE_RADOS_SO='"$(abs_builddir)/tests/fakes/.libs/libfake_rados.so"'
 tests_unit_test_hwinfo_LDADD = facts/libiostrata_facts.la \
 	common/libiostrata_common.la $(JANSSON_LIBS) $(CMOCKA_LIBS)
 endif

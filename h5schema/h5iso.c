@@ -541,6 +541,12 @@ static int decode(enum iso_op op, const char *path,
 				"h5schema: read %s: the isolated reader's answer is malformed (bytes after the run): the file may have taken over its parse",
 				path);
 		}
+		/* the child checked it too, but the answer is another
+		 * process's: check what this process will compute from */
+		else if ((rc = ios_h5_check_shape(path, *out, err)) < 0) {
+			ios_run_free(*out);
+			*out = NULL;
+		}
 	} else {
 		rc = 0;
 	}

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +38,7 @@ static int read_rep(struct ios_h5_rctx *r, hid_t g, struct ios_rep_result *rep)
 		return rc;
 	if (rep->nranks < 0 || rep->nranks > IOS_H5_MAX_COUNT ||
 	    rep->nnodes < 0 || rep->nnodes > IOS_H5_MAX_COUNT)
-		return ios_h5_rfail(r, -EBADMSG,
+		return ios_h5_rfail(r, -ERANGE,
 				    "nranks %d or nnodes %d out of range",
 				    rep->nranks, rep->nnodes);
 	if ((rc = ios_h5r_read_compound(r, g, "ranks", IOS_T_RANKRES, &p, &n,
@@ -64,7 +65,7 @@ static int read_rep(struct ios_h5_rctx *r, hid_t g, struct ios_rep_result *rep)
 			if (rr->nsamples > cols) {
 				free(buf);
 				return ios_h5_rfail(
-					r, -EBADMSG,
+					r, -ERANGE,
 					"rank %zu has %u samples, the dataset only %llu",
 					i, rr->nsamples,
 					(unsigned long long)cols);
@@ -93,7 +94,7 @@ static int read_rep(struct ios_h5_rctx *r, hid_t g, struct ios_rep_result *rep)
 		return r->err ? r->err->code : -EBADMSG;
 	if (dims[0] != (hsize_t)rep->nnodes) {
 		H5Dclose(d);
-		return ios_h5_rfail(r, -EBADMSG,
+		return ios_h5_rfail(r, -ERANGE,
 				    "node_bw has %llu entries, not %d",
 				    (unsigned long long)dims[0], rep->nnodes);
 	}
@@ -110,6 +111,151 @@ static int read_rep(struct ios_h5_rctx *r, hid_t g, struct ios_rep_result *rep)
 		rc = ios_h5_rfail(r, -EBADMSG, "node_bw: %s",
 				  ios_h5_why(r->why));
 	H5Dclose(d);
+	return rc;
+}
+
+/* The error of ios_h5_check_shape: the file, the object, the reason. */
+static int shape_fail(const char *path, const char *obj, struct ios_err *err,
+		      const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int shape_fail(const char *path, const char *obj, struct ios_err *err,
+		      const char *fmt, ...)
+{
+	char msg[300];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return ios_errf(err, -ERANGE, "h5schema: read %s: %s: %s", path, obj,
+			msg);
+}
+
+/* One repetition against its run (see ios_h5_check_shape). */
+static int check_rep(const char *path, const struct ios_run *run, int k, int i,
+		     unsigned char *seen, struct ios_err *err)
+{
+	const struct ios_phase_result *ph = &run->phases[k];
+	const struct ios_rep_result *rep = &ph->reps[i];
+	char obj[96];
+
+	snprintf(obj, sizeof(obj), "/phases/%d/reps/%d/ranks", k, i);
+	/* a layered run's layer runs on a group of the ranks: fewer */
+	if (ph->layer[0] ? rep->nranks > run->nranks
+			 : rep->nranks != run->nranks)
+		return shape_fail(
+			path, obj, err, "%d ranks, the run has %d%s",
+			rep->nranks, run->nranks,
+			ph->layer[0] ? " (a layer's group has at most as many)"
+				     : "");
+	if (rep->nranks && !rep->ranks)
+		return shape_fail(path, obj, err, "%d ranks, no records",
+				  rep->nranks);
+	memset(seen, 0, (size_t)run->nranks + 1);
+	for (int j = 0; j < rep->nranks; j++) {
+		int32_t rk = rep->ranks[j].rank;
+
+		if (rk < 0 || rk >= run->nranks)
+			return shape_fail(
+				path, obj, err,
+				"record %d is of rank %d, the run's ranks are 0 to %d",
+				j, rk, run->nranks - 1);
+		if (seen[rk]++)
+			return shape_fail(path, obj, err,
+					  "rank %d has two records (%d is one)",
+					  rk, j);
+		if (rep->ranks[j].nsamples &&
+		    (!rep->ranks[j].sample_bytes || !rep->ranks[j].sample_ops))
+			return shape_fail(path, obj, err,
+					  "record %d: %u samples, none stored",
+					  j, rep->ranks[j].nsamples);
+	}
+	if (rep->nnodes > run->nnodes || (rep->nnodes && !rep->node_bw)) {
+		snprintf(obj, sizeof(obj), "/phases/%d/reps/%d/node_bw", k, i);
+		return shape_fail(path, obj, err, "%d nodes, the run has %d",
+				  rep->nnodes, run->nnodes);
+	}
+	snprintf(obj, sizeof(obj), "/phases/%d/reps/%d/errors", k, i);
+	if (rep->nerrors && !rep->errors)
+		return shape_fail(path, obj, err, "%zu errors, no records",
+				  rep->nerrors);
+	for (size_t e = 0; e < rep->nerrors; e++) {
+		const struct ios_io_error *x = &rep->errors[e];
+
+		if (x->rank < 0 || x->rank >= run->nranks)
+			return shape_fail(
+				path, obj, err,
+				"error %zu is of rank %d, the run's ranks are 0 to %d",
+				e, x->rank, run->nranks - 1);
+		if (x->op != IOS_OP_READ && x->op != IOS_OP_WRITE)
+			return shape_fail(
+				path, obj, err,
+				"error %zu: op %d (expected 0 read or 1 write)",
+				e, x->op);
+	}
+	return 0;
+}
+
+int ios_h5_check_shape(const char *path, const struct ios_run *run,
+		       struct ios_err *err)
+{
+	unsigned char *seen;
+	int rc = 0;
+
+	if (run->nranks < 0 || run->nnodes < 0 || run->nphases < 0 ||
+	    run->nlayers < 0 || run->nhosts < 0)
+		return shape_fail(
+			path, "/", err,
+			"nranks %d, nnodes %d, nphases %d, nlayers %d or nhosts %d negative",
+			run->nranks, run->nnodes, run->nphases, run->nlayers,
+			run->nhosts);
+	if ((run->nranks && !run->rank_info) ||
+	    (run->nnodes && !run->node_json) ||
+	    (run->nphases && !run->phases) || (run->nhosts && !run->host_json))
+		return shape_fail(path, "/", err, "a count without its table");
+	for (int i = 0; i < run->nranks; i++) {
+		const struct ios_rank_info *ri = &run->rank_info[i];
+
+		if (ri->rank != i)
+			return shape_fail(
+				path, "/ranks", err,
+				"row %d is of rank %d (row i is rank i)", i,
+				ri->rank);
+		if (ri->node < 0 || ri->node >= run->nnodes)
+			return shape_fail(
+				path, "/ranks", err,
+				"rank %d is on node %d, the run's nodes are 0 to %d",
+				i, ri->node, run->nnodes - 1);
+	}
+	for (size_t i = 0; i < run->nnet; i++) {
+		const struct ios_net_pair *p = &run->net[i];
+
+		if (p->src_node < 0 || p->src_node >= run->nnodes ||
+		    p->dst_node < 0 || p->dst_node >= run->nnodes)
+			return shape_fail(
+				path, "/layers/network", err,
+				"pair %zu: nodes %d -> %d, the run's nodes are 0 to %d",
+				i, p->src_node, p->dst_node, run->nnodes - 1);
+	}
+	seen = malloc((size_t)run->nranks + 1);
+	if (!seen)
+		return ios_errf(err, -ENOMEM, "h5schema: read %s: %s", path,
+				strerror(ENOMEM));
+	for (int k = 0; !rc && k < run->nphases; k++) {
+		const struct ios_phase_result *ph = &run->phases[k];
+
+		if (ph->nreps < 0 || (ph->nreps && !ph->reps)) {
+			char obj[64];
+
+			snprintf(obj, sizeof(obj), "/phases/%d", k);
+			rc = shape_fail(path, obj, err, "nreps %d, no records",
+					ph->nreps);
+		}
+		for (int i = 0; !rc && i < ph->nreps; i++)
+			rc = check_rep(path, run, k, i, seen, err);
+	}
+	free(seen);
 	return rc;
 }
 
@@ -260,7 +406,7 @@ static int read_root(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
 	    run->nnodes < 0 || run->nnodes > IOS_H5_MAX_COUNT ||
 	    run->nphases < 0 || run->nphases > IOS_H5_MAX_COUNT)
 		return ios_h5_rfail(
-			r, -EBADMSG,
+			r, -ERANGE,
 			"nranks %d, nnodes %d or nphases %d out of range",
 			run->nranks, run->nnodes, run->nphases);
 	if ((rc = ios_h5r_read_compound(r, f, "ranks", IOS_T_RANKINFO, &p, &n,
@@ -445,11 +591,13 @@ static int read_phase(struct ios_h5_rctx *r, hid_t g, int k,
 	nreps = ph->nreps;
 	ph->nreps = 0; /* counts the reps read, for ios_run_free */
 	if (!rc && (nreps < 0 || nreps > IOS_H5_MAX_COUNT))
-		rc = ios_h5_rfail(r, -EBADMSG, "nreps %d out of range", nreps);
+		rc = ios_h5_rfail(r, -ERANGE, "nreps %d out of range", nreps);
 	if (!rc && (reps = H5Gopen2(sub, "reps", H5P_DEFAULT)) < 0)
 		rc = ios_h5_rfail(r, -EBADMSG, "missing group 'reps'");
-	if (!rc)
+	if (!rc) {
+		snprintf(r->obj, sizeof(r->obj), "/phases/%d/reps", k);
 		rc = ios_h5r_count_bound(r, reps, "nreps", nreps);
+	}
 	if (!rc && !(ph->reps = calloc((size_t)nreps + 1, sizeof(*ph->reps))))
 		rc = ios_h5_rfail(r, -ENOMEM, "%s", strerror(ENOMEM));
 	for (int i = 0; !rc && i < nreps; i++) {
@@ -526,6 +674,8 @@ int ios_h5_read_run(const char *path, struct ios_run **out, struct ios_err *err)
 	rc = read_body(&r, f, run);
 	if (H5Fclose(f) < 0 && !rc)
 		rc = ios_h5_rfail_h5(&r, "close");
+	if (!rc)
+		rc = ios_h5_check_shape(path, run, err);
 	if (rc) {
 		ios_run_free(run);
 		return rc;

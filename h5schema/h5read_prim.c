@@ -98,7 +98,7 @@ int ios_h5r_dset_bound(struct ios_h5_rctx *r, hid_t d, const char *name,
 }
 
 /* Whether group [g] holds at least [n] members (a count attribute can
- * only promise what the file holds); 0 or -EBADMSG with a message. */
+ * only promise what the file holds); 0 or -ERANGE with a message. */
 int ios_h5r_count_bound(struct ios_h5_rctx *r, hid_t g, const char *what,
 			long n)
 {
@@ -107,7 +107,7 @@ int ios_h5r_count_bound(struct ios_h5_rctx *r, hid_t g, const char *what,
 	if (H5Gget_info(g, &info) < 0)
 		return ios_h5_rfail_h5(r, "group info");
 	if ((hsize_t)n > info.nlinks)
-		return ios_h5_rfail(r, -EBADMSG,
+		return ios_h5_rfail(r, -ERANGE,
 				    "%s %ld, but the group holds %llu members",
 				    what, n, (unsigned long long)info.nlinks);
 	return 0;
@@ -262,7 +262,7 @@ int ios_h5r_read_compound(struct ios_h5_rctx *r, hid_t loc, const char *name,
 		return r->err ? r->err->code : -EBADMSG;
 	if (expect >= 0 && dims[0] != (hsize_t)expect) {
 		H5Dclose(d);
-		return ios_h5_rfail(r, -EBADMSG,
+		return ios_h5_rfail(r, -ERANGE,
 				    "dataset '%s' has %llu rows, not %ld", name,
 				    (unsigned long long)dims[0], expect);
 	}
@@ -353,7 +353,7 @@ int ios_h5r_read_u64_2d(struct ios_h5_rctx *r, hid_t loc, const char *name,
 	    dims[1] > (1u << 26)) {
 		H5Dclose(d);
 		return ios_h5_rfail(
-			r, -EBADMSG,
+			r, -ERANGE,
 			"dataset '%s' is %llux%llu, expected %llu rows%s", name,
 			(unsigned long long)dims[0],
 			(unsigned long long)dims[1], (unsigned long long)rows,

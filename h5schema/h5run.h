@@ -32,8 +32,9 @@ int ios_h5_write_run(const char *path, const struct ios_run *run,
  * Returns 0, or -ENOENT / -EACCES (cannot open), -EBADMSG (not HDF5,
  * truncated or corrupt), -ENOMSG (an HDF5 file, but not an iostrata results
  * file), -EPROTONOSUPPORT (written with a newer schema version), -EFBIG
- * (a dataset beyond the bounds below), -ENOMEM.  [err] names the file and
- * the problem.
+ * (a dataset beyond the bounds below), -ERANGE (the counts and indices
+ * disagree: ios_h5_check_shape), -ENOMEM.  [err] names the file and the
+ * problem.
  */
 int ios_h5_read_run(const char *path, struct ios_run **out,
 		    struct ios_err *err);
@@ -55,7 +56,21 @@ int ios_h5_read_run(const char *path, struct ios_run **out,
 #define IOS_H5_MAX_EXPANSION 1100
 #define IOS_H5_MAX_STRING (1u << 20)
 
-/* Free a run returned by ios_h5_read_run (NULL is fine). */
+/*
+ * Check that the counts and indices of [run] (read from [path]) agree, so
+ * that no figure indexes past a table: the rank table's row i is rank i
+ * and its node indices are below nnodes; every repetition has the run's
+ * rank count (a layered run's layer phase, run on a group: at most that),
+ * one record per rank, each rank index below the run's rank count, sample
+ * arrays for its sample counts, at most the run's nodes; error records
+ * name a rank of the run and op 0 or 1; network pairs name nodes of the
+ * run.  ios_h5_read_run calls it, and the isolated reader again on the
+ * decoded run.  Returns 0 or -ERANGE (-ENOMEM), [err] naming the file, the
+ * object and the disagreement ("FILE: /phases/0/reps/0/ranks: 60000
+ * ranks, the run has 1").
+ */
+int ios_h5_check_shape(const char *path, const struct ios_run *run,
+		       struct ios_err *err);
 
 /*
  * Check [path] against the schema: every required group, attribute and

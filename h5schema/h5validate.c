@@ -176,6 +176,21 @@ static int check_tree(struct ios_h5_rctx *r, hid_t parent, const char *ppath,
 				    "missing or bad attribute '%s'",
 				    gd->count_attr);
 	}
+	/* a count beyond the members the collection holds: the reader's
+	 * check (ios_h5r_count_bound), named the same way */
+	if (gd->count_attr && n > 0 &&
+	    H5Lexists(parent, gd->name, H5P_DEFAULT) > 0) {
+		hid_t cg = H5Gopen2(parent, gd->name, H5P_DEFAULT);
+
+		snprintf(r->obj, sizeof(r->obj), "%s%s%s", ppath,
+			 strcmp(ppath, "/") ? "/" : "", gd->name);
+		if (cg >= 0) {
+			rc = ios_h5r_count_bound(r, cg, gd->count_attr, n);
+			H5Gclose(cg);
+		}
+		if (rc)
+			return rc;
+	}
 	for (long i = 0; !rc && i < n; i++) {
 		char path[256];
 		hid_t g;

@@ -527,6 +527,18 @@ void ios_figures_compute(struct ios_rep_result *rep,
 	free(x.all);
 }
 
+void ios_figures_compute_run(struct ios_run *run)
+{
+	for (int k = 0; k < run->nphases; k++)
+		for (int r = 0; r < run->phases[k].nreps; r++) {
+			struct ios_rep_result *rep = &run->phases[k].reps[r];
+			bool whole = rep->nranks == run->nranks;
+
+			ios_figures_compute(rep, whole ? run->rank_info : NULL,
+					    whole ? run->nnodes : rep->nnodes);
+		}
+}
+
 /* The value one repetition contributes to a statistic over repetitions. */
 typedef double (*rep_value_fn)(const struct ios_rep_result *rep,
 			       const void *arg);

@@ -104,6 +104,14 @@ void ios_figures_compute(struct ios_rep_result *rep,
 			 const struct ios_rank_info *ri, int nnodes);
 
 /*
+ * ios_figures_compute for every repetition of [run], as a reader does: a
+ * repetition of all the run's ranks with the run's rank table and nodes;
+ * a layer's repetition on a group of the ranks (fewer) with its own node
+ * count and no rank table (its per-node rates are the group's, kept).
+ */
+void ios_figures_compute_run(struct ios_run *run);
+
+/*
  * Rates of each node in [rep]: bw[nd] / iops[nd] = sum over node nd's ranks
  * of (bytes or ops)_i / (end_i - start_i), the per-rank data of the results
  * file ([ri] indexed by rank gives the node; ranks of no node in

@@ -47,6 +47,8 @@ TESTS += \
 	tests/unit/test_advise_plot \
 	tests/unit/test_report_threads \
 	tests/unit/test_report_isolated.sh \
+	tests/unit/test_report_shapes.sh \
+	tests/unit/test_report_markdown.sh \
 	# End of TESTS (report)
 endif
 tests_unit_test_report_SOURCES = tests/unit/test_report.c \
@@ -95,5 +97,8 @@ endif
 EXTRA_DIST += \
 	report/README.md \
 	tests/unit/test_report_isolated.sh \
+	tests/unit/test_report_shapes.sh \
+	tests/unit/test_report_markdown.sh \
+	tests/unit/report_h5py.bash \
 	bench/bench_report.sh \
 	# End of EXTRA_DIST (report)

@@ -55,7 +55,8 @@ static void usage(FILE *f)
 		"  --help      this text\n"
 		"  --version   print the version\n"
 		"Exit: 0 done (every check passed), 1 a check failed or a file could not be read,\n"
-		"2 bad usage or input, 3 (accept) a metric not measured and none failed;\n"
+		"2 bad usage or input (a file whose counts and indices disagree too),\n"
+		"3 (accept) a metric not measured and none failed;\n"
 		"accept and advise say more under their --help.\n");
 }
 

@@ -37,14 +37,7 @@
  */
 void report_recompute(struct ios_run *run)
 {
-	for (int k = 0; k < run->nphases; k++)
-		for (int r = 0; r < run->phases[k].nreps; r++) {
-			struct ios_rep_result *rep = &run->phases[k].reps[r];
-			bool whole = rep->nranks == run->nranks;
-
-			ios_figures_compute(rep, whole ? run->rank_info : NULL,
-					    whole ? run->nnodes : rep->nnodes);
-		}
+	ios_figures_compute_run(run);
 }
 
 void report_phase_stats(const struct ios_phase_result *ph,
@@ -274,6 +267,49 @@ char **report_expand(int argc, char **argv, size_t *n)
 	return out;
 }
 
+bool report_html_entity(FILE *o, char c)
+{
+	static const struct {
+		char c;
+		const char *entity;
+	} ent[] = {{'&', "&amp;"},
+		   {'<', "&lt;"},
+		   {'>', "&gt;"},
+		   {'"', "&quot;"},
+		   {'\'', "&#39;"}};
+
+	for (size_t i = 0; i < sizeof(ent) / sizeof(ent[0]); i++)
+		if (c == ent[i].c) {
+			fputs(ent[i].entity, o);
+			return true;
+		}
+	return false;
+}
+
+void report_md_text(FILE *o, const char *s)
+{
+	for (; s && *s; s++) {
+		if (report_html_entity(o, *s))
+			continue;
+		if (*s == '\n' || *s == '\r')
+			fputc(' ', o);
+		else if (strchr("|`*_[]\\~#!", *s))
+			fprintf(o, "\\%c", *s);
+		else
+			fputc(*s, o);
+	}
+}
+
+/* Files report_load refused as inconsistent (ios_h5_check_shape). */
+static int nrefused;
+
+int report_load_exit(int nbad)
+{
+	if (!nbad)
+		return REPORT_EXIT_OK;
+	return nrefused ? REPORT_EXIT_USAGE : REPORT_EXIT_FAIL;
+}
+
 struct report_run *report_load(int argc, char **argv, size_t *n, int *nbad)
 {
 	size_t np;
@@ -288,6 +324,8 @@ struct report_run *report_load(int argc, char **argv, size_t *n, int *nbad)
 
 		if (ios_h5_read_run_isolated(paths[i], NULL, &run, &err) < 0) {
 			fprintf(stderr, "iostrata-report: %s\n", err.msg);
+			if (err.code == -ERANGE)
+				nrefused++;
 			(*nbad)++;
 			free(paths[i]);
 			continue;
@@ -652,7 +690,7 @@ int report_show(int argc, char **argv)
 		fprintf(stderr,
 			"iostrata-report show: %d file(s) could not be read\n",
 			nbad);
-	return nbad ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
+	return report_load_exit(nbad);
 }
 
 /* ---- export ---------------------------------------------------------- */
@@ -843,7 +881,7 @@ int report_export(int argc, char **argv)
 		jsonw_arr_begin(&w);
 	}
 	export_rows(runs, n, !strcmp(format, "json"), out, &w);
-	rc = nbad ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
+	rc = report_load_exit(nbad);
 	if (!strcmp(format, "json")) {
 		jsonw_arr_end(&w);
 		if (jsonw_finish(&w) < 0)
@@ -871,12 +909,12 @@ int report_validate(int argc, char **argv)
 {
 	size_t n;
 	char **paths;
-	int bad = 0;
+	int bad = 0, refused = 0;
 
 	if (argc == 2 &&
 	    (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("usage: iostrata-report validate FILE...\n"
-		       "exit: 0 every file valid, 1 some file invalid, 2 no file given\n");
+		       "exit: 0 every file valid, 1 some file invalid, 2 no file given or a file's counts and indices disagree\n");
 		return REPORT_EXIT_OK;
 	}
 	if (argc < 2)
@@ -888,6 +926,7 @@ int report_validate(int argc, char **argv)
 		if (ios_h5_validate_isolated(paths[i], NULL, &err) < 0) {
 			printf("INVALID %s: %s\n", paths[i], err.msg);
 			bad++;
+			refused += err.code == -ERANGE;
 		} else {
 			printf("OK      %s\n", paths[i]);
 		}
@@ -898,5 +937,7 @@ int report_validate(int argc, char **argv)
 		fprintf(stderr,
 			"iostrata-report validate: %d of %zu file(s) invalid\n",
 			bad, n);
+	if (refused)
+		return REPORT_EXIT_USAGE;
 	return bad ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
 }

@@ -55,6 +55,30 @@ void report_derive(struct report_run *rr);
  * report_runs_free) and sets *n.
  */
 struct report_run *report_load(int argc, char **argv, size_t *n, int *nbad);
+
+/*
+ * The exit status of a command that loaded files with report_load and
+ * [nbad] of them failed: REPORT_EXIT_OK when none, REPORT_EXIT_USAGE when
+ * one was refused as inconsistent (its counts and indices disagree,
+ * ios_h5_check_shape: bad input, nothing computed from it), else
+ * REPORT_EXIT_FAIL (a file could not be read).
+ */
+int report_load_exit(int nbad);
+
+/*
+ * Write [s] to [o] as Markdown text that is only text, for every Markdown
+ * output (accept --format=md, the NERSC profile's): HTML's & < > " ' as
+ * entities (a renderer that passes HTML, MkDocs or GitLab, must not run a
+ * host named <img src=x onerror=...>), Markdown's | ` * _ [ ] \ ~ # !
+ * backslash-escaped (no cell split, code span, emphasis or link), CR and
+ * LF as spaces (no new row).  Results files, tier tables and file names
+ * are other users' text.
+ */
+void report_md_text(FILE *o, const char *s);
+
+/* HTML's entity of [c] to [o] when [c] is one of & < > " ' (true), else
+ * nothing (false): the HTML output's escaper and report_md_text's. */
+bool report_html_entity(FILE *o, char c);
 void report_runs_free(struct report_run *runs, size_t n);
 
 /* Expand [argc] paths or globs; returns a malloc'd NULL-terminated list. */

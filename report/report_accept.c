@@ -207,36 +207,31 @@ static void print_text(FILE *o, const struct ios_acc_tier *t, const char *file,
 	fprintf(o, "\n\n");
 }
 
-/* Markdown cell: '|' escaped, newlines as spaces. */
+/* Markdown cell: [s] as text only (report_md_text). */
 static void md_cell(FILE *o, const char *s)
 {
 	fputs("| ", o);
-	for (; *s; s++) {
-		if (*s == '|')
-			fputs("\\|", o);
-		else if (*s == '\n' || *s == '\r')
-			fputc(' ', o);
-		else
-			fputc(*s, o);
-	}
+	report_md_text(o, s);
 	fputc(' ', o);
 }
 
 static void print_md(FILE *o, const struct ios_acc_tier *t, const char *file,
 		     const struct ios_acc_verdict *v, double tol)
 {
-	char meth[256], title[320];
+	char meth[256];
 	int c[3];
 
 	method_text(&t->method, meth, sizeof(meth));
-	snprintf(title, sizeof(title), "Tier \"%s\": %s", t->name,
-		 ios_acc_status_name(v->status));
-	fprintf(o, "## ");
-	for (const char *p = title; *p; p++)
-		fputc(*p == '\n' ? ' ' : *p, o);
+	fprintf(o, "## Tier &quot;");
+	report_md_text(o, t->name);
 	fprintf(o,
-		"\n\nTier table: `%s`. Method: %s; per client, worst valid repetition. fio tolerance: %.0f%%.\n\n",
-		file, meth, tol * 100);
+		"&quot;: %s\n\nTier table: ", ios_acc_status_name(v->status));
+	report_md_text(o, file);
+	fprintf(o, ". Method: ");
+	report_md_text(o, meth);
+	fprintf(o,
+		"; per client, worst valid repetition. fio tolerance: %.0f%%.\n\n",
+		tol * 100);
 	fprintf(o,
 		"| metric | client | scope | result | measured | expected | margin | reps | fio | bench/fio | source | note |\n");
 	fprintf(o,
@@ -249,9 +244,8 @@ static void print_md(FILE *o, const struct ios_acc_tier *t, const char *file,
 		md_cell(o, ios_acc_metrics[r->metric].key);
 		md_cell(o, r->client);
 		md_cell(o, ios_acc_scope_name(r->scope));
-		snprintf(b, sizeof(b), "**%s**",
-			 ios_acc_status_name(r->status));
-		md_cell(o, b);
+		/* the status is ours: bold, not escaped */
+		fprintf(o, "| **%s** ", ios_acc_status_name(r->status));
 		md_cell(o, fmt_val(r->measured, iops, b, sizeof(b)));
 		md_cell(o, fmt_val(r->expected, iops, b, sizeof(b)));
 		md_cell(o, fmt_ratio(r->margin, b, sizeof(b)));
@@ -278,25 +272,8 @@ static void print_md(FILE *o, const struct ios_acc_tier *t, const char *file,
 static void html_text(FILE *o, const char *s)
 {
 	for (; *s; s++)
-		switch (*s) {
-		case '<':
-			fputs("&lt;", o);
-			break;
-		case '>':
-			fputs("&gt;", o);
-			break;
-		case '&':
-			fputs("&amp;", o);
-			break;
-		case '"':
-			fputs("&quot;", o);
-			break;
-		case '\'':
-			fputs("&#39;", o);
-			break;
-		default:
+		if (!report_html_entity(o, *s))
 			fputc(*s, o);
-		}
 }
 
 static void html_cell(FILE *o, const char *cls, const char *s)

@@ -210,6 +210,8 @@ int adv_load_campaign(const char *dir, adv_reader_fn reader,
 		if (nf > 8 && strstr(f[8], "not an HDF5 file"))
 			continue;
 		rc = reader(f[7], x, err);
+		if (rc == -ERANGE)
+			break; /* inconsistent: refused, exit 2 */
 		if (rc < 0) {
 			/* a bad file marks its element, the rest still counts
 			 */

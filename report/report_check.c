@@ -232,7 +232,7 @@ int report_efficiency(int argc, char **argv)
 			}
 	report_eff_table(stdout, &pk, rows, nrows);
 	report_runs_free(runs, n);
-	return nbad ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
+	return report_load_exit(nbad);
 bad_site:
 	fprintf(stderr, "iostrata-report efficiency: %s\n", err.msg);
 	ios_site_free(site);
@@ -449,6 +449,10 @@ int report_trend(int argc, char **argv)
 		return REPORT_EXIT_USAGE;
 	}
 	runs = report_load(argc - optind, argv + optind, &n, &nbad);
+	if (report_load_exit(nbad) == REPORT_EXIT_USAGE) {
+		report_runs_free(runs, n);
+		return REPORT_EXIT_USAGE;
+	}
 	qsort(runs, n, sizeof(*runs), cmp_created);
 	if (t.prom) {
 		if (open_prom(t.prom, &pfile) < 0) {

@@ -328,10 +328,12 @@ int report_layers(int argc, char **argv)
 	}
 	print_tables(rows, nrows, rated, site_path, nsuspect);
 	report_runs_free(runs, n);
+	if (report_load_exit(nbad) == REPORT_EXIT_USAGE)
+		return REPORT_EXIT_USAGE;
 	if (!nlayered) {
 		fprintf(stderr,
 			"iostrata-report layers: no layered run among the files\n");
 		return REPORT_EXIT_FAIL;
 	}
-	return nbad ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
+	return report_load_exit(nbad);
 }

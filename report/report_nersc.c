@@ -97,12 +97,15 @@ static void print_text(const struct ios_nersc_verdict *v, bool md)
 		snprintf(np, sizeof(np), "%d", r->ranks);
 		if (!r->ranks)
 			snprintf(np, sizeof(np), "-");
-		if (md)
-			printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		if (md) {
+			printf("| %s | %d | %s | %s | %s | %s | %s | %s | ",
 			       ios_nersc_test_name(r->test), r->nodes, np,
-			       ios_acc_status_name(r->status), w, rd, wr, ram,
-			       r->source, r->note);
-		else
+			       ios_acc_status_name(r->status), w, rd, wr, ram);
+			report_md_text(stdout, r->source);
+			printf(" | ");
+			report_md_text(stdout, r->note);
+			printf(" |\n");
+		} else
 			printf("%-12s %5d %9s %-6s %14s %14s %10s %10s  %s%s%s\n",
 			       ios_nersc_test_name(r->test), r->nodes, np,
 			       ios_acc_status_name(r->status), w, rd, wr, ram,
@@ -110,14 +113,18 @@ static void print_text(const struct ios_nersc_verdict *v, bool md)
 			       r->source[0] && r->note[0] ? ": " : "", r->note);
 	}
 	printf("\n");
-	for (int t = 0; t < IOS_NERSC_NTESTS; t++) {
-		fmt_best(buf, sizeof(buf), v, t, true);
-		printf("%smax write %s: %s\n", md ? "- " : "",
-		       ios_nersc_test_name((enum ios_nersc_test)t), buf);
-		fmt_best(buf, sizeof(buf), v, t, false);
-		printf("%smax read  %s: %s\n", md ? "- " : "",
-		       ios_nersc_test_name((enum ios_nersc_test)t), buf);
-	}
+	for (int t = 0; t < IOS_NERSC_NTESTS; t++)
+		for (int wr = 1; wr >= 0; wr--) {
+			fmt_best(buf, sizeof(buf), v, t, wr);
+			printf("%smax %s %s: ", md ? "- " : "",
+			       wr ? "write" : "read ",
+			       ios_nersc_test_name((enum ios_nersc_test)t));
+			if (md)
+				report_md_text(stdout, buf);
+			else
+				fputs(buf, stdout);
+			putchar('\n');
+		}
 	printf("%sverdict: %s%s\n", md ? "\n" : "",
 	       ios_acc_status_name(v->status),
 	       v->scaled_down ? " (scaled down)" : "");

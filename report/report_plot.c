@@ -1024,5 +1024,7 @@ int report_plot(int argc, char **argv)
 	for (size_t i = 0; i < pc.nused; i++)
 		free(pc.used[i]);
 	free(pc.used);
-	return nbad || fails ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
+	if (nbad)
+		return report_load_exit(nbad);
+	return fails ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
 }

@@ -417,7 +417,7 @@ int report_threads(int argc, char **argv)
 		fprintf(stderr,
 			"iostrata-report threads: %d argument(s) or file(s) could not be read\n",
 			nbad);
-		rc = REPORT_EXIT_FAIL;
+		rc = report_load_exit(nbad);
 	}
 out:
 	for (int k = 0; loaded && k < ncol; k++)

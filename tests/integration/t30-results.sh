@@ -9,6 +9,9 @@
 # named and skipped. The run comes from iostrata-bench when it is built,
 # else from iostrata-h5synth run inside the job (real node/job/Ceph
 # metadata collected on each node by srun, synthetic I/O numbers).
+# Credentials in the monitors' config database (a mgr module's secret key,
+# RGW's keystone password) never reach the file: /ceph keeps only the
+# allow-listed performance options and counts the rest.
 
 set -euo pipefail
 
@@ -55,6 +58,23 @@ else
 \"$synth\" --nodes=$NNODES --ranks-per-node=$((6 / NNODES)) --phases=write,read --reps=3 --straggler=4 --job-name=$T$nodejson --hw-dir=\"$datadir\" \"$run\""
 fi
 log "producing the run with $mode"
+
+# credentials in the config database, removed again at exit
+secrets_rm() {
+	ceph config rm mgr mgr/dashboard/RGW_API_SECRET_KEY >/dev/null 2>&1 ||
+		late_fail "ceph config rm mgr mgr/dashboard/RGW_API_SECRET_KEY"
+	ceph config rm client rgw_keystone_admin_password >/dev/null 2>&1 ||
+		late_fail "ceph config rm client rgw_keystone_admin_password"
+}
+at_exit secrets_rm
+# a module option of a module this mgr may not run: --force if refused
+ceph config set mgr mgr/dashboard/RGW_API_SECRET_KEY t30-s3cr3t-dash 2>/dev/null ||
+	ceph config set mgr mgr/dashboard/RGW_API_SECRET_KEY t30-s3cr3t-dash --force ||
+	fail "ceph config set mgr mgr/dashboard/RGW_API_SECRET_KEY"
+ceph config set client rgw_keystone_admin_password t30-s3cr3t-keystone ||
+	fail "ceph config set client rgw_keystone_admin_password"
+ceph config dump 2>/dev/null | grep -q t30-s3cr3t-keystone ||
+	fail "the secrets are not in ceph config dump: nothing to test"
 
 cat >"$work/job.sbatch" <<EOF
 #!/bin/bash
@@ -135,6 +155,20 @@ pools = {f["ceph/pools"][p].attrs["name"]: int(f["ceph/pools"][p].attrs["size"])
 check(pools == want, "ceph pool sizes %s vs ceph CLI %s" % (pools, want))
 check(f["ceph"].attrs["data_pool"] in pools, "data pool of the bench dir")
 check(int(f["ceph/osds"].attrs["up"]) == 3, "3 OSDs up")
+# the config database: allow-listed options only, the rest counted
+raw = f["ceph/raw_json"][()]
+raw = raw.decode() if isinstance(raw, bytes) else raw
+check("s3cr3t" not in raw and "RGW_API_SECRET_KEY" not in raw and "rgw_keystone_admin_password" not in raw, "a credential in /ceph/raw_json")
+cj = json.loads(raw)
+check(isinstance(cj["config"], list), "ceph config: a list")
+check(int(cj["config_omitted"]) >= 2, "ceph config_omitted %s: the two credentials at least" % cj.get("config_omitted"))
+seen = []
+def no_secret(name, obj):
+    for k, v in obj.attrs.items():
+        seen.append(name)
+        check("s3cr3t" not in str(v) and "secret" not in k.lower(), "a credential in /ceph/%s attribute %s" % (name, k))
+f["ceph"].visititems(no_secret)
+check(seen, "no /ceph attributes walked")
 # results
 nph = int(a["nphases"])
 check(nph == 2, "two phases")
@@ -150,6 +184,9 @@ for k in range(nph):
         check(int(rep["ranks"]["bytes_write"].sum() + rep["ranks"]["bytes_read"].sum()) == int(rep.attrs["bytes"]), "bytes add up")
 print("h5py: %d ranks, %d nodes, pools %s" % (nranks, nn, pools))
 EOF
+
+# and not anywhere in the file's bytes either
+grep -aq s3cr3t "$run" && fail "a credential of the config database is in $run"
 
 # 3. every report command
 "$report" show "$run" >"$work/show.txt" || fail "show failed"

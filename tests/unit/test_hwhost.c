@@ -498,14 +498,15 @@ static void test_slurm_running(void **state)
  * why), MPI_T not usable, outside MPI; selected always unknown and why. */
 static void test_mpi_transport(void **state)
 {
-	char *envp[] = {"OMPI_MCA_pml=ucx",
-			"OMPI_MCA_btl=self,vader",
-			"OMPI_MCA_btl_base_verbose=100",
-			"UCX_TLS=rc,sm",
-			"UCX_NET_DEVICES=mlx5_0:1",
-			"PATH=/bin",
-			"UCX",
-			NULL};
+	char *envp[] = {
+		"OMPI_MCA_pml=ucx", "OMPI_MCA_btl=self,vader",
+		"OMPI_MCA_btl_base_verbose=100", "UCX_TLS=rc,sm",
+		"UCX_NET_DEVICES=mlx5_0:1",
+		/* a transport prefix, a credential's name: never */
+		"UCX_RDMA_CM_TOKEN=s3cr3t-token", "UCX_Secret=s3cr3t-secret",
+		"UCX_IB_PASSWORD=s3cr3t-password",
+		"OMPI_MCA_pml_ucx_api_key=s3cr3t-key",
+		"AWS_SECRET_ACCESS_KEY=s3cr3t-aws", "PATH=/bin", "UCX", NULL};
 	const struct ios_hw_mpi_cvar cv[] = {
 		{"pml", "ucx", NULL},
 		{"btl", "", NULL},
@@ -522,6 +523,12 @@ static void test_mpi_transport(void **state)
 	assert_true(json_is_object(t));
 	env = json_object_get(json_object_get(t, "requested"), "env");
 	assert_int_equal(json_object_size(env), 4);
+	{
+		char *s = json_dumps(h, 0);
+
+		assert_null(strstr(s, "s3cr3t"));
+		free(s);
+	}
 	assert_string_equal(get(env, "OMPI_MCA_pml"), "ucx");
 	assert_string_equal(get(env, "OMPI_MCA_btl"), "self,vader");
 	assert_string_equal(get(env, "UCX_TLS"), "rc,sm");

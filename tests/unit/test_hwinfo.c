@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -421,9 +422,135 @@ static void test_ceph_unreachable(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+#if defined(HAVE_RADOS) && defined(FAKE_RADOS_SO)
+/* A config dump as the monitors give it: performance options, credentials
+ * (a mgr module's key, RGW's keystone password, a vault token, secrets
+ * under allow-listed prefixes and in any case), options of no interest. */
+static const char config_dump[] =
+	"["
+	"{\"section\":\"osd\",\"name\":\"osd_memory_target\",\"value\":\"4294967296\",\"mask\":\"\"},"
+	"{\"section\":\"osd\",\"name\":\"bluestore_cache_size_hdd\",\"value\":\"1073741824\",\"mask\":\"\"},"
+	"{\"section\":\"osd\",\"name\":\"osd_op_num_shards\",\"value\":\"8\",\"mask\":\"\"},"
+	"{\"section\":\"global\",\"name\":\"ms_type\",\"value\":\"async+posix\",\"mask\":\"\"},"
+	"{\"section\":\"client\",\"name\":\"rbd_cache\",\"value\":\"false\",\"mask\":\"\"},"
+	"{\"section\":\"mds\",\"name\":\"mds_cache_memory_limit\",\"value\":\"8589934592\",\"mask\":\"\"},"
+	"{\"section\":\"osd\",\"name\":\"osd_scrub_begin_hour\",\"value\":\"1\",\"mask\":\"\"},"
+	"{\"section\":\"mgr\",\"name\":\"mgr/dashboard/RGW_API_SECRET_KEY\",\"value\":\"s3cr3t-dash\",\"mask\":\"\"},"
+	"{\"section\":\"mgr\",\"name\":\"mgr/dashboard/RGW_API_ACCESS_KEY\",\"value\":\"s3cr3t-access\",\"mask\":\"\"},"
+	"{\"section\":\"client.rgw\",\"name\":\"rgw_keystone_admin_password\",\"value\":\"s3cr3t-keystone\",\"mask\":\"\"},"
+	"{\"section\":\"client.rgw\",\"name\":\"rgw_crypt_vault_token_file\",\"value\":\"s3cr3t-vault\",\"mask\":\"\"},"
+	"{\"section\":\"client\",\"name\":\"rbd_cache_Secret\",\"value\":\"s3cr3t-prefix\",\"mask\":\"\"},"
+	"{\"section\":\"client\",\"name\":\"client_oc_PASSWD\",\"value\":\"s3cr3t-upper\",\"mask\":\"\"},"
+	"{\"section\":\"osd\",\"name\":\"osd_recovery_credential\",\"value\":\"s3cr3t-cred\",\"mask\":\"\"},"
+	"{\"section\":\"mgr\",\"name\":\"mgr/prometheus/server_addr\",\"value\":\"10.0.0.1\",\"mask\":\"\"},"
+	"{\"section\":\"global\",\"name\":\"log_file\",\"value\":\"/var/log/x\",\"mask\":\"\"}"
+	"]";
+
+/* The Ceph facts of a fake cluster answering [dump] (in a child: the
+ * fake librados must be the first one this process loads). */
+static char *ceph_facts_with(const char *dump)
+{
+	char dir[] = "/tmp/test_hwinfo_ceph.XXXXXX", conf[PATH_MAX + 16];
+	char buf[1 << 16];
+	size_t got = 0;
+	int p[2], st;
+	pid_t pid;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(conf, sizeof(conf), "%s/ceph.conf", dir);
+	f = fopen(conf, "w");
+	assert_non_null(f);
+	fputs("[global]\nmon host = 127.0.0.1:1\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct ios_ceph_opts o = {.conf = conf, .id = "admin"};
+		char *s;
+
+		close(p[0]);
+		setenv("IOSTRATA_LIBRADOS", FAKE_RADOS_SO, 1);
+		setenv("FAKE_RADOS_CONFIG_DUMP", dump, 1);
+		s = ios_hw_ceph_json(&o, "/tmp");
+		if (!s || write(p[1], s, strlen(s)) != (ssize_t)strlen(s))
+			_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	for (ssize_t k; (k = read(p[0], buf + got, sizeof(buf) - 1 - got)) > 0;)
+		got += (size_t)k;
+	close(p[0]);
+	buf[got] = '\0';
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(unlink(conf), 0);
+	assert_int_equal(rmdir(dir), 0);
+	return strdup(buf);
+}
+
+/* The monitors' config database holds credentials; the results file (0644)
+ * keeps only the allow-listed performance options, never a value named
+ * like a credential, and says how many entries it left out. */
+static void test_ceph_config_secrets(void **state)
+{
+	static const char *const kept[] = {
+		"osd_memory_target",
+		"bluestore_cache_size_hdd",
+		"osd_op_num_shards",
+		"ms_type",
+		"rbd_cache",
+		"mds_cache_memory_limit",
+		"osd_scrub_begin_hour",
+	};
+	char *s = ceph_facts_with(config_dump);
+	json_t *j = json_loads(s, 0, NULL), *cfg, *e;
+	size_t i;
+
+	(void)state;
+	assert_non_null(j);
+	assert_null(strstr(s, "s3cr3t"));
+	assert_null(strstr(s, "SECRET_KEY"));
+	assert_null(strstr(s, "keystone"));
+	cfg = json_object_get(j, "config");
+	assert_true(json_is_array(cfg));
+	assert_int_equal(json_array_size(cfg), sizeof(kept) / sizeof(*kept));
+	json_array_foreach(cfg, i, e)
+	{
+		assert_string_equal(
+			json_string_value(json_object_get(e, "name")), kept[i]);
+		assert_non_null(json_object_get(e, "value"));
+		assert_non_null(json_object_get(e, "section"));
+	}
+	assert_string_equal(str_at(j, "config.0.value"), "4294967296");
+	assert_int_equal(
+		json_integer_value(json_object_get(j, "config_omitted")), 9);
+	json_decref(j);
+	free(s);
+
+	/* the rule itself: deny beats allow, any case */
+	assert_true(ios_hw_ceph_config_kept("osd_memory_target"));
+	assert_true(ios_hw_ceph_config_kept("objecter_inflight_op_bytes"));
+	assert_false(ios_hw_ceph_config_kept("rbd_cache_token"));
+	assert_false(ios_hw_ceph_config_kept("bluestore_cache_KEY"));
+	assert_false(ios_hw_ceph_config_kept("osd_recovery_Passwd"));
+	assert_false(ios_hw_ceph_config_kept("rgw_keystone_admin_password"));
+	assert_false(ios_hw_ceph_config_kept("mon_host"));
+	assert_false(ios_hw_ceph_config_kept(""));
+	assert_false(ios_hw_ceph_config_kept(NULL));
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+#if defined(HAVE_RADOS) && defined(FAKE_RADOS_SO)
+		/* first: its child loads the fake librados, and a child of
+		 * this process after test_ceph_unreachable would inherit the
+		 * real one */
+		cmocka_unit_test(test_ceph_config_secrets),
+#endif
 		cmocka_unit_test_setup_teardown(test_node_fake_root, setup,
 						teardown),
 		cmocka_unit_test(test_node_empty_root),

@@ -333,7 +333,7 @@ static void test_accept(void **state)
 				 "--tier=Agg", "--format=md", P("acc.h5")),
 			 1);
 	assert_non_null(
-		strstr(out, "| seq_read_bw | n1 | together | **FAIL** |"));
+		strstr(out, "| seq\\_read\\_bw | n1 | together | **FAIL** |"));
 	free(out);
 	assert_int_equal(run_cmd(&out, 6, "accept", "--tiers", P("tiers.conf"),
 				 "--tier=Agg", "--format=json", P("acc.h5")),
