@@ -493,6 +493,20 @@ static void show_modes(const struct report_run *runs, size_t n,
 	free(rows);
 }
 
+/* The ranks that ran phase [ph]: the most any of its repetitions had (a
+ * layered run's device phase runs on the storage ranks only); the run's
+ * rank count when it has no repetition. */
+static int phase_nranks(const struct ios_run *run,
+			const struct ios_phase_result *ph)
+{
+	int n = 0;
+
+	for (int r = 0; r < ph->nreps; r++)
+		if (ph->reps[r].nranks > n)
+			n = ph->reps[r].nranks;
+	return ph->nreps ? n : run->nranks;
+}
+
 /* Table 2 (the paper's rows): min/avg/max per run and phase. */
 static void show_runs(const struct report_run *runs, size_t n,
 		      const char *fname)
@@ -539,9 +553,9 @@ static void show_runs(const struct report_run *runs, size_t n,
 				       runs[i].label, pw,
 				       phase_label(runs[i].run, ph, lb,
 						   sizeof(lb)),
-				       runs[i].run->nranks, figs[q]->name,
-				       figs[q]->dunit, a, b, d, e, st.n,
-				       st.nreps);
+				       phase_nranks(runs[i].run, ph),
+				       figs[q]->name, figs[q]->dunit, a, b, d,
+				       e, st.n, st.nreps);
 			}
 		}
 }
@@ -560,10 +574,31 @@ static void show_mode(const struct report_run *runs, size_t n)
 	}
 }
 
-/* Why repetitions were left out. */
+/* Why repetitions were left out, and which valid ones have no
+ * stonewall figure. */
 static void show_invalid(const struct report_run *runs, size_t n)
 {
-	int header = 0;
+	int header = 0, shorts = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < runs[i].run->nphases; k++) {
+			const struct ios_phase_result *ph =
+				&runs[i].run->phases[k];
+			char lb[40];
+
+			for (int r = 0; r < ph->nreps; r++) {
+				if (!ph->reps[r].valid ||
+				    !ph->reps[r].fig.stonewall_short)
+					continue;
+				if (!shorts++)
+					printf("\nno stonewall figure (%s):\n",
+					       IOS_STONEWALL_SHORT);
+				printf("  %s %s rep %d\n", runs[i].label,
+				       phase_label(runs[i].run, ph, lb,
+						   sizeof(lb)),
+				       ph->reps[r].rep);
+			}
+		}
 
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < runs[i].run->nphases; k++) {
@@ -681,8 +716,19 @@ static const char *const export_cols[] = {
 	"bs",          "nranks",         "nnodes",      "rep",
 	"valid",       "invalid_reason", "figure",      "value",
 	"unit",        "cpus",           "mem_bytes",   "disk_bw",
-	"replication",
+	"replication", "note",
 };
+
+/* What a figure's value of [rep] needs said beside it ("" when nothing):
+ * a stonewall figure of a repetition too short to stonewall is none. */
+static const char *fig_note(const struct ios_rep_result *rep,
+			    const struct ios_fig_desc *f)
+{
+	return rep->fig.stonewall_short && (f->id == IOS_FIG_STONEWALL_BW ||
+					    f->id == IOS_FIG_STONEWALL_IOPS)
+		       ? IOS_STONEWALL_SHORT
+		       : "";
+}
 
 /* One export row (a run x phase x repetition x figure) as a JSON object. */
 static void json_row(struct jsonw *w, const struct report_run *rr,
@@ -702,7 +748,7 @@ static void json_row(struct jsonw *w, const struct report_run *rr,
 	jsonw_kv_str(w, "layer", ph->layer);
 	jsonw_kv_str(w, "backend", ph->backend);
 	jsonw_kv_uint(w, "bs", ph->bs);
-	jsonw_kv_int(w, "nranks", run->nranks);
+	jsonw_kv_int(w, "nranks", rep->nranks);
 	jsonw_kv_int(w, "nnodes", run->nnodes);
 	jsonw_kv_int(w, "rep", rep->rep);
 	jsonw_kv_bool(w, "valid", rep->valid);
@@ -714,6 +760,7 @@ static void json_row(struct jsonw *w, const struct report_run *rr,
 	jsonw_kv_uint(w, "mem_bytes", rr->mem);
 	jsonw_kv_uint(w, "disk_bw", rr->disk_bw);
 	jsonw_kv_int(w, "replication", rr->replication);
+	jsonw_kv_str(w, "note", fig_note(rep, f));
 	jsonw_obj_end(w);
 }
 
@@ -742,13 +789,15 @@ static void csv_row(FILE *out, const struct report_run *rr,
 				      : ph->backend);
 	}
 	fprintf(out, ",%llu,%d,%d,%d,%d,", (unsigned long long)ph->bs,
-		run->nranks, run->nnodes, rep->rep, rep->valid ? 1 : 0);
+		rep->nranks, run->nnodes, rep->rep, rep->valid ? 1 : 0);
 	csv_str(out, rep->invalid_reason);
 	fprintf(out, ",%s,", f->name);
 	if (!isnan(v))
 		fprintf(out, "%.17g", v);
-	fprintf(out, ",%s,%ld,%llu,%llu,%d\n", f->unit, rr->cpus, rr->mem,
+	fprintf(out, ",%s,%ld,%llu,%llu,%d,", f->unit, rr->cpus, rr->mem,
 		rr->disk_bw, rr->replication);
+	csv_str(out, fig_note(rep, f));
+	fputc('\n', out);
 }
 
 /* Every run x phase x repetition x figure of [runs]: JSON objects into
