@@ -385,6 +385,20 @@ static bool row_before(const struct show_row *a, const struct show_row *b)
 	return a->ranks < b->ranks;
 }
 
+/* The ranks that ran phase [ph]: the most any of its repetitions had (a
+ * layered run's device phase runs on the storage ranks only); the run's
+ * rank count when it has no repetition. */
+static int phase_nranks(const struct ios_run *run,
+			const struct ios_phase_result *ph)
+{
+	int n = 0;
+
+	for (int r = 0; r < ph->nreps; r++)
+		if (ph->reps[r].nranks > n)
+			n = ph->reps[r].nranks;
+	return ph->nreps ? n : run->nranks;
+}
+
 static void show_modes(const struct report_run *runs, size_t n,
 		       const char **cols, size_t ncols, const char *fname)
 {
@@ -399,12 +413,13 @@ static void show_modes(const struct report_run *runs, size_t n,
 						    &runs[i].run->phases[k], lb,
 						    sizeof(lb));
 			int repl = multi ? runs[i].replication : 0;
+			int nr = phase_nranks(runs[i].run,
+					      &runs[i].run->phases[k]);
 			size_t r;
 
 			for (r = 0; r < nrows; r++)
 				if (!strcmp(rows[r].mode, m) &&
-				    rows[r].ranks == runs[i].run->nranks &&
-				    rows[r].repl == repl)
+				    rows[r].ranks == nr && rows[r].repl == repl)
 					break;
 			if (r < nrows)
 				continue;
@@ -422,7 +437,7 @@ static void show_modes(const struct report_run *runs, size_t n,
 					rows[nrows].order = rows[q].order;
 					break;
 				}
-			rows[nrows++].ranks = runs[i].run->nranks;
+			rows[nrows++].ranks = nr;
 		}
 	/* one block per mode (first seen first), its rows by factor and
 	 * ranks; insertion sort: stable, and the rows are few */
@@ -461,7 +476,6 @@ static void show_modes(const struct report_run *runs, size_t n,
 
 			for (size_t i = 0; i < n; i++) {
 				if (strcmp(runs[i].label, cols[k]) ||
-				    runs[i].run->nranks != rows[r].ranks ||
 				    (multi &&
 				     runs[i].replication != rows[r].repl))
 					continue;
@@ -474,7 +488,11 @@ static void show_modes(const struct report_run *runs, size_t n,
 							   &runs[i].run
 								    ->phases[p],
 							   lb, sizeof(lb)),
-						   rows[r].mode))
+						   rows[r].mode) ||
+					    phase_nranks(
+						    runs[i].run,
+						    &runs[i].run->phases[p]) !=
+						    rows[r].ranks)
 						continue;
 					report_phase_stats(
 						&runs[i].run->phases[p], f,
@@ -491,20 +509,6 @@ static void show_modes(const struct report_run *runs, size_t n,
 		printf("\n");
 	}
 	free(rows);
-}
-
-/* The ranks that ran phase [ph]: the most any of its repetitions had (a
- * layered run's device phase runs on the storage ranks only); the run's
- * rank count when it has no repetition. */
-static int phase_nranks(const struct ios_run *run,
-			const struct ios_phase_result *ph)
-{
-	int n = 0;
-
-	for (int r = 0; r < ph->nreps; r++)
-		if (ph->reps[r].nranks > n)
-			n = ph->reps[r].nranks;
-	return ph->nreps ? n : run->nranks;
 }
 
 /* Table 2 (the paper's rows): min/avg/max per run and phase. */

@@ -808,6 +808,56 @@ static void test_recompute_group(void **state)
 }
 
 /*
+ * Issue 29 row 6: show's ranks column counts the ranks that ran the phase
+ * (a layered run's device phase ran on the 3 storage ranks of 7); it said
+ * the run's rank count on every phase.  export's nranks the same.
+ */
+static void test_show_phase_ranks(void **state)
+{
+	struct ios_synth s;
+	struct ios_err err = {0};
+	struct ios_run *run;
+	char *out = NULL, *l;
+	int seen = 0;
+
+	(void)state;
+	ios_synth_defaults(&s);
+	run = ios_synth_run(&s);
+	assert_non_null(run);
+	assert_int_equal(run->nranks, 6);
+	for (int r = 0; r < run->phases[0].nreps; r++)
+		run->phases[0].reps[r].nranks = 4; /* a group of the 6 */
+	assert_int_equal(ios_h5_write_run(P("group.h5"), run, &err), 0);
+	for (int r = 0; r < run->phases[0].nreps; r++)
+		run->phases[0].reps[r].nranks = 6; /* freed by count */
+	ios_synth_free(run);
+	assert_int_equal(run_cmd(&out, 2, "show", P("group.h5")), 0);
+	for (l = out; (l = strstr(l, "stonewall_bw ")); l++) {
+		const char *e = l;
+		char phase[32];
+		int nr = -1;
+
+		while (e > out && e[-1] != '\n')
+			e--;
+		if (strncmp(e, "c2/m24G ", 8)) /* a table's title */
+			continue;
+		assert_int_equal(sscanf(e, "%*s %31s %d", phase, &nr), 2);
+		assert_int_equal(nr, strcmp(phase, "write") ? 6 : 4);
+		seen++;
+	}
+	assert_int_equal(seen, 2);
+	/* the mode table's ranks column too */
+	assert_non_null(strstr(out, "| write              |     4|"));
+	assert_non_null(strstr(out, "| read               |     6|"));
+	free(out);
+	assert_int_equal(
+		run_cmd(&out, 3, "export", "--format=json", P("group.h5")), 0);
+	assert_non_null(strstr(out, "\"nranks\":4,"));
+	assert_non_null(strstr(out, "\"nranks\":6,"));
+	free(out);
+}
+
+/*
  * show --hosts over another user's host records: JSON decodes \u001b, so
  * an escape sequence in a field, a why_unknown key or reason reached the
  * terminal as ESC (the reader's text cleaning sees only the raw JSON).
@@ -862,6 +912,7 @@ int main(void)
 		cmocka_unit_test(test_derive),
 		cmocka_unit_test(test_hosts_escapes),
 		cmocka_unit_test(test_recompute_group),
+		cmocka_unit_test(test_show_phase_ranks),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, setup, teardown);
