@@ -72,7 +72,9 @@ static int usage(FILE *fp)
 		"DIR defaults to $IOSTRATA_CAMPAIGNS (else ./campaigns)/<site name>-<JOB>; submit, status,\n"
 		"collect and clean use it only as a directory of yours (not a symlink) that others cannot write.\n"
 		"Exit: 0 all done, 1 some element failed (results kept, marked), 2 bad usage or input,\n"
-		"      3 (status) elements still pending or running.\n");
+		"      3 (status) elements still pending or running, 4 (status) every element ran to its end\n"
+		"      but some verdict is not met (acceptance: state DONE (FAIL: N of M metrics), where a\n"
+		"      job that failed is FAILED (exit N: why)).\n");
 	return fp == stdout ? 0 : 2;
 }
 
