@@ -23,6 +23,7 @@
 #include "report_advise.h"
 #include "report_layers.h"
 #include "safefile.h"
+#include "units.h"
 
 #include "figures.h"
 #include "runrec.h"
@@ -87,6 +88,49 @@ static unsigned long long jbytes(json_t *v)
 	long long x = jnum(v);
 
 	return x > 0 ? (unsigned long long)x : 0;
+}
+
+/* The requested configuration: an attachment's "requested" (the plugin's
+ * per-job applied file: cpus, mem_bytes), else the job's requested facts
+ * (IOSTRATA_REQ_CPUS, IOSTRATA_REQ_MEM as given: "20G"). */
+static void derive_requested(struct report_run *rr)
+{
+	struct ios_run *run = rr->run;
+
+	rr->req_cpus = -1;
+	rr->req_mem = 0;
+	for (size_t i = 0; i < run->nattach; i++) {
+		json_t *j = json_loads(run->attachments[i].value
+					       ? run->attachments[i].value
+					       : "",
+				       0, NULL);
+		json_t *r = json_object_get(j, "requested");
+
+		if (json_is_object(r) && (json_object_get(r, "cpus") ||
+					  json_object_get(r, "mem_bytes"))) {
+			rr->req_cpus = jnum(json_object_get(r, "cpus"));
+			rr->req_mem = jbytes(json_object_get(r, "mem_bytes"));
+			json_decref(j);
+			return;
+		}
+		json_decref(j);
+	}
+	if (run->job_json) {
+		json_t *j = json_loads(run->job_json, 0, NULL);
+		json_t *r = json_object_get(j, "requested"),
+		       *m = json_object_get(r, "mem");
+		struct ios_err err = {0};
+		uint64_t b;
+
+		if (jnum(json_object_get(r, "cpus")) > 0)
+			rr->req_cpus = jnum(json_object_get(r, "cpus"));
+		if (json_is_string(m) &&
+		    ios_parse_size(json_string_value(m), "mem", &b, &err) == 0)
+			rr->req_mem = b;
+		else if (jbytes(m))
+			rr->req_mem = jbytes(m);
+		json_decref(j);
+	}
 }
 
 /* Applied state: attachments with "applied" (iostrata-node status), then
@@ -185,6 +229,7 @@ void report_derive(struct report_run *rr)
 	size_t cap = 64, len = 0;
 
 	derive_applied(rr);
+	derive_requested(rr);
 	if (l && l[0]) {
 		rr->label_buf = strdup(l);
 	} else if (rr->applied_src &&
@@ -720,7 +765,7 @@ static const char *const export_cols[] = {
 	"bs",          "nranks",         "nnodes",      "rep",
 	"valid",       "invalid_reason", "figure",      "value",
 	"unit",        "cpus",           "mem_bytes",   "disk_bw",
-	"replication", "note",
+	"replication", "note",           "req_cpus",    "req_mem_bytes",
 };
 
 /* What a figure's value of [rep] needs said beside it ("" when nothing):
@@ -765,6 +810,8 @@ static void json_row(struct jsonw *w, const struct report_run *rr,
 	jsonw_kv_uint(w, "disk_bw", rr->disk_bw);
 	jsonw_kv_int(w, "replication", rr->replication);
 	jsonw_kv_str(w, "note", fig_note(rep, f));
+	jsonw_kv_int(w, "req_cpus", rr->req_cpus);
+	jsonw_kv_uint(w, "req_mem_bytes", rr->req_mem);
 	jsonw_obj_end(w);
 }
 
@@ -801,7 +848,7 @@ static void csv_row(FILE *out, const struct report_run *rr,
 	fprintf(out, ",%s,%ld,%llu,%llu,%d,", f->unit, rr->cpus, rr->mem,
 		rr->disk_bw, rr->replication);
 	csv_str(out, fig_note(rep, f));
-	fputc('\n', out);
+	fprintf(out, ",%ld,%llu\n", rr->req_cpus, rr->req_mem);
 }
 
 /* Every run x phase x repetition x figure of [runs]: JSON objects into

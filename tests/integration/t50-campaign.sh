@@ -55,6 +55,7 @@ chmod +x "$stub"/*/iostrata-*
 
 # a floor every site meets and a tier nobody meets
 t5x_tiers "$work/tiers.conf" 1K
+printf '[tier "Unmet"]\nseq_read_bw = 1000GB\n' >>"$work/tiers.conf"
 site=$work/site/site.conf
 t5x_site "$site" accept.tiers="$work/tiers.conf" accept.tier=Floor
 

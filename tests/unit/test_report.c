@@ -386,7 +386,7 @@ static void test_export(void **state)
 			 0);
 	assert_true(!strncmp(
 		out,
-		"file,run_id,created_utc,job,label,phase,layer,backend,bs,nranks,nnodes,rep,valid,invalid_reason,figure,value,unit,cpus,mem_bytes,disk_bw,replication,note\n",
+		"file,run_id,created_utc,job,label,phase,layer,backend,bs,nranks,nnodes,rep,valid,invalid_reason,figure,value,unit,cpus,mem_bytes,disk_bw,replication,note,req_cpus,req_mem_bytes\n",
 		130));
 	for (line = out; (line = strchr(line, '\n')); line++)
 		rows++;
@@ -472,8 +472,8 @@ static void test_export_hostile_names(void **state)
 	     line = strchr(line, '\n')) {
 		line++;
 		rows++;
-		if (csv_fields(line, phase, sizeof(phase)) != 22)
-			fail_msg("not 22 fields: %.200s", line);
+		if (csv_fields(line, phase, sizeof(phase)) != 24)
+			fail_msg("not 24 fields: %.200s", line);
 		assert_string_equal(phase, "w\"r,i\\te");
 	}
 	assert_true(rows > 0);

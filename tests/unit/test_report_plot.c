@@ -532,6 +532,83 @@ static void test_plot_heatmap_replication(void **state)
 	unsetenv("GNUPLOT");
 }
 
+/*
+ * Issue 29 rows 2 and 3: the demo's sweep requested 20G and 23G on 1 and 2
+ * cores; the applied memory differs by a block from run to run (22.1 and
+ * 22.4 GB for 20G).  The heatmap is a grid of the requested configurations
+ * (2 memory rows, not 3), its data has a line per measured cell only (the
+ * empty cell, 1 core x 23G, is not drawn: no -1), the baseline is named
+ * for what it is (the largest configuration swept, requested), and the
+ * text gives each cell's applied values.
+ */
+static void test_heatmap_requested_grid(void **state)
+{
+	static const struct {
+		int c;
+		double req_g, app_gb, bw;
+	} el[] = {
+		{1, 20, 22.1, 90e6},
+		{2, 20, 22.4, 100e6},
+		{2, 23, 24.7, 95e6},
+	};
+	char out[300], files[3][300], *txt = NULL, *dat, *line, *save = NULL;
+	int rows = 0;
+
+	(void)state;
+	if (access(GNUPLOT_PATH, X_OK) != 0)
+		skip();
+	setenv("GNUPLOT", GNUPLOT_PATH, 1);
+	for (int k = 0; k < 3; k++) {
+		struct ios_synth s;
+		char name[64];
+
+		ios_synth_defaults(&s);
+		s.phases = "write";
+		s.cpus = el[k].c;
+		s.mem = (uint64_t)(el[k].app_gb * 1e9);
+		s.req_mem = (uint64_t)(el[k].req_g * 1073741824.0);
+		s.rank_bw = el[k].bw;
+		s.seed = (unsigned)(70 + k);
+		snprintf(name, sizeof(name), "rq-%d.h5", k);
+		synth_file(name, &s);
+		snprintf(files[k], sizeof(files[0]), "%s", P(name));
+	}
+	snprintf(out, sizeof(out), "--out=%s/rq", dir);
+	assert_int_equal(run_cmd(&txt, 6, "plot", "--kind=heatmap", out,
+				 files[0], files[1], files[2]),
+			 REPORT_EXIT_OK);
+	if (!strstr(txt, "normalised to the largest configuration swept (2 "
+			 "cores, 23 GiB per OSD requested)"))
+		fail_msg("the baseline is not named as the largest requested "
+			 "configuration:\n%s",
+			 txt);
+	if (!strstr(txt, "requested; applied: 1 cores, 20.6 GiB"))
+		fail_msg("no applied values beside the request:\n%s", txt);
+	free(txt);
+	dat = slurp(P("rq-heatmap-write.dat"));
+	assert_non_null(dat);
+	for (line = strtok_r(dat, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		int x, y, nrep;
+		double v, sd;
+
+		if (sscanf(line, "%d %d %lf %lf %d", &x, &y, &v, &sd, &nrep) !=
+		    5)
+			fail_msg("not a cell line: %s", line);
+		/* 2 x 2 requested cells, 1 core x 23G not measured */
+		if (x < 0 || x > 1 || y < 0 || y > 1 || (x == 0 && y == 1))
+			fail_msg("a cell that was not measured: %s", line);
+		if (!(v > 0) || sd < 0 || nrep < 1)
+			fail_msg("a sentinel or no value: %s", line);
+		rows++;
+	}
+	assert_int_equal(rows, 3);
+	free(dat);
+	/* the baseline cell reads 1 */
+	assert_true(fabs(cell_of(P("rq-heatmap-write.dat"), 1, 1) - 1) < 1e-9);
+	unsetenv("GNUPLOT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -541,6 +618,7 @@ int main(void)
 		cmocka_unit_test(test_plot_nonfinite),
 		cmocka_unit_test(test_plot_throttle_knee),
 		cmocka_unit_test(test_plot_heatmap_replication),
+		cmocka_unit_test(test_heatmap_requested_grid),
 	};
 
 	return cmocka_run_group_tests_name("report_plot", tests, setup,
