@@ -91,20 +91,24 @@ static unsigned long long jbytes(json_t *v)
 }
 
 /* The requested configuration: an attachment's "requested" (the plugin's
- * per-job applied file: cpus, mem_bytes), else the job's requested facts
- * (IOSTRATA_REQ_CPUS, IOSTRATA_REQ_MEM as given: "20G"). */
+ * per-job applied file: cpus, mem_bytes), else a host record's shape (the
+ * same file, on the storage host: a run after the first of a job has no
+ * attachment of it), else the job's requested facts (IOSTRATA_REQ_CPUS,
+ * IOSTRATA_REQ_MEM as given: "20G"). */
 static void derive_requested(struct report_run *rr)
 {
 	struct ios_run *run = rr->run;
+	size_t na = run->nattach,
+	       nh = run->nhosts > 0 ? (size_t)run->nhosts : 0;
 
 	rr->req_cpus = -1;
 	rr->req_mem = 0;
-	for (size_t i = 0; i < run->nattach; i++) {
-		json_t *j = json_loads(run->attachments[i].value
-					       ? run->attachments[i].value
-					       : "",
-				       0, NULL);
-		json_t *r = json_object_get(j, "requested");
+	for (size_t i = 0; i < na + nh; i++) {
+		const char *txt = i < na ? run->attachments[i].value
+					 : run->host_json[i - na];
+		json_t *j = json_loads(txt ? txt : "", 0, NULL);
+		json_t *r = json_object_get(
+			i < na ? j : json_object_get(j, "shape"), "requested");
 
 		if (json_is_object(r) && (json_object_get(r, "cpus") ||
 					  json_object_get(r, "mem_bytes"))) {

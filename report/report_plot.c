@@ -467,6 +467,54 @@ static void fmt_range(char *buf, size_t len, double a, double b,
 }
 
 /*
+ * What one dimension of the grid ([cores], else memory) shows: every pair
+ * of measured cells that differ in it alone, the one with more against
+ * the one with less, faster or slower by more than either cell's
+ * repetitions spread (the noise), or within it.  More of a resource that
+ * is slower is no effect of it: the runs differ by more than the
+ * repetitions of one run do (drift between runs, the order they ran in),
+ * and that is said.
+ */
+static void dim_text(const struct hm_cell *cells, size_t nc, double base,
+		     bool cores)
+{
+	int faster = 0, slower = 0, within = 0;
+	const char *what = cores ? "cores" : "memory";
+
+	for (size_t a = 0; a < nc; a++)
+		for (size_t b = 0; b < nc; b++) {
+			const struct hm_cell *x = &cells[a], *y = &cells[b];
+			double d, noise;
+
+			/* y has more of [what], the same of the other */
+			if (cores ? !(y->ix > x->ix && y->iy == x->iy)
+				  : !(y->iy > x->iy && y->ix == x->ix))
+				continue;
+			d = (y->mean / y->nruns - x->mean / x->nruns) / base;
+			noise = fmax(x->rmax - x->rmin, y->rmax - y->rmin) /
+				base;
+			if (d > noise)
+				faster++;
+			else if (-d > noise)
+				slower++;
+			else
+				within++;
+		}
+	if (faster + slower + within == 0)
+		return;
+	printf("  more %s: faster in %d, slower in %d, within the repetitions' spread in %d of %d pair(s) of cells\n",
+	       what, faster, slower, within, faster + slower + within);
+	if (!faster)
+		printf("  no %s effect shown%s\n", what,
+		       slower ? ": more is slower, which no effect of it "
+				"explains; the runs differ by more than the "
+				"repetitions of one run do (drift between "
+				"runs, not the configuration)"
+			      : ": the differences are within the "
+				"repetitions' spread (noise)");
+}
+
+/*
  * The heatmap's cells as text, with the baseline named, the applied
  * configuration of each cell beside its request, and whether the
  * configurations differ by more than the repetitions of one do (the
@@ -477,8 +525,6 @@ static void heatmap_text(const char *phase, const char *rtitle,
 			 double base, const struct hm_cell *cells, size_t nc,
 			 const double *xs, const double *ys, double osds)
 {
-	double lo = INFINITY, hi = -INFINITY, noise = 0;
-
 	printf("heatmap %s%s: %s normalised to %s (%.3g %s); mean (min..max of the repetitions)\n",
 	       phase, rtitle, f->name, basename, base * f->scale, f->dunit);
 	printf("  %-5s %-9s %-40s %-18s %s\n", "cores", "mem GiB", "(per OSD)",
@@ -499,18 +545,9 @@ static void heatmap_text(const char *phase, const char *rtitle,
 			 c->rmin / base, c->rmax / base);
 		printf("  %-5.3g %-9.3g %-40s %-18s %d\n", xs[c->ix], ys[c->iy],
 		       app, val, c->nrep);
-		lo = fmin(lo, m);
-		hi = fmax(hi, m);
-		noise = fmax(noise, (c->rmax - c->rmin) / base);
 	}
-	if (nc < 2)
-		return;
-	if (hi - lo > noise)
-		printf("  effect: the configurations span %.2f..%.2f, more than the repetitions of one configuration differ (up to %.2f)\n",
-		       lo, hi, noise);
-	else
-		printf("  no effect shown: the configurations span %.2f..%.2f, no more than the repetitions of one configuration differ (up to %.2f): noise, not the configuration\n",
-		       lo, hi, noise);
+	dim_text(cells, nc, base, true);
+	dim_text(cells, nc, base, false);
 }
 
 /*
