@@ -242,8 +242,13 @@ void report_derive(struct report_run *rr)
 
 		if (rr->disk_bw)
 			snprintf(d, sizeof(d), "/d%.0fMB", rr->disk_bw / 1e6);
-		if (asprintf(&rr->label_buf, "c%ld/m%.0fG%s", rr->cpus,
-			     rr->mem / 1073741824.0, d) < 0)
+		/* a column of show: the request when there is one (the
+		 * applied memory differs from run to run by a block) */
+		if (asprintf(&rr->label_buf, "c%ld/m%.0fG%s",
+			     rr->req_cpus > 0 ? rr->req_cpus : rr->cpus,
+			     (double)(rr->req_mem ? rr->req_mem : rr->mem) /
+				     1073741824.0,
+			     d) < 0)
 			rr->label_buf = NULL;
 	} else {
 		rr->label_buf = strdup(base ? base + 1 : rr->path);
@@ -783,6 +788,25 @@ static const char *fig_note(const struct ios_rep_result *rep,
 		       : "";
 }
 
+/* A count of the configuration, or null when unknown (never -1 or 0: an
+ * unknown is no number a reader may add up). */
+static void json_known(struct jsonw *w, const char *key, bool known, uint64_t v)
+{
+	if (known) {
+		jsonw_kv_uint(w, key, v);
+	} else {
+		jsonw_key(w, key);
+		jsonw_null(w);
+	}
+}
+
+/* The same in CSV: empty when unknown. */
+static void csv_known(FILE *out, bool known, uint64_t v)
+{
+	if (known)
+		fprintf(out, "%llu", (unsigned long long)v);
+}
+
 /* One export row (a run x phase x repetition x figure) as a JSON object. */
 static void json_row(struct jsonw *w, const struct report_run *rr,
 		     const struct ios_phase_result *ph,
@@ -809,13 +833,13 @@ static void json_row(struct jsonw *w, const struct report_run *rr,
 	jsonw_kv_str(w, "figure", f->name);
 	jsonw_kv_double(w, "value", v);
 	jsonw_kv_str(w, "unit", f->unit);
-	jsonw_kv_int(w, "cpus", rr->cpus);
-	jsonw_kv_uint(w, "mem_bytes", rr->mem);
+	json_known(w, "cpus", rr->cpus > 0, (uint64_t)rr->cpus);
+	json_known(w, "mem_bytes", rr->mem > 0, rr->mem);
 	jsonw_kv_uint(w, "disk_bw", rr->disk_bw);
 	jsonw_kv_int(w, "replication", rr->replication);
 	jsonw_kv_str(w, "note", fig_note(rep, f));
-	jsonw_kv_int(w, "req_cpus", rr->req_cpus);
-	jsonw_kv_uint(w, "req_mem_bytes", rr->req_mem);
+	json_known(w, "req_cpus", rr->req_cpus > 0, (uint64_t)rr->req_cpus);
+	json_known(w, "req_mem_bytes", rr->req_mem > 0, rr->req_mem);
 	jsonw_obj_end(w);
 }
 
@@ -849,10 +873,17 @@ static void csv_row(FILE *out, const struct report_run *rr,
 	fprintf(out, ",%s,", f->name);
 	if (!isnan(v))
 		fprintf(out, "%.17g", v);
-	fprintf(out, ",%s,%ld,%llu,%llu,%d,", f->unit, rr->cpus, rr->mem,
-		rr->disk_bw, rr->replication);
+	fprintf(out, ",%s,", f->unit);
+	csv_known(out, rr->cpus > 0, (uint64_t)rr->cpus);
+	fputc(',', out);
+	csv_known(out, rr->mem > 0, rr->mem);
+	fprintf(out, ",%llu,%d,", rr->disk_bw, rr->replication);
 	csv_str(out, fig_note(rep, f));
-	fprintf(out, ",%ld,%llu\n", rr->req_cpus, rr->req_mem);
+	fputc(',', out);
+	csv_known(out, rr->req_cpus > 0, (uint64_t)rr->req_cpus);
+	fputc(',', out);
+	csv_known(out, rr->req_mem > 0, rr->req_mem);
+	fputc('\n', out);
 }
 
 /* Every run x phase x repetition x figure of [runs]: JSON objects into

@@ -708,6 +708,12 @@ static void test_derive(void **state)
 		 "{\"applied\":{\"cpus\":\"1\",\"mem\":\"1\"}}", NULL, NULL,
 		 NULL, NULL, 8, 34359738368ull, 175000000ull, 0, "attachment",
 		 "c8/m32G/d175MB"},
+		/* the plugin's applied file: the label is the request (20G
+		 * is 20.6 GiB applied in this run, 20.9 in the next: issue
+		 * 29), not c1/m21G */
+		{"{\"requested\":{\"cpus\":1,\"mem_bytes\":21474836480},\"applied\":{\"cpus_online\":1,\"mem_online_bytes\":22100000000}}",
+		 NULL, NULL, NULL, NULL, NULL, 1, 22100000000ull, 0, 0,
+		 "attachment", "c1/m20G"},
 		/* the job's IOSTRATA_APPLIED_* as strings */
 		{"not json",
 		 "{\"applied\":{\"cpus\":\"2\",\"mem\":\"1073741824\",\"disk_bw\":\"50000000\"}}",
