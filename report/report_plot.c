@@ -525,8 +525,9 @@ static void heatmap_text(const char *phase, const char *rtitle,
 			 double base, const struct hm_cell *cells, size_t nc,
 			 const double *xs, const double *ys, double osds)
 {
-	printf("heatmap %s%s: %s normalised to %s (%.3g %s); mean (min..max of the repetitions)\n",
-	       phase, rtitle, f->name, basename, base * f->scale, f->dunit);
+	printf("heatmap %s%s: %s normalised to %s (%.*f %s); mean (min..max of the repetitions)\n",
+	       phase, rtitle, f->name, basename, base * f->scale >= 100 ? 0 : 2,
+	       base * f->scale, f->dunit);
 	printf("  %-5s %-9s %-40s %-18s %s\n", "cores", "mem GiB", "(per OSD)",
 	       "value", "repetitions");
 	for (size_t k = 0; k < nc; k++) {
@@ -652,7 +653,7 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 	if (cells[bcell].requested)
 		snprintf(
 			basename, sizeof(basename),
-			"the largest configuration swept (%.3g cores, %.3g GiB per OSD requested)",
+			"the largest configuration swept (%.3g cores, %.3g GiB/OSD requested)",
 			bx / osds, by / osds / 1073741824.0);
 	else
 		snprintf(
@@ -695,9 +696,9 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 	if (b) {
 		/* two lines: what is normalised to what, what a cell shows */
 		fprintf(b, "set title ");
-		gp_fprintq(b, "%s%s: %s normalised to %s: %.3g %s", phase,
-			   rtitle, f->name, basename, base * f->scale,
-			   f->dunit);
+		gp_fprintq(b, "%s%s: %s / %s: %.*f %s", phase, rtitle, f->name,
+			   basename, base * f->scale >= 100 ? 0 : 2,
+			   base * f->scale, f->dunit);
 		fprintf(b, ".\"\\n\".");
 		gp_fprintq(b, "cell: mean, sd over repetitions, applied memory "
 			      "per OSD; a blank cell was not run");

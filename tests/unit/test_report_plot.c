@@ -578,7 +578,7 @@ static void test_heatmap_requested_grid(void **state)
 				 files[0], files[1], files[2]),
 			 REPORT_EXIT_OK);
 	if (!strstr(txt, "normalised to the largest configuration swept (2 "
-			 "cores, 23 GiB per OSD requested)"))
+			 "cores, 23 GiB/OSD requested)"))
 		fail_msg("the baseline is not named as the largest requested "
 			 "configuration:\n%s",
 			 txt);
@@ -672,7 +672,7 @@ static void test_heatmap_dimensions(void **state)
 	assert_int_equal(run_cmd(&txt, 7, "plot", "--kind=heatmap", out,
 				 files[0], files[1], files[2], files[3]),
 			 REPORT_EXIT_OK);
-	if (!strstr(txt, "(2 cores, 23 GiB per OSD requested)") ||
+	if (!strstr(txt, "(2 cores, 23 GiB/OSD requested)") ||
 	    !strstr(txt, "more cores: faster in 2, slower in 0") ||
 	    !strstr(txt, "more memory: faster in 0, slower in 2") ||
 	    !strstr(txt, "no memory effect shown: more is slower"))
