@@ -308,15 +308,20 @@ static void stonewall_sums(struct figctx *x)
 
 /* Stonewall and window rates, per-rank rate spread, CPU per GiB.  The
  * stonewall figures are NAN, and stonewall_short says why, when the
- * all-running window holds less than one operation per rank: a rate of
- * that is an interpolation, not a measurement (never a 0). */
+ * all-running window holds less than one operation per rank (counted, or
+ * in bytes of the mean operation size): a rate of that is an
+ * interpolation, not a measurement (never a 0). */
 static void rate_figures(struct figctx *x)
 {
 	struct ios_figures *fig = &x->rep->fig;
 	int n = x->n;
 
 	stonewall_sums(x);
-	if (fig->ops && x->sw_ops < (uint64_t)n) {
+	/* by operations, and by bytes: the operation counts are rounded
+	 * per rank (0.6 of an operation inside the window counts 1) */
+	if (fig->ops && (x->sw_ops < (uint64_t)n ||
+			 (double)x->sw_bytes * (double)fig->ops <
+				 (double)n * (double)fig->bytes)) {
 		fig->stonewall_short = true;
 		fig->stonewall_bw = NAN;
 		fig->stonewall_iops = NAN;

@@ -126,8 +126,11 @@ static void text_phase(const struct ios_run *run,
 	fmt_fig(head, st.fig[head].stddev, d, sizeof(d));
 	printf("  headline: stonewalled aggregate %s (bytes moved while all ranks ran / that window)\n",
 	       iops ? "IOPS" : "bandwidth");
-	printf("            mean %s  min %s  max %s  stddev %s  over %d valid rep(s)\n",
-	       a, b, c, d, st.fig[head].n);
+	printf("            mean %s  min %s  max %s  stddev %s  over %d valid rep(s)%s\n",
+	       a, b, c, d, st.fig[head].n,
+	       st.fig[head].n < st.nvalid
+		       ? " (the others valid, too short to stonewall)"
+		       : "");
 	printf("  %-4s %-5s %12s %12s %12s %10s %10s %10s %10s %5s\n", "rep",
 	       "valid", "stonewall", "window", "sum-ranks", "sw-IOPS", "p50",
 	       "p99", "max", "outl");

@@ -565,6 +565,20 @@ static void show_modes(const struct report_run *runs, size_t n,
 	free(rows);
 }
 
+/* The valid repetitions of [ph] with no value of stonewall figure [f]:
+ * too short to stonewall (0 for any other figure). */
+static int short_reps(const struct ios_phase_result *ph,
+		      const struct ios_fig_desc *f)
+{
+	int n = 0;
+
+	for (int r = 0; r < ph->nreps; r++)
+		n += ph->reps[r].valid && ph->reps[r].fig.stonewall_short &&
+		     (f->id == IOS_FIG_STONEWALL_BW ||
+		      f->id == IOS_FIG_STONEWALL_IOPS);
+	return n;
+}
+
 /* Table 2 (the paper's rows): min/avg/max per run and phase. */
 static void show_runs(const struct report_run *runs, size_t n,
 		      const char *fname)
@@ -614,6 +628,11 @@ static void show_runs(const struct report_run *runs, size_t n,
 				       phase_nranks(runs[i].run, ph),
 				       figs[q]->name, figs[q]->dunit, a, b, d,
 				       e, st.n, st.nreps);
+				if (short_reps(ph, figs[q]))
+					printf("%-24s %-*s %d valid repetition(s) too short to stonewall: no %s (below)\n",
+					       "", pw, "",
+					       short_reps(ph, figs[q]),
+					       figs[q]->name);
 			}
 		}
 }

@@ -294,6 +294,23 @@ static void test_too_short_to_stonewall(void **state)
 	assert_int_equal(st.n, 0); /* left out of the headline, not a 0 */
 	assert_non_null(strstr(IOS_STONEWALL_SHORT, "too short to stonewall"));
 	freerep(rep);
+
+	/* 1 MiB operations, 0.6 of one inside the window per rank: the
+	 * bench rounds each rank's count up to 1, the bytes say 0.6 (a
+	 * stonewall_iops of 1896 next to a stonewall_bw of 1373 MiB/s) */
+	rep = mkrep(r, 2);
+	rep->size_based = true;
+	for (int i = 0; i < 2; i++) {
+		rep->ranks[i].bytes[IOS_OP_WRITE] = 1u << 20;
+		rep->ranks[i].ops[IOS_OP_WRITE] = 1;
+		rep->ranks[i].stonewall_bytes = 629146;
+		rep->ranks[i].stonewall_ops = 1;
+	}
+	ios_figures_compute(rep, ri, 1);
+	assert_true(rep->valid);
+	assert_true(rep->fig.stonewall_short);
+	assert_true(isnan(rep->fig.stonewall_iops));
+	freerep(rep);
 }
 
 /* An early finisher that claims the full bytes (inflated rate). */
