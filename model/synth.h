@@ -30,7 +30,7 @@ struct ios_synth {
 	 * applied): a sweep requests 20G and gets 22.1 GB online */
 	int req_cpus;
 	uint64_t req_mem;
-	int replication;  /* recorded in config "replication" (0: none) */
+	int replication;      /* recorded in config "replication" (0: none) */
 	const char *job_name; /* config "job_name" */
 	const char *mode;     /* config "mode" ("once", "time"; NULL: none) */
 	bool size_based;      /* every repetition's size_based attribute */

@@ -32,7 +32,7 @@ struct report_run {
 	 * and from run to run, by a memory block.  -1 / 0 when unknown */
 	long req_cpus;
 	unsigned long long req_mem;
-	int replication;            /* pool size, 0 unknown */
+	int replication; /* pool size, 0 unknown */
 };
 
 /* Statistics of one figure over the valid repetitions of a phase. */
