@@ -78,7 +78,9 @@ static int usage(FILE *fp)
 		"submit refuses (exit 2, before anything is made) any value sbatch --export cannot carry: ',', quotes, '=', control characters.\n"
 		"Exit: 0 all done, 1 some element failed (results kept, marked; clean: something not removed), 2 bad usage or input\n"
 		"      (clean: a record refused),\n"
-		"      3 (status) elements still pending or running.\n");
+		"      3 (status) elements still pending or running, 4 (status) every element ran to its end\n"
+		"      but some verdict is not met (acceptance: state DONE (FAIL: N of M metrics), where a\n"
+		"      job that failed is FAILED (exit N: why)).\n");
 	return fp == stdout ? 0 : 2;
 }
 

@@ -40,6 +40,10 @@ struct camp_element {
 	enum camp_state state;
 	uint32_t exit_code; /* wait status of the batch script */
 	char why[256];      /* why it failed, "" otherwise */
+	/* an element that ran to its end with a verdict that is not met
+	 * (acceptance: accept.json says FAIL or NOTRUN): "FAIL: 2 of 16
+	 * metrics"; its state is DONE, not FAILED.  "" otherwise */
+	char verdict[64];
 	int64_t start; /* Slurm start time (s since the epoch), 0: unknown */
 	int64_t end;   /* Slurm end time once it ended, 0: unknown */
 };

@@ -7,6 +7,9 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
 
 #include "campaign.h"
 #include "campaign_progress.h"
@@ -82,7 +85,8 @@ int camp_change_line(const struct tm *when, const struct camp_element *e,
 	char t[64], job[32] = "";
 	const char *why = (to == CAMP_FAILED || to == CAMP_LOST) && e->why[0]
 				  ? e->why
-				  : "";
+			  : to == CAMP_DONE && e->verdict[0] ? e->verdict
+							     : "";
 
 	if (!strftime(t, sizeof(t), "%H:%M:%S", when))
 		t[0] = '\0';
@@ -95,4 +99,77 @@ int camp_change_line(const struct tm *when, const struct camp_element *e,
 	return snprintf(buf, len, "%s %s %s -> %s%s%s%s", t, e->label,
 			camp_state_name(from), camp_state_name(to), job,
 			why[0] ? ": " : "", why);
+}
+
+int camp_verdict_read(const char *path, char *out, size_t len)
+{
+	json_t *j = json_load_file(path, 0, NULL), *tiers, *ex;
+	int rc = -1, total = 0, nfail = 0, nnot = 0;
+
+	if (!j)
+		return -1;
+	ex = json_object_get(j, "exit");
+	tiers = json_object_get(j, "tiers");
+	if (!json_is_integer(ex))
+		goto out;
+	rc = (int)json_integer_value(ex);
+	if (rc != 0 && rc != 1 && rc != 3) {
+		rc = -1;
+		goto out;
+	}
+	/* a tier table: tiers[].rows[].result; nersc: rows[].status */
+	for (size_t t = 0;
+	     t < (json_is_array(tiers) ? json_array_size(tiers) : 1); t++) {
+		json_t *rows = json_object_get(
+			json_is_array(tiers) ? json_array_get(tiers, t) : j,
+			"rows");
+
+		for (size_t i = 0; i < json_array_size(rows); i++) {
+			json_t *row = json_array_get(rows, i);
+			json_t *r = json_object_get(row, "result");
+			const char *s;
+
+			if (!r)
+				r = json_object_get(row, "status");
+			s = json_string_value(r);
+			if (!s)
+				continue;
+			total++;
+			nfail += !strcmp(s, "FAIL");
+			nnot += !strcmp(s, "NOTRUN");
+		}
+	}
+	if (rc == 1)
+		snprintf(out, len, "FAIL: %d of %d metrics", nfail, total);
+	else if (rc == 3)
+		snprintf(out, len, "NOTRUN: %d of %d metrics", nnot, total);
+	else
+		snprintf(out, len, "PASS: %d metrics", total);
+out:
+	json_decref(j);
+	return rc;
+}
+
+int camp_state_text(const struct camp_element *e, char *buf, size_t len)
+{
+	const char *n = camp_state_name(e->state);
+
+	if (e->state == CAMP_DONE && e->verdict[0])
+		return snprintf(buf, len, "%s (%s)", n, e->verdict);
+	if (e->state == CAMP_FAILED && (e->exit_code >> 8) != 0)
+		return snprintf(buf, len, "%s (exit %u%s%s)", n,
+				e->exit_code >> 8, e->why[0] ? ": " : "",
+				e->why);
+	if ((e->state == CAMP_FAILED || e->state == CAMP_LOST) && e->why[0])
+		return snprintf(buf, len, "%s (%s)", n, e->why);
+	return snprintf(buf, len, "%s", n);
+}
+
+int camp_status_exit(const int *count, int nverdict)
+{
+	if (count[CAMP_PENDING] || count[CAMP_RUNNING])
+		return 3;
+	if (count[CAMP_FAILED] || count[CAMP_LOST] || count[CAMP_UNSUBMITTED])
+		return 1;
+	return nverdict ? 4 : 0;
 }

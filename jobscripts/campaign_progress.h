@@ -59,4 +59,26 @@ int camp_change_line(const struct tm *when, const struct camp_element *e,
 		     enum camp_state from, enum camp_state to, char *buf,
 		     size_t len);
 
+/*
+ * The verdict an element's job wrote in [path] (its accept.json, from
+ * iostrata-report accept --format=json, tier table or nersc profile):
+ * its exit (0 met, 1 FAIL, 3 NOTRUN) and in [out] "FAIL: 2 of 16 metrics"
+ * (the rows of that result of all rows).  -1 when there is none, or it is
+ * not such a file.
+ */
+int camp_verdict_read(const char *path, char *out, size_t len);
+
+/* The state an element's status row shows: "DONE", "DONE (FAIL: 2 of 16
+ * metrics)" (a verdict not met), "FAILED (exit 1: why)" (the job failed),
+ * "FAILED (why)" when no exit code is known. */
+int camp_state_text(const struct camp_element *e, char *buf, size_t len);
+
+/*
+ * The exit code of `status` over the elements' states [count] (indexed by
+ * enum camp_state) and [nverdict] elements DONE with a verdict not met:
+ * 3 some still pending or running, 1 some failed, lost or not submitted,
+ * 4 every job ran to its end but some verdict is not met, 0 all done.
+ */
+int camp_status_exit(const int *count, int nverdict);
+
 #endif

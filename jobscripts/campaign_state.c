@@ -56,11 +56,47 @@ static int read_status_file(const char *dir, const struct camp_element *e,
 	return 0;
 }
 
+/*
+ * An element whose job failed only because its verdict is not met: an
+ * acceptance element writes accept.json (its verdict, exit 1 FAIL or 3
+ * NOTRUN) as its last step and then exits 1 (ios_fail).  When the job
+ * ended no other way ([abnormal]: cancelled, out of time, node failure,
+ * out of memory) and exited 1, it is DONE with that verdict, not FAILED
+ * as a crashed job is.  Returns the state.
+ */
+static enum camp_state verdict_state(const char *dir, struct camp_element *e,
+				     enum camp_state st, bool abnormal)
+{
+	char path[PATH_MAX + 64], v[sizeof(e->verdict)];
+	struct stat sb;
+	int rc;
+
+	if (st != CAMP_FAILED || abnormal ||
+	    (e->exit_code && (e->exit_code >> 8) != 1))
+		return st;
+	snprintf(path, sizeof(path), "%s/elements/%d/accept.txt", dir,
+		 e->index);
+	if (stat(path, &sb) != 0) /* written after accept.json */
+		return st;
+	snprintf(path, sizeof(path), "%s/elements/%d/accept.json", dir,
+		 e->index);
+	rc = camp_verdict_read(path, v, sizeof(v));
+	if (rc != 1 && rc != 3)
+		return st;
+	snprintf(e->verdict, sizeof(e->verdict), "%s", v);
+	/* collect's index keeps it in its why column */
+	snprintf(e->why, sizeof(e->why),
+		 "%s (the verdict in %s/elements/%d/accept.txt)", v, dir,
+		 e->index);
+	return CAMP_DONE;
+}
+
 enum camp_state camp_element_state(const char *dir, struct camp_element *e)
 {
 	job_info_msg_t *msg = NULL;
 	enum camp_state st = CAMP_DONE;
 	bool any_pending = false, any_running = false, any_failed = false;
+	bool abnormal = false;
 	int64_t start = 0, end = 0;
 	char status[256];
 	int have_status;
@@ -69,6 +105,7 @@ enum camp_state camp_element_state(const char *dir, struct camp_element *e)
 		return CAMP_UNSUBMITTED;
 	have_status = read_status_file(dir, e, status, sizeof(status)) == 0;
 	e->why[0] = '\0';
+	e->verdict[0] = '\0';
 	if (slurm_load_job(&msg, e->jobid, SHOW_ALL) != SLURM_SUCCESS) {
 		/* purged from slurmctld (MinJobAge): the script's verdict */
 		if (!have_status) {
@@ -81,7 +118,7 @@ enum camp_state camp_element_state(const char *dir, struct camp_element *e)
 		if (strcmp(status, "ok") == 0)
 			return CAMP_DONE;
 		snprintf(e->why, sizeof(e->why), "%s", status);
-		return CAMP_FAILED;
+		return verdict_state(dir, e, CAMP_FAILED, false);
 	}
 	for (uint32_t i = 0; i < msg->record_count; i++) {
 		const slurm_job_info_t *j = &msg->job_array[i];
@@ -112,6 +149,9 @@ enum camp_state camp_element_state(const char *dir, struct camp_element *e)
 			break;
 		default:
 			any_failed = true;
+			/* a script's non-zero exit is FAILED; the others
+			 * ended it from outside */
+			abnormal |= base != JOB_FAILED;
 			e->exit_code = j->exit_code;
 			if (!e->why[0])
 				snprintf(e->why, sizeof(e->why),
@@ -154,7 +194,7 @@ enum camp_state camp_element_state(const char *dir, struct camp_element *e)
 		snprintf(e->why, sizeof(e->why), "exit code %u",
 			 e->exit_code >> 8);
 	}
-	return st;
+	return verdict_state(dir, e, st, abnormal);
 }
 static double mono_now(void)
 {
@@ -318,7 +358,7 @@ int camp_cmd_status(struct campaign *c, const struct opts *o)
 	int count[CAMP_NSTATES];
 	struct watch w = {.tty = isatty(STDOUT_FILENO) == 1};
 	double t0 = mono_now();
-	int rc = 0;
+	int rc = 0, nverdict = 0;
 
 	if (camp_load_recorded(c) < 0)
 		return 2;
@@ -356,23 +396,22 @@ int camp_cmd_status(struct campaign *c, const struct opts *o)
 	}
 	live_clear(&w);
 	printf("campaign %s: job %s, %zu element(s)\n", c->dir, c->job, c->nel);
-	printf("%-5s %-24s %-8s %-11s %s\n", "elem", "label", "jobid", "state",
-	       "detail");
+	printf("%-5s %-24s %-8s %s\n", "elem", "label", "jobid", "state");
 	for (size_t i = 0; i < c->nel; i++) {
 		const struct camp_element *e = &c->el[i];
+		char st[512];
 
-		printf("%-5d %-24s %-8u %-11s %s\n", e->index, e->label,
-		       e->jobid, camp_state_name(e->state), e->why);
+		camp_state_text(e, st, sizeof(st));
+		printf("%-5d %-24s %-8u %s\n", e->index, e->label, e->jobid,
+		       st);
+		nverdict += e->state == CAMP_DONE && e->verdict[0];
 	}
-	printf("done %d, failed %d, running %d, pending %d, lost %d, unsubmitted %d\n",
-	       count[CAMP_DONE], count[CAMP_FAILED], count[CAMP_RUNNING],
-	       count[CAMP_PENDING], count[CAMP_LOST], count[CAMP_UNSUBMITTED]);
+	printf("done %d (%d with a verdict not met), failed %d, running %d, pending %d, lost %d, unsubmitted %d\n",
+	       count[CAMP_DONE], nverdict, count[CAMP_FAILED],
+	       count[CAMP_RUNNING], count[CAMP_PENDING], count[CAMP_LOST],
+	       count[CAMP_UNSUBMITTED]);
 	print_efficiency(c);
-	if (count[CAMP_PENDING] || count[CAMP_RUNNING])
-		rc = 3;
-	else if (count[CAMP_FAILED] || count[CAMP_LOST] ||
-		 count[CAMP_UNSUBMITTED])
-		rc = 1;
+	rc = camp_status_exit(count, nverdict);
 out:
 	free(w.prev);
 	free(w.run_at);

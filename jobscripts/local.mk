@@ -64,6 +64,7 @@ endif
 
 # The pure part of `status --wait` (no Slurm needed).
 if HAVE_CMOCKA
+if HAVE_JANSSON
 check_PROGRAMS += tests/unit/test_campaign_progress
 TESTS += tests/unit/test_campaign_progress
 tests_unit_test_campaign_progress_SOURCES = \
@@ -71,9 +72,9 @@ tests_unit_test_campaign_progress_SOURCES = \
 	jobscripts/campaign_progress.c \
 	jobscripts/campaign_progress.h \
 	# End of tests_unit_test_campaign_progress_SOURCES
-tests_unit_test_campaign_progress_CPPFLAGS = $(AM_CPPFLAGS) $(INC_JOBS)
+tests_unit_test_campaign_progress_CPPFLAGS = $(AM_CPPFLAGS) $(INC_JOBS) $(JANSSON_CFLAGS)
 tests_unit_test_campaign_progress_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_campaign_progress_LDADD = $(CMOCKA_LIBS) -lm
+tests_unit_test_campaign_progress_LDADD = $(CMOCKA_LIBS) $(JANSSON_LIBS) -lm
 
 # `clean` with hostile records (the campaign code linked, Ceph faked).
 if HAVE_LIBSLURM
@@ -88,6 +89,7 @@ tests_unit_test_campaign_clean_SOURCES = \
 tests_unit_test_campaign_clean_CPPFLAGS = $(jobscripts_iostrata_campaign_CPPFLAGS)
 tests_unit_test_campaign_clean_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_campaign_clean_LDADD = $(jobscripts_iostrata_campaign_LDADD) $(CMOCKA_LIBS) -lm
+endif
 endif
 endif
 endif

@@ -259,8 +259,6 @@ static void sum_ranks(struct figctx *x)
 		r->outlier = 0;
 		fig->bytes += b;
 		fig->ops += o;
-		x->sw_bytes += r->stonewall_bytes;
-		x->sw_ops += r->stonewall_ops;
 		x->cpu += r->cpu_user_s + r->cpu_sys_s;
 		if (x->rep->lat_hist)
 			ios_lathist_merge_parts(
@@ -284,13 +282,50 @@ static void sum_ranks(struct figctx *x)
 	}
 }
 
-/* Stonewall and window rates, per-rank rate spread, CPU per GiB. */
+/*
+ * The bytes and operations moved inside the all-running window.  A rank
+ * that started last and ended first ran exactly the window: all it moved
+ * is inside, whatever its record says (iostrata-bench before issue 29
+ * recorded 0 for a rank of fewer operations than 10 ms of checkpoints:
+ * every 1-rank size-based run of a few MiB had a headline of 0).
+ */
+static void stonewall_sums(struct figctx *x)
+{
+	x->sw_bytes = x->sw_ops = 0;
+	for (int i = 0; i < x->n; i++) {
+		const struct ios_rank_result *r = &x->rep->ranks[i];
+		uint64_t b = r->stonewall_bytes, o = r->stonewall_ops;
+
+		if (r->t_start_ns == x->last_start &&
+		    r->t_end_ns == x->first_end) {
+			b = r->bytes[0] + r->bytes[1];
+			o = r->ops[0] + r->ops[1];
+		}
+		x->sw_bytes += b;
+		x->sw_ops += o;
+	}
+}
+
+/* Stonewall and window rates, per-rank rate spread, CPU per GiB.  The
+ * stonewall figures are NAN, and stonewall_short says why, when the
+ * all-running window holds less than one operation per rank (counted, or
+ * in bytes of the mean operation size): a rate of that is an
+ * interpolation, not a measurement (never a 0). */
 static void rate_figures(struct figctx *x)
 {
 	struct ios_figures *fig = &x->rep->fig;
 	int n = x->n;
 
-	if (x->first_end > x->last_start) {
+	stonewall_sums(x);
+	/* by operations, and by bytes: the operation counts are rounded
+	 * per rank (0.6 of an operation inside the window counts 1) */
+	if (fig->ops && (x->sw_ops < (uint64_t)n ||
+			 (double)x->sw_bytes * (double)fig->ops <
+				 (double)n * (double)fig->bytes)) {
+		fig->stonewall_short = true;
+		fig->stonewall_bw = NAN;
+		fig->stonewall_iops = NAN;
+	} else if (x->first_end > x->last_start) {
 		double w = (double)(x->first_end - x->last_start) / 1e9;
 
 		fig->stonewall_bw = (double)x->sw_bytes / w;

@@ -11,6 +11,10 @@
  *                   delivered while all of them were running
  *   window_bw       all bytes / (last end - first start)
  *   sum_rank_bw     sum over ranks of bytes_i / (end_i - start_i)
+ *                   (a rank that started last and ended first counts all
+ *                   it moved); NAN with fig.stonewall_short when the
+ *                   window holds less than one operation per rank
+ *                   (IOS_STONEWALL_SHORT says so in words)
  *   *_iops          the same with operations
  *   node_bw[n]      sum of the rates of node n's ranks
  *   lat_*           from the merged histograms of all ranks
@@ -37,6 +41,12 @@
 #include <stdint.h>
 
 #include "results.h"
+
+/* Why a repetition has no stonewall figure (fig.stonewall_short). */
+#define IOS_STONEWALL_SHORT                                                    \
+	"too short to stonewall: the window in which all ranks ran held "      \
+	"less than one operation per rank (the window and sum-of-ranks "       \
+	"figures stand)"
 
 /* The figures with stable names (docs/INTERFACES.md), in this order. */
 enum ios_fig {

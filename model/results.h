@@ -100,6 +100,10 @@ struct ios_figures {
 		lat_max_ns;
 	double cpu_s_per_gib; /* (user + sys) / GiB moved */
 	int32_t outliers;     /* number of ranks flagged */
+	/* the all-running window held less than one operation per rank
+	 * (a size-based run of a few operations, ranks that hardly
+	 * overlapped): stonewall_bw and _iops are NAN, not a figure */
+	bool stonewall_short;
 };
 
 /* One repetition of one phase. */

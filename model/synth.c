@@ -204,8 +204,10 @@ struct ios_run *ios_synth_run(const struct ios_synth *s)
 			run->node_json[i] = NULL;
 	if (asprintf(
 		    &run->job_json,
-		    "{\"job_id\":\"42\",\"partition\":\"local\",\"nodelist\":\"n[1-3]\",\"requested\":{\"cpus\":\"%d\"},\"applied\":{\"cpus\":\"%d\",\"mem\":\"%llu\",\"disk_bw\":\"%llu\"}}",
-		    s->cpus, s->cpus, (unsigned long long)s->mem,
+		    "{\"job_id\":\"42\",\"partition\":\"local\",\"nodelist\":\"n[1-3]\",\"requested\":{\"cpus\":\"%d\",\"mem\":\"%llu\"},\"applied\":{\"cpus\":\"%d\",\"mem\":\"%llu\",\"disk_bw\":\"%llu\"}}",
+		    s->req_cpus ? s->req_cpus : s->cpus,
+		    (unsigned long long)(s->req_mem ? s->req_mem : s->mem),
+		    s->cpus, (unsigned long long)s->mem,
 		    (unsigned long long)s->disk_bw) < 0)
 		run->job_json = NULL;
 	run->ceph_json = strdup(

@@ -26,7 +26,11 @@ struct ios_synth {
 	int cpus;         /* applied CPUs per storage node (0: unconstrained) */
 	uint64_t mem;     /* applied memory bytes per node (0: unconstrained) */
 	uint64_t disk_bw; /* applied write throttle B/s (0: none) */
-	int replication;  /* recorded in config "replication" (0: none) */
+	/* requested CPUs and memory (the job's requested facts; 0: as
+	 * applied): a sweep requests 20G and gets 22.1 GB online */
+	int req_cpus;
+	uint64_t req_mem;
+	int replication;      /* recorded in config "replication" (0: none) */
 	const char *job_name; /* config "job_name" */
 	const char *mode;     /* config "mode" ("once", "time"; NULL: none) */
 	bool size_based;      /* every repetition's size_based attribute */

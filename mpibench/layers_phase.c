@@ -17,6 +17,7 @@
 
 #include <mpi.h>
 
+#include "figures.h"
 #include "h5out.h"
 #include "layers_internal.h"
 #include "mb_exit.h"
@@ -94,16 +95,24 @@ static void lrun_rep_done(void *arg, const struct ios_phase_result *ph)
 	}
 }
 
-/* Mean stonewalled bandwidth of the valid repetitions; NAN if none. */
+/* Mean stonewalled bandwidth of the valid repetitions that have one (a
+ * repetition too short to stonewall has none: never a NAN in the sum);
+ * NAN if none. */
 static double phase_bw(const struct ios_phase_result *ph, char *why, size_t len)
 {
 	double sum = 0;
 	int n = 0;
 
 	for (int r = 0; r < ph->nreps; r++) {
-		if (ph->reps[r].valid) {
+		if (ph->reps[r].valid &&
+		    isfinite(ph->reps[r].fig.stonewall_bw)) {
 			sum += ph->reps[r].fig.stonewall_bw;
 			n++;
+		} else if (ph->reps[r].valid) {
+			if (why && !why[0])
+				snprintf(why, len,
+					 "repetition %d: " IOS_STONEWALL_SHORT,
+					 r);
 		} else if (why && !why[0]) {
 			snprintf(why, len, "repetition %d invalid: %.150s", r,
 				 ph->reps[r].invalid_reason);

@@ -118,11 +118,25 @@ void mb_rank_cum_at(const struct mb_rank_run *rr, int64_t t, double *b,
 	x = (double)(t - rr->t0_local) / (double)rr->cp_step;
 	k = (uint64_t)x;
 	fr = x - (double)k;
-	/* cp[k] holds the count at t0 + k * step; past the last one, the
-	 * final count (the rank has ended by then). */
+	/* cp[k] holds the count at t0 + k * step; past the last one, up to
+	 * the rank's end, the count runs from the last checkpoint to the
+	 * final count (a run shorter than one step has one checkpoint, 0 at
+	 * t0: taking the final count there made every stonewall of such a
+	 * run 0); after its end, the final count. */
 	if (k + 1 >= rr->ncp) {
-		*b = (double)rr->cum_bytes;
-		*o = (double)rr->cum_ops;
+		int64_t tl = rr->t0_local +
+			     (int64_t)(rr->ncp ? rr->ncp - 1 : 0) * rr->cp_step;
+		double f = rr->r.t_end_ns > tl && t < rr->r.t_end_ns
+				   ? (double)(t - tl) /
+					     (double)(rr->r.t_end_ns - tl)
+				   : 1.0;
+		double lb = rr->ncp ? (double)rr->cp_bytes[rr->ncp - 1] : 0;
+		double lo = rr->ncp ? (double)rr->cp_ops[rr->ncp - 1] : 0;
+
+		if (f < 0)
+			f = 0;
+		*b = lb + f * ((double)rr->cum_bytes - lb);
+		*o = lo + f * ((double)rr->cum_ops - lo);
 		return;
 	}
 	*b = (double)rr->cp_bytes[k] +

@@ -88,16 +88,21 @@ static void text_rep(const struct ios_run *run,
 	       rep->fig.outliers);
 	if (!rep->valid)
 		printf("       invalid: %s\n", rep->invalid_reason);
+	else if (rep->fig.stonewall_short)
+		printf("       stonewall: %s\n", IOS_STONEWALL_SHORT);
 	for (k = 0; k < rep->nranks; k++) {
 		const struct ios_rank_result *rk = &rep->ranks[k];
 
 		if (!rk->outlier)
 			continue;
 		ios_fmt_rate(rank_rate(rk), s1, sizeof(s1));
-		printf("       outlier: rank %d on %s: %s%s rate %s, ended at %.3f s\n",
+		printf("       outlier: rank %d on %s (%s%s%s): rate %s, ended at %.3f s\n",
 		       rk->rank, run->rank_info[rk->rank].host,
-		       rk->outlier & IOS_OUTLIER_RATE ? "rate " : "",
-		       rk->outlier & IOS_OUTLIER_END ? "end-time" : "", s1,
+		       rk->outlier & IOS_OUTLIER_RATE ? "rate" : "",
+		       rk->outlier == (IOS_OUTLIER_RATE | IOS_OUTLIER_END)
+			       ? ", "
+			       : "",
+		       rk->outlier & IOS_OUTLIER_END ? "end time" : "", s1,
 		       (double)rk->t_end_ns / 1e9);
 	}
 }
@@ -121,8 +126,11 @@ static void text_phase(const struct ios_run *run,
 	fmt_fig(head, st.fig[head].stddev, d, sizeof(d));
 	printf("  headline: stonewalled aggregate %s (bytes moved while all ranks ran / that window)\n",
 	       iops ? "IOPS" : "bandwidth");
-	printf("            mean %s  min %s  max %s  stddev %s  over %d valid rep(s)\n",
-	       a, b, c, d, st.fig[head].n);
+	printf("            mean %s  min %s  max %s  stddev %s  over %d valid rep(s)%s\n",
+	       a, b, c, d, st.fig[head].n,
+	       st.fig[head].n < st.nvalid
+		       ? " (the others valid, too short to stonewall)"
+		       : "");
 	printf("  %-4s %-5s %12s %12s %12s %10s %10s %10s %10s %5s\n", "rep",
 	       "valid", "stonewall", "window", "sum-ranks", "sw-IOPS", "p50",
 	       "p99", "max", "outl");
@@ -206,6 +214,7 @@ static void json_rep(struct jsonw *w, const struct ios_run *run,
 	jsonw_kv_bool(w, "valid", rep->valid);
 	jsonw_kv_bool(w, "size_based", rep->size_based);
 	jsonw_kv_str(w, "invalid_reason", rep->invalid_reason);
+	jsonw_kv_bool(w, "stonewall_short", rep->fig.stonewall_short);
 	jsonw_kv_uint(w, "bytes", rep->fig.bytes);
 	jsonw_kv_uint(w, "ops", rep->fig.ops);
 	for (f = 0; f < IOS_FIG_COUNT; f++)

@@ -39,6 +39,7 @@ check_PROGRAMS += \
 	tests/unit/test_advise \
 	tests/unit/test_advise_plot \
 	tests/unit/test_report_threads \
+	tests/unit/test_invariants \
 	# End of check_PROGRAMS (report)
 TESTS += \
 	tests/unit/test_report \
@@ -46,6 +47,7 @@ TESTS += \
 	tests/unit/test_advise \
 	tests/unit/test_advise_plot \
 	tests/unit/test_report_threads \
+	tests/unit/test_invariants \
 	tests/unit/test_report_isolated.sh \
 	tests/unit/test_report_shapes.sh \
 	tests/unit/test_report_markdown.sh \
@@ -64,6 +66,12 @@ tests_unit_test_report_plot_SOURCES = tests/unit/test_report_plot.c \
 tests_unit_test_report_plot_CFLAGS = $(tests_unit_test_report_CFLAGS)
 tests_unit_test_report_plot_CPPFLAGS = $(tests_unit_test_report_CPPFLAGS)
 tests_unit_test_report_plot_LDADD = $(tests_unit_test_report_LDADD)
+tests_unit_test_invariants_SOURCES = tests/unit/test_invariants.c \
+	tests/unit/report_fx.c tests/unit/report_fx.h tests/unit/hostile.h \
+	$(report_sources)
+tests_unit_test_invariants_CFLAGS = $(tests_unit_test_report_CFLAGS)
+tests_unit_test_invariants_CPPFLAGS = $(tests_unit_test_report_CPPFLAGS)
+tests_unit_test_invariants_LDADD = $(tests_unit_test_report_LDADD)
 tests_unit_test_report_threads_SOURCES = tests/unit/test_report_threads.c \
 	$(report_sources)
 tests_unit_test_report_threads_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)

@@ -23,6 +23,7 @@
 #include "report_advise.h"
 #include "report_layers.h"
 #include "safefile.h"
+#include "units.h"
 
 #include "figures.h"
 #include "runrec.h"
@@ -80,6 +81,53 @@ static unsigned long long jbytes(json_t *v)
 	long long x = jnum(v);
 
 	return x > 0 ? (unsigned long long)x : 0;
+}
+
+/* The requested configuration: an attachment's "requested" (the plugin's
+ * per-job applied file: cpus, mem_bytes), else a host record's shape (the
+ * same file, on the storage host: a run after the first of a job has no
+ * attachment of it), else the job's requested facts (IOSTRATA_REQ_CPUS,
+ * IOSTRATA_REQ_MEM as given: "20G"). */
+static void derive_requested(struct report_run *rr)
+{
+	struct ios_run *run = rr->run;
+	size_t na = run->nattach,
+	       nh = run->nhosts > 0 ? (size_t)run->nhosts : 0;
+
+	rr->req_cpus = -1;
+	rr->req_mem = 0;
+	for (size_t i = 0; i < na + nh; i++) {
+		const char *txt = i < na ? run->attachments[i].value
+					 : run->host_json[i - na];
+		json_t *j = json_loads(txt ? txt : "", 0, NULL);
+		json_t *r = json_object_get(
+			i < na ? j : json_object_get(j, "shape"), "requested");
+
+		if (json_is_object(r) && (json_object_get(r, "cpus") ||
+					  json_object_get(r, "mem_bytes"))) {
+			rr->req_cpus = jnum(json_object_get(r, "cpus"));
+			rr->req_mem = jbytes(json_object_get(r, "mem_bytes"));
+			json_decref(j);
+			return;
+		}
+		json_decref(j);
+	}
+	if (run->job_json) {
+		json_t *j = json_loads(run->job_json, 0, NULL);
+		json_t *r = json_object_get(j, "requested"),
+		       *m = json_object_get(r, "mem");
+		struct ios_err err = {0};
+		uint64_t b;
+
+		if (jnum(json_object_get(r, "cpus")) > 0)
+			rr->req_cpus = jnum(json_object_get(r, "cpus"));
+		if (json_is_string(m) &&
+		    ios_parse_size(json_string_value(m), "mem", &b, &err) == 0)
+			rr->req_mem = b;
+		else if (jbytes(m))
+			rr->req_mem = jbytes(m);
+		json_decref(j);
+	}
 }
 
 /* Applied state: attachments with "applied" (iostrata-node status), then
@@ -178,6 +226,7 @@ void report_derive(struct report_run *rr)
 	size_t cap = 64, len = 0;
 
 	derive_applied(rr);
+	derive_requested(rr);
 	if (l && l[0]) {
 		rr->label_buf = strdup(l);
 	} else if (rr->applied_src &&
@@ -186,8 +235,13 @@ void report_derive(struct report_run *rr)
 
 		if (rr->disk_bw)
 			snprintf(d, sizeof(d), "/d%.0fMB", rr->disk_bw / 1e6);
-		if (asprintf(&rr->label_buf, "c%ld/m%.0fG%s", rr->cpus,
-			     rr->mem / 1073741824.0, d) < 0)
+		/* a column of show: the request when there is one (the
+		 * applied memory differs from run to run by a block) */
+		if (asprintf(&rr->label_buf, "c%ld/m%.0fG%s",
+			     rr->req_cpus > 0 ? rr->req_cpus : rr->cpus,
+			     (double)(rr->req_mem ? rr->req_mem : rr->mem) /
+				     1073741824.0,
+			     d) < 0)
 			rr->label_buf = NULL;
 	} else {
 		rr->label_buf = strdup(base ? base + 1 : rr->path);
@@ -423,6 +477,20 @@ static bool row_before(const struct show_row *a, const struct show_row *b)
 	return a->ranks < b->ranks;
 }
 
+/* The ranks that ran phase [ph]: the most any of its repetitions had (a
+ * layered run's device phase runs on the storage ranks only); the run's
+ * rank count when it has no repetition. */
+static int phase_nranks(const struct ios_run *run,
+			const struct ios_phase_result *ph)
+{
+	int n = 0;
+
+	for (int r = 0; r < ph->nreps; r++)
+		if (ph->reps[r].nranks > n)
+			n = ph->reps[r].nranks;
+	return ph->nreps ? n : run->nranks;
+}
+
 static void show_modes(const struct report_run *runs, size_t n,
 		       const char **cols, size_t ncols, const char *fname)
 {
@@ -437,12 +505,13 @@ static void show_modes(const struct report_run *runs, size_t n,
 						    &runs[i].run->phases[k], lb,
 						    sizeof(lb));
 			int repl = multi ? runs[i].replication : 0;
+			int nr = phase_nranks(runs[i].run,
+					      &runs[i].run->phases[k]);
 			size_t r;
 
 			for (r = 0; r < nrows; r++)
 				if (!strcmp(rows[r].mode, m) &&
-				    rows[r].ranks == runs[i].run->nranks &&
-				    rows[r].repl == repl)
+				    rows[r].ranks == nr && rows[r].repl == repl)
 					break;
 			if (r < nrows)
 				continue;
@@ -460,7 +529,7 @@ static void show_modes(const struct report_run *runs, size_t n,
 					rows[nrows].order = rows[q].order;
 					break;
 				}
-			rows[nrows++].ranks = runs[i].run->nranks;
+			rows[nrows++].ranks = nr;
 		}
 	/* one block per mode (first seen first), its rows by factor and
 	 * ranks; insertion sort: stable, and the rows are few */
@@ -499,7 +568,6 @@ static void show_modes(const struct report_run *runs, size_t n,
 
 			for (size_t i = 0; i < n; i++) {
 				if (strcmp(runs[i].label, cols[k]) ||
-				    runs[i].run->nranks != rows[r].ranks ||
 				    (multi &&
 				     runs[i].replication != rows[r].repl))
 					continue;
@@ -512,7 +580,11 @@ static void show_modes(const struct report_run *runs, size_t n,
 							   &runs[i].run
 								    ->phases[p],
 							   lb, sizeof(lb)),
-						   rows[r].mode))
+						   rows[r].mode) ||
+					    phase_nranks(
+						    runs[i].run,
+						    &runs[i].run->phases[p]) !=
+						    rows[r].ranks)
 						continue;
 					report_phase_stats(
 						&runs[i].run->phases[p], f,
@@ -529,6 +601,20 @@ static void show_modes(const struct report_run *runs, size_t n,
 		printf("\n");
 	}
 	free(rows);
+}
+
+/* The valid repetitions of [ph] with no value of stonewall figure [f]:
+ * too short to stonewall (0 for any other figure). */
+static int short_reps(const struct ios_phase_result *ph,
+		      const struct ios_fig_desc *f)
+{
+	int n = 0;
+
+	for (int r = 0; r < ph->nreps; r++)
+		n += ph->reps[r].valid && ph->reps[r].fig.stonewall_short &&
+		     (f->id == IOS_FIG_STONEWALL_BW ||
+		      f->id == IOS_FIG_STONEWALL_IOPS);
+	return n;
 }
 
 /* Table 2 (the paper's rows): min/avg/max per run and phase. */
@@ -577,9 +663,14 @@ static void show_runs(const struct report_run *runs, size_t n,
 				       runs[i].label, pw,
 				       phase_label(runs[i].run, ph, lb,
 						   sizeof(lb)),
-				       runs[i].run->nranks, figs[q]->name,
-				       figs[q]->dunit, a, b, d, e, st.n,
-				       st.nreps);
+				       phase_nranks(runs[i].run, ph),
+				       figs[q]->name, figs[q]->dunit, a, b, d,
+				       e, st.n, st.nreps);
+				if (short_reps(ph, figs[q]))
+					printf("%-24s %-*s %d valid repetition(s) too short to stonewall: no %s (below)\n",
+					       "", pw, "",
+					       short_reps(ph, figs[q]),
+					       figs[q]->name);
 			}
 		}
 }
@@ -598,10 +689,31 @@ static void show_mode(const struct report_run *runs, size_t n)
 	}
 }
 
-/* Why repetitions were left out. */
+/* Why repetitions were left out, and which valid ones have no
+ * stonewall figure. */
 static void show_invalid(const struct report_run *runs, size_t n)
 {
-	int header = 0;
+	int header = 0, shorts = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < runs[i].run->nphases; k++) {
+			const struct ios_phase_result *ph =
+				&runs[i].run->phases[k];
+			char lb[40];
+
+			for (int r = 0; r < ph->nreps; r++) {
+				if (!ph->reps[r].valid ||
+				    !ph->reps[r].fig.stonewall_short)
+					continue;
+				if (!shorts++)
+					printf("\nno stonewall figure (%s):\n",
+					       IOS_STONEWALL_SHORT);
+				printf("  %s %s rep %d\n", runs[i].label,
+				       phase_label(runs[i].run, ph, lb,
+						   sizeof(lb)),
+				       ph->reps[r].rep);
+			}
+		}
 
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < runs[i].run->nphases; k++) {
@@ -719,8 +831,38 @@ static const char *const export_cols[] = {
 	"bs",          "nranks",         "nnodes",      "rep",
 	"valid",       "invalid_reason", "figure",      "value",
 	"unit",        "cpus",           "mem_bytes",   "disk_bw",
-	"replication",
+	"replication", "note",           "req_cpus",    "req_mem_bytes",
 };
+
+/* What a figure's value of [rep] needs said beside it ("" when nothing):
+ * a stonewall figure of a repetition too short to stonewall is none. */
+static const char *fig_note(const struct ios_rep_result *rep,
+			    const struct ios_fig_desc *f)
+{
+	return rep->fig.stonewall_short && (f->id == IOS_FIG_STONEWALL_BW ||
+					    f->id == IOS_FIG_STONEWALL_IOPS)
+		       ? IOS_STONEWALL_SHORT
+		       : "";
+}
+
+/* A count of the configuration, or null when unknown (never -1 or 0: an
+ * unknown is no number a reader may add up). */
+static void json_known(struct jsonw *w, const char *key, bool known, uint64_t v)
+{
+	if (known) {
+		jsonw_kv_uint(w, key, v);
+	} else {
+		jsonw_key(w, key);
+		jsonw_null(w);
+	}
+}
+
+/* The same in CSV: empty when unknown. */
+static void csv_known(FILE *out, bool known, uint64_t v)
+{
+	if (known)
+		fprintf(out, "%llu", (unsigned long long)v);
+}
 
 /* One export row (a run x phase x repetition x figure) as a JSON object. */
 static void json_row(struct jsonw *w, const struct report_run *rr,
@@ -740,7 +882,7 @@ static void json_row(struct jsonw *w, const struct report_run *rr,
 	jsonw_kv_str(w, "layer", ph->layer);
 	jsonw_kv_str(w, "backend", ph->backend);
 	jsonw_kv_uint(w, "bs", ph->bs);
-	jsonw_kv_int(w, "nranks", run->nranks);
+	jsonw_kv_int(w, "nranks", rep->nranks);
 	jsonw_kv_int(w, "nnodes", run->nnodes);
 	jsonw_kv_int(w, "rep", rep->rep);
 	jsonw_kv_bool(w, "valid", rep->valid);
@@ -748,10 +890,13 @@ static void json_row(struct jsonw *w, const struct report_run *rr,
 	jsonw_kv_str(w, "figure", f->name);
 	jsonw_kv_double(w, "value", v);
 	jsonw_kv_str(w, "unit", f->unit);
-	jsonw_kv_int(w, "cpus", rr->cpus);
-	jsonw_kv_uint(w, "mem_bytes", rr->mem);
+	json_known(w, "cpus", rr->cpus > 0, (uint64_t)rr->cpus);
+	json_known(w, "mem_bytes", rr->mem > 0, rr->mem);
 	jsonw_kv_uint(w, "disk_bw", rr->disk_bw);
 	jsonw_kv_int(w, "replication", rr->replication);
+	jsonw_kv_str(w, "note", fig_note(rep, f));
+	json_known(w, "req_cpus", rr->req_cpus > 0, (uint64_t)rr->req_cpus);
+	json_known(w, "req_mem_bytes", rr->req_mem > 0, rr->req_mem);
 	jsonw_obj_end(w);
 }
 
@@ -780,13 +925,22 @@ static void csv_row(FILE *out, const struct report_run *rr,
 				      : ph->backend);
 	}
 	fprintf(out, ",%llu,%d,%d,%d,%d,", (unsigned long long)ph->bs,
-		run->nranks, run->nnodes, rep->rep, rep->valid ? 1 : 0);
+		rep->nranks, run->nnodes, rep->rep, rep->valid ? 1 : 0);
 	csv_str(out, rep->invalid_reason);
 	fprintf(out, ",%s,", f->name);
 	if (!isnan(v))
 		fprintf(out, "%.17g", v);
-	fprintf(out, ",%s,%ld,%llu,%llu,%d\n", f->unit, rr->cpus, rr->mem,
-		rr->disk_bw, rr->replication);
+	fprintf(out, ",%s,", f->unit);
+	csv_known(out, rr->cpus > 0, (uint64_t)rr->cpus);
+	fputc(',', out);
+	csv_known(out, rr->mem > 0, rr->mem);
+	fprintf(out, ",%llu,%d,", rr->disk_bw, rr->replication);
+	csv_str(out, fig_note(rep, f));
+	fputc(',', out);
+	csv_known(out, rr->req_cpus > 0, (uint64_t)rr->req_cpus);
+	fputc(',', out);
+	csv_known(out, rr->req_mem > 0, rr->req_mem);
+	fputc('\n', out);
 }
 
 /* Every run x phase x repetition x figure of [runs]: JSON objects into

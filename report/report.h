@@ -26,7 +26,13 @@ struct report_run {
 	unsigned long long mem;     /* memory online, bytes */
 	unsigned long long disk_bw; /* write throttle B/s, 0 none */
 	const char *applied_src;    /* where the above came from */
-	int replication;            /* pool size, 0 unknown */
+	/* requested configuration (--iostrata-cpus / --iostrata-mem: the
+	 * plugin's applied file attached, or the job's facts): what a
+	 * sweep's cells are keyed by; the applied memory differs from it,
+	 * and from run to run, by a memory block.  -1 / 0 when unknown */
+	long req_cpus;
+	unsigned long long req_mem;
+	int replication; /* pool size, 0 unknown */
 };
 
 /* Statistics of one figure over the valid repetitions of a phase. */

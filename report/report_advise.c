@@ -128,11 +128,14 @@ static int h5_reader(const char *path, struct adv_config *cfg,
 		for (int r = 0; r < ph->nreps; r++) {
 			const struct ios_rep_result *rep = &ph->reps[r];
 
-			if (!rep->valid || cfg->nreps[m] >= ADV_MAX_REPS)
+			double v = m <= ADV_SEQ_READ ? rep->fig.stonewall_bw
+						     : rep->fig.stonewall_iops;
+
+			/* too short to stonewall: no figure to fit */
+			if (!rep->valid || !isfinite(v) ||
+			    cfg->nreps[m] >= ADV_MAX_REPS)
 				continue;
-			cfg->reps[m][cfg->nreps[m]++] =
-				m <= ADV_SEQ_READ ? rep->fig.stonewall_bw
-						  : rep->fig.stonewall_iops;
+			cfg->reps[m][cfg->nreps[m]++] = v;
 		}
 	}
 	ios_run_free(run);

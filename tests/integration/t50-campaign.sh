@@ -8,7 +8,9 @@
 # nothing submitted; a heterogeneous job (layered) and a compute job
 # (acceptance) run through submit / status (libslurm) / collect; a failing
 # element is marked FAILED in the index with its reason, partial results
-# kept, exit 1; --resume resubmits only the failed element.  `status
+# kept, exit 1; --resume resubmits only the failed element; an element
+# that ran to its end with a tier not met is DONE (FAIL: N of M metrics),
+# status exit 4.  `status
 # --wait` prints each state change as a line (not a terminal: nothing
 # else), and on a terminal also the live line with its estimate.
 
@@ -35,6 +37,16 @@ echo '{"node":"'"${SLURMD_NODENAME:-?}"'","applied":{"cpus_online":2}}'
 STUB
 cat >"$stub/report/iostrata-report" <<'STUB'
 #!/bin/bash
+# the tier "Unmet": a real verdict (accept.json as iostrata-report
+# accept --format=json writes it: 2 rows, 1 FAIL, exit 1)
+if [[ "$*" == *Unmet* ]]; then
+	if [[ "$*" == *--format=json* ]]; then
+		echo '{"tiers": [{"tier": "Unmet", "verdict": "FAIL", "rows": [{"result": "PASS"}, {"result": "FAIL"}]}], "exit": 1}'
+	else
+		echo "stub report $*"
+	fi
+	exit 1
+fi
 echo "stub report $*"
 [[ "$*" == *Impossible* ]] && exit 1
 exit 0
@@ -43,6 +55,7 @@ chmod +x "$stub"/*/iostrata-*
 
 # a floor every site meets and a tier nobody meets
 t5x_tiers "$work/tiers.conf" 1K
+printf '[tier "Unmet"]\nseq_read_bw = 1000GB\n' >>"$work/tiers.conf"
 site=$work/site/site.conf
 t5x_site "$site" accept.tiers="$work/tiers.conf" accept.tier=Floor
 
@@ -151,6 +164,16 @@ grep -q 'FAILED.*tier "No Such Tier" has no seq_read_bw' "$work/notier.txt" ||
 # (waited on right after its submit: seen before it ended)
 grep -Eq '^[0-9:]{8} acceptance (PENDING|RUNNING) -> FAILED, job [0-9]+: .*tier "No Such Tier"' \
 	"$work/notier.txt" || fail "the change line of the failed element has no reason: $(cat "$work/notier.txt")"
+# a tier not met by a job that ran to its end (its accept.json says FAIL)
+# is a verdict, not a failed job: DONE (FAIL: ...), status exit 4
+IOSTRATA_TIER=Unmet "$CAMPAIGN" submit "$site" acceptance --campaign="$work/unmet" >/dev/null ||
+	fail "submit acceptance (tier Unmet) failed"
+"$CAMPAIGN" status "$site" acceptance --campaign="$work/unmet" --wait=120 >"$work/unmet.txt"
+rc=$?
+[[ $rc -eq 4 ]] || fail "acceptance with a verdict not met: status exit $rc, want 4: $(cat "$work/unmet.txt")"
+grep -q 'DONE (FAIL: 1 of 2 metrics)' "$work/unmet.txt" ||
+	fail "a verdict not met is not shown as DONE (FAIL: 1 of 2 metrics): $(cat "$work/unmet.txt")"
+grep -q 'FAILED' "$work/unmet.txt" && fail "a verdict not met is shown as FAILED: $(cat "$work/unmet.txt")"
 "$CAMPAIGN" collect "$site" acceptance >"$work/collect.txt" 2>&1
 rc=$?
 [[ $rc -eq 1 ]] || fail "collect with a failed element: exit $rc, want 1"

@@ -41,6 +41,8 @@ static int parse_opts(int argc, char **argv, struct ios_synth *s,
 		{"rank-bw", required_argument, NULL, 'w'},
 		{"cpus", required_argument, NULL, 'c'},
 		{"mem", required_argument, NULL, 'm'},
+		{"req-cpus", required_argument, NULL, 'C'},
+		{"req-mem", required_argument, NULL, 'M'},
 		{"disk-bw", required_argument, NULL, 'd'},
 		{"replication", required_argument, NULL, 'P'},
 		{"straggler", required_argument, NULL, 's'},
@@ -92,6 +94,14 @@ static int parse_opts(int argc, char **argv, struct ios_synth *s,
 			if (ios_parse_size(optarg, "--mem", &v, &err) < 0)
 				return bad(&err);
 			s->mem = v;
+			break;
+		case 'M':
+			if (ios_parse_size(optarg, "--req-mem", &v, &err) < 0)
+				return bad(&err);
+			s->req_mem = v;
+			break;
+		case 'C':
+			s->req_cpus = atoi(optarg);
 			break;
 		case 'd':
 			if (ios_parse_rate(optarg, "--disk-bw", &v, &err) < 0)

@@ -10,6 +10,7 @@
 # 5-8: [sweep] replication (a factor list): `plan` runs every element once
 # per factor on pool PREFIX-rN, bad lists and prefixes are refused naming
 # the key, the value and what is accepted, env exports the key.
+# 11: site/example plans what the paper ran (replication 2 and 3).
 # 9-10: where submit finds the job scripts: the build tree's binary falls
 # back to the source tree; a copy outside the build tree (an installed
 # program) never reads a path of the machine it was built on.
@@ -22,9 +23,9 @@ src=$(cd "${IOSTRATA_SRCDIR:-$(dirname "$0")/../..}" && pwd -P)
 build=${IOSTRATA_BUILDDIR:-$src/build}
 camp=${CAMPAIGN:-$build/jobscripts/iostrata-campaign}
 
-echo "1..10"
+echo "1..11"
 if [ ! -x "$camp" ]; then
-	for i in 1 2 3 4 5 6 7 8 9 10; do echo "ok $i # SKIP no $camp"; done
+	for i in 1 2 3 4 5 6 7 8 9 10 11; do echo "ok $i # SKIP no $camp"; done
 	exit 0
 fi
 tmp=$(mktemp -d)
@@ -173,4 +174,14 @@ if [ $rc -eq 2 ] && [[ $out == *"not found in $tmp/nojs or "* ]] && [[ $out != *
 	echo "ok 10 - a copy outside the build tree does not read the source tree: $out"
 else
 	echo "not ok 10 - copy outside the build tree: exit $rc (want 2), \"$out\""
+fi
+# 11: site/example is the paper's cluster: its sweeps at replication 2 and 3
+# (seeds/000 section 4), each of the 16 configurations on both pools
+out=$("$camp" plan "$src/site/example" sweep-cores-mem 2>&1)
+if [ "$(grep -c -- '-r2	.*--iostrata-cpus=' <<<"$out")" = 16 ] &&
+	[ "$(grep -c -- '-r3	.*--iostrata-cpus=' <<<"$out")" = 16 ] &&
+	[ "$(grep -c . <<<"$out")" = 32 ]; then
+	echo "ok 11 - plan site/example sweep-cores-mem: 16 configurations at replication 2 and at 3"
+else
+	echo "not ok 11 - plan site/example sweep-cores-mem, want 16 at r2 and 16 at r3: $out"
 fi

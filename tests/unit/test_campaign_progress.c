@@ -10,8 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -105,6 +107,96 @@ static void test_progress_line(void **state)
 	assert_int_equal(strlen(buf), 9);
 }
 
+/* Write [text] to a temporary file; its path in [path]. */
+static void tmpfile_with(char *path, size_t len, const char *text)
+{
+	int fd;
+
+	snprintf(path, len, "/tmp/test_campaign_progress.XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+/*
+ * Issue 29 row 5: an acceptance element whose tier is not met shows
+ * "DONE (FAIL: 2 of 16 metrics)", a job that failed "FAILED (exit 3:
+ * ...)", and status exits 4 and 1 for them (before: FAILED and 1 for
+ * both).
+ */
+static void test_verdict(void **state)
+{
+	char path[64], v[64], buf[512];
+	struct camp_element e = {.index = 1, .label = "acceptance"};
+	int count[CAMP_NSTATES] = {0};
+	(void)state;
+	/* a tier table: 16 rows, 2 FAIL */
+	{
+		char json[8192];
+		size_t n = 0;
+
+		n += (size_t)snprintf(json + n, sizeof(json) - n,
+				      "{\"tiers\": [{\"tier\": \"T\", "
+				      "\"verdict\": \"FAIL\", \"rows\": [");
+		for (int i = 0; i < 16; i++)
+			n += (size_t)snprintf(json + n, sizeof(json) - n,
+					      "%s{\"result\": \"%s\"}",
+					      i ? "," : "",
+					      i < 2 ? "FAIL" : "PASS");
+		snprintf(json + n, sizeof(json) - n, "]}], \"exit\": 1}");
+		tmpfile_with(path, sizeof(path), json);
+	}
+	assert_int_equal(camp_verdict_read(path, v, sizeof(v)), 1);
+	assert_string_equal(v, "FAIL: 2 of 16 metrics");
+	unlink(path);
+	/* nersc: rows[].status, NOTRUN */
+	tmpfile_with(path, sizeof(path),
+		     "{\"profile\": \"nersc\", \"rows\": [{\"status\": "
+		     "\"PASS\"}, {\"status\": \"NOTRUN\"}], \"verdict\": "
+		     "\"NOTRUN\", \"exit\": 3}");
+	assert_int_equal(camp_verdict_read(path, v, sizeof(v)), 3);
+	assert_string_equal(v, "NOTRUN: 1 of 2 metrics");
+	unlink(path);
+	/* not a verdict: none */
+	tmpfile_with(path, sizeof(path), "{\"exit\": \"x\"}");
+	assert_int_equal(camp_verdict_read(path, v, sizeof(v)), -1);
+	unlink(path);
+	tmpfile_with(path, sizeof(path), "not json");
+	assert_int_equal(camp_verdict_read(path, v, sizeof(v)), -1);
+	unlink(path);
+	assert_int_equal(
+		camp_verdict_read("/nonexistent/accept.json", v, sizeof(v)),
+		-1);
+
+	e.state = CAMP_DONE;
+	snprintf(e.verdict, sizeof(e.verdict), "FAIL: 2 of 16 metrics");
+	camp_state_text(&e, buf, sizeof(buf));
+	assert_string_equal(buf, "DONE (FAIL: 2 of 16 metrics)");
+	e.verdict[0] = '\0';
+	e.state = CAMP_FAILED;
+	e.exit_code = 3 << 8;
+	snprintf(e.why, sizeof(e.why), "iostrata-bench write failed");
+	camp_state_text(&e, buf, sizeof(buf));
+	assert_string_equal(buf,
+			    "FAILED (exit 3: iostrata-bench write failed)");
+	e.exit_code = 0;
+	snprintf(e.why, sizeof(e.why), "Slurm state TIMEOUT (component 0)");
+	camp_state_text(&e, buf, sizeof(buf));
+	assert_string_equal(buf, "FAILED (Slurm state TIMEOUT (component 0))");
+	e.state = CAMP_DONE;
+	camp_state_text(&e, buf, sizeof(buf));
+	assert_string_equal(buf, "DONE");
+
+	count[CAMP_DONE] = 2;
+	assert_int_equal(camp_status_exit(count, 0), 0);
+	assert_int_equal(camp_status_exit(count, 1), 4);
+	count[CAMP_FAILED] = 1;
+	assert_int_equal(camp_status_exit(count, 1), 1);
+	count[CAMP_RUNNING] = 1;
+	assert_int_equal(camp_status_exit(count, 1), 3);
+}
+
 static void test_change_line(void **state)
 {
 	struct tm tm = {.tm_hour = 12, .tm_min = 4, .tm_sec = 5};
@@ -145,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_progress_line),
 		cmocka_unit_test(test_change_line),
+		cmocka_unit_test(test_verdict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

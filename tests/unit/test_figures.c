@@ -237,6 +237,82 @@ static void test_size_based_first_finisher(void **state)
 	freerep(rep);
 }
 
+/* Issue 29 row 1: a size-based 1-rank run of two 1 MiB writes in 1.3 ms,
+ * recorded as iostrata-bench did before the fix (stonewall_bytes 0: one
+ * checkpoint at t0, taken for the final count).  The one rank ran the
+ * whole window: its bytes are all inside, the headline is bytes / time,
+ * never 0. */
+static void test_one_rank_short_once(void **state)
+{
+	struct rk r[1] = {{.rate = 1600 * MB, .start_s = 1, .end_s = 1.0013}};
+	struct ios_rep_result *rep;
+
+	(void)state;
+	rep = mkrep(r, 1);
+	rep->size_based = true;
+	rep->ranks[0].bytes[IOS_OP_WRITE] = 2u << 20;
+	rep->ranks[0].ops[IOS_OP_WRITE] = 2;
+	rep->ranks[0].stonewall_bytes = 0;
+	rep->ranks[0].stonewall_ops = 0;
+	ios_figures_compute(rep, ri, 1);
+	assert_true(rep->valid);
+	assert_false(rep->fig.stonewall_short);
+	assert_true(fabs(rep->fig.stonewall_bw - (2u << 20) / 0.0013) < 1e3);
+	assert_true(fabs(rep->fig.stonewall_iops - 2 / 0.0013) < 1);
+	assert_true(fabs(rep->fig.stonewall_bw - rep->fig.window_bw) < 1e3);
+	freerep(rep);
+}
+
+/* Two ranks of two operations each that overlapped for less than one
+ * operation: no stonewall figure, said so, never 0; the window stands. */
+static void test_too_short_to_stonewall(void **state)
+{
+	struct rk r[2] = {
+		{.rate = 1600 * MB, .start_s = 1, .end_s = 1.0013},
+		{.rate = 1600 * MB, .start_s = 1.0012, .end_s = 1.0025}};
+	struct ios_rep_result *rep;
+	struct ios_phase_result ph = {.name = "write", .nreps = 1};
+	struct ios_stat st;
+
+	(void)state;
+	rep = mkrep(r, 2);
+	rep->size_based = true;
+	for (int i = 0; i < 2; i++) {
+		rep->ranks[i].bytes[IOS_OP_WRITE] = 2u << 20;
+		rep->ranks[i].ops[IOS_OP_WRITE] = 2;
+		rep->ranks[i].stonewall_bytes = 80000; /* 0.1 ms of 1.3 */
+		rep->ranks[i].stonewall_ops = 0;
+	}
+	ios_figures_compute(rep, ri, 1);
+	assert_true(rep->valid);
+	assert_true(rep->fig.stonewall_short);
+	assert_true(isnan(rep->fig.stonewall_bw));
+	assert_true(isnan(rep->fig.stonewall_iops));
+	assert_true(rep->fig.window_bw > 0);
+	ph.reps = rep;
+	ios_fig_stat(&ph, IOS_FIG_STONEWALL_BW, &st);
+	assert_int_equal(st.n, 0); /* left out of the headline, not a 0 */
+	assert_non_null(strstr(IOS_STONEWALL_SHORT, "too short to stonewall"));
+	freerep(rep);
+
+	/* 1 MiB operations, 0.6 of one inside the window per rank: the
+	 * bench rounds each rank's count up to 1, the bytes say 0.6 (a
+	 * stonewall_iops of 1896 next to a stonewall_bw of 1373 MiB/s) */
+	rep = mkrep(r, 2);
+	rep->size_based = true;
+	for (int i = 0; i < 2; i++) {
+		rep->ranks[i].bytes[IOS_OP_WRITE] = 1u << 20;
+		rep->ranks[i].ops[IOS_OP_WRITE] = 1;
+		rep->ranks[i].stonewall_bytes = 629146;
+		rep->ranks[i].stonewall_ops = 1;
+	}
+	ios_figures_compute(rep, ri, 1);
+	assert_true(rep->valid);
+	assert_true(rep->fig.stonewall_short);
+	assert_true(isnan(rep->fig.stonewall_iops));
+	freerep(rep);
+}
+
 /* An early finisher that claims the full bytes (inflated rate). */
 static void test_early_inflated(void **state)
 {
@@ -525,6 +601,8 @@ int main(void)
 		cmocka_unit_test(test_uniform),
 		cmocka_unit_test(test_early_finisher),
 		cmocka_unit_test(test_size_based_first_finisher),
+		cmocka_unit_test(test_one_rank_short_once),
+		cmocka_unit_test(test_too_short_to_stonewall),
 		cmocka_unit_test(test_timebased_end),
 		cmocka_unit_test(test_early_inflated),
 		cmocka_unit_test(test_outliers),

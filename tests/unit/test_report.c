@@ -386,7 +386,7 @@ static void test_export(void **state)
 			 0);
 	assert_true(!strncmp(
 		out,
-		"file,run_id,created_utc,job,label,phase,layer,backend,bs,nranks,nnodes,rep,valid,invalid_reason,figure,value,unit,cpus,mem_bytes,disk_bw,replication\n",
+		"file,run_id,created_utc,job,label,phase,layer,backend,bs,nranks,nnodes,rep,valid,invalid_reason,figure,value,unit,cpus,mem_bytes,disk_bw,replication,note,req_cpus,req_mem_bytes\n",
 		130));
 	for (line = out; (line = strchr(line, '\n')); line++)
 		rows++;
@@ -472,8 +472,8 @@ static void test_export_hostile_names(void **state)
 	     line = strchr(line, '\n')) {
 		line++;
 		rows++;
-		if (csv_fields(line, phase, sizeof(phase)) != 21)
-			fail_msg("not 21 fields: %.200s", line);
+		if (csv_fields(line, phase, sizeof(phase)) != 24)
+			fail_msg("not 24 fields: %.200s", line);
 		assert_string_equal(phase, "w\"r,i\\te");
 	}
 	assert_true(rows > 0);
@@ -708,6 +708,12 @@ static void test_derive(void **state)
 		 "{\"applied\":{\"cpus\":\"1\",\"mem\":\"1\"}}", NULL, NULL,
 		 NULL, NULL, 8, 34359738368ull, 175000000ull, 0, "attachment",
 		 "c8/m32G/d175MB"},
+		/* the plugin's applied file: the label is the request (20G
+		 * is 20.6 GiB applied in this run, 20.9 in the next: issue
+		 * 29), not c1/m21G */
+		{"{\"requested\":{\"cpus\":1,\"mem_bytes\":21474836480},\"applied\":{\"cpus_online\":1,\"mem_online_bytes\":22100000000}}",
+		 NULL, NULL, NULL, NULL, NULL, 1, 22100000000ull, 0, 0,
+		 "attachment", "c1/m20G"},
 		/* the job's IOSTRATA_APPLIED_* as strings */
 		{"not json",
 		 "{\"applied\":{\"cpus\":\"2\",\"mem\":\"1073741824\",\"disk_bw\":\"50000000\"}}",
@@ -808,6 +814,56 @@ static void test_recompute_group(void **state)
 }
 
 /*
+ * Issue 29 row 6: show's ranks column counts the ranks that ran the phase
+ * (a layered run's device phase ran on the 3 storage ranks of 7); it said
+ * the run's rank count on every phase.  export's nranks the same.
+ */
+static void test_show_phase_ranks(void **state)
+{
+	struct ios_synth s;
+	struct ios_err err = {0};
+	struct ios_run *run;
+	char *out = NULL, *l;
+	int seen = 0;
+
+	(void)state;
+	ios_synth_defaults(&s);
+	run = ios_synth_run(&s);
+	assert_non_null(run);
+	assert_int_equal(run->nranks, 6);
+	for (int r = 0; r < run->phases[0].nreps; r++)
+		run->phases[0].reps[r].nranks = 4; /* a group of the 6 */
+	assert_int_equal(ios_h5_write_run(P("group.h5"), run, &err), 0);
+	for (int r = 0; r < run->phases[0].nreps; r++)
+		run->phases[0].reps[r].nranks = 6; /* freed by count */
+	ios_synth_free(run);
+	assert_int_equal(run_cmd(&out, 2, "show", P("group.h5")), 0);
+	for (l = out; (l = strstr(l, "stonewall_bw ")); l++) {
+		const char *e = l;
+		char phase[32];
+		int nr = -1;
+
+		while (e > out && e[-1] != '\n')
+			e--;
+		if (strncmp(e, "c2/m24G ", 8)) /* a table's title */
+			continue;
+		assert_int_equal(sscanf(e, "%*s %31s %d", phase, &nr), 2);
+		assert_int_equal(nr, strcmp(phase, "write") ? 6 : 4);
+		seen++;
+	}
+	assert_int_equal(seen, 2);
+	/* the mode table's ranks column too */
+	assert_non_null(strstr(out, "| write              |     4|"));
+	assert_non_null(strstr(out, "| read               |     6|"));
+	free(out);
+	assert_int_equal(
+		run_cmd(&out, 3, "export", "--format=json", P("group.h5")), 0);
+	assert_non_null(strstr(out, "\"nranks\":4,"));
+	assert_non_null(strstr(out, "\"nranks\":6,"));
+	free(out);
+}
+
+/*
  * show --hosts over another user's host records: JSON decodes \u001b, so
  * an escape sequence in a field, a why_unknown key or reason reached the
  * terminal as ESC (the reader's text cleaning sees only the raw JSON).
@@ -862,6 +918,7 @@ int main(void)
 		cmocka_unit_test(test_derive),
 		cmocka_unit_test(test_hosts_escapes),
 		cmocka_unit_test(test_recompute_group),
+		cmocka_unit_test(test_show_phase_ranks),
 	};
 
 	return cmocka_run_group_tests_name("report", tests, setup, teardown);
