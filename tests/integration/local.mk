@@ -23,8 +23,10 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t03-het-step-end.sh \
 	# End of dist_noinst_SCRIPTS
 
-# What every integration test sources (log/fail/skip, cleanups, jobs).
+# What every integration test sources (log/fail/skip, cleanups, jobs), and
+# the minutes they may take (tests/run prints their sum against it).
 EXTRA_DIST += \
+	tests/integration/budget \
 	tests/integration/lib.bash \
 	# End of EXTRA_DIST (tests/integration)
 
