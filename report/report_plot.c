@@ -570,7 +570,7 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 	double *xs = calloc(n + 1, sizeof(double)),
 	       *ys = calloc(n + 1, sizeof(double));
 	struct hm_cell *cells = calloc(n + 1, sizeof(*cells));
-	double base = NAN, bx = -1, by = -1;
+	double base = NAN, bx = -1, by = -1, ctop = 1.2;
 	size_t nx = 0, ny = 0, nc = 0, bcell = 0;
 	char *body = NULL, name[48], rtitle[48], basename[160];
 	size_t blen = 0;
@@ -692,6 +692,13 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 			   (c->amem0 + c->amem1) / 2 / osds / 1073741824.0);
 		fprintf(pd.fp, "\n");
 	}
+	/* the colour scale reaches the largest cell: above its top every
+	 * cell had one colour (the demo's 1.39 and 2.05 both drew as 1.2) */
+	for (size_t k = 0; k < nc; k++)
+		if (isfinite(cells[k].mean / cells[k].nruns / base))
+			ctop = fmax(ctop, ceil(cells[k].mean / cells[k].nruns /
+					       base * 10) /
+						  10);
 	b = open_memstream(&body, &blen);
 	if (b) {
 		/* two lines: what is normalised to what, what a cell shows */
@@ -710,8 +717,11 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 			   cells[bcell].requested ? "requested" : "applied");
 		fprintf(b, "\nset cblabel ");
 		gp_fprintq(b, "%s / baseline", f->name);
+		/* the palette's positions are scaled onto the cbrange: its
+		 * last one is the range's top, so 1.0 stays the baseline's */
 		fprintf(b,
-			"\nset cbrange [0:1.2]\nset palette defined (0 '#b2182b', 0.6 '#f4a582', 0.9 '#f7f7f7', 1.0 '#92c5de', 1.2 '#2166ac')\nset xtics (");
+			"\nset cbrange [0:%.1f]\nset palette defined (0 '#b2182b', 0.6 '#f4a582', 0.9 '#f7f7f7', 1.0 '#92c5de', %.1f '#2166ac')\nset xtics (",
+			ctop, ctop);
 		for (size_t ix = 0; ix < nx; ix++)
 			fprintf(b, "%s'%.3g' %zu", ix ? ", " : "", xs[ix], ix);
 		fprintf(b, ")\nset ytics (");

@@ -630,7 +630,8 @@ static void test_heatmap_dimensions(void **state)
 		{2, 20, 139e6},
 		{2, 23, 100e6},
 	};
-	char out[300], files[4][300], *txt = NULL;
+	char out[300], files[4][300], gpw[300], *txt = NULL, *gps;
+	FILE *fp;
 
 	(void)state;
 	if (access(GNUPLOT_PATH, X_OK) != 0)
@@ -668,10 +669,29 @@ static void test_heatmap_dimensions(void **state)
 		assert_int_equal(ios_h5_write_run(files[k], run, &err), 0);
 		ios_synth_free(run);
 	}
+	/* gnuplot through a wrapper that keeps the script it is given */
+	snprintf(gpw, sizeof(gpw), "%s/gp-wrap", dir);
+	fp = fopen(gpw, "w");
+	assert_non_null(fp);
+	fprintf(fp, "#!/bin/sh\ntee -a '%s/gp-script' | exec '%s' \"$@\"\n",
+		dir, GNUPLOT_PATH);
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(chmod(gpw, 0700), 0);
+	setenv("GNUPLOT", gpw, 1);
 	snprintf(out, sizeof(out), "--out=%s/dim", dir);
 	assert_int_equal(run_cmd(&txt, 7, "plot", "--kind=heatmap", out,
 				 files[0], files[1], files[2], files[3]),
 			 REPORT_EXIT_OK);
+	/* the colour scale reaches the largest cell (1.39): a scale that
+	 * stopped at 1.2 drew every cell above it in one colour */
+	gps = slurp(P("gp-script"));
+	assert_non_null(gps);
+	if (!strstr(gps, "set cbrange [0:1.4]") ||
+	    !strstr(gps, "1.0 '#92c5de', 1.4 '#2166ac')"))
+		fail_msg("the colour scale does not reach the largest cell "
+			 "(1.39):\n%s",
+			 gps);
+	free(gps);
 	if (!strstr(txt, "(2 cores, 23 GiB/OSD requested)") ||
 	    !strstr(txt, "more cores: faster in 2, slower in 0") ||
 	    !strstr(txt, "more memory: faster in 0, slower in 2") ||
