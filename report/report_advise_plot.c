@@ -218,7 +218,8 @@ int adv_plot_cands(const char *prefix, const struct adv_cand *cd, size_t n,
 		    "of the 95%% interval)'\n");
 	/* relative performance is never negative (intervals clipped at 0):
 	 * the axis starts at 0, with no margin below */
-	fprintf(fp, "set grid\nset key bottom right\nset yrange [0:*]\n");
+	fprintf(fp,
+		"set grid\nset key outside below horizontal maxrows 2 width -4\nset yrange [0:*]\n");
 	fprintf(fp, "set offsets graph 0.05, graph 0.05, graph 0.1, 0\n");
 	fprintf(fp,
 		"plot $adv using 1:($4 == 1 ? $2 : 1/0):3:2 with yerrorbars "

@@ -85,6 +85,22 @@ static void test_plot(void **state)
 	fclose(fp);
 	assert_has(dat, " 1 \"16 cores, 64 GiB, hdd-5400\" ");
 	free(dat);
+	/* the key is drawn below the plot: inside, at the bottom right, it
+	 * covered the bars of the dearest nodes (the demo's 6,900-7,000 EUR
+	 * measured points) */
+	snprintf(path, sizeof(path), "%s.gp", prefix);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	dat = NULL;
+	len = 0;
+	assert_true(getdelim(&dat, &len, '\0', fp) > 0);
+	fclose(fp);
+	assert_has(dat, "set key outside below");
+	assert_null(strstr(dat, "set key bottom right"));
+	free(dat);
+	dat = NULL;
+	len = 0;
+	snprintf(path, sizeof(path), "%s.dat", prefix);
 	/* gnuplot missing */
 	unlink(path);
 	setenv("GNUPLOT", "/nonexistent/gnuplot", 1);
