@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# t20-spank-apply: a job with --iostrata-cpus=1 --iostrata-mem=12G
+# t20-spank-apply: a job with --iostrata-cpus=1 --iostrata-mem=20G
 # --iostrata-disk-bw=50M on s1 sees 1 CPU online (nproc, /sys), MemTotal
 # reduced, IOSTRATA_* set, s1's own OSD throttled -- exactly the cgroup
 # that OSD runs in, found by its cephadm name (ceph-<fsid>@osd.N.service/
@@ -52,23 +52,18 @@ run_job() {
 sync
 echo 3 >/proc/sys/vm/drop_caches
 echo 1 >/proc/sys/vm/compact_memory
-mem=12G
+# 20G: a target this machine reaches every time (about 3 GiB of its 24 to
+# offline: 12 to 24 blocks of 128 MiB).  Not 22G: with the local policy's
+# 10% tolerance 24 GiB online already meets it and nothing is offlined,
+# so the MemTotal check below would pass on a plugin that did nothing.
+# Not 12G, which this test asked first until 2026-12-06: half the memory
+# is more than the kernel can free here (unmovable slab and page tables
+# in most Normal-zone blocks after a few hours of builds), so that request
+# was refused cleanly in every CI run and the test then retried with 20G,
+# a second shape on every run (issue 28).  The clean refusal of a target
+# the kernel cannot reach is t23's to show (8G, restored, not drained).
+mem=20G
 run_job $mem
-if [ "$(job_state "$id")" = FAILED ] && grep -q "iostrata-mem=$mem not reached.*node restored" <<<"$out"; then
-	# Other tenants of this shared machine pin memory: the plugin refused
-	# cleanly (checked here); try a target the kernel can still reach.
-	expect_restored "refused $mem"
-	# 20G, not 22G: with the local policy's 10% tolerance a 22G target is
-	# met by 24 GiB online without offlining anything, and the MemTotal
-	# check below would fail on a correct plugin.
-	log "the kernel could not offline enough memory for $mem now; retrying with 20G"
-	mem=20G
-	run_job $mem
-	if [ "$(job_state "$id")" = FAILED ] && grep -q "iostrata-mem=$mem not reached.*node restored" <<<"$out"; then
-		expect_restored "refused $mem"
-		skip "not enough offlinable memory on this shared machine now (refused cleanly, node restored)"
-	fi
-fi
 [ "$(job_state "$id")" = COMPLETED ] || fail "job $id state $(job_state "$id")"
 grep -qx "nproc=1" <<<"$out" || fail "nproc is not 1"
 grep -qx "online=0" <<<"$out" || fail "/sys/devices/system/cpu/online is not 0"
