@@ -1,14 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t25-spank-health: iostrata-node check as slurmd runs it (HealthCheckProgram,
-# HealthCheckInterval=10 s; slurmd ignores its exit code, so it must drain
+# HealthCheckInterval=5 s; slurmd ignores its exit code, so it must drain
 # the node itself): a node left shaped by hand is drained within one
 # interval (reason "iostrata: health check: ...") and resumed within one
 # interval after `iostrata-node restore`; a node an admin drained is never
 # resumed nor re-labelled; a node shaped by a running job is not drained.
 . "$(dirname "$0")/t2x-lib.bash"
 
-IV=10
+IV=5
 ensure_plugin
 snapshot
 P=$IOSTRATA_STORAGE_PARTITION
