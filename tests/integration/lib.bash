@@ -14,7 +14,10 @@ T=${T:-$(basename "$0" .sh)}
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${IOSTRATA_BUILD_DIR:-$top/build}
 
-log() { printf '%s: %s\n' "$T" "$*"; }
+# log MSG: a line of the test's log, with the seconds since the test
+# started (where the time of a slow test goes: tests/run's table has only
+# its total)
+log() { printf '%s: [%5ds] %s\n' "$T" "$SECONDS" "$*"; }
 fail() {
 	printf '%s: FAIL: %s\n' "$T" "$*" >&2
 	exit 1
