@@ -207,18 +207,18 @@ if ((${#folders[@]} == 0)); then
 	echo "not ok 1 - no table of arrows in $top/docs/arrows.txt"
 	exit 1
 fi
-n=0 fails=0
+# shellcheck source=tests/lib/tap.bash
+source "$top/tests/lib/tap.bash"
 echo "1..$((${#folders[@]} + 5))"
-# tap OK TEXT [DETAIL]
+# tap OK TEXT [DETAIL]: ok or notok, the DETAIL lines after a notok
 tap() {
-	n=$((n + 1))
 	if (($1)); then
-		echo "ok $n - $2"
+		ok "$2"
 	else
-		echo "not ok $n - $2"
+		notok "$2"
 		[[ -n ${3-} ]] && sed 's/^/# /' <<<"$3"
-		fails=$((fails + 1))
 	fi
+	return 0
 }
 
 for dir in "${folders[@]}"; do
@@ -274,4 +274,4 @@ ok=0
 tap $ok \
 	"a wrong arrow planted in Makefile.am, INTERFACES.md, README.md or the table is found" \
 	"found per plant (want 1 1 1 3): $found; in the unchanged copies: ${clean:-nothing}"
-exit $((fails > 0))
+exit $((tap_fails > 0))
