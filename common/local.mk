@@ -1,5 +1,6 @@
 ## common/: small shared helpers (units, errbuf, JSON writer, latency histogram,
-## the Ceph client libraries and the one Ceph connect).
+## the Ceph client libraries and the one Ceph connect, the one reader of the
+## host's /sys and /proc below a root).
 noinst_LTLIBRARIES += common/libiostrata_common.la
 common_libiostrata_common_la_SOURCES = \
 	common/cmdrun.c \
@@ -8,6 +9,8 @@ common_libiostrata_common_la_SOURCES = \
 	common/errbuf.h \
 	common/gnuplot.c \
 	common/gnuplot.h \
+	common/hostfs.c \
+	common/hostfs.h \
 	common/jsonw.c \
 	common/jsonw.h \
 	common/lathist.c \
@@ -38,6 +41,7 @@ check_PROGRAMS += \
 	tests/unit/test_ceph_conn \
 	tests/unit/test_gnuplot \
 	tests/unit/test_safefile \
+	tests/unit/test_hostfs \
 	# End of check_PROGRAMS (common)
 TESTS += \
 	tests/unit/test_units \
@@ -47,6 +51,7 @@ TESTS += \
 	tests/unit/test_ceph_conn \
 	tests/unit/test_gnuplot \
 	tests/unit/test_safefile \
+	tests/unit/test_hostfs \
 	# End of TESTS (common)
 tests_unit_test_units_CPPFLAGS = $(AM_CPPFLAGS) $(INC_COMMON)
 tests_unit_test_units_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -71,4 +76,9 @@ tests_unit_test_gnuplot_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
 tests_unit_test_safefile_CPPFLAGS = $(AM_CPPFLAGS) $(INC_COMMON)
 tests_unit_test_safefile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_safefile_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
+tests_unit_test_hostfs_CPPFLAGS = $(AM_CPPFLAGS) $(INC_COMMON) \
+	-I$(top_srcdir)/tests/fakes
+tests_unit_test_hostfs_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_hostfs_LDADD = common/libiostrata_common.la \
+	tests/fakes/libfakeroot.la $(CMOCKA_LIBS)
 endif

@@ -285,3 +285,15 @@ void ios_deadline(clockid_t clk, const struct timespec *rel,
 		end->tv_nsec -= 1000000000L;
 	}
 }
+
+char *ios_trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}

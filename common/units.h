@@ -61,4 +61,8 @@ const char *ios_fmt_rate(double bytes_per_s, char *buf, size_t len);
 void ios_deadline(clockid_t clk, const struct timespec *rel,
 		  struct timespec *end);
 
+/* [s] without its leading white space, its trailing white space cut off
+ * in place (the parsers of site.conf and policy.conf). */
+char *ios_trim(char *s);
+
 #endif

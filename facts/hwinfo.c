@@ -24,6 +24,7 @@
 #include <hwloc.h>
 #endif
 #include "ceph_conn.h"
+#include "hostfs.h"
 #include "hwinfo.h"
 #include "hwinfo_internal.h"
 
@@ -180,22 +181,13 @@ static json_t *cpu_info(const char *root)
 #endif
 	if (!json_object_get(o, "numa_nodes")) {
 		/* no hwloc (or a fake root): count sysfs node dirs */
-		char path[PATH_MAX];
-		DIR *d;
-		struct dirent *e;
-		int c = 0;
+		size_t c = 0;
 
-		snprintf(path, sizeof(path), "%s/sys/devices/system/node",
-			 root);
-		if ((d = opendir(path))) {
-			while ((e = readdir(d)))
-				if (!strncmp(e->d_name, "node", 4) &&
-				    isdigit((unsigned char)e->d_name[4]))
-					c++;
-			closedir(d);
-		}
+		(void)sysfs_count_units(root, "sys/devices/system/node", "node",
+					NULL, NULL, &c, NULL);
 		json_object_set_new(o, "numa_nodes",
-				    c ? json_integer(c) : json_string(UNKNOWN));
+				    c ? json_integer((json_int_t)c)
+				      : json_string(UNKNOWN));
 		set_str(o, "sockets", NULL);
 		set_str(o, "cores", NULL);
 		set_str(o, "threads", NULL);
@@ -207,10 +199,9 @@ static json_t *cpu_info(const char *root)
 static json_t *mem_info(const char *root)
 {
 	json_t *o = json_object();
-	char buf[8192], *p, path[PATH_MAX];
-	long long bs = -1, on = 0, tot = 0;
-	DIR *d;
-	struct dirent *e;
+	char buf[8192], *p;
+	long long bs = -1;
+	size_t on = 0, tot = 0;
 
 	if (rd(root, "proc/meminfo", buf, sizeof(buf)) == 0 &&
 	    (p = strstr(buf, "MemTotal:")))
@@ -222,30 +213,17 @@ static json_t *mem_info(const char *root)
 	if (rd(root, "sys/devices/system/memory/block_size_bytes", buf,
 	       sizeof(buf)) == 0)
 		bs = strtoll(buf, NULL, 16);
-	snprintf(path, sizeof(path), "%s/sys/devices/system/memory", root);
-	if (bs > 0 && (d = opendir(path))) {
-		while ((e = readdir(d))) {
-			char rel[PATH_MAX];
-
-			if (strncmp(e->d_name, "memory", 6) ||
-			    !isdigit((unsigned char)e->d_name[6]))
-				continue;
-			snprintf(rel, sizeof(rel),
-				 "sys/devices/system/memory/%s/state",
-				 e->d_name);
-			if (rd(root, rel, buf, sizeof(buf)) != 0)
-				continue;
-			tot++;
-			if (!strcmp(buf, "online"))
-				on++;
-		}
-		closedir(d);
-	}
+	if (bs > 0)
+		(void)sysfs_count_units(root, "sys/devices/system/memory",
+					"memory", "state", "online", &tot, &on);
 	if (bs > 0 && tot > 0) {
 		json_object_set_new(o, "block_size_bytes", json_integer(bs));
-		json_object_set_new(o, "blocks_online", json_integer(on));
-		json_object_set_new(o, "blocks_total", json_integer(tot));
-		json_object_set_new(o, "online_bytes", json_integer(on * bs));
+		json_object_set_new(o, "blocks_online",
+				    json_integer((json_int_t)on));
+		json_object_set_new(o, "blocks_total",
+				    json_integer((json_int_t)tot));
+		json_object_set_new(o, "online_bytes",
+				    json_integer((json_int_t)on * bs));
 	} else {
 		set_str(o, "block_size_bytes", NULL);
 		set_str(o, "blocks_online", NULL);

@@ -27,34 +27,16 @@
 #include <slurm/slurm_version.h>
 #endif
 
+#include "hostfs.h"
 #include "hwinfo_internal.h"
 
 #define UNKNOWN "unknown"
 
 int ios_hw_rd(const char *root, const char *rel, char *buf, size_t len)
 {
-	char path[PATH_MAX];
-	FILE *f;
-	size_t n;
+	ssize_t n = sysfs_read_path(root, rel, buf, len);
 
-	if (snprintf(path, sizeof(path), "%s/%s", root, rel) >=
-	    (int)sizeof(path))
-		return -ENAMETOOLONG;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, len - 1, f);
-	if (ferror(f)) {
-		int e = errno ? errno : EIO;
-
-		fclose(f);
-		return -e;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	while (n > 0 && isspace((unsigned char)buf[n - 1]))
-		buf[--n] = '\0';
-	return 0;
+	return n < 0 ? (int)n : 0;
 }
 
 void ios_hw_unknown(json_t *o, const char *key, const char *fmt, ...)

@@ -281,23 +281,18 @@ static void json_phase(struct jsonw *w, const struct ios_run *run,
  * roles and its verdict. */
 static void json_layers(struct jsonw *w, const struct ios_run *run)
 {
-	const char *roles = NULL;
+	const char *roles = ios_runrec_get(run, "layers.roles");
 
-	for (size_t i = 0; i < run->nconfig; i++)
-		if (!strcmp(run->config[i].key, "layers.roles"))
-			roles = run->config[i].value;
 	jsonw_kv_str(w, "roles", roles ? roles : "unknown");
 	jsonw_key(w, "layers");
 	jsonw_arr_begin(w);
 	for (int i = 0; i < run->nlayers; i++) {
 		const struct ios_layer *l = &run->layers[i];
 		char key[64];
-		const char *hosts = NULL;
+		const char *hosts;
 
 		snprintf(key, sizeof(key), "layers.%s.hosts", l->name);
-		for (size_t k = 0; k < run->nconfig; k++)
-			if (!strcmp(run->config[k].key, key))
-				hosts = run->config[k].value;
+		hosts = ios_runrec_get(run, key);
 		jsonw_obj_begin(w);
 		jsonw_kv_str(w, "name", l->name);
 		jsonw_kv_str(w, "source", l->source);

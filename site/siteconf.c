@@ -208,18 +208,6 @@ int ios_site_keys(const char *section, int (*cb)(const char *key, void *arg),
 	return 0;
 }
 
-char *ios_site_trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 /*
  * Normalise a section header's inside ("tier  \"X\"" -> `tier "X"`) into
  * [out]; returns 0 or -EINVAL when it is not a known section.
@@ -234,7 +222,7 @@ static int normalise_section(const char *raw, char *out, size_t outlen,
 	if (strlen(raw) >= sizeof(buf))
 		return -EINVAL;
 	strcpy(buf, raw);
-	s = ios_site_trim(buf);
+	s = ios_trim(buf);
 	for (size_t i = 0; i < sizeof(plain_sections) / sizeof(*plain_sections);
 	     i++) {
 		if (strcmp(s, plain_sections[i]) == 0) {
@@ -254,13 +242,13 @@ static int normalise_section(const char *raw, char *out, size_t outlen,
 	}
 	if (!kind)
 		return -EINVAL;
-	q = ios_site_trim(s + strlen(kind));
+	q = ios_trim(s + strlen(kind));
 	end = q + strlen(q);
 	if (end - q < 3 || q[0] != '"' || end[-1] != '"')
 		return -EINVAL;
 	end[-1] = '\0';
 	q++;
-	if (strchr(q, '"') || !*ios_site_trim(q))
+	if (strchr(q, '"') || !*ios_trim(q))
 		return -EINVAL;
 	snprintf(out, outlen, "%s \"%s\"", kind, q);
 	snprintf(label, labellen, "%s", q);
@@ -366,7 +354,7 @@ static char *reader(char *str, int num, void *stream)
 	if (!e) {
 		load_fail(c, -EINVAL,
 			  "malformed section header \"%s\": expected [NAME]",
-			  ios_site_trim(p));
+			  ios_trim(p));
 		return NULL;
 	}
 	*e = '\0';

@@ -22,8 +22,6 @@ struct key_def {
 	bool path;           /* relative values are resolved against the dir */
 };
 
-/* [s] without leading and trailing white space (in place). */
-char *ios_site_trim(char *s);
 int ios_site_parse_double(const char *v, const char *what, double *out,
 			  struct ios_err *err);
 /* The items of a list or range value of [kind], malloc'd in [out];

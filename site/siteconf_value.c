@@ -27,7 +27,7 @@ int ios_site_parse_double(const char *v, const char *what, double *out,
 
 	errno = 0;
 	d = strtod(v, &end);
-	if (end == v || *ios_site_trim(end) || errno || !isfinite(d) || d < 0)
+	if (end == v || *ios_trim(end) || errno || !isfinite(d) || d < 0)
 		return ios_errf(
 			err, -EINVAL,
 			"%s: invalid number \"%s\": expected a non-negative decimal number",
@@ -75,7 +75,7 @@ static char *next_item(char **pos, bool strict)
 	*pos = end ? end + 1 : NULL;
 	if (end)
 		*end = '\0';
-	return ios_site_trim(p);
+	return ios_trim(p);
 }
 
 /*

@@ -14,123 +14,44 @@
 
 #define CPU_DIR "sys/devices/system/cpu"
 
-static int cmp_cpu(const void *a, const void *b)
-{
-	const struct cpu_entry *x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
-}
-
-int sysfs_parse_id(const char *name, const char *prefix)
-{
-	size_t pl = strlen(prefix);
-	const char *p = name + pl;
-	long v = 0;
-
-	if (strncmp(name, prefix, pl) != 0 || !*p)
-		return -1;
-	for (; *p; p++) {
-		if (*p < '0' || *p > '9' || v > 1000000)
-			return -1;
-		v = v * 10 + (*p - '0');
-	}
-	return (int)v;
-}
-
-int sysfs_node_of(const struct sysfs *fs, const char *dir)
-{
-	struct dirent *de;
-	DIR *d = sysfs_opendir(fs, dir);
-	int node = -1;
-
-	if (!d)
-		return -1;
-	while ((de = readdir(d))) {
-		int id = sysfs_parse_id(de->d_name, "node");
-
-		if (id >= 0) {
-			node = id;
-			break;
-		}
-	}
-	closedir(d);
-	return node;
-}
-
 int cpu_scan(const struct sysfs *fs, struct cpu_info *out)
 {
-	struct cpu_entry *v = NULL, *nv;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	char path[128], buf[32];
-	DIR *d;
-	int rc = 0;
+	struct sysfs_unit *u;
+	char path[128];
+	size_t n;
+	int rc;
 
 	out->n = 0;
 	out->cpu = NULL;
-	d = sysfs_opendir(fs, CPU_DIR);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		int id = sysfs_parse_id(de->d_name, "cpu");
-		struct cpu_entry *c;
-		uint64_t u;
-		ssize_t r;
+	rc = sysfs_scan_units(fs, CPU_DIR, "cpu", "online", "1",
+			      SYSFS_UNITS_NODE, &u, &n);
+	if (rc < 0)
+		return rc;
+	out->cpu = calloc(n, sizeof(*out->cpu));
+	if (!out->cpu) {
+		free(u);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct cpu_entry *c = &out->cpu[i];
+		uint64_t pkg;
 
-		if (id < 0)
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			v = nv;
-		}
-		c = &v[n++];
-		c->id = id;
-		if (sysfs_pathf(path, sizeof(path), CPU_DIR "/cpu%d/online",
-				id) < 0) {
-			rc = -ENAMETOOLONG;
-			goto out;
-		}
-		r = sysfs_read(fs, path, buf, sizeof(buf));
-		if (r == -ENOENT) {
-			c->hotplug = false;
-			c->online = true;
-		} else if (r < 0) {
-			rc = (int)r;
-			goto out;
-		} else {
-			c->hotplug = true;
-			c->online = strcmp(buf, "1") == 0;
-		}
-		if (id == 0)
-			c->hotplug = false; /* never touched, see cpu.h */
+		c->id = u[i].id;
+		/* No online file: not hot-pluggable, always online; cpu0 is
+		 * never touched (cpu.h). */
+		c->hotplug = u[i].state >= 0 && c->id != 0;
+		c->online = u[i].state != 0;
 		c->pkg = sysfs_pathf(path, sizeof(path),
 				     CPU_DIR
 				     "/cpu%d/topology/physical_package_id",
-				     id) == 0 &&
-					 sysfs_read_u64(fs, path, &u) == 0
-				 ? (int)u
+				     c->id) == 0 &&
+					 sysfs_read_u64(fs, path, &pkg) == 0
+				 ? (int)pkg
 				 : -1;
-		c->node = sysfs_pathf(path, sizeof(path), CPU_DIR "/cpu%d",
-				      id) == 0
-				  ? sysfs_node_of(fs, path)
-				  : -1;
+		c->node = u[i].node;
 	}
-	if (n == 0)
-		rc = -ENOENT;
-out:
-	closedir(d);
-	if (rc < 0) {
-		free(v);
-		return rc;
-	}
-	qsort(v, n, sizeof(*v), cmp_cpu);
 	out->n = n;
-	out->cpu = v;
+	free(u);
 	return 0;
 }
 

@@ -73,6 +73,7 @@ spank_spank_iostrata_la_SOURCES = \
 	$(spank_core_sources) \
 	common/cmdrun.c \
 	common/errbuf.c \
+	common/hostfs.c \
 	common/jsonw.c \
 	common/units.c \
 	spank/ctx_job.c \

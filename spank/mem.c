@@ -18,22 +18,13 @@
 
 #define MEM_DIR "sys/devices/system/memory"
 
-static int cmp_blk(const void *a, const void *b)
-{
-	const struct mem_block *x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
-}
-
 int mem_scan(const struct sysfs *fs, struct mem_info *out)
 {
-	struct mem_block *v = NULL, *nv;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	char path[128], buf[64], *end;
-	DIR *d;
-	int rc = 0;
+	struct sysfs_unit *u;
+	char buf[64], *end;
+	size_t n;
 	ssize_t r;
+	int rc;
 
 	out->n = 0;
 	out->blk = NULL;
@@ -46,58 +37,24 @@ int mem_scan(const struct sysfs *fs, struct mem_info *out)
 	out->block_size = strtoull(buf, &end, 16);
 	if (errno || *end || end == buf || out->block_size == 0)
 		return -EINVAL;
-	d = sysfs_opendir(fs, MEM_DIR);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		int id = sysfs_parse_id(de->d_name, "memory");
-		struct mem_block *b;
-
-		if (id < 0)
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			v = nv;
-		}
-		b = &v[n++];
-		b->id = id;
-		if (sysfs_pathf(path, sizeof(path), MEM_DIR "/memory%d/online",
-				id) < 0) {
-			rc = -ENAMETOOLONG;
-			goto out;
-		}
-		r = sysfs_read(fs, path, buf, sizeof(buf));
-		if (r == -ENOENT) {
-			b->hotplug = false;
-			b->online = true;
-		} else if (r < 0) {
-			rc = (int)r;
-			goto out;
-		} else {
-			b->hotplug = true;
-			b->online = strcmp(buf, "1") == 0;
-		}
-		b->node = sysfs_pathf(path, sizeof(path), MEM_DIR "/memory%d",
-				      id) == 0
-				  ? sysfs_node_of(fs, path)
-				  : -1;
-	}
-	if (n == 0)
-		rc = -ENOENT;
-out:
-	closedir(d);
-	if (rc < 0) {
-		free(v);
+	rc = sysfs_scan_units(fs, MEM_DIR, "memory", "online", "1",
+			      SYSFS_UNITS_NODE, &u, &n);
+	if (rc < 0)
 		return rc;
+	out->blk = calloc(n, sizeof(*out->blk));
+	if (!out->blk) {
+		free(u);
+		return -ENOMEM;
 	}
-	qsort(v, n, sizeof(*v), cmp_blk);
+	for (size_t i = 0; i < n; i++) {
+		/* No online file: not hot-pluggable, always online. */
+		out->blk[i].id = u[i].id;
+		out->blk[i].hotplug = u[i].state >= 0;
+		out->blk[i].online = u[i].state != 0;
+		out->blk[i].node = u[i].node;
+	}
 	out->n = n;
-	out->blk = v;
+	free(u);
 	return 0;
 }
 

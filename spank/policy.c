@@ -199,18 +199,6 @@ void policy_free(struct policy *p)
 	free(p);
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 /* Split a whitespace/comma separated list of [key] into [arr]. */
 static int add_list(char **arr, size_t *n, char *val, const char *key,
 		    struct ios_err *err)
@@ -710,7 +698,7 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 				      "iostrata: %s: NUL byte in line", where);
 			goto fail;
 		}
-		s = trim(line);
+		s = ios_trim(line);
 		if (!*s || *s == '#')
 			continue;
 		if (strcmp(s, "[global]") == 0) {
@@ -759,8 +747,8 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 			goto fail;
 		}
 		*eq = '\0';
-		rc = set_key(p, prof, trim(s), trim(eq + 1), err, where, lineno,
-			     seen);
+		rc = set_key(p, prof, ios_trim(s), ios_trim(eq + 1), err, where,
+			     lineno, seen);
 		if (rc < 0)
 			goto fail;
 	}

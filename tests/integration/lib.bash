@@ -147,7 +147,9 @@ as_user() {
 
 # ---------------------------------------------------------------- time
 
-now() { date +%s.%N; }
+# now (and msg, die, elapsed) from the site scripts' message library
+# shellcheck source=site/local/lib/msg.bash
+source "$top/site/local/lib/msg.bash"
 # since T0 [DECIMALS]: seconds from T0 (a `now`) until now (default 1 decimal)
 since() { awk -v a="$1" -v b="$(now)" -v d="${2:-1}" 'BEGIN { printf "%." d "f", b - a }'; }
 

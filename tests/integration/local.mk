@@ -47,6 +47,7 @@ EXTRA_DIST += \
 	site/local/lib/checks.bash \
 	site/local/lib/common.bash \
 	site/local/lib/down.bash \
+	site/local/lib/msg.bash \
 	site/local/lib/net.bash \
 	site/local/lib/ops.bash \
 	site/local/lib/platform.bash \

@@ -35,10 +35,8 @@ tmp=$(mktemp -d /tmp/test_campaign_dir.XXXXXX)
 grp=
 trap 'rm -rf "$tmp"; [ -z "$grp" ] || groupdel "$grp"' EXIT
 chmod 755 "$tmp"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $*"; }
+# shellcheck source=tests/lib/tap.bash
+source "$src/tests/lib/tap.bash"
 site=$src/site/example/site.conf
 
 # cmds DIR: every command that acts on the directory, with DIR; the exit

@@ -19,9 +19,8 @@ tmp=$(mktemp -d /tmp/test_jobs_campfiles.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
 echo "1..4"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
+# shellcheck source=tests/lib/tap.bash
+source "$src/tests/lib/tap.bash"
 
 camp=$tmp/camp
 fresh() {

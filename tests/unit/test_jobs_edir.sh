@@ -26,9 +26,8 @@ trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
 
 echo "1..6"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
+# shellcheck source=tests/lib/tap.bash
+source "$src/tests/lib/tap.bash"
 
 # the victim's files a stranger would like overwritten
 home=$tmp/home

@@ -14,10 +14,8 @@ src=${IOSTRATA_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 js=$src/jobscripts
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
+# shellcheck source=tests/lib/tap.bash
+source "$src/tests/lib/tap.bash"
 
 echo "1..6"
 
@@ -98,4 +96,4 @@ out=$(STATE=$tmp/none hs 2 0 0,4 -- bash -c "$task")
 [[ $out == *"cannot make a state directory in \"$tmp/none\""*rc=4 ]] &&
 	ok "no state directory: srun unguarded, its status" || notok "no state dir: got: $out"
 
-((fails == 0))
+((tap_fails == 0))

@@ -39,10 +39,8 @@ if [ "${1:-}" = --sync ]; then
 fi
 
 echo "1..4"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $*"; }
+# shellcheck source=tests/lib/tap.bash
+source "$src/tests/lib/tap.bash"
 
 # plant DIR: an iostrata-jobs.sh in DIR that leaves a mark and stops the job
 plant() {

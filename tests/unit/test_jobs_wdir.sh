@@ -18,10 +18,8 @@ trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
 
 echo "1..6"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $*"; }
+# shellcheck source=tests/lib/tap.bash
+source "$src/tests/lib/tap.bash"
 
 # wdir DIR: ios_make_wdir on DIR (no Slurm: ios_on_compute runs it here);
 # its exit status, its messages in $tmp/err

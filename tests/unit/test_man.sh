@@ -26,10 +26,8 @@ tmp=$(mktemp -d /tmp/test_man.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
 echo "1..18"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $*"; }
+# shellcheck source=tests/lib/tap.bash
+source "$src/tests/lib/tap.bash"
 
 # section FILE FROM TO: the lines from heading FROM up to heading TO
 section() {

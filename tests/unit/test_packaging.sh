@@ -25,10 +25,8 @@ tmp=$(mktemp -d /tmp/test_packaging.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
 echo "1..7"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-notok() { n=$((n + 1)); echo "not ok $n - $*"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $*"; }
+# shellcheck source=tests/lib/tap.bash
+source "$src/tests/lib/tap.bash"
 
 # The --with-NAME options configure accepts (its own, not autoconf's).
 "$src/configure" --help >"$tmp/help" 2>&1 || true

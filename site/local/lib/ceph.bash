@@ -105,7 +105,7 @@ make_mgr_module_path() {
 	local src=/usr/share/ceph/mgr dst=$CEPH_DIR/mgr-modules f
 	mkdir -p "$dst"
 	for f in "$src"/*.py "${MGR_MODULES[@]/#/$src/}"; do
-		[[ -e $f ]] || fail "ceph-mgr module $f is missing (package ceph-mgr-modules-core; scripts/install-deps installs it)"
+		[[ -e $f ]] || die "ceph-mgr module $f is missing (package ceph-mgr-modules-core; scripts/install-deps installs it)"
 		ln -s "$f" "$dst/"
 	done
 	platform_mgr_modules "$dst"
@@ -159,7 +159,7 @@ wait_ok() {
 	for pid in "$@"; do
 		wait "$pid" || rc=$?
 	done
-	((rc == 0)) || fail "$what failed (exit $rc)"
+	((rc == 0)) || die "$what failed (exit $rc)"
 }
 
 mkfs_mon() {
@@ -304,7 +304,7 @@ start_ceph() {
 		p+=($!)
 	done
 	rec_alive mon.a || fail_daemon mon.a "$LOG/ceph-mon.a.log"
-	ceph_py cmds "${cmds[@]}" || fail "creating pools, CephFS and OSD ids failed (see $LOG/ceph-mon.a.log)"
+	ceph_py cmds "${cmds[@]}" || die "creating pools, CephFS and OSD ids failed (see $LOG/ceph-mon.a.log)"
 	msg "  pools, CephFS, OSD ids ($(elapsed "$t") s)"
 	spawn mds.a "$LOG/ceph-mds.a.out" "" "" ceph-mds -c "$CEPH_CONF_FILE" -f -i a
 	wait_ok "ceph-osd --mkfs (see $LOG/ceph-osd.*.mkfs.log)" "${p[@]}"
@@ -329,7 +329,7 @@ wait_ceph_healthy() {
 	for n in $(ceph_daemons); do
 		rec_alive "$n" || fail_daemon "$n" "$LOG/ceph-$n.log"
 	done
-	ceph_py wait "$UP_TIMEOUT" "$NOSD" || fail "Ceph did not become healthy in ${UP_TIMEOUT}s (logs in $LOG)"
+	ceph_py wait "$UP_TIMEOUT" "$NOSD" || die "Ceph did not become healthy in ${UP_TIMEOUT}s (logs in $LOG)"
 }
 
 # The names of the CephFS clients: ceph-fuse (the head) and
@@ -375,7 +375,7 @@ mount_cephfs() {
 		done
 		((${#want[@]})) && sleep 0.05
 	done
-	((${#want[@]} == 0)) || fail "ceph-fuse did not mount $MNT in 15 s: ${!want[*]} (see $LOG/ceph-fuse*.out)"
+	((${#want[@]} == 0)) || die "ceph-fuse did not mount $MNT in 15 s: ${!want[*]} (see $LOG/ceph-fuse*.out)"
 	mkdir -p "$BENCH_DIR"
 	chmod 1777 "$BENCH_DIR"
 	fail_here mounts

@@ -41,16 +41,10 @@ CG_MARK_DIR=/run/iostrata-localsite
 
 # ---------------------------------------------------------------- helpers
 
-msg() { printf '%s: %s\n' "$PROG" "$*"; }
+# msg, warn, die, now, elapsed (die exits 1).
+# shellcheck source=site/local/lib/msg.bash
+source "$(dirname "${BASH_SOURCE[0]}")/msg.bash"
 dbg() { [[ ${LOCALSITE_DEBUG:-0} != 1 ]] || printf '%s: debug: %s\n' "$PROG" "$*" >&2; }
-warn() { printf '%s: warning: %s\n' "$PROG" "$*" >&2; }
-die() {
-	printf '%s: error: %s\n' "$PROG" "$*" >&2
-	exit 1
-}
-
-now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 # Start time (clock ticks since boot) of a process: with the PID it
 # identifies the process even if the PID is reused later. The comm field
@@ -184,17 +178,12 @@ fail_daemon() { # name log
 		printf '%s: error: %s is not running; last lines of %s:\n' "$PROG" "$1" "$log"
 		tail -n 15 "$log" 2>/dev/null | sed 's/^/    /'
 	} >&2
-	fail "$1 failed to start"
-}
-
-fail() {
-	printf '%s: error: %s\n' "$PROG" "$*" >&2
-	exit 1
+	die "$1 failed to start"
 }
 
 # LOCALSITE_FAIL_AFTER=STEP makes `up` fail on purpose after STEP (hosts,
 # slurm, osds, mounts): the tests check that `down` then leaves nothing.
 fail_here() { # step
 	[[ ${LOCALSITE_FAIL_AFTER:-} != "$1" ]] ||
-		fail "LOCALSITE_FAIL_AFTER=$1: failing on purpose after step \"$1\" (test hook)"
+		die "LOCALSITE_FAIL_AFTER=$1: failing on purpose after step \"$1\" (test hook)"
 }

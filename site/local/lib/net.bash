@@ -68,7 +68,7 @@ start_hosts() {
 		done
 		((${#want[@]})) && sleep 0.02
 	done
-	((${#want[@]} == 0)) || fail "hosts not started in 4 s: ${!want[*]}"
+	((${#want[@]} == 0)) || die "hosts not started in 4 s: ${!want[*]}"
 }
 
 no_ipv6() { # dev: the site's links carry only its own IPv4 addresses
@@ -82,11 +82,11 @@ no_ipv6() { # dev: the site's links carry only its own IPv4 addresses
 setup_network() {
 	local h hp
 	exec 9>"$NET_LOCK"
-	flock -w 30 9 || fail "another localsite holds $NET_LOCK for more than 30 s"
+	flock -w 30 9 || die "another localsite holds $NET_LOCK for more than 30 s"
 	choose_subnet
 	state_set subnet "$SUBNET"
 	state_set bridge "$BRIDGE"
-	ip link add "$BRIDGE" type bridge || fail "cannot create bridge $BRIDGE"
+	ip link add "$BRIDGE" type bridge || die "cannot create bridge $BRIDGE"
 	no_ipv6 "$BRIDGE"
 	ip addr add "$(host_addr head)/24" dev "$BRIDGE"
 	ip link set "$BRIDGE" up
@@ -94,14 +94,14 @@ setup_network() {
 	for h in "${NODES[@]}"; do
 		hp=$(rec_pid "host-$h")
 		ip link add "$PREFIX-$h" type veth peer name eth0 netns "$hp" ||
-			fail "cannot create the link $PREFIX-$h of host $h"
+			die "cannot create the link $PREFIX-$h of host $h"
 		no_ipv6 "$PREFIX-$h"
 		ip link set "$PREFIX-$h" master "$BRIDGE" up
 		nsenter -t "$hp" -n -- /bin/sh -c '
 			echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6 2>/dev/null
 			echo 1 >/proc/sys/net/ipv6/conf/eth0/disable_ipv6 2>/dev/null
 			ip link set lo up && ip addr add "$0/24" dev eth0 && ip link set eth0 up' \
-			"$(host_addr "$h")" || fail "cannot configure eth0 of host $h"
+			"$(host_addr "$h")" || die "cannot configure eth0 of host $h"
 	done
 	if [[ -n ${LOCALSITE_LINK:-} ]]; then
 		shape_links "$LOCALSITE_LINK" "${NODES[@]}"
@@ -124,12 +124,12 @@ host_mounts() {
 	} >"$ETC/hosts"
 	chmod 644 "$ETC/hosts"
 	for h in "${NODES[@]}"; do
-		on_host "$h" mount --bind "$ETC/hosts" /etc/hosts || fail "cannot mount $ETC/hosts on /etc/hosts of $h"
+		on_host "$h" mount --bind "$ETC/hosts" /etc/hosts || die "cannot mount $ETC/hosts on /etc/hosts of $h"
 	done
 	for h in "${STORAGE_NODES[@]}"; do
 		on_host "$h" mount --bind "$HOSTS_DIR/$h/etc" "$HOST_ETC" &&
 			on_host "$h" mount --bind "$HOSTS_DIR/$h/iostrata" "$IOS_DIR" ||
-			fail "cannot mount the per-host files of $h"
+			die "cannot mount the per-host files of $h"
 	done
 }
 
@@ -176,9 +176,9 @@ shape_links() {
 			on_host "$h" tc qdisc del dev eth0 root 2>/dev/null || true
 		else
 			tc qdisc replace dev "$PREFIX-$h" root tbf rate "$rate" burst "$burst" latency 50ms ||
-				fail "tc on $PREFIX-$h failed"
+				die "tc on $PREFIX-$h failed"
 			on_host "$h" tc qdisc replace dev eth0 root tbf rate "$rate" burst "$burst" latency 50ms ||
-				fail "tc on eth0 of $h failed"
+				die "tc on eth0 of $h failed"
 		fi
 		state_set "link_$h" "$rate"
 	done

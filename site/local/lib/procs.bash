@@ -22,7 +22,7 @@ spawn() {
 	local -a pre=()
 	shift 4
 	if [[ -n $host ]]; then
-		rec_alive "host-$host" || fail "host $host is not running (its namespace holder, host-$host, is gone): run down, then up"
+		rec_alive "host-$host" || die "host $host is not running (its namespace holder, host-$host, is gone): run down, then up"
 		hp=$(rec_pid "host-$host")
 		pre=(nsenter -t "$hp" -r -n -u -m --)
 	fi
@@ -64,7 +64,7 @@ rec_pid() { # name
 on_host() {
 	local h=$1 hp
 	shift
-	rec_alive "host-$h" || fail "host $h is not running (host-$h is gone)"
+	rec_alive "host-$h" || die "host $h is not running (host-$h is gone)"
 	hp=$(rec_pid "host-$h")
 	nsenter -t "$hp" -r -n -u -m -- "$@"
 }

@@ -275,7 +275,7 @@ wait_slurm_idle() {
 			((fresh == ${#NODES[@]})) && return 0
 		fi
 		if (($(date +%s) >= deadline)); then
-			fail "Slurm nodes not idle after ${UP_TIMEOUT}s: ${states//$'\n'/, }"
+			die "Slurm nodes not idle after ${UP_TIMEOUT}s: ${states//$'\n'/, }"
 		fi
 		sleep 0.1
 	done
