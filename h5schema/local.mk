@@ -53,17 +53,24 @@ TESTS += \
 tests_unit_test_h5run_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_h5run_CPPFLAGS = $(AM_CPPFLAGS) $(INC_H5) $(HDF5_CFLAGS) \
 	-DIOS_FIXTURES='"$(abs_top_srcdir)/tests/fixtures"'
-tests_unit_test_h5run_LDADD = model/libiostrata_synth.la \
+tests_unit_test_h5run_LDADD = tests/unit/libh5_fx.la \
+	model/libiostrata_synth.la \
 	h5schema/libiostrata_h5.la model/libiostrata_model.la \
 	common/libiostrata_common.la \
 	$(HDF5_LIBS) $(CMOCKA_LIBS)
-tests_unit_test_h5run_SOURCES = tests/unit/test_h5run.c tests/unit/sanitizer.h \
-	tests/unit/h5_fx.c tests/unit/h5_fx.h
+tests_unit_test_h5run_SOURCES = tests/unit/test_h5run.c tests/unit/sanitizer.h
 tests_unit_test_h5read_bounds_SOURCES = tests/unit/test_h5read_bounds.c \
-	tests/unit/sanitizer.h tests/unit/h5_fx.c tests/unit/h5_fx.h
+	tests/unit/sanitizer.h
 tests_unit_test_h5read_bounds_CFLAGS = $(tests_unit_test_h5run_CFLAGS)
 tests_unit_test_h5read_bounds_CPPFLAGS = $(tests_unit_test_h5run_CPPFLAGS)
 tests_unit_test_h5read_bounds_LDADD = $(tests_unit_test_h5run_LDADD)
+# The fixtures of the two tests above (written runs, a child under limits),
+# compiled once.
+check_LTLIBRARIES += tests/unit/libh5_fx.la
+tests_unit_libh5_fx_la_SOURCES = tests/unit/h5_fx.c tests/unit/h5_fx.h \
+	tests/unit/sanitizer.h
+tests_unit_libh5_fx_la_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_libh5_fx_la_CPPFLAGS = $(AM_CPPFLAGS) $(INC_H5) $(HDF5_CFLAGS)
 tests_unit_test_h5iso_SOURCES = tests/unit/test_h5iso.c tests/unit/sanitizer.h \
 	tests/fakes/h5fault.c tests/fakes/h5fault.h
 tests_unit_test_h5iso_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)

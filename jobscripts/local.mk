@@ -15,81 +15,86 @@ dist_jobscripts_DATA = \
 	jobscripts/iostrata-jobs.sh \
 	# End of dist_jobscripts_DATA
 
-# The campaign tool without its main (campaign.c): what the unit test and
-# the fuzz harness of clean's records link (tests/fuzz/local.mk).
-campaign_core_sources = \
-	jobscripts/campaign_clean.c \
-	jobscripts/campaign_dir.c \
-	jobscripts/campaign_plan.c \
+# The pure part of `status --wait` (no Slurm needed): compiled once for the
+# campaign tool and its unit test.
+if HAVE_JANSSON
+noinst_LTLIBRARIES += jobscripts/libiostrata_progress.la
+endif
+jobscripts_libiostrata_progress_la_SOURCES = \
 	jobscripts/campaign_progress.c \
-	jobscripts/campaign_repl.c \
-	jobscripts/campaign_state.c \
-	jobscripts/campaign_submit.c \
-	# End of campaign_core_sources
+	jobscripts/campaign_progress.h \
+	jobscripts/campaign.h \
+	# End of jobscripts_libiostrata_progress_la_SOURCES
+jobscripts_libiostrata_progress_la_CPPFLAGS = $(AM_CPPFLAGS) $(INC_JOBS) \
+	$(JANSSON_CFLAGS)
 
 if HAVE_LIBSLURM
 if HAVE_INIH
 if HAVE_JANSSON
-bin_PROGRAMS += jobscripts/iostrata-campaign
-jobscripts_iostrata_campaign_SOURCES = \
-	jobscripts/campaign.c \
+# The campaign tool without its main (campaign.c), compiled once: the tool,
+# the unit test and the fuzz harness of clean's records
+# (tests/fuzz/local.mk) link the same objects.
+noinst_LTLIBRARIES += jobscripts/libiostrata_campaign.la
+jobscripts_libiostrata_campaign_la_SOURCES = \
 	jobscripts/campaign.h \
 	jobscripts/campaign_clean.c \
 	jobscripts/campaign_dir.c \
 	jobscripts/campaign_internal.h \
 	jobscripts/campaign_plan.c \
-	jobscripts/campaign_progress.c \
-	jobscripts/campaign_progress.h \
 	jobscripts/campaign_repl.c \
 	jobscripts/campaign_state.c \
 	jobscripts/campaign_submit.c \
-	# End of jobscripts_iostrata_campaign_SOURCES
-jobscripts_iostrata_campaign_CPPFLAGS = \
+	# End of jobscripts_libiostrata_campaign_la_SOURCES
+jobscripts_libiostrata_campaign_la_CPPFLAGS = \
 	$(AM_CPPFLAGS) \
 	$(INC_JOBS) \
 	-DJOBSCRIPTS_DATADIR='"$(jobscriptsdir)"' \
 	-DJOBSCRIPTS_SRCDIR='"$(abs_top_srcdir)/jobscripts"' \
 	-DJOBSCRIPTS_BUILDDIR='"$(abs_top_builddir)"' \
 	$(JANSSON_CFLAGS) \
-	# End of jobscripts_iostrata_campaign_CPPFLAGS
+	# End of jobscripts_libiostrata_campaign_la_CPPFLAGS
+
+bin_PROGRAMS += jobscripts/iostrata-campaign
+jobscripts_iostrata_campaign_SOURCES = \
+	jobscripts/campaign.c \
+	jobscripts/campaign.h \
+	jobscripts/campaign_internal.h \
+	# End of jobscripts_iostrata_campaign_SOURCES
+jobscripts_iostrata_campaign_CPPFLAGS = \
+	$(jobscripts_libiostrata_campaign_la_CPPFLAGS)
 jobscripts_iostrata_campaign_LDADD = \
+	jobscripts/libiostrata_campaign.la \
+	jobscripts/libiostrata_progress.la \
 	site/libiostrata_site.la \
 	common/libiostrata_common.la \
 	$(LIBSLURM_LIBS) \
 	$(JANSSON_LIBS) \
+	-lm \
 	# End of jobscripts_iostrata_campaign_LDADD
 endif
 endif
 endif
 
-# The pure part of `status --wait` (no Slurm needed).
 if HAVE_CMOCKA
 if HAVE_JANSSON
 check_PROGRAMS += tests/unit/test_campaign_progress
 TESTS += tests/unit/test_campaign_progress
-tests_unit_test_campaign_progress_SOURCES = \
-	tests/unit/test_campaign_progress.c \
-	jobscripts/campaign_progress.c \
-	jobscripts/campaign_progress.h \
-	# End of tests_unit_test_campaign_progress_SOURCES
-tests_unit_test_campaign_progress_CPPFLAGS = $(AM_CPPFLAGS) $(INC_JOBS) $(JANSSON_CFLAGS)
+tests_unit_test_campaign_progress_CPPFLAGS = \
+	$(jobscripts_libiostrata_progress_la_CPPFLAGS)
 tests_unit_test_campaign_progress_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_campaign_progress_LDADD = $(CMOCKA_LIBS) $(JANSSON_LIBS) -lm
+tests_unit_test_campaign_progress_LDADD = jobscripts/libiostrata_progress.la \
+	$(CMOCKA_LIBS) $(JANSSON_LIBS) -lm
 
 # `clean` with hostile records (the campaign code linked, Ceph faked).
 if HAVE_LIBSLURM
 if HAVE_INIH
-if HAVE_JANSSON
 check_PROGRAMS += tests/unit/test_campaign_clean
 TESTS += tests/unit/test_campaign_clean
-tests_unit_test_campaign_clean_SOURCES = \
-	tests/unit/test_campaign_clean.c \
-	$(campaign_core_sources) \
-	# End of tests_unit_test_campaign_clean_SOURCES
-tests_unit_test_campaign_clean_CPPFLAGS = $(jobscripts_iostrata_campaign_CPPFLAGS)
+tests_unit_test_campaign_clean_CPPFLAGS = \
+	$(jobscripts_iostrata_campaign_CPPFLAGS)
 tests_unit_test_campaign_clean_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_campaign_clean_LDADD = $(jobscripts_iostrata_campaign_LDADD) $(CMOCKA_LIBS) -lm
-endif
+tests_unit_test_campaign_clean_LDADD = \
+	$(jobscripts_iostrata_campaign_LDADD) $(CMOCKA_LIBS)
 endif
 endif
 endif

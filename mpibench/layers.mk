@@ -16,30 +16,33 @@ EXTRA_DIST += \
 	# End of EXTRA_DIST (layers)
 
 
-# The layered run and the Ceph backends, linked into iostrata-bench
-# (bench defines the three variables with '=' in mpibench/local.mk).
+# The layered run, linked into iostrata-bench (bench defines the three
+# variables with '=' in mpibench/local.mk), and the Ceph backends with their
+# options, MPI-free, into mpibench/libiostrata_mb.la (the unit tests link
+# them too; layers_print.c is in mpibench/libiostrata_mbmpi.la).
 mpibench_iostrata_bench_SOURCES += \
-	mpibench/ceph_opts.c \
 	mpibench/layers_ceph.c \
 	mpibench/layers_device.c \
 	mpibench/layers_internal.h \
 	mpibench/layers_net.c \
 	mpibench/layers_phase.c \
-	mpibench/layers_print.c \
 	mpibench/layers_roles.c \
 	mpibench/layers_run.c \
 	mpibench/layers_run.h \
-	mpibench/layers_opts.c \
-	mpibench/layers_opts.h \
 	mpibench/netbench_opts.h \
 	mpibench/netbench.c \
 	mpibench/netbench.h \
 	# End of mpibench_iostrata_bench_SOURCES (layers)
+mpibench_libiostrata_mb_la_SOURCES += \
+	mpibench/ceph_opts.c \
+	mpibench/layers_opts.c \
+	mpibench/layers_opts.h \
+	# End of mpibench_libiostrata_mb_la_SOURCES (layers)
 if HAVE_RADOS
-mpibench_iostrata_bench_SOURCES += mpibench/be_rados.c
+mpibench_libiostrata_mb_la_SOURCES += mpibench/be_rados.c
 endif
 if HAVE_CEPHFS
-mpibench_iostrata_bench_SOURCES += mpibench/be_cephfs.c
+mpibench_libiostrata_mb_la_SOURCES += mpibench/be_cephfs.c
 endif
 mpibench_iostrata_bench_CPPFLAGS += \
 	$(RADOS_CPPFLAGS) \
@@ -56,16 +59,13 @@ mpibench_iostrata_bench_LDADD += \
 if HAVE_RADOS
 if HAVE_CEPHFS
 noinst_PROGRAMS += bench/be_harness
-bench_be_harness_SOURCES = \
-	bench/be_harness.c \
-	mpibench/ceph_opts.c \
-	mpibench/be_rados.c \
-	mpibench/be_cephfs.c \
-	mpibench/thrq.c \
-	# End of bench_be_harness_SOURCES
+bench_be_harness_SOURCES = bench/be_harness.c
 bench_be_harness_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH) $(RADOS_CPPFLAGS) $(CEPHFS_CPPFLAGS)
 bench_be_harness_LDADD = \
+	mpibench/libiostrata_mb.la \
 	common/libiostrata_common.la \
+	$(LIBAIO_LIBS) \
+	$(LIBURING_LIBS) \
 	$(PTHREAD_LIBS) \
 	# End of bench_be_harness_LDADD
 endif

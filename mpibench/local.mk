@@ -1,14 +1,18 @@
 ## mpibench/: build fragment (owned by the mpibench area; see Makefile.am).
-## The three mpibench_iostrata_bench_* variables are defined here with '='
+## The three mpibench_iostrata_bench_* variables and
+## mpibench_libiostrata_mb_la_SOURCES are defined here with '='
 ## (unconditionally); mpibench/layers.mk appends to them with '+='.
 
-mpibench_iostrata_bench_SOURCES = \
-	mpibench/main.c \
+# The MPI-free part of iostrata-bench (options, backends, verify stamps,
+# layouts, the run record, the summaries, the crash report, the exit
+# table), compiled once, without MPI's headers: the benchmark and the unit
+# tests link the same objects.  layers.mk appends the Ceph backends.
+noinst_LTLIBRARIES += mpibench/libiostrata_mb.la
+mpibench_libiostrata_mb_la_SOURCES = \
 	mpibench/mb_config.c \
 	mpibench/mb_config.h \
 	mpibench/mb_config_check.c \
 	mpibench/mb_config_internal.h \
-	mpibench/mb_exit.h \
 	mpibench/mb_target.c \
 	mpibench/ownfile.c \
 	mpibench/ownfile.h \
@@ -18,40 +22,68 @@ mpibench_iostrata_bench_SOURCES = \
 	mpibench/be_null.c \
 	mpibench/thrq.c \
 	mpibench/thrq.h \
-	mpibench/phase.c \
-	mpibench/phase.h \
-	mpibench/phase_gather.c \
-	mpibench/phase_internal.h \
-	mpibench/phase_rank.c \
 	mpibench/once.c \
 	mpibench/once.h \
 	mpibench/segment.c \
 	mpibench/segment.h \
 	mpibench/mix.h \
-	mpibench/progress.c \
-	mpibench/progress.h \
 	mpibench/verify.c \
+	mpibench/verify.h \
 	mpibench/content.c \
 	mpibench/content.h \
 	mpibench/dataset.c \
 	mpibench/dataset.h \
-	mpibench/verify.h \
-	mpibench/watchdog.c \
-	mpibench/watchdog.h \
 	mpibench/crashlog.c \
 	mpibench/crashlog.h \
+	mpibench/summary.c \
+	mpibench/summary.h \
+	mpibench/config_record.c \
+	mpibench/mb_runrec.h \
+	mpibench/mb_exit.c \
+	mpibench/mb_exit.h \
+	# End of mpibench_libiostrata_mb_la_SOURCES
+# The Ceph backends need only Ceph's headers (the libraries are loaded at
+# run time, common/ceph_dl.c), so the unit tests link the whole registry.
+mpibench_libiostrata_mb_la_CPPFLAGS = \
+	$(AM_CPPFLAGS) \
+	$(INC_MPIBENCH) \
+	$(RADOS_CPPFLAGS) \
+	$(CEPHFS_CPPFLAGS) \
+	$(LIBURING_CFLAGS) \
+	$(JANSSON_CFLAGS) \
+	# End of mpibench_libiostrata_mb_la_CPPFLAGS
+
+# What needs MPI's headers but not its library, for the unit tests too:
+# the layered run's end (layers_print.c; test_mb_exit fakes its MPI side).
+if HAVE_MPI
+noinst_LTLIBRARIES += mpibench/libiostrata_mbmpi.la
+mpibench_libiostrata_mbmpi_la_SOURCES = \
+	mpibench/layers_print.c \
+	mpibench/layers_internal.h \
+	# End of mpibench_libiostrata_mbmpi_la_SOURCES
+mpibench_libiostrata_mbmpi_la_CPPFLAGS = \
+	$(mpibench_libiostrata_mb_la_CPPFLAGS) \
+	$(MPI_CFLAGS) \
+	# End of mpibench_libiostrata_mbmpi_la_CPPFLAGS
+endif
+
+mpibench_iostrata_bench_SOURCES = \
+	mpibench/main.c \
+	mpibench/phase.c \
+	mpibench/phase.h \
+	mpibench/phase_gather.c \
+	mpibench/phase_internal.h \
+	mpibench/phase_rank.c \
+	mpibench/progress.c \
+	mpibench/progress.h \
+	mpibench/watchdog.c \
+	mpibench/watchdog.h \
 	mpibench/world.c \
 	mpibench/h5out.c \
 	mpibench/h5out.h \
 	mpibench/runrec.c \
 	mpibench/mpit.c \
 	mpibench/mpit.h \
-	mpibench/mb_runrec.h \
-	mpibench/summary.c \
-	mpibench/summary.h \
-	mpibench/config_record.c \
-	mpibench/mb_exit.c \
-	mpibench/mb_exit.h \
 	# End of mpibench_iostrata_bench_SOURCES
 mpibench_iostrata_bench_CPPFLAGS = \
 	$(AM_CPPFLAGS) \
@@ -60,6 +92,8 @@ mpibench_iostrata_bench_CPPFLAGS = \
 	$(LIBURING_CFLAGS) \
 	# End of mpibench_iostrata_bench_CPPFLAGS
 mpibench_iostrata_bench_LDADD = \
+	mpibench/libiostrata_mbmpi.la \
+	mpibench/libiostrata_mb.la \
 	h5schema/libiostrata_h5.la \
 	facts/libiostrata_facts.la \
 	model/libiostrata_model.la \
@@ -101,37 +135,14 @@ dist_noinst_SCRIPTS += \
 	bench/scale.sh \
 	# End of dist_noinst_SCRIPTS (mpibench)
 
-# Unit tests: the MPI-free parts (options, backends, verify stamps).
-MB_TEST_SOURCES = \
-	mpibench/mb_config.c \
-	mpibench/thrq.c \
-	mpibench/mb_config_check.c \
-	mpibench/mb_target.c \
-	mpibench/ownfile.c \
-	mpibench/backend.c \
-	mpibench/be_posix.c \
-	mpibench/be_null.c \
-	mpibench/verify.c \
-	mpibench/content.c \
-	mpibench/once.c \
-	mpibench/segment.c \
-	mpibench/dataset.c \
-	mpibench/mb_exit.c \
-	# End of MB_TEST_SOURCES
-# The Ceph backends need only Ceph's headers (the libraries are loaded at
-# run time, common/ceph_dl.c), so the unit tests link the whole registry.
+# Unit tests: the MPI-free parts (options, backends, verify stamps), each a
+# test program linked against the libraries above.
 MB_TEST_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH) $(RADOS_CPPFLAGS) \
 	$(CEPHFS_CPPFLAGS)
-if HAVE_RADOS
-MB_TEST_SOURCES += mpibench/be_rados.c mpibench/ceph_opts.c
-else
-if HAVE_CEPHFS
-MB_TEST_SOURCES += mpibench/ceph_opts.c
-endif
-endif
-if HAVE_CEPHFS
-MB_TEST_SOURCES += mpibench/be_cephfs.c
-endif
+MB_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
+MB_TEST_LDADD = mpibench/libiostrata_mb.la model/libiostrata_model.la \
+	common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) \
+	$(LIBURING_LIBS) $(JANSSON_LIBS) $(PTHREAD_LIBS) -lm
 if HAVE_CMOCKA
 check_PROGRAMS += \
 	tests/unit/test_mb_config \
@@ -164,36 +175,28 @@ check_PROGRAMS += tests/unit/test_mb_exit
 TESTS += tests/unit/test_mb_exit
 endif
 endif
-tests_unit_test_mb_config_SOURCES = tests/unit/test_mb_config.c $(MB_TEST_SOURCES)
 tests_unit_test_mb_config_CPPFLAGS = $(MB_TEST_CPPFLAGS)
-tests_unit_test_mb_config_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
-tests_unit_test_mb_config_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS)
-tests_unit_test_mb_verify_SOURCES = tests/unit/test_mb_verify.c $(MB_TEST_SOURCES)
+tests_unit_test_mb_config_CFLAGS = $(MB_TEST_CFLAGS)
+tests_unit_test_mb_config_LDADD = $(MB_TEST_LDADD)
 tests_unit_test_mb_verify_CPPFLAGS = $(MB_TEST_CPPFLAGS)
-tests_unit_test_mb_verify_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
-tests_unit_test_mb_verify_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS)
-tests_unit_test_mb_backend_SOURCES = tests/unit/test_mb_backend.c $(MB_TEST_SOURCES)
+tests_unit_test_mb_verify_CFLAGS = $(MB_TEST_CFLAGS)
+tests_unit_test_mb_verify_LDADD = $(MB_TEST_LDADD)
 tests_unit_test_mb_backend_CPPFLAGS = $(MB_TEST_CPPFLAGS)
-tests_unit_test_mb_backend_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
-tests_unit_test_mb_backend_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS)
-tests_unit_test_mb_thrq_SOURCES = tests/unit/test_mb_thrq.c $(MB_TEST_SOURCES)
+tests_unit_test_mb_backend_CFLAGS = $(MB_TEST_CFLAGS)
+tests_unit_test_mb_backend_LDADD = $(MB_TEST_LDADD)
 tests_unit_test_mb_thrq_CPPFLAGS = $(MB_TEST_CPPFLAGS)
-tests_unit_test_mb_thrq_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
-tests_unit_test_mb_thrq_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS)
-tests_unit_test_mb_hostile_SOURCES = tests/unit/test_mb_hostile.c $(MB_TEST_SOURCES)
+tests_unit_test_mb_thrq_CFLAGS = $(MB_TEST_CFLAGS)
+tests_unit_test_mb_thrq_LDADD = $(MB_TEST_LDADD)
 tests_unit_test_mb_hostile_CPPFLAGS = $(MB_TEST_CPPFLAGS)
-tests_unit_test_mb_hostile_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
-tests_unit_test_mb_hostile_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS)
+tests_unit_test_mb_hostile_CFLAGS = $(MB_TEST_CFLAGS)
+tests_unit_test_mb_hostile_LDADD = $(MB_TEST_LDADD)
 # The --once block order and I/O bound (no MPI).
-tests_unit_test_mb_once_SOURCES = tests/unit/test_mb_once.c \
-	mpibench/once.c mpibench/once.h mpibench/mix.h
 tests_unit_test_mb_once_CPPFLAGS = $(MB_TEST_CPPFLAGS)
-tests_unit_test_mb_once_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_mb_once_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_mb_once_CFLAGS = $(MB_TEST_CFLAGS)
+tests_unit_test_mb_once_LDADD = $(MB_TEST_LDADD)
 # The dataset mark (match, mismatch per field, owner) and the lay-out's
 # watchdog bound, and the posix and rados backends' marks (no MPI; rados
 # on an in-memory librados loaded through $IOSTRATA_LIBRADOS).
-tests_unit_test_mb_dataset_SOURCES = tests/unit/test_mb_dataset.c $(MB_TEST_SOURCES)
 tests_unit_test_mb_dataset_CPPFLAGS = $(MB_TEST_CPPFLAGS) \
 	-DFAKE_RADOS_SO='"$(abs_builddir)/tests/fakes/.libs/libfake_rados.so"'
 if HAVE_RADOS
@@ -203,41 +206,26 @@ tests_fakes_libfake_rados_la_SOURCES = tests/fakes/fake_librados.c
 tests_fakes_libfake_rados_la_CPPFLAGS = $(AM_CPPFLAGS) $(RADOS_CPPFLAGS)
 tests_fakes_libfake_rados_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
 	-shared -rpath /nowhere
-tests_unit_test_mb_dataset_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
-tests_unit_test_mb_dataset_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS) -lm
+tests_unit_test_mb_dataset_CFLAGS = $(MB_TEST_CFLAGS)
+tests_unit_test_mb_dataset_LDADD = $(MB_TEST_LDADD)
 # The file layouts: per rank and shared (no MPI).
-tests_unit_test_mb_segment_SOURCES = tests/unit/test_mb_segment.c \
-	mpibench/segment.c mpibench/segment.h mpibench/once.c \
-	mpibench/once.h mpibench/mix.h
 tests_unit_test_mb_segment_CPPFLAGS = $(MB_TEST_CPPFLAGS)
-tests_unit_test_mb_segment_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_mb_segment_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_mb_segment_CFLAGS = $(MB_TEST_CFLAGS)
+tests_unit_test_mb_segment_LDADD = $(MB_TEST_LDADD)
 # The summaries' run mode (no MPI).
-tests_unit_test_mb_summary_SOURCES = tests/unit/test_mb_summary.c \
-	mpibench/summary.c mpibench/summary.h
 tests_unit_test_mb_summary_CPPFLAGS = $(MB_TEST_CPPFLAGS)
-tests_unit_test_mb_summary_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(JANSSON_CFLAGS)
-tests_unit_test_mb_summary_LDADD = model/libiostrata_synth.la \
-	model/libiostrata_model.la common/libiostrata_common.la \
-	$(CMOCKA_LIBS) $(JANSSON_LIBS) -lm
+tests_unit_test_mb_summary_CFLAGS = $(MB_TEST_CFLAGS) $(JANSSON_CFLAGS)
+tests_unit_test_mb_summary_LDADD = model/libiostrata_synth.la $(MB_TEST_LDADD)
 # The run record of the plain and the layered run (no MPI).
-tests_unit_test_mb_runrec_SOURCES = tests/unit/test_mb_runrec.c \
-	mpibench/config_record.c mpibench/layers_opts.c $(MB_TEST_SOURCES)
 tests_unit_test_mb_runrec_CPPFLAGS = $(MB_TEST_CPPFLAGS)
-tests_unit_test_mb_runrec_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
-tests_unit_test_mb_runrec_LDADD = model/libiostrata_model.la \
-	common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) $(LIBURING_LIBS) $(PTHREAD_LIBS)
+tests_unit_test_mb_runrec_CFLAGS = $(MB_TEST_CFLAGS)
+tests_unit_test_mb_runrec_LDADD = $(MB_TEST_LDADD)
 # The crash report of a rank (no MPI).
-tests_unit_test_mb_crashlog_SOURCES = tests/unit/test_mb_crashlog.c \
-	mpibench/crashlog.c mpibench/crashlog.h
 tests_unit_test_mb_crashlog_CPPFLAGS = $(MB_TEST_CPPFLAGS)
-tests_unit_test_mb_crashlog_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_mb_crashlog_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_mb_crashlog_CFLAGS = $(MB_TEST_CFLAGS)
+tests_unit_test_mb_crashlog_LDADD = $(MB_TEST_LDADD)
 # How a run ends: the status written and the exit code, plain and layered
 # (layers_print.c needs mpi.h, no MPI library: its MPI side is faked).
-tests_unit_test_mb_exit_SOURCES = tests/unit/test_mb_exit.c \
-	mpibench/layers_print.c mpibench/summary.c mpibench/mb_exit.c
 tests_unit_test_mb_exit_CPPFLAGS = $(MB_TEST_CPPFLAGS) $(MPI_CFLAGS)
-tests_unit_test_mb_exit_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_mb_exit_LDADD = model/libiostrata_model.la \
-	common/libiostrata_common.la $(CMOCKA_LIBS) -lm
+tests_unit_test_mb_exit_CFLAGS = $(MB_TEST_CFLAGS)
+tests_unit_test_mb_exit_LDADD = mpibench/libiostrata_mbmpi.la $(MB_TEST_LDADD)

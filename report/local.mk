@@ -4,7 +4,10 @@
 if HAVE_HDF5
 if HAVE_JANSSON
 if HAVE_INIH
-report_sources = \
+# Everything of iostrata-report but its command table (main.c), compiled
+# once: the tool and the unit tests link the same objects.
+noinst_LTLIBRARIES += report/libiostrata_report.la
+report_libiostrata_report_la_SOURCES = \
 	report/report.c \
 	report/report.h \
 	report/report_check.c \
@@ -21,16 +24,32 @@ report_sources = \
 	report/report_layers.h \
 	report/report_threads.c \
 	report/report_threads.h \
-	# End of report_sources
+	# End of report_libiostrata_report_la_SOURCES
 report_cppflags = $(AM_CPPFLAGS) $(INC_REPORT) $(JANSSON_CFLAGS)
-report_ldadd = h5schema/libiostrata_h5.la model/libiostrata_model.la \
-	site/libiostrata_site.la common/libiostrata_common.la \
-	$(JANSSON_LIBS) -lm
+report_libiostrata_report_la_CPPFLAGS = $(report_cppflags)
+report_ldadd = report/libiostrata_report.la h5schema/libiostrata_h5.la \
+	model/libiostrata_model.la site/libiostrata_site.la \
+	common/libiostrata_common.la $(JANSSON_LIBS) -lm
 
 bin_PROGRAMS += report/iostrata-report
-report_iostrata_report_SOURCES = report/main.c $(report_sources)
+report_iostrata_report_SOURCES = report/main.c
 report_iostrata_report_CPPFLAGS = $(report_cppflags)
 report_iostrata_report_LDADD = $(report_ldadd)
+
+# The unit tests' fixtures (a report test's runs and files; the advise
+# tests' catalogues and curves), compiled once for the tests that share them.
+if HAVE_CMOCKA
+check_LTLIBRARIES += tests/unit/libreport_fx.la
+endif
+tests_unit_libreport_fx_la_SOURCES = \
+	tests/unit/report_fx.c \
+	tests/unit/report_fx.h \
+	tests/unit/advise_fx.c \
+	tests/unit/advise_fx.h \
+	tests/unit/hostile.h \
+	# End of tests_unit_libreport_fx_la_SOURCES
+tests_unit_libreport_fx_la_CPPFLAGS = $(report_cppflags)
+tests_unit_libreport_fx_la_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 
 if HAVE_CMOCKA
 check_PROGRAMS += \
@@ -53,43 +72,35 @@ TESTS += \
 	tests/unit/test_report_markdown.sh \
 	# End of TESTS (report)
 endif
-tests_unit_test_report_SOURCES = tests/unit/test_report.c \
-	tests/unit/report_fx.c tests/unit/report_fx.h \
-	tests/unit/hostile.h $(report_sources)
-tests_unit_test_report_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_report_CPPFLAGS = $(report_cppflags)
-tests_unit_test_report_LDADD = model/libiostrata_synth.la $(report_ldadd) \
-	$(CMOCKA_LIBS)
-tests_unit_test_report_plot_SOURCES = tests/unit/test_report_plot.c \
-	tests/unit/report_fx.c tests/unit/report_fx.h tests/unit/hostile.h \
-	$(report_sources)
-tests_unit_test_report_plot_CFLAGS = $(tests_unit_test_report_CFLAGS)
-tests_unit_test_report_plot_CPPFLAGS = $(tests_unit_test_report_CPPFLAGS)
-tests_unit_test_report_plot_LDADD = $(tests_unit_test_report_LDADD)
-tests_unit_test_invariants_SOURCES = tests/unit/test_invariants.c \
-	tests/unit/report_fx.c tests/unit/report_fx.h tests/unit/hostile.h \
-	$(report_sources)
-tests_unit_test_invariants_CFLAGS = $(tests_unit_test_report_CFLAGS)
-tests_unit_test_invariants_CPPFLAGS = $(tests_unit_test_report_CPPFLAGS)
-tests_unit_test_invariants_LDADD = $(tests_unit_test_report_LDADD)
-tests_unit_test_report_threads_SOURCES = tests/unit/test_report_threads.c \
-	$(report_sources)
-tests_unit_test_report_threads_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_report_threads_CPPFLAGS = $(report_cppflags)
-tests_unit_test_report_threads_LDADD = model/libiostrata_synth.la \
+report_test_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+report_test_ldadd = tests/unit/libreport_fx.la model/libiostrata_synth.la \
 	$(report_ldadd) $(CMOCKA_LIBS)
-tests_unit_test_advise_SOURCES = tests/unit/test_advise.c \
-	tests/unit/advise_fx.c tests/unit/advise_fx.h \
-	tests/unit/hostile.h $(report_sources)
-tests_unit_test_advise_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_report_SOURCES = tests/unit/test_report.c tests/unit/hostile.h
+tests_unit_test_report_CFLAGS = $(report_test_cflags)
+tests_unit_test_report_CPPFLAGS = $(report_cppflags)
+tests_unit_test_report_LDADD = $(report_test_ldadd)
+tests_unit_test_report_plot_SOURCES = tests/unit/test_report_plot.c \
+	tests/unit/hostile.h
+tests_unit_test_report_plot_CFLAGS = $(report_test_cflags)
+tests_unit_test_report_plot_CPPFLAGS = $(report_cppflags)
+tests_unit_test_report_plot_LDADD = $(report_test_ldadd)
+tests_unit_test_invariants_SOURCES = tests/unit/test_invariants.c \
+	tests/unit/hostile.h
+tests_unit_test_invariants_CFLAGS = $(report_test_cflags)
+tests_unit_test_invariants_CPPFLAGS = $(report_cppflags)
+tests_unit_test_invariants_LDADD = $(report_test_ldadd)
+tests_unit_test_report_threads_CFLAGS = $(report_test_cflags)
+tests_unit_test_report_threads_CPPFLAGS = $(report_cppflags)
+tests_unit_test_report_threads_LDADD = $(report_test_ldadd)
+tests_unit_test_advise_SOURCES = tests/unit/test_advise.c tests/unit/hostile.h
+tests_unit_test_advise_CFLAGS = $(report_test_cflags)
 tests_unit_test_advise_CPPFLAGS = $(report_cppflags)
-tests_unit_test_advise_LDADD = $(report_ldadd) $(CMOCKA_LIBS)
+tests_unit_test_advise_LDADD = $(report_test_ldadd)
 tests_unit_test_advise_plot_SOURCES = tests/unit/test_advise_plot.c \
-	tests/unit/advise_fx.c tests/unit/advise_fx.h \
-	tests/unit/hostile.h $(report_sources)
-tests_unit_test_advise_plot_CFLAGS = $(tests_unit_test_advise_CFLAGS)
-tests_unit_test_advise_plot_CPPFLAGS = $(tests_unit_test_advise_CPPFLAGS)
-tests_unit_test_advise_plot_LDADD = $(tests_unit_test_advise_LDADD)
+	tests/unit/hostile.h
+tests_unit_test_advise_plot_CFLAGS = $(report_test_cflags)
+tests_unit_test_advise_plot_CPPFLAGS = $(report_cppflags)
+tests_unit_test_advise_plot_LDADD = $(report_test_ldadd)
 
 # Synthetic results files through the real writer (tests, bench; not installed).
 noinst_PROGRAMS += tests/tools/iostrata-h5synth

@@ -109,6 +109,13 @@ spank_test_cppflags = $(AM_CPPFLAGS) $(INC_SPANK) \
 spank_test_ldadd = spank/libiostrata_node.la tests/fakes/libfakeroot.la \
 	$(CMOCKA_LIBS)
 
+# The node tests' fixture (a fake root with the node's files), compiled
+# once for the three tests that share it.
+check_LTLIBRARIES += tests/unit/libnode_fx.la
+tests_unit_libnode_fx_la_SOURCES = tests/unit/node_fx.c tests/unit/node_fx.h
+tests_unit_libnode_fx_la_CPPFLAGS = $(spank_test_cppflags)
+tests_unit_libnode_fx_la_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+
 check_PROGRAMS += \
 	tests/unit/test_blkio \
 	tests/unit/test_cpu \
@@ -144,19 +151,13 @@ tests_unit_test_mem_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_mem_LDADD = $(spank_test_ldadd)
 tests_unit_test_node_CPPFLAGS = $(spank_test_cppflags)
 tests_unit_test_node_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_node_LDADD = $(spank_test_ldadd)
-tests_unit_test_node_SOURCES = tests/unit/test_node.c tests/unit/node_fx.c \
-	tests/unit/node_fx.h
+tests_unit_test_node_LDADD = tests/unit/libnode_fx.la $(spank_test_ldadd)
 tests_unit_test_node_osds_CPPFLAGS = $(spank_test_cppflags)
 tests_unit_test_node_osds_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_node_osds_LDADD = $(spank_test_ldadd)
-tests_unit_test_node_osds_SOURCES = tests/unit/test_node_osds.c \
-	tests/unit/node_fx.c tests/unit/node_fx.h
+tests_unit_test_node_osds_LDADD = tests/unit/libnode_fx.la $(spank_test_ldadd)
 tests_unit_test_node_omt_CPPFLAGS = $(spank_test_cppflags)
 tests_unit_test_node_omt_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_node_omt_LDADD = $(spank_test_ldadd)
-tests_unit_test_node_omt_SOURCES = tests/unit/test_node_omt.c \
-	tests/unit/node_fx.c tests/unit/node_fx.h
+tests_unit_test_node_omt_LDADD = tests/unit/libnode_fx.la $(spank_test_ldadd)
 tests_unit_test_options_CPPFLAGS = $(spank_test_cppflags)
 tests_unit_test_options_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_options_LDADD = $(spank_test_ldadd)

@@ -36,55 +36,61 @@ endif
 EXTRA_PROGRAMS = $(FUZZ_PROGS)
 
 fuzz_ldflags = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
+# What every harness shares (the input as a string, a scratch directory),
+# compiled once.
+check_LTLIBRARIES += tests/fuzz/libfuzz_util.la
+tests_fuzz_libfuzz_util_la_SOURCES = tests/fuzz/fuzz_util.c \
+	tests/fuzz/fuzz_util.h
 fuzz_spank_cppflags = $(AM_CPPFLAGS) $(INC_SPANK)
 
-tests_fuzz_fuzz_units_SOURCES = tests/fuzz/fuzz_units.c tests/fuzz/fuzz_util.c
+tests_fuzz_fuzz_units_SOURCES = tests/fuzz/fuzz_units.c
 tests_fuzz_fuzz_units_CPPFLAGS = $(AM_CPPFLAGS) $(INC_COMMON)
 tests_fuzz_fuzz_units_LDFLAGS = $(fuzz_ldflags)
-tests_fuzz_fuzz_units_LDADD = common/libiostrata_common.la
+tests_fuzz_fuzz_units_LDADD = tests/fuzz/libfuzz_util.la \
+	common/libiostrata_common.la
 
-tests_fuzz_fuzz_spank_opts_SOURCES = tests/fuzz/fuzz_spank_opts.c \
-	tests/fuzz/fuzz_util.c
+tests_fuzz_fuzz_spank_opts_SOURCES = tests/fuzz/fuzz_spank_opts.c
 tests_fuzz_fuzz_spank_opts_CPPFLAGS = $(fuzz_spank_cppflags)
 tests_fuzz_fuzz_spank_opts_LDFLAGS = $(fuzz_ldflags)
-tests_fuzz_fuzz_spank_opts_LDADD = spank/libiostrata_node.la
+tests_fuzz_fuzz_spank_opts_LDADD = tests/fuzz/libfuzz_util.la \
+	spank/libiostrata_node.la
 
-tests_fuzz_fuzz_policy_SOURCES = tests/fuzz/fuzz_policy.c \
-	tests/fuzz/fuzz_util.c
+tests_fuzz_fuzz_policy_SOURCES = tests/fuzz/fuzz_policy.c
 tests_fuzz_fuzz_policy_CPPFLAGS = $(fuzz_spank_cppflags)
 tests_fuzz_fuzz_policy_LDFLAGS = $(fuzz_ldflags)
-tests_fuzz_fuzz_policy_LDADD = spank/libiostrata_node.la
+tests_fuzz_fuzz_policy_LDADD = tests/fuzz/libfuzz_util.la \
+	spank/libiostrata_node.la
 
-tests_fuzz_fuzz_journal_SOURCES = tests/fuzz/fuzz_journal.c \
-	tests/fuzz/fuzz_util.c
+tests_fuzz_fuzz_journal_SOURCES = tests/fuzz/fuzz_journal.c
 tests_fuzz_fuzz_journal_CPPFLAGS = $(fuzz_spank_cppflags)
 tests_fuzz_fuzz_journal_LDFLAGS = $(fuzz_ldflags)
-tests_fuzz_fuzz_journal_LDADD = spank/libiostrata_node.la
+tests_fuzz_fuzz_journal_LDADD = tests/fuzz/libfuzz_util.la \
+	spank/libiostrata_node.la
 
-tests_fuzz_fuzz_siteconf_SOURCES = tests/fuzz/fuzz_siteconf.c \
-	tests/fuzz/fuzz_util.c
+tests_fuzz_fuzz_siteconf_SOURCES = tests/fuzz/fuzz_siteconf.c
 tests_fuzz_fuzz_siteconf_CPPFLAGS = $(AM_CPPFLAGS) $(INC_SITE)
 tests_fuzz_fuzz_siteconf_LDFLAGS = $(fuzz_ldflags)
-tests_fuzz_fuzz_siteconf_LDADD = site/libiostrata_site.la
+tests_fuzz_fuzz_siteconf_LDADD = tests/fuzz/libfuzz_util.la \
+	site/libiostrata_site.la
 
-tests_fuzz_fuzz_fio_json_SOURCES = tests/fuzz/fuzz_fio_json.c \
-	tests/fuzz/fuzz_util.c
+tests_fuzz_fuzz_fio_json_SOURCES = tests/fuzz/fuzz_fio_json.c
 tests_fuzz_fuzz_fio_json_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MODEL)
 tests_fuzz_fuzz_fio_json_LDFLAGS = $(fuzz_ldflags)
-tests_fuzz_fuzz_fio_json_LDADD = model/libiostrata_model.la
+tests_fuzz_fuzz_fio_json_LDADD = tests/fuzz/libfuzz_util.la \
+	model/libiostrata_model.la
 
-tests_fuzz_fuzz_h5run_SOURCES = tests/fuzz/fuzz_h5run.c \
-	tests/fuzz/fuzz_util.c
+tests_fuzz_fuzz_h5run_SOURCES = tests/fuzz/fuzz_h5run.c
 tests_fuzz_fuzz_h5run_CPPFLAGS = $(AM_CPPFLAGS) $(INC_H5) $(HDF5_CFLAGS)
 tests_fuzz_fuzz_h5run_LDFLAGS = $(fuzz_ldflags)
-tests_fuzz_fuzz_h5run_LDADD = h5schema/libiostrata_h5.la \
+tests_fuzz_fuzz_h5run_LDADD = tests/fuzz/libfuzz_util.la \
+	h5schema/libiostrata_h5.la \
 	model/libiostrata_model.la common/libiostrata_common.la $(HDF5_LIBS)
 
-tests_fuzz_fuzz_camp_records_SOURCES = tests/fuzz/fuzz_camp_records.c \
-	tests/fuzz/fuzz_util.c $(campaign_core_sources)
+tests_fuzz_fuzz_camp_records_SOURCES = tests/fuzz/fuzz_camp_records.c
 tests_fuzz_fuzz_camp_records_CPPFLAGS = $(jobscripts_iostrata_campaign_CPPFLAGS)
 tests_fuzz_fuzz_camp_records_LDFLAGS = $(fuzz_ldflags)
-tests_fuzz_fuzz_camp_records_LDADD = $(jobscripts_iostrata_campaign_LDADD)
+tests_fuzz_fuzz_camp_records_LDADD = tests/fuzz/libfuzz_util.la \
+	$(jobscripts_iostrata_campaign_LDADD)
 
 fuzz: $(FUZZ_PROGS)
 else
