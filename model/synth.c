@@ -28,6 +28,7 @@ void ios_synth_defaults(struct ios_synth *s)
 	s->seed = 1;
 	s->straggler = -1;
 	s->early_rank = -1;
+	s->element = -1;
 }
 
 static double rnd(unsigned *st)
@@ -240,7 +241,7 @@ struct ios_run *ios_synth_run(const struct ios_synth *s)
 		   s->replication);
 	if (s->mode)
 		kv(&run->config[run->nconfig++], "mode", "%s", s->mode);
-	run->attachments = calloc(1, sizeof(*run->attachments));
+	run->attachments = calloc(2, sizeof(*run->attachments));
 	run->nattach = 1;
 	run->attachments[0].key = strdup("node_status");
 	if (asprintf(
@@ -250,6 +251,16 @@ struct ios_run *ios_synth_run(const struct ios_synth *s)
 		    (unsigned long long)(s->mem ? s->mem : 25769803776ull),
 		    (unsigned long long)s->disk_bw) < 0)
 		run->attachments[0].value = NULL;
+	if (s->element >= 0) {
+		run->attachments[1].key = strdup("element");
+		if (asprintf(
+			    &run->attachments[1].value,
+			    "{\"index\": %d, \"label\": \"e%d\", \"baseline\": %s}",
+			    s->element, s->element,
+			    s->baseline ? "true" : "false") < 0)
+			run->attachments[1].value = NULL;
+		run->nattach = 2;
+	}
 
 	phases = strdup(s->phases);
 	for (tok = strtok_r(phases, ",", &save); tok;

@@ -215,6 +215,31 @@ static void derive_applied(struct report_run *rr)
 		rr->replication = atoi(report_config(run, "replication"));
 }
 
+/* The campaign's element record (attachment "element": index,
+ * baseline). */
+static void derive_element(struct report_run *rr)
+{
+	const struct ios_run *run = rr->run;
+
+	rr->element = -1;
+	rr->baseline = false;
+	for (size_t i = 0; i < run->nattach; i++) {
+		json_t *j, *x;
+
+		if (!run->attachments[i].key ||
+		    strcmp(run->attachments[i].key, "element") ||
+		    !run->attachments[i].value)
+			continue;
+		j = json_loads(run->attachments[i].value, 0, NULL);
+		x = json_object_get(j, "index");
+		if (json_is_integer(x) && json_integer_value(x) >= 0 &&
+		    json_integer_value(x) <= 1000000)
+			rr->element = (int)json_integer_value(x);
+		rr->baseline = json_is_true(json_object_get(j, "baseline"));
+		json_decref(j);
+	}
+}
+
 void report_derive(struct report_run *rr)
 {
 	struct ios_run *run = rr->run;
@@ -227,6 +252,7 @@ void report_derive(struct report_run *rr)
 
 	derive_applied(rr);
 	derive_requested(rr);
+	derive_element(rr);
 	if (l && l[0]) {
 		rr->label_buf = strdup(l);
 	} else if (rr->applied_src &&

@@ -33,6 +33,12 @@ struct report_run {
 	long req_cpus;
 	unsigned long long req_mem;
 	int replication; /* pool size, 0 unknown */
+	/* the campaign's record of its element (the attachment "element"
+	 * iostrata-campaign writes): its index (-1 unknown) and whether it
+	 * is the sweep's unconstrained baseline (no --iostrata-* option:
+	 * the storage host whole), what every figure is normalised to */
+	int element;
+	bool baseline;
 };
 
 /* Statistics of one figure over the valid repetitions of a phase. */
@@ -51,7 +57,8 @@ void report_phase_stats(const struct ios_phase_result *ph,
 /* Config option [key] of [run], or NULL. */
 const char *report_config(const struct ios_run *run, const char *key);
 
-/* Fill label, job_def, cpus, mem, disk_bw, replication of [rr]. */
+/* Fill label, job_def, cpus, mem, disk_bw, replication, element and
+ * baseline of [rr]. */
 void report_derive(struct report_run *rr);
 
 /*
