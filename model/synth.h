@@ -38,6 +38,8 @@ struct ios_synth {
 	 * (-1: no record) and whether it is the unconstrained baseline */
 	int element;
 	bool baseline;
+	uint64_t size; /* config "size", bytes per rank (0: none) */
+	uint64_t osd_memory_target; /* in the Ceph facts' config (0: none) */
 };
 
 /* Defaults: 3 nodes x 2 ranks, "write,read", 3 reps, 8 MiB, 100 MB/s. */

@@ -240,6 +240,49 @@ static void derive_element(struct report_run *rr)
 	}
 }
 
+int report_osd_cache(const struct report_run *rr, const char *phase,
+		     struct report_cache *c)
+{
+	const struct ios_run *run = rr->run;
+	const char *size = report_config(run, "size");
+	json_t *j, *e;
+	size_t k;
+	int nranks = 0;
+	char *end;
+
+	memset(c, 0, sizeof(*c));
+	for (int p = 0; p < run->nphases; p++)
+		if (!strcmp(run->phases[p].name, phase))
+			for (int r = 0; r < run->phases[p].nreps; r++)
+				if (run->phases[p].reps[r].nranks > nranks)
+					nranks = run->phases[p].reps[r].nranks;
+	if (!size || !run->ceph_json || nranks <= 0)
+		return -ENOENT;
+	c->data = strtod(size, &end) * nranks;
+	if (end == size || *end || !(c->data > 0))
+		return -ENOENT;
+	j = json_loads(run->ceph_json, 0, NULL);
+	c->osds =
+		(int)jnum(json_object_get(json_object_get(j, "osds"), "total"));
+	c->target = REPORT_OSD_MEMORY_DEFAULT;
+	c->dflt = true;
+	json_array_foreach(json_object_get(j, "config"), k, e)
+	{
+		const char *sec =
+			json_string_value(json_object_get(e, "section"));
+		long long v = jnum(json_object_get(e, "value"));
+
+		if (sec && !strcmp(sec, "osd") && v > 0 &&
+		    !strcmp(json_string_value(json_object_get(e, "name")) ?: "",
+			    "osd_memory_target")) {
+			c->target = (double)v;
+			c->dflt = false;
+		}
+	}
+	json_decref(j);
+	return c->osds > 0 ? 0 : -ENOENT;
+}
+
 void report_derive(struct report_run *rr)
 {
 	struct ios_run *run = rr->run;

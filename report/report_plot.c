@@ -472,6 +472,61 @@ static void find_baseline(const struct report_run *runs, size_t n,
 			 bl->efirst, bl->elast);
 }
 
+/* [v] bytes as "4 MiB", "2.6 GiB" into [buf]. */
+static void fmt_bytes(char *buf, size_t len, double v)
+{
+	if (v >= 1073741824.0)
+		snprintf(buf, len, "%.3g GiB", v / 1073741824.0);
+	else if (v >= 1048576.0)
+		snprintf(buf, len, "%.3g MiB", v / 1048576.0);
+	else
+		snprintf(buf, len, "%.3g KiB", v / 1024.0);
+}
+
+/*
+ * Reads the disks need not serve: when every run of phase [phase] (a
+ * read phase) of factor [repl] with a figure reads no more data (file
+ * size x ranks) than its OSDs' memory can cache (osd_memory_target x
+ * OSDs, as the run recorded them: report_osd_cache), a sentence into
+ * [note] saying so; "" when one run reads more or does not say.
+ */
+static void cache_note(const struct report_run *runs, size_t n,
+		       const char *phase, const struct ios_fig_desc *f,
+		       int repl, bool multi, char *note, size_t len)
+{
+	struct report_cache most = {0}, least = {0};
+	char d[32], t[32];
+	int k = 0;
+
+	note[0] = '\0';
+	if (!strstr(phase, "read"))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct report_cache c;
+
+		if (!of_factor(&runs[i], repl, multi) ||
+		    isnan(run_mean(&runs[i], phase, f)))
+			continue;
+		if (report_osd_cache(&runs[i], phase, &c) < 0 ||
+		    c.data > c.target * c.osds)
+			return;
+		if (!k || c.data > most.data)
+			most = c;
+		if (!k || c.target * c.osds < least.target * least.osds)
+			least = c;
+		k++;
+	}
+	if (!k)
+		return;
+	fmt_bytes(d, sizeof(d), most.data);
+	fmt_bytes(t, sizeof(t), least.target);
+	snprintf(
+		note, len,
+		"note: %s reads at most %s (file size x ranks), which fits in the OSDs' memory (osd_memory_target %s%s x %d OSDs): its reads can be served from the OSDs' caches, not the disks, so it cannot show a disk or memory limit on reads",
+		phase, d, t, most.dflt ? ", Ceph's default: none recorded" : "",
+		least.osds);
+}
+
 /* What the text says when the runs have no baseline element. */
 static const char no_baseline[] =
 	"no unconstrained baseline in these runs (a campaign planned before baselines, or runs of no campaign): normalised to the largest configuration swept instead";
@@ -662,7 +717,7 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 	struct hm_cell *cells = calloc(n + 1, sizeof(*cells));
 	double base = NAN, bx = -1, by = -1, ctop = 1.2;
 	size_t nx = 0, ny = 0, nc = 0, bcell = 0;
-	char *body = NULL, name[48], rtitle[48], basename[160];
+	char *body = NULL, name[48], rtitle[48], basename[160], note[512];
 	size_t blen = 0;
 	struct plot_data pd;
 	FILE *b = NULL;
@@ -758,6 +813,9 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 			bx / osds, by / osds / 1073741824.0);
 	heatmap_text(phase, rtitle, f, basename, base, cells, nc, xs, ys, osds,
 		     &bl);
+	cache_note(runs, n, phase, f, repl, multi, note, sizeof(note));
+	if (note[0])
+		printf("  %s\n", note);
 	if (data_open(&pd, "$dat", "")) {
 		free(xs);
 		free(ys);
@@ -806,6 +864,13 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 		fprintf(b, ".\"\\n\".");
 		gp_fprintq(b, "cell: mean, sd over repetitions, applied memory "
 			      "per OSD; a blank cell was not run");
+		if (note[0]) {
+			fprintf(b, ".\"\\n\".");
+			gp_fprintq(b,
+				   "%s: reads fit in the OSDs' memory, may be "
+				   "cached: no disk or memory limit shown",
+				   phase);
+		}
 		fprintf(b, " noenhanced\nset xlabel ");
 		gp_fprintq(b, "cores per OSD (%s)",
 			   cells[bcell].requested ? "requested" : "applied");
@@ -993,6 +1058,7 @@ static int throttle_one(struct plot_ctx *pc, const struct report_run *runs,
 	char name[48], rtitle[48];
 	double *tab = NULL; /* min, mean, max per speed (cnt 0: mean 0) */
 	struct baseline bl;
+	char note[512];
 
 	(void)osds; /* the x axis is per disk already */
 	if (!xs)
@@ -1071,6 +1137,9 @@ static int throttle_one(struct plot_ctx *pc, const struct report_run *runs,
 	printf("throttle %s%s: %s\n", phase, rtitle, knee);
 	find_baseline(runs, n, phase, f, repl, multi, &bl);
 	throttle_text(f, xs, tab, nx, &bl);
+	cache_note(runs, n, phase, f, repl, multi, note, sizeof(note));
+	if (note[0])
+		printf("  %s\n", note);
 	b = open_memstream(&body, &blen);
 	if (b) {
 		fprintf(b, "set title ");
@@ -1083,6 +1152,11 @@ static int throttle_one(struct plot_ctx *pc, const struct report_run *runs,
 		if (!found) {
 			fprintf(b, " . \"\\n\" . ");
 			gp_fprintq(b, "%s", knee);
+		}
+		if (note[0]) {
+			fprintf(b, " . \"\\n\" . ");
+			gp_fprintq(b, "reads fit in the OSDs' memory, may be "
+				      "cached: no disk limit shown");
 		}
 		fprintf(b,
 			" noenhanced\nset xlabel 'disk speed (throttle) [MB/s per disk]'\nset ylabel ");

@@ -728,6 +728,58 @@ static void test_plot_baseline(void **state)
 }
 
 /*
+ * Issue 29: figures say what they cannot show.  The demo's reads (2 MB
+ * files) were insensitive to the disk throttle: served from the OSDs'
+ * memory.  A read phase whose data (file size x ranks, recorded) fits in
+ * the OSDs' memory (osd_memory_target x OSDs, recorded in the Ceph facts)
+ * gets a note in the text and the figure's title; its write phase and a
+ * campaign of large files get none.  Before: no note.
+ */
+static void test_plot_cache_note(void **state)
+{
+	char out[300], f[2][2][300], *txt = NULL;
+
+	(void)state;
+	if (access(GNUPLOT_PATH, X_OK) != 0)
+		skip();
+	setenv("GNUPLOT", GNUPLOT_PATH, 1);
+	for (int big = 0; big < 2; big++)
+		for (int k = 0; k < 2; k++) {
+			struct ios_synth s;
+			char name[64];
+
+			ios_synth_defaults(&s);
+			s.disk_bw = (uint64_t)(k + 1) * 20000000;
+			s.size = big ? 2ull << 30 : 2ull << 20;
+			s.osd_memory_target = 939524096; /* 896 MiB */
+			s.seed = (unsigned)(110 + 2 * big + k);
+			snprintf(name, sizeof(name), "cn-%d-%d.h5", big, k);
+			synth_file(name, &s);
+			snprintf(f[big][k], sizeof(f[0][0]), "%s", P(name));
+		}
+	snprintf(out, sizeof(out), "--out=%s/cn", dir);
+	assert_int_equal(run_cmd(&txt, 5, "plot", "--kind=throttle", out,
+				 f[0][0], f[0][1]),
+			 REPORT_EXIT_OK);
+	/* 2 MiB x 6 ranks against 896 MiB x 3 OSDs */
+	if (!strstr(txt, "note: read reads at most 12 MiB (file size x "
+			 "ranks), which fits in the OSDs' memory "
+			 "(osd_memory_target 896 MiB x 3 OSDs)") ||
+	    strstr(txt, "note: write"))
+		fail_msg("no note, or one on the write phase:\n%s", txt);
+	free(txt);
+	/* 2 GiB x 6 ranks: more than the OSDs hold, no note */
+	assert_int_equal(run_cmd(&txt, 5, "plot", "--kind=throttle", out,
+				 f[1][0], f[1][1]),
+			 REPORT_EXIT_OK);
+	if (strstr(txt, "note: "))
+		fail_msg("a note on reads larger than the OSDs' memory:\n%s",
+			 txt);
+	free(txt);
+	unsetenv("GNUPLOT");
+}
+
+/*
  * Issue 29 row 4: the demo's sweep had more memory slower (2 cores: 1.39
  * at 20G, 1.00 at 23G) and the cores effect of a CPU taken from every
  * host.  The heatmap's text says per dimension what the cells show: more
@@ -833,6 +885,7 @@ int main(void)
 		cmocka_unit_test(test_heatmap_requested_grid),
 		cmocka_unit_test(test_heatmap_dimensions),
 		cmocka_unit_test(test_plot_baseline),
+		cmocka_unit_test(test_plot_cache_note),
 	};
 
 	return cmocka_run_group_tests_name("report_plot", tests, setup,
