@@ -584,6 +584,32 @@ static void test_baseline(void **state)
 	assert_has(cap.out, "no unconstrained baseline element in these "
 			    "campaigns");
 	cap_free(&cap);
+	/* two campaigns, each with its baseline (100 and 120): each one's
+	 * own (what its figures are normalised to) and the pooled one */
+	{
+		char dir[32], site[64], a[128], b[128], arg_site[80];
+		char *argv[] = {"advise", arg_site, "--target=seq-write=0.5",
+				a,        b,        NULL};
+		struct adv_config d[3];
+
+		d[0] = cfg3(0, 0, 0, 120e6);
+		d[1] = cfg3(0, 0, 100000000, 60e6);
+		d[2] = cfg3(0, 0, 0, 120e6);
+		c[4] = cfg3(0, 0, 0, 100e6);
+		new_dir(dir);
+		write_file(dir, "site.conf", catalogue_site, site,
+			   sizeof(site));
+		snprintf(arg_site, sizeof(arg_site), "--site=%s", site);
+		write_campaign(dir, "grid", c, 5, 3, -1, a, sizeof(a));
+		write_campaign(dir, "disk", d, 3, 3, -1, b, sizeof(b));
+		run(argv, &cap);
+		assert_has(cap.out, "baseline (1.00): the unconstrained "
+				    "baseline (element 0, 4 of grid: 95.37 "
+				    "MiB/s; element 0, 2 of disk: 114.44 "
+				    "MiB/s): over them all, 104.90 MiB/s");
+		cap_free(&cap);
+		rm_dir(dir);
+	}
 }
 
 /*
