@@ -36,6 +36,8 @@ struct camp_element {
 	unsigned replication; /* [sweep] replication: the pool size this
 			       * element runs on, 0 when not a factor */
 	char pool[96];        /* its RADOS pool (PREFIX-rN), "" if none */
+	bool baseline;        /* the unconstrained baseline: no --iostrata-*
+			       * option, the storage host whole */
 	uint32_t jobid;       /* 0 when not submitted */
 	enum camp_state state;
 	uint32_t exit_code; /* wait status of the batch script */
@@ -68,7 +70,14 @@ bool camp_job_known(const char *job);
  * the list's order (all elements at the first factor, then the next):
  * label LABEL-rN, pool PREFIX-rN ([sweep] replication_pool, default
  * CAMP_REPL_POOL_PREFIX); -EINVAL ([err]) for a bad list or a prefix that
- * is not a pool name (letters, digits, '-', '_', '.').
+ * is not a pool name (letters, digits, '-', '_', '.').  A sweep that
+ * shapes the storage nodes (sweep-cores-mem, sweep-disk-bw) measures its
+ * unconstrained baseline (no option: e->baseline) before and after each
+ * factor's elements ([sweep] baseline = both, the default; first: only
+ * before; none), labels baseline-first and baseline-last, at the factors
+ * of [sweep] baseline_replication (default the sweep's; a factor with no
+ * sweep elements gets one, label baseline); the factors in the order of
+ * baseline_replication, then the sweep's others.
  */
 int camp_plan(const struct ios_site *s, const char *job,
 	      struct camp_element **out, size_t *nout, struct ios_err *err);

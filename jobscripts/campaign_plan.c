@@ -100,52 +100,175 @@ static bool job_is_sweep(const char *job)
 	       !strcmp(job, "sweep-disk-bw") || !strcmp(job, "sweep-threads");
 }
 
-/* The elements [*e] ([*n]) once per [sweep] replication factor: label
- * LABEL-rN, pool PREFIX-rN.  0, or a negative errno with [err]. */
-static int repl_expand(const struct ios_site *s, struct camp_element **e,
-		       size_t *n, struct ios_err *err)
+/* Is [job] a sweep that shapes the storage nodes, so that an element
+ * without --iostrata-* options is its unconstrained baseline? */
+static bool job_has_baseline(const char *job)
+{
+	return !strcmp(job, "sweep-cores-mem") || !strcmp(job, "sweep-disk-bw");
+}
+
+/* The [sweep] replication_pool prefix (default CAMP_REPL_POOL_PREFIX),
+ * checked; NULL with [err] when it is no pool name prefix. */
+static const char *pool_prefix(const struct ios_site *s, struct ios_err *err)
 {
 	const char *prefix = ios_site_get(s, "sweep", "replication_pool");
-	uint64_t *f = NULL;
-	struct camp_element *x;
-	int nf;
 
 	if (!prefix)
 		prefix = CAMP_REPL_POOL_PREFIX;
 	if (!*prefix || strlen(prefix) > 64 ||
 	    strspn(prefix,
 		   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") !=
-		    strlen(prefix))
-		return ios_errf(
+		    strlen(prefix)) {
+		ios_errf(
 			err, -EINVAL,
 			PROG
 			": %s: [sweep] replication_pool \"%s\": not a pool name prefix: accepted: 1 to 64 letters, digits, '-', '_', '.'",
 			ios_site_path(s), prefix);
-	nf = ios_site_get_list(s, "sweep", "replication", &f, err);
-	if (nf < 0)
-		return nf;
-	x = calloc(*n * (size_t)nf, sizeof(*x));
-	if (!x) {
-		free(f);
-		return -ENOMEM;
+		return NULL;
 	}
-	for (int k = 0; k < nf; k++)
-		for (size_t i = 0; i < *n; i++) {
-			struct camp_element *y = &x[(size_t)k * *n + i];
+	return prefix;
+}
 
-			*y = (*e)[i];
-			y->index = (int)((size_t)k * *n + i);
-			y->replication = (unsigned)f[k];
-			snprintf(y->pool, sizeof(y->pool), "%s-r%u", prefix,
-				 y->replication);
-			snprintf(y->label, sizeof(y->label), "%.56s-r%u",
-				 (*e)[i].label, y->replication);
+static bool in_list(const uint64_t *v, int n, uint64_t x)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/* One element of factor [f] appended to [x] (*[k] so far): [src]'s
+ * configuration, or the unconstrained baseline (src NULL) labelled
+ * [blabel]. */
+static void add_element(struct camp_element *x, size_t *k,
+			const struct camp_element *src, const char *blabel,
+			unsigned f, const char *prefix)
+{
+	struct camp_element *y = &x[*k];
+
+	if (src) {
+		*y = *src;
+	} else {
+		memset(y, 0, sizeof(*y));
+		snprintf(y->label, sizeof(y->label), "%s", blabel);
+		y->baseline = true;
+	}
+	y->index = (int)*k;
+	y->replication = f;
+	if (f) {
+		char l[sizeof(y->label)];
+
+		snprintf(l, sizeof(l), "%s", y->label);
+		snprintf(y->pool, sizeof(y->pool), "%s-r%u", prefix, f);
+		snprintf(y->label, sizeof(y->label), "%.50s-r%u", l, f);
+	}
+	(*k)++;
+}
+
+/*
+ * The sweep's elements [*e] ([*n]) once per [sweep] replication factor
+ * (label LABEL-rN, pool PREFIX-rN), and, for a sweep that shapes the
+ * storage nodes, the unconstrained baseline ([sweep] baseline: both, the
+ * default, before and after each factor's sweep; first; none) at each
+ * factor of [sweep] baseline_replication (default: the sweep's factors;
+ * a factor with no sweep gets one baseline).  The factors in the order
+ * of baseline_replication, then the sweep's others.  0, or a negative
+ * errno with [err].
+ *
+ * Why the baseline first and last, not the elements in a random order:
+ * elements run one after another on the same storage nodes, and whatever
+ * drifts meanwhile (caches filling, the OSDs' own maintenance, other load)
+ * shows as a trend in submission order (the demo's disk sweep rose 0.58,
+ * 0.66, 0.87, 1.00 in the order it ran).  A shuffled order turns that
+ * drift into noise the few repetitions of a sweep cannot average away, and
+ * says nothing of its size; the same configuration measured before and
+ * after measures it, as a storage engineer checks a baseline, and the
+ * report prints it beside the effects it could fake ("the baseline drifted
+ * +9% during the campaign").  It costs one element per factor.
+ */
+static int expand(const struct ios_site *s, const char *job,
+		  struct camp_element **e, size_t *n, struct ios_err *err)
+{
+	const char *prefix = NULL, *bl = ios_site_get(s, "sweep", "baseline");
+	uint64_t *f = NULL, *b = NULL, u[32];
+	int nf = 0, nb = 0, nu = 0, rc = 0;
+	unsigned nbase = 2; /* baselines around one factor's sweep */
+	struct camp_element *x;
+	size_t k = 0;
+
+	if (!job_has_baseline(job) || (bl && !strcmp(bl, "none")))
+		nbase = 0;
+	else if (bl && !strcmp(bl, "first"))
+		nbase = 1;
+	if (ios_site_get(s, "sweep", "replication")) {
+		if (!(prefix = pool_prefix(s, err)))
+			return -EINVAL;
+		nf = ios_site_get_list(s, "sweep", "replication", &f, err);
+		if (nf < 0)
+			return nf;
+	}
+	if (nbase && ios_site_get(s, "sweep", "baseline_replication")) {
+		if (!nf) {
+			free(f);
+			return ios_errf(
+				err, -EINVAL,
+				PROG
+				": %s: [sweep] baseline_replication is set without [sweep] replication: the baseline's factors need the sweep's pools (set [sweep] replication too)",
+				ios_site_path(s));
 		}
-	free(f);
+		nb = ios_site_get_list(s, "sweep", "baseline_replication", &b,
+				       err);
+		if (nb < 0) {
+			free(f);
+			return nb;
+		}
+	} else if (nbase) {
+		nb = nf;
+		b = nf ? malloc((size_t)nf * sizeof(*b)) : NULL;
+		if (nf && !b) {
+			free(f);
+			return -ENOMEM;
+		}
+		if (nf)
+			memcpy(b, f, (size_t)nf * sizeof(*b));
+	}
+	/* the factors: the baseline's in order, then the sweep's others
+	 * (each list has at most 10, 1..10: parse bounds) */
+	for (int i = 0; i < nb; i++)
+		u[nu++] = b[i];
+	for (int i = 0; i < nf; i++)
+		if (!in_list(u, nu, f[i]))
+			u[nu++] = f[i];
+	if (!nu) /* no factor: the default pool */
+		u[nu++] = 0;
+	x = calloc(*n * (size_t)nu + 2 * (size_t)nu, sizeof(*x));
+	if (!x) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (int j = 0; j < nu; j++) {
+		bool sw = !nf || in_list(f, nf, u[j]);
+		bool bs = nbase && (!nf || in_list(b, nb, u[j]));
+
+		if (bs)
+			add_element(x, &k, NULL,
+				    sw && nbase == 2 ? "baseline-first"
+						     : "baseline",
+				    (unsigned)u[j], prefix);
+		for (size_t i = 0; sw && i < *n; i++)
+			add_element(x, &k, &(*e)[i], NULL, (unsigned)u[j],
+				    prefix);
+		if (bs && sw && nbase == 2)
+			add_element(x, &k, NULL, "baseline-last",
+				    (unsigned)u[j], prefix);
+	}
 	free(*e);
 	*e = x;
-	*n *= (size_t)nf;
-	return 0;
+	*n = k;
+out:
+	free(f);
+	free(b);
+	return rc;
 }
 
 int camp_plan(const struct ios_site *s, const char *job,
@@ -237,9 +360,8 @@ out:
 	free(mem);
 	free(bw);
 	free(ranks);
-	if (rc == 0 && job_is_sweep(job) &&
-	    ios_site_get(s, "sweep", "replication"))
-		rc = repl_expand(s, &e, &n, err);
+	if (rc == 0 && job_is_sweep(job))
+		rc = expand(s, job, &e, &n, err);
 	if (rc < 0) {
 		free(e);
 		return rc;

@@ -518,6 +518,20 @@ static void write_element(const struct campaign *c,
 		fprintf(stderr, PROG ": submit %s: write %s/element: %s\n",
 			c->job, edir, strerror(errno));
 	free(txt);
+	txt = NULL;
+	/* the same as JSON, which the sweeps attach to their results files
+	 * (element): the report finds the unconstrained baseline by it (an
+	 * element that requested nothing has no request to read back).
+	 * Labels are the plan's own: letters, digits, '-' */
+	if (asprintf(
+		    &txt,
+		    "{\"index\": %d, \"label\": \"%s\", \"baseline\": %s, \"replication\": %u}\n",
+		    e->index, e->label, e->baseline ? "true" : "false",
+		    e->replication) < 0 ||
+	    camp_write_atomic(edir, "element.json", txt) < 0)
+		fprintf(stderr, PROG ": submit %s: write %s/element.json: %s\n",
+			c->job, edir, strerror(errno));
+	free(txt);
 }
 
 /* Submit element [e] with sbatch command line [a] (logged to [m]): its

@@ -673,6 +673,11 @@ ios_sweep_element() {
 	[[ ${#attach[@]} -gt 0 ]] || ios_warn "no storage-node state recorded (iostrata-node missing?)"
 	mapfile -t hostf < <(ios_host_facts "$IOS_STORAGE_GROUP" "$IOS_COMPUTE_GROUP")
 	hostf+=("${repl[@]}")
+	# the campaign's record of this element (iostrata-campaign submit):
+	# its index and whether it is the unconstrained baseline, which the
+	# report normalises every figure to
+	[[ -f $IOS_EDIR/element.json && ! -L $IOS_EDIR/element.json ]] &&
+		hostf+=("--attach=element=$IOS_EDIR/element.json")
 	attach+=("${hostf[@]}")
 	ios_bench "$IOS_EDIR/seq.h5" --rw=write,read --bs="${IOS_WORKLOAD_SEQ_BS:-8M}" \
 		--reorder "${work[@]}" "${attach[@]}" || { rc=$?; ios_soft_fail "sequential run failed (exit $rc)"; }

@@ -120,6 +120,8 @@ struct sf_point {
 			     * element did not throttle */
 	const double *reps; /* the metric over valid repetitions */
 	int nreps;
+	bool baseline; /* the campaign's unconstrained baseline element (no
+			* constraint: the full node, installed disks) */
 };
 
 /* The fitted model of one metric. */
@@ -131,8 +133,15 @@ struct sf_model {
 	/* disk curve (h) on the full node */
 	size_t nd;
 	double *dx, *dmean, *dw, *dfit;
-	double d_ref;      /* installed MB/s */
-	double base;       /* the fit at the full node, installed disks */
+	double d_ref; /* installed MB/s */
+	/* what every value is relative to: the mean of the unconstrained
+	 * baseline elements' means when the points have any (base_baseline,
+	 * nbase of them), else the largest configuration swept (the full
+	 * node's cell at the installed disks: its measured mean, else its
+	 * fit) */
+	double base;
+	bool base_baseline;
+	int nbase;
 	bool base_fastest; /* no unthrottled full node: base is the fastest
 			    * measured disk speed (d_ref is set to it) */
 	bool has_grid;     /* a cores x memory campaign (more than one cell) */

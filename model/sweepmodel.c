@@ -374,10 +374,30 @@ static int fit_disk(struct sf_model *m, struct fit *f)
 	return rc;
 }
 
-/* The base: the full node's fitted figure at the installed disks. */
+/* The base: the mean of the unconstrained baseline points' means at the
+ * installed disks (what the heatmaps are normalised to), else the largest
+ * configuration swept: the full node's cell as measured (its fit when it
+ * was not). */
 static int set_base(struct sf_model *m, struct fit *f)
 {
-	m->base = m->gfit[m->nc * m->nm - 1];
+	size_t last = m->nc * m->nm - 1;
+	double sum = 0;
+
+	for (size_t i = 0; i < f->n; i++) {
+		double mu = 0;
+
+		if (!f->p[i].baseline || !same(f->p[i].mbps, f->d_ref))
+			continue;
+		for (int k = 0; k < f->p[i].nreps; k++)
+			mu += f->p[i].reps[k];
+		sum += mu / f->p[i].nreps;
+		m->nbase++;
+	}
+	m->base_baseline = m->nbase > 0;
+	if (m->base_baseline)
+		m->base = sum / m->nbase;
+	else
+		m->base = m->gw[last] > 0 ? m->gmean[last] : m->gfit[last];
 	if (!(m->base > 0))
 		return say(f->why, f->whylen,
 			   "the full node's figure is not positive");

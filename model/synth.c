@@ -28,6 +28,7 @@ void ios_synth_defaults(struct ios_synth *s)
 	s->seed = 1;
 	s->straggler = -1;
 	s->early_rank = -1;
+	s->element = -1;
 }
 
 static double rnd(unsigned *st)
@@ -211,7 +212,27 @@ struct ios_run *ios_synth_run(const struct ios_synth *s)
 		    (unsigned long long)s->disk_bw) < 0)
 		run->job_json = NULL;
 	run->ceph_json = strdup(
-		"{\"fsid\":\"00000000-0000-0000-0000-000000000000\",\"version\":\"16.2.15\",\"osds\":{\"total\":3,\"up\":3,\"in\":3},\"pools\":[{\"name\":\"bench\",\"size\":3,\"min_size\":2,\"pg_num\":8,\"crush_rule\":0},{\"name\":\"cephfs_data\",\"size\":%REPL%,\"min_size\":1,\"pg_num\":8,\"crush_rule\":0}],\"data_pool\":\"cephfs_data\"}");
+		"{\"fsid\":\"00000000-0000-0000-0000-000000000000\",\"version\":\"16.2.15\",\"osds\":{\"total\":3,\"up\":3,\"in\":3},\"pools\":[{\"name\":\"bench\",\"size\":3,\"min_size\":2,\"pg_num\":8,\"crush_rule\":0},{\"name\":\"cephfs_data\",\"size\":%REPL%,\"min_size\":1,\"pg_num\":8,\"crush_rule\":0}],\"data_pool\":\"cephfs_data\"%OMT%}");
+	if (run->ceph_json) {
+		char *p = strstr(run->ceph_json, "%OMT%"), *nj;
+
+		/* the monitors' osd_memory_target, as facts record it */
+		if (p) {
+			*p = '\0';
+			if (s->osd_memory_target &&
+			    asprintf(
+				    &nj,
+				    "%s,\"config\":[{\"section\":\"osd\",\"name\":\"osd_memory_target\",\"value\":\"%llu\",\"mask\":\"\"}]%s",
+				    run->ceph_json,
+				    (unsigned long long)s->osd_memory_target,
+				    p + 5) >= 0) {
+				free(run->ceph_json);
+				run->ceph_json = nj;
+			} else {
+				memmove(p, p + 5, strlen(p + 5) + 1);
+			}
+		}
+	}
 	if (run->ceph_json) {
 		char *p = strstr(run->ceph_json, "%REPL%");
 
@@ -227,7 +248,7 @@ struct ios_run *ios_synth_run(const struct ios_synth *s)
 			}
 		}
 	}
-	run->config = calloc(8, sizeof(*run->config));
+	run->config = calloc(9, sizeof(*run->config));
 	kv(&run->config[run->nconfig++], "bs", "%llu",
 	   (unsigned long long)s->bs);
 	kv(&run->config[run->nconfig++], "rw", "%s", s->phases);
@@ -240,7 +261,10 @@ struct ios_run *ios_synth_run(const struct ios_synth *s)
 		   s->replication);
 	if (s->mode)
 		kv(&run->config[run->nconfig++], "mode", "%s", s->mode);
-	run->attachments = calloc(1, sizeof(*run->attachments));
+	if (s->size)
+		kv(&run->config[run->nconfig++], "size", "%llu",
+		   (unsigned long long)s->size);
+	run->attachments = calloc(2, sizeof(*run->attachments));
 	run->nattach = 1;
 	run->attachments[0].key = strdup("node_status");
 	if (asprintf(
@@ -250,6 +274,16 @@ struct ios_run *ios_synth_run(const struct ios_synth *s)
 		    (unsigned long long)(s->mem ? s->mem : 25769803776ull),
 		    (unsigned long long)s->disk_bw) < 0)
 		run->attachments[0].value = NULL;
+	if (s->element >= 0) {
+		run->attachments[1].key = strdup("element");
+		if (asprintf(
+			    &run->attachments[1].value,
+			    "{\"index\": %d, \"label\": \"e%d\", \"baseline\": %s}",
+			    s->element, s->element,
+			    s->baseline ? "true" : "false") < 0)
+			run->attachments[1].value = NULL;
+		run->nattach = 2;
+	}
 
 	phases = strdup(s->phases);
 	for (tok = strtok_r(phases, ",", &save); tok;

@@ -34,6 +34,12 @@ struct ios_synth {
 	const char *job_name; /* config "job_name" */
 	const char *mode;     /* config "mode" ("once", "time"; NULL: none) */
 	bool size_based;      /* every repetition's size_based attribute */
+	/* the campaign's element record (attachment "element"): its index
+	 * (-1: no record) and whether it is the unconstrained baseline */
+	int element;
+	bool baseline;
+	uint64_t size; /* config "size", bytes per rank (0: none) */
+	uint64_t osd_memory_target; /* in the Ceph facts' config (0: none) */
 };
 
 /* Defaults: 3 nodes x 2 ranks, "write,read", 3 reps, 8 MiB, 100 MB/s. */

@@ -215,6 +215,74 @@ static void derive_applied(struct report_run *rr)
 		rr->replication = atoi(report_config(run, "replication"));
 }
 
+/* The campaign's element record (attachment "element": index,
+ * baseline). */
+static void derive_element(struct report_run *rr)
+{
+	const struct ios_run *run = rr->run;
+
+	rr->element = -1;
+	rr->baseline = false;
+	for (size_t i = 0; i < run->nattach; i++) {
+		json_t *j, *x;
+
+		if (!run->attachments[i].key ||
+		    strcmp(run->attachments[i].key, "element") ||
+		    !run->attachments[i].value)
+			continue;
+		j = json_loads(run->attachments[i].value, 0, NULL);
+		x = json_object_get(j, "index");
+		if (json_is_integer(x) && json_integer_value(x) >= 0 &&
+		    json_integer_value(x) <= 1000000)
+			rr->element = (int)json_integer_value(x);
+		rr->baseline = json_is_true(json_object_get(j, "baseline"));
+		json_decref(j);
+	}
+}
+
+int report_osd_cache(const struct report_run *rr, const char *phase,
+		     struct report_cache *c)
+{
+	const struct ios_run *run = rr->run;
+	const char *size = report_config(run, "size");
+	json_t *j, *e;
+	size_t k;
+	int nranks = 0;
+	char *end;
+
+	memset(c, 0, sizeof(*c));
+	for (int p = 0; p < run->nphases; p++)
+		if (!strcmp(run->phases[p].name, phase))
+			for (int r = 0; r < run->phases[p].nreps; r++)
+				if (run->phases[p].reps[r].nranks > nranks)
+					nranks = run->phases[p].reps[r].nranks;
+	if (!size || !run->ceph_json || nranks <= 0)
+		return -ENOENT;
+	c->data = strtod(size, &end) * nranks;
+	if (end == size || *end || !(c->data > 0))
+		return -ENOENT;
+	j = json_loads(run->ceph_json, 0, NULL);
+	c->osds =
+		(int)jnum(json_object_get(json_object_get(j, "osds"), "total"));
+	c->target = REPORT_OSD_MEMORY_DEFAULT;
+	c->dflt = true;
+	json_array_foreach(json_object_get(j, "config"), k, e)
+	{
+		const char *sec =
+			json_string_value(json_object_get(e, "section"));
+		long long v = jnum(json_object_get(e, "value"));
+
+		if (sec && !strcmp(sec, "osd") && v > 0 &&
+		    !strcmp(json_string_value(json_object_get(e, "name")) ?: "",
+			    "osd_memory_target")) {
+			c->target = (double)v;
+			c->dflt = false;
+		}
+	}
+	json_decref(j);
+	return c->osds > 0 ? 0 : -ENOENT;
+}
+
 void report_derive(struct report_run *rr)
 {
 	struct ios_run *run = rr->run;
@@ -227,6 +295,7 @@ void report_derive(struct report_run *rr)
 
 	derive_applied(rr);
 	derive_requested(rr);
+	derive_element(rr);
 	if (l && l[0]) {
 		rr->label_buf = strdup(l);
 	} else if (rr->applied_src &&

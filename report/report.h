@@ -33,7 +33,35 @@ struct report_run {
 	long req_cpus;
 	unsigned long long req_mem;
 	int replication; /* pool size, 0 unknown */
+	/* the campaign's record of its element (the attachment "element"
+	 * iostrata-campaign writes): its index (-1 unknown) and whether it
+	 * is the sweep's unconstrained baseline (no --iostrata-* option:
+	 * the storage host whole), what every figure is normalised to */
+	int element;
+	bool baseline;
 };
+
+/* What a phase's reads could be served from instead of the disks: its
+ * data against the memory of the OSDs (report_osd_cache). */
+struct report_cache {
+	double data;   /* bytes the phase reads: file size x ranks */
+	double target; /* osd_memory_target per OSD, bytes */
+	int osds;      /* OSDs in the cluster */
+	bool dflt;     /* the target is Ceph's default (not recorded) */
+};
+
+/* Ceph's osd_memory_target when the monitors' database has none. */
+#define REPORT_OSD_MEMORY_DEFAULT 4294967296.0
+
+/*
+ * Phase [phase] of [rr] against the OSDs' memory: file size (config
+ * "size") x the phase's ranks, osd_memory_target from the run's Ceph facts
+ * (the monitors' configuration database as recorded: section osd, else
+ * Ceph's default) and the OSD count.  0, or -ENOENT when the run does not
+ * say (no Ceph facts, no size, no such phase).
+ */
+int report_osd_cache(const struct report_run *rr, const char *phase,
+		     struct report_cache *c);
 
 /* Statistics of one figure over the valid repetitions of a phase. */
 struct report_stats {
@@ -51,7 +79,8 @@ void report_phase_stats(const struct ios_phase_result *ph,
 /* Config option [key] of [run], or NULL. */
 const char *report_config(const struct ios_run *run, const char *key);
 
-/* Fill label, job_def, cpus, mem, disk_bw, replication of [rr]. */
+/* Fill label, job_def, cpus, mem, disk_bw, replication, element and
+ * baseline of [rr]. */
 void report_derive(struct report_run *rr);
 
 /*

@@ -200,6 +200,14 @@ int adv_load_campaign(const char *dir, adv_reader_fn reader,
 			x = &c[n++];
 			memset(x, 0, sizeof(*x));
 			snprintf(x->label, sizeof(x->label), "%s", f[1]);
+			x->element = elem;
+			{
+				const char *b = strrchr(dir, '/');
+
+				/* "DIR/" names the directory before it */
+				snprintf(x->campaign, sizeof(x->campaign),
+					 "%.47s", b && b[1] ? b + 1 : dir);
+			}
 			x->cpus = cpus;
 			x->mem = mem;
 			x->disk_bw = bw;
@@ -337,8 +345,10 @@ static void usage(FILE *fp)
 		"usage: iostrata-report advise --site=SITE --target=METRIC=RATIO[,...] [--plot=PREFIX] [--all] [--replication=N] [--check=DIR] CAMPAIGN_DIR...\n"
 		"  The cheapest storage node of the site's catalogue (cores x memory from\n"
 		"  [catalogue], drive classes from [disk \"NAME\"]) whose predicted performance is at\n"
-		"  least RATIO x the full node for every METRIC (seq-write, seq-read, rand-write,\n"
-		"  rand-read).  The campaigns (collected by `iostrata-campaign collect`): a cores x\n"
+		"  least RATIO x the baseline for every METRIC (seq-write, seq-read, rand-write,\n"
+		"  rand-read); the baseline is the campaigns' unconstrained baseline (the elements\n"
+		"  with no --iostrata-* option, as the heatmaps and throttle curves), else the\n"
+		"  largest configuration swept, named in the output.  The campaigns (collected by `iostrata-campaign collect`): a cores x\n"
 		"  memory sweep and/or a disk-speed sweep of the same site and replication factor.\n"
 		"  A monotone model is fitted to them: each value says whether it is measured,\n"
 		"  interpolated or extrapolated, with a 95%% interval (repetition spread for measured,\n"
@@ -524,7 +534,7 @@ int adv_run(int argc, char **argv, adv_reader_fn reader, FILE *out, FILE *errf)
 		n += (size_t)k;
 		free(one);
 	}
-	fprintf(out, "Targets (relative to the full node):");
+	fprintf(out, "Targets (relative to the baseline):");
 	for (int m = 0; m < ADV_NMETRICS; m++)
 		if (t.ratio[m] > 0)
 			fprintf(out, " %s >= %.2f", metric_names[m],

@@ -40,11 +40,15 @@ struct adv_config {
 	uint64_t disk_bw; /* throttle B/s (0: none) */
 	int nreps[ADV_NMETRICS];
 	double reps[ADV_NMETRICS][ADV_MAX_REPS]; /* B/s or IOPS */
-	int failed;      /* element failed: shown, never advised */
-	int replication; /* data pool size of its runs, 0 unknown */
+	int failed;        /* element failed: shown, never advised */
+	int replication;   /* data pool size of its runs, 0 unknown */
+	int element;       /* its element in the campaign (index.tsv) */
+	char campaign[48]; /* the campaign directory's name */
 };
 
-/* A target: metric >= ratio x the full node (ratio 0: not targeted). */
+/* A target: metric >= ratio x the baseline (ratio 0: not targeted): the
+ * unconstrained node the campaigns measured (an element with no
+ * constraint), else the largest configuration swept. */
 struct adv_target {
 	double ratio[ADV_NMETRICS];
 };

@@ -211,7 +211,7 @@ int adv_plot_cands(const char *prefix, const struct adv_cand *cd, size_t n,
 		goto out;
 	}
 	fprintf(fp, "set title 'Storage tier cost vs predicted score (worst "
-		    "targeted metric / full node)'\n");
+		    "targeted metric / baseline)'\n");
 	fprintf(fp, "set xlabel ");
 	gp_fprintq(fp, "cost of the storage tier [%s]", cur);
 	fprintf(fp, "\nset ylabel 'predicted score (bar: to the lower end "

@@ -204,6 +204,13 @@ static void print_knee(FILE *out, const char *axis, const char *unit,
 	}
 }
 
+/* Is [c] an unconstrained baseline element measured for metric [m]? */
+static bool is_baseline(const struct adv_config *c, int m)
+{
+	return !c->failed && c->nreps[m] > 0 && !c->cpus && !c->mem &&
+	       !c->disk_bw;
+}
+
 /* Fit one model per targeted metric.  Returns 0 or ADV_EXIT_USAGE. */
 static int fit_models(struct search *s, const struct adv_config *c, size_t n,
 		      const struct adv_target *t)
@@ -228,6 +235,8 @@ static int fit_models(struct search *s, const struct adv_config *c, size_t n,
 			p[k].gb = axis_gb(&s->ax, c[i].mem);
 			p[k].mbps = axis_mbps(&s->ax, c[i].disk_bw);
 			p[k].reps = c[i].reps[m];
+			/* no constraint at all: the unconstrained baseline */
+			p[k].baseline = is_baseline(&c[i], m);
 			p[k++].nreps = c[i].nreps[m];
 		}
 		rc = sf_fit(&s->model[m], p, k, (double)s->ax.disk_bw / 1e6,
@@ -245,8 +254,92 @@ static int fit_models(struct search *s, const struct adv_config *c, size_t n,
 	return 0;
 }
 
+/*
+ * What metric [m]'s values are relative to, in the heatmaps' words: the
+ * unconstrained baseline with its elements (per campaign), else the
+ * largest configuration swept, and its figure.
+ */
+/* [v] of metric [m] in its unit: "64.59 MiB/s", "760 IOPS". */
+static void put_metric(FILE *out, int m, double v)
+{
+	if (m <= ADV_SEQ_READ)
+		fprintf(out, "%.2f MiB/s", v / 1048576.0);
+	else
+		fprintf(out, "%.0f IOPS", v);
+}
+
+static void print_base(FILE *out, const struct sf_model *md, int m,
+		       const struct adv_config *c, size_t n)
+{
+	const char *camp = NULL;
+	int ncamp = 0;
+
+	/* campaigns with baseline elements: with several, each one's own
+	 * baseline (what its figures are normalised to) is printed too */
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = is_baseline(&c[j], m) &&
+			       !strcmp(c[j].campaign, c[i].campaign);
+		ncamp += is_baseline(&c[i], m) && !seen;
+	}
+
+	fprintf(out, "    baseline (1.00): ");
+	if (!md->base_baseline) {
+		fprintf(out,
+			"the largest configuration swept (%.3g cores/OSD, %.3g GB/OSD, %.4g MB/s)",
+			md->cx[md->nc - 1], md->mx[md->nm - 1], md->d_ref);
+	} else {
+		fprintf(out, "the unconstrained baseline (");
+		/* its elements, campaign by campaign, in the order read */
+		for (size_t i = 0; i < n; i++) {
+			bool first = true, seen = false;
+			double sum = 0;
+			int k = 0;
+
+			if (!is_baseline(&c[i], m))
+				continue;
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = is_baseline(&c[j], m) &&
+				       !strcmp(c[j].campaign, c[i].campaign);
+			if (seen)
+				continue;
+			fprintf(out, "%s", camp ? "; " : "");
+			for (size_t j = i; j < n; j++)
+				if (is_baseline(&c[j], m) &&
+				    !strcmp(c[j].campaign, c[i].campaign)) {
+					double mu = 0;
+
+					for (int r = 0; r < c[j].nreps[m]; r++)
+						mu += c[j].reps[m][r];
+					sum += mu / c[j].nreps[m];
+					k++;
+					fprintf(out, "%s%d",
+						first ? "element " : ", ",
+						c[j].element);
+					first = false;
+				}
+			fprintf(out, " of %s", c[i].campaign);
+			if (ncamp > 1) {
+				fprintf(out, ": ");
+				put_metric(out, m, sum / k);
+			}
+			camp = c[i].campaign;
+		}
+		fprintf(out, ")");
+	}
+	fprintf(out, "%s", ncamp > 1 ? ": over them all, " : ": ");
+	put_metric(out, m, md->base);
+	fprintf(out, "%s\n",
+		md->base_baseline
+			? ""
+			: "; no unconstrained baseline element in these campaigns (planned before baselines)");
+}
+
 /* The fitted model of metric [m] in words. */
-static void print_model(FILE *out, const struct sf_model *md, int m)
+static void print_model(FILE *out, const struct sf_model *md, int m,
+			const struct adv_config *c, size_t n)
 {
 	fprintf(out,
 		"  %s: %zu cores x %zu memory cell(s), %zu disk speed(s)%s\n",
@@ -254,6 +347,7 @@ static void print_model(FILE *out, const struct sf_model *md, int m)
 		md->base_fastest
 			? "; no unthrottled full node: relative to the fastest measured speed"
 			: "");
+	print_base(out, md, m, c, n);
 	if (isnan(md->sd_rep))
 		fprintf(out,
 			"    noise: one repetition per configuration: no spread over repetitions\n");
@@ -626,14 +720,15 @@ int adv_model_advise(FILE *out, FILE *errf, const struct ios_site *site,
 	fprintf(out,
 		"Model: per metric, a monotone fit over cores/OSD x GB/OSD (isotonic, bilinear between\n"
 		"measured cells) times a disk-speed curve (isotonic, linear between measured speeds);\n"
-		"values relative to the full node (%llu cores, %.0f GB, %.0f MB/s disks, %llu OSDs/node).\n",
+		"the full node %llu cores, %.0f GB, %.0f MB/s disks, %llu OSDs/node; values relative to\n"
+		"each metric's baseline (1.00), named below as the heatmaps and throttle curves name it.\n",
 		(unsigned long long)s.ax.cores, (double)s.ax.mem / 1e9,
 		(double)s.ax.disk_bw / 1e6, (unsigned long long)s.ax.osds);
 	if ((rc = fit_models(&s, c, n, t)) != 0)
 		goto out;
 	for (int m = 0; m < ADV_NMETRICS; m++)
 		if (s.fitted[m])
-			print_model(out, &s.model[m], m);
+			print_model(out, &s.model[m], m, c, n);
 	if ((rc = search_catalogue(&s, c, n, t, nmeets)) != 0)
 		goto out;
 	print_catalogue(out, &s, all);

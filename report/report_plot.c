@@ -409,9 +409,149 @@ static bool in_map(const struct report_run *rr, const char *phase,
 		   const struct ios_fig_desc *f, int repl, bool multi,
 		   uint64_t disk)
 {
-	return !isnan(run_mean(rr, phase, f)) && key_cpus(rr) > 0 &&
-	       key_mem(rr) > 0 && of_factor(rr, repl, multi) &&
-	       rr->disk_bw == disk;
+	return !rr->baseline && !isnan(run_mean(rr, phase, f)) &&
+	       key_cpus(rr) > 0 && key_mem(rr) > 0 &&
+	       of_factor(rr, repl, multi) && rr->disk_bw == disk;
+}
+
+/* The unconstrained baseline of a phase and factor: the campaign's
+ * baseline elements (no --iostrata-* option), measured like the others. */
+struct baseline {
+	int nruns;            /* its runs with a figure; 0: none measured */
+	double mean;          /* the mean of its runs' means */
+	double rmin, rmax;    /* over every valid repetition of its runs */
+	int nrep;             /* valid repetitions */
+	int efirst, elast;    /* the first and last element (-1 unknown) */
+	double vfirst, vlast; /* their means */
+	double acpu, amem;    /* applied cores and memory (the host whole) */
+	char name[160];       /* "the unconstrained baseline (elements 0, 4)" */
+};
+
+/* The baseline of [phase] for factor [repl] into [bl]: its runs' means
+ * pooled as a cell's are, the first and the last element (by index, else
+ * by order) for the drift between them.  bl->nruns 0 when the runs have
+ * no baseline element (an older campaign, or runs not of a campaign). */
+static void find_baseline(const struct report_run *runs, size_t n,
+			  const char *phase, const struct ios_fig_desc *f,
+			  int repl, bool multi, struct baseline *bl)
+{
+	memset(bl, 0, sizeof(*bl));
+	bl->rmin = INFINITY;
+	bl->rmax = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		const struct report_run *rr = &runs[i];
+		struct report_stats st;
+		int e;
+
+		if (!rr->baseline || !of_factor(rr, repl, multi) ||
+		    isnan(run_mean(rr, phase, f)))
+			continue;
+		run_stats(rr, phase, f, &st);
+		e = rr->element >= 0 ? rr->element : (int)i;
+		if (!bl->nruns || e < bl->efirst)
+			bl->efirst = e, bl->vfirst = st.mean;
+		if (!bl->nruns || e > bl->elast)
+			bl->elast = e, bl->vlast = st.mean;
+		bl->mean += st.mean;
+		bl->rmin = fmin(bl->rmin, st.min);
+		bl->rmax = fmax(bl->rmax, st.max);
+		bl->nrep += st.n;
+		bl->acpu = (double)rr->cpus;
+		bl->amem = (double)rr->mem;
+		bl->nruns++;
+	}
+	if (!bl->nruns)
+		return;
+	bl->mean /= bl->nruns;
+	if (bl->efirst == bl->elast)
+		snprintf(bl->name, sizeof(bl->name),
+			 "the unconstrained baseline (element %d)", bl->efirst);
+	else
+		snprintf(bl->name, sizeof(bl->name),
+			 "the unconstrained baseline (elements %d, %d)",
+			 bl->efirst, bl->elast);
+}
+
+/* [v] bytes as "4 MiB", "2.6 GiB" into [buf]. */
+static void fmt_bytes(char *buf, size_t len, double v)
+{
+	if (v >= 1073741824.0)
+		snprintf(buf, len, "%.3g GiB", v / 1073741824.0);
+	else if (v >= 1048576.0)
+		snprintf(buf, len, "%.3g MiB", v / 1048576.0);
+	else
+		snprintf(buf, len, "%.3g KiB", v / 1024.0);
+}
+
+/*
+ * Reads the disks need not serve: when every run of phase [phase] (a
+ * read phase) of factor [repl] with a figure reads no more data (file
+ * size x ranks) than its OSDs' memory can cache (osd_memory_target x
+ * OSDs, as the run recorded them: report_osd_cache), a sentence into
+ * [note] saying so; "" when one run reads more or does not say.
+ */
+static void cache_note(const struct report_run *runs, size_t n,
+		       const char *phase, const struct ios_fig_desc *f,
+		       int repl, bool multi, char *note, size_t len)
+{
+	struct report_cache most = {0}, least = {0};
+	char d[32], t[32];
+	int k = 0;
+
+	note[0] = '\0';
+	if (!strstr(phase, "read"))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		struct report_cache c;
+
+		if (!of_factor(&runs[i], repl, multi) ||
+		    isnan(run_mean(&runs[i], phase, f)))
+			continue;
+		if (report_osd_cache(&runs[i], phase, &c) < 0 ||
+		    c.data > c.target * c.osds)
+			return;
+		if (!k || c.data > most.data)
+			most = c;
+		if (!k || c.target * c.osds < least.target * least.osds)
+			least = c;
+		k++;
+	}
+	if (!k)
+		return;
+	fmt_bytes(d, sizeof(d), most.data);
+	fmt_bytes(t, sizeof(t), least.target);
+	snprintf(
+		note, len,
+		"note: %s reads at most %s (file size x ranks), which fits in the OSDs' memory (osd_memory_target %s%s x %d OSDs): its reads can be served from the OSDs' caches, not the disks, so it cannot show a disk or memory limit on reads",
+		phase, d, t, most.dflt ? ", Ceph's default: none recorded" : "",
+		least.osds);
+}
+
+/* What the text says when the runs have no baseline element. */
+static const char no_baseline[] =
+	"no unconstrained baseline in these runs (a campaign planned before baselines, or runs of no campaign): normalised to the largest configuration swept instead";
+
+/* The baseline's own line and the drift between its first and its last
+ * element: the campaign's configurations ran in between, so a difference
+ * between them smaller than the drift is no effect of theirs. */
+static void baseline_text(const struct baseline *bl,
+			  const struct ios_fig_desc *f, double osds)
+{
+	double d;
+
+	if (!bl->nruns)
+		return;
+	printf("  baseline: %.2f (%.2f..%.2f) over %d repetition(s); unconstrained, applied %.3g cores, %.3g GiB per OSD (the storage host whole)\n",
+	       1.0, bl->rmin / bl->mean, bl->rmax / bl->mean, bl->nrep,
+	       bl->acpu / osds, bl->amem / osds / 1073741824.0);
+	if (bl->efirst == bl->elast)
+		return;
+	d = bl->vlast / bl->vfirst - 1;
+	printf("  the baseline drifted %+.0f%% during the campaign (element %d, first: %.*f %s; element %d, last: %.*f %s): a difference between configurations smaller than that is drift, not their effect\n",
+	       d * 100, bl->efirst, bl->vfirst * f->scale >= 100 ? 0 : 2,
+	       bl->vfirst * f->scale, f->dunit, bl->elast,
+	       bl->vlast * f->scale >= 100 ? 0 : 2, bl->vlast * f->scale,
+	       f->dunit);
 }
 
 /* One measured cell of a heatmap: its runs pooled. */
@@ -523,11 +663,16 @@ static void dim_text(const struct hm_cell *cells, size_t nc, double base,
 static void heatmap_text(const char *phase, const char *rtitle,
 			 const struct ios_fig_desc *f, const char *basename,
 			 double base, const struct hm_cell *cells, size_t nc,
-			 const double *xs, const double *ys, double osds)
+			 const double *xs, const double *ys, double osds,
+			 const struct baseline *bl)
 {
 	printf("heatmap %s%s: %s normalised to %s (%.*f %s); mean (min..max of the repetitions)\n",
 	       phase, rtitle, f->name, basename, base * f->scale >= 100 ? 0 : 2,
 	       base * f->scale, f->dunit);
+	if (bl->nruns)
+		baseline_text(bl, f, osds);
+	else
+		printf("  %s\n", no_baseline);
 	printf("  %-5s %-9s %-40s %-18s %s\n", "cores", "mem GiB", "(per OSD)",
 	       "value", "repetitions");
 	for (size_t k = 0; k < nc; k++) {
@@ -572,12 +717,13 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 	struct hm_cell *cells = calloc(n + 1, sizeof(*cells));
 	double base = NAN, bx = -1, by = -1, ctop = 1.2;
 	size_t nx = 0, ny = 0, nc = 0, bcell = 0;
-	char *body = NULL, name[48], rtitle[48], basename[160];
+	char *body = NULL, name[48], rtitle[48], basename[160], note[512];
 	size_t blen = 0;
 	struct plot_data pd;
 	FILE *b = NULL;
 	uint64_t disk = 0; /* the runs' disk throttle: 0 unthrottled */
 	bool any = false, unthrottled = false, several = false;
+	struct baseline bl;
 
 	if (!xs || !ys || !cells) {
 		free(xs);
@@ -642,15 +788,20 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 	}
 	if (nc == 0)
 		goto out;
-	/* its mean, as the cell shows it (so that it reads 1.00) */
-	base = cells[bcell].mean / cells[bcell].nruns;
+	/* the unconstrained baseline when the campaign measured one, else
+	 * the largest cell: its mean, as the cell shows it (so that it
+	 * reads 1.00) */
+	find_baseline(runs, n, phase, f, repl, multi, &bl);
+	base = bl.nruns ? bl.mean : cells[bcell].mean / cells[bcell].nruns;
 	if (!(base > 0)) {
 		fprintf(stderr,
 			"iostrata-report plot: heatmap %s%s: the baseline's %s is %g, not a positive number to normalise by: plot skipped\n",
 			phase, rtitle, f->name, base);
 		goto out;
 	}
-	if (cells[bcell].requested)
+	if (bl.nruns)
+		snprintf(basename, sizeof(basename), "%s", bl.name);
+	else if (cells[bcell].requested)
 		snprintf(
 			basename, sizeof(basename),
 			"the largest configuration swept (%.3g cores, %.3g GiB/OSD requested)",
@@ -658,9 +809,13 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 	else
 		snprintf(
 			basename, sizeof(basename),
-			"the unconstrained node (%.3g cores, %.3g GiB per OSD)",
+			"the largest configuration swept (%.3g cores, %.3g GiB/OSD applied)",
 			bx / osds, by / osds / 1073741824.0);
-	heatmap_text(phase, rtitle, f, basename, base, cells, nc, xs, ys, osds);
+	heatmap_text(phase, rtitle, f, basename, base, cells, nc, xs, ys, osds,
+		     &bl);
+	cache_note(runs, n, phase, f, repl, multi, note, sizeof(note));
+	if (note[0])
+		printf("  %s\n", note);
 	if (data_open(&pd, "$dat", "")) {
 		free(xs);
 		free(ys);
@@ -709,6 +864,13 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 		fprintf(b, ".\"\\n\".");
 		gp_fprintq(b, "cell: mean, sd over repetitions, applied memory "
 			      "per OSD; a blank cell was not run");
+		if (note[0]) {
+			fprintf(b, ".\"\\n\".");
+			gp_fprintq(b,
+				   "%s: reads fit in the OSDs' memory, may be "
+				   "cached: no disk or memory limit shown",
+				   phase);
+		}
 		fprintf(b, " noenhanced\nset xlabel ");
 		gp_fprintq(b, "cores per OSD (%s)",
 			   cells[bcell].requested ? "requested" : "applied");
@@ -838,6 +1000,44 @@ static bool knee_words(const struct sf_knee *k, double xmax, char *buf,
 }
 
 /*
+ * A throttle curve's numbers as text, normalised as the heatmaps are: to
+ * the unconstrained baseline when the campaign measured one, else to the
+ * largest configuration swept (the fastest speed).  [tab]: min, mean,
+ * max per speed xs[0..nx) in the figure's display unit, mean 0 when
+ * unmeasured.
+ */
+static void throttle_text(const struct ios_fig_desc *f, const double *xs,
+			  const double *tab, size_t nx,
+			  const struct baseline *bl)
+{
+	/* [tab] is in the figure's display unit (scaled) */
+	double base = bl->nruns ? bl->mean * f->scale : tab[3 * (nx - 1) + 1];
+	char name[160];
+
+	if (bl->nruns)
+		snprintf(name, sizeof(name), "%s", bl->name);
+	else
+		snprintf(name, sizeof(name),
+			 "the largest configuration swept (%.4g MB/s disks)",
+			 xs[nx - 1] / 1e6);
+	if (!(base > 0))
+		return;
+	printf("  %s normalised to %s (%.*f %s); mean (min..max of the repetitions)\n",
+	       f->name, name, base >= 100 ? 0 : 2, base, f->dunit);
+	if (bl->nruns)
+		baseline_text(bl, f, 1);
+	else
+		printf("  %s\n", no_baseline);
+	for (size_t ix = 0; ix < nx; ix++) {
+		if (!(tab[3 * ix + 1] > 0))
+			continue;
+		printf("  disk %-8.4g MB/s  %.2f (%.2f..%.2f)\n", xs[ix] / 1e6,
+		       tab[3 * ix + 1] / base, tab[3 * ix] / base,
+		       tab[3 * ix + 2] / base);
+	}
+}
+
+/*
  * One throttle curve: phase [phase] of the runs of replication factor
  * [repl] ([multi]: several factors, named PHASE-rN; else every run, named
  * PHASE).  Counts it in *made / *failed; -1 out of memory, else 0.
@@ -856,6 +1056,9 @@ static int throttle_one(struct plot_ctx *pc, const struct report_run *runs,
 	bool found;
 	FILE *b = NULL;
 	char name[48], rtitle[48];
+	double *tab = NULL; /* min, mean, max per speed (cnt 0: mean 0) */
+	struct baseline bl;
+	char note[512];
 
 	(void)osds; /* the x axis is per disk already */
 	if (!xs)
@@ -875,6 +1078,11 @@ static int throttle_one(struct plot_ctx *pc, const struct report_run *runs,
 		return -1;
 	}
 	fprintf(pd.fp, "# throttle_MBps min mean max (%s)\n", f->dunit);
+	if (!(tab = calloc(3 * nx + 3, sizeof(double)))) {
+		data_free(&pd, 1);
+		free(xs);
+		return -1;
+	}
 	for (size_t ix = 0; ix < nx; ix++) {
 		double mn = INFINITY, mx = -INFINITY, sum = 0;
 		int cnt = 0;
@@ -910,6 +1118,8 @@ static int throttle_one(struct plot_ctx *pc, const struct report_run *runs,
 		}
 		if (!cnt)
 			continue;
+		tab[3 * ix] = mn, tab[3 * ix + 1] = sum / cnt,
+			tab[3 * ix + 2] = mx;
 		gp_fputnum(pd.fp, xs[ix] / 1e6);
 		for (int q = 0; q < 3; q++) {
 			fputc(' ', pd.fp);
@@ -925,6 +1135,11 @@ static int throttle_one(struct plot_ctx *pc, const struct report_run *runs,
 		(*failed)++;
 	found = knee_words(&k, xs[nx - 1] / 1e6, knee, sizeof(knee));
 	printf("throttle %s%s: %s\n", phase, rtitle, knee);
+	find_baseline(runs, n, phase, f, repl, multi, &bl);
+	throttle_text(f, xs, tab, nx, &bl);
+	cache_note(runs, n, phase, f, repl, multi, note, sizeof(note));
+	if (note[0])
+		printf("  %s\n", note);
 	b = open_memstream(&body, &blen);
 	if (b) {
 		fprintf(b, "set title ");
@@ -937,6 +1152,11 @@ static int throttle_one(struct plot_ctx *pc, const struct report_run *runs,
 		if (!found) {
 			fprintf(b, " . \"\\n\" . ");
 			gp_fprintq(b, "%s", knee);
+		}
+		if (note[0]) {
+			fprintf(b, " . \"\\n\" . ");
+			gp_fprintq(b, "reads fit in the OSDs' memory, may be "
+				      "cached: no disk limit shown");
 		}
 		fprintf(b,
 			" noenhanced\nset xlabel 'disk speed (throttle) [MB/s per disk]'\nset ylabel ");
@@ -959,8 +1179,18 @@ static int throttle_one(struct plot_ctx *pc, const struct report_run *runs,
 				"set arrow 1 from %.10g, graph 0 to %.10g, graph 1 nohead front lc rgb '#d94801' lw 2 dt 2\n",
 				k.k2, k.k2);
 		}
+		/* the unconstrained baseline, the figures' 1.00, as a line */
+		if (bl.nruns)
+			fprintf(b,
+				"set arrow 2 from graph 0, first %.10g to graph 1, first %.10g nohead front lc rgb '#333333' lw 1.5 dt 3\n",
+				bl.mean * f->scale, bl.mean * f->scale);
 		fprintf(b,
 			"plot $dat using 1:2:4 with filledcurves fc rgb '#9ecae1' fs transparent solid 0.5 title 'min-max', '' using 1:3 with linespoints lw 2 pt 7 lc rgb '#08519c' title 'mean', '' using 1:3:2:4 with yerrorbars lc rgb '#08519c' pt -1 notitle");
+		if (bl.nruns) {
+			fprintf(b,
+				", keyentry with lines lc rgb '#333333' lw 1.5 dt 3 title ");
+			gp_fprintq(b, "%s (unthrottled)", bl.name);
+		}
 		if (found) {
 			fprintf(b,
 				", keyentry with lines lc rgb '#d94801' lw 2 dt 2 title ");
@@ -972,6 +1202,7 @@ static int throttle_one(struct plot_ctx *pc, const struct report_run *runs,
 		fprintf(b, "\n");
 	}
 	finish_plot(pc, "throttle", name, b, &pd, 1, &body, made, failed);
+	free(tab);
 	free(o.x);
 	free(o.y);
 	free(xs);

@@ -68,6 +68,8 @@ static const struct key_def keys[] = {
 	{"sweep", "replication", IOS_SITE_UINT_LIST, NULL, false},
 	{"sweep", "replication_pool", IOS_SITE_STRING, NULL, false},
 	{"sweep", "replication_pg_num", IOS_SITE_UINT, NULL, false},
+	{"sweep", "baseline", IOS_SITE_ENUM, "both|first|none", false},
+	{"sweep", "baseline_replication", IOS_SITE_UINT_LIST, NULL, false},
 	{"prices", "currency", IOS_SITE_STRING, NULL, false},
 	{"prices", "core", IOS_SITE_DOUBLE, NULL, false},
 	{"prices", "mem_gb", IOS_SITE_DOUBLE, NULL, false},

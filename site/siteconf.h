@@ -30,7 +30,13 @@
  *               missing, reuses them when the pool exists with that size;
  *               jobscripts/README.md), replication_pool (the pools' name
  *               prefix, default "iostrata"), replication_pg_num (pg_num of
- *               a pool the campaign creates, 1..4096, default 32)
+ *               a pool the campaign creates, 1..4096, default 32);
+ *               baseline (both, the default: sweep-cores-mem and
+ *               sweep-disk-bw measure the unconstrained storage node, no
+ *               --iostrata-* option, before and after each factor's
+ *               elements; first: before only; none), baseline_replication
+ *               (the factors it is measured at, 1..10 each once, default
+ *               the replication list; needs replication)
  * List items are separated by commas or white space; sweep.ranks and
  * sweep.replication are strict: single commas only (an empty item,
  * "1,,4" or a trailing comma, and an item given twice are refused).

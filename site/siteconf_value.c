@@ -202,6 +202,7 @@ static const struct key_bounds {
 	{"workload", "rwmixread", 0, 100},
 	{"sweep", "ranks", 1, 100000},
 	{"sweep", "replication", 1, 10},
+	{"sweep", "baseline_replication", 1, 10},
 	{"sweep", "replication_pg_num", 1, 4096},
 };
 

@@ -81,8 +81,9 @@ expect 2 'unknown job' "$CAMPAIGN" submit "$site" sweep-everything
 expect 2 'no campaign here' "$CAMPAIGN" status "$site" layered
 expect 2 'no such key' "$CAMPAIGN" getvar "$site" workload.nope
 expect 0 '64M' "$CAMPAIGN" getvar "$site" workload.file_size
-n=$("$CAMPAIGN" plan "$site" sweep-cores-mem | wc -l)
-[[ $n -eq 4 ]] || fail "plan sweep-cores-mem: $n elements, want 4"
+n=$("$CAMPAIGN" plan "$site" sweep-cores-mem | cut -f2 | paste -sd' ')
+[[ $n == "baseline-first cpus1-mem20G cpus1-mem23G cpus2-mem20G cpus2-mem23G baseline-last" ]] ||
+	fail "plan sweep-cores-mem: \"$n\", want the 4 configurations between the baseline, first and last"
 
 log "heterogeneous job (layered) and compute job (acceptance) through the stub"
 export IOSTRATA_BUILD_DIR=$stub

@@ -5,11 +5,13 @@
 # repetitions, 2 s phases) submitted with iostrata-campaign to the real local
 # Slurm with the real SPANK plugin: every element is a heterogeneous job
 # (s1 throttled and exclusive, c1 c2 running iostrata-bench on CephFS).
-# Asserts: all elements DONE, the throttle the plugin applied is recorded
-# before the run and equals the request, collect indexes two valid results
-# files per element, `iostrata-report plot` draws the throttle curves,
-# `iostrata-report advise` over the campaign (every element throttled:
-# relative to the fastest measured rate) advises a node of the site's
+# The sweep runs between its unconstrained baseline (s1 whole, no option),
+# measured first and last.  Asserts: all elements DONE, the throttle the
+# plugin applied is recorded before the run and equals the request,
+# collect indexes two valid results files per element, `iostrata-report
+# plot` draws the throttle curves and prints them normalised to the
+# baseline with its drift, `iostrata-report advise` over the campaign
+# (relative to the same baseline, named) advises a node of the site's
 # catalogue with its basis and interval and draws its plot without a gnuplot
 # complaint, and afterwards the node is whole and nothing is drained.
 
@@ -33,11 +35,11 @@ flags0=$(osdflags) || fail "ceph osd dump failed"
 start=$SECONDS
 "$CAMPAIGN" submit "$site" sweep-disk-bw || fail "submit failed"
 t5x_wait "$site" sweep-disk-bw 240 || fail "not every element is DONE (see above)"
-log "3 elements ran in $((SECONDS - start)) s"
+log "5 elements (baseline, 3 speeds, baseline) ran in $((SECONDS - start)) s"
 dir=$work/campaigns/local-sweep-disk-bw
 "$CAMPAIGN" collect "$site" sweep-disk-bw || fail "collect: exit $?"
 n=$(awk -F'\t' '!/^#/ && $7 == "DONE" && $8 ~ /\.h5$/' "$dir/index.tsv" | wc -l)
-[[ $n -eq 6 ]] || fail "index lists $n results files, want 6: $(cat "$dir/index.tsv")"
+[[ $n -eq 10 ]] || fail "index lists $n results files, want 10: $(cat "$dir/index.tsv")"
 "$REPORT" validate "$dir"/results/*.h5 >"$work/validate.txt" 2>&1 ||
 	fail "results files do not validate: $(cat "$work/validate.txt")"
 
@@ -61,8 +63,8 @@ PY
 log "scrubbing: nodeep-scrub set for the campaign and unset after it, noscrub (set before) left set"
 
 # the throttle the plugin applied (its per-job file, copied before the run)
-for k in 0 1 2; do
-	want=$(((k + 1) * 20000000))
+for k in 1 2 3; do
+	want=$((k * 20000000))
 	f=$dir/elements/$k/storage-applied-s1.json
 	[[ -s $f ]] || fail "element $k: no storage-node state recorded"
 	/usr/bin/python3 - "$f" "$want" <<'PY' || fail "element $k: applied throttle is not $want B/s: $(cat "$f")"
@@ -80,10 +82,13 @@ pngs=("$work"/plot-throttle-*.png)
 for p in "${pngs[@]}"; do
 	[[ $(stat -c %s "$p") -gt 5000 ]] || fail "$p is (nearly) empty"
 done
+grep -q "^  stonewall_bw normalised to the unconstrained baseline (elements 0, 4) " "$work/plot.txt" &&
+	grep -Eq "^  the baseline drifted [-+][0-9]+% during the campaign \(element 0, first: " "$work/plot.txt" ||
+	fail "the throttle curves' text is not normalised to the baseline with its drift: $(cat "$work/plot.txt")"
+sed -n '/^throttle write:/,/^wrote/p' "$work/plot.txt"
 
-# advise over the real campaign: a disk-speed sweep alone, every element
-# throttled, so values are relative to the fastest measured rate (60 MB/s);
-# the drive classes of site/local lie between the rates (hdd-5400 36 MB/s,
+# advise over the real campaign: a disk-speed sweep alone, relative to its
+# unconstrained baseline (the installed virtio disk, 2 GB/s); the drive classes of site/local lie between the rates (hdd-5400 36 MB/s,
 # hdd-7200 55 MB/s: interpolated) and beyond them (extrapolated)
 target=seq-write=0.3
 "$REPORT" advise --site="$site" --target=$target --plot="$work/advise" "$dir" \
@@ -92,10 +97,11 @@ rc=$?
 cat "$work/advise.txt" "$work/advise.err"
 [[ $rc -eq 0 ]] || fail "advise exit $rc, want 0 (a third of the fastest rate is met)"
 [[ ! -s $work/advise.err ]] || fail "advise wrote to stderr: $(cat "$work/advise.err")"
-grep -q "^Campaign $dir: 3 configuration(s), replication " "$work/advise.txt" ||
-	fail "advise did not read the campaign's 3 configurations"
-grep -q "1 cores x 1 memory cell(s), 3 disk speed(s); no unthrottled full node: relative to the fastest measured speed" \
-	"$work/advise.txt" || fail "advise does not say it is relative to the fastest measured rate"
+grep -q "^Campaign $dir: 5 configuration(s), replication " "$work/advise.txt" ||
+	fail "advise did not read the campaign's 5 configurations"
+grep -q "1 cores x 1 memory cell(s), 4 disk speed(s)$" "$work/advise.txt" &&
+	grep -q "^    baseline (1.00): the unconstrained baseline (element 0, 4 of local-sweep-disk-bw): " "$work/advise.txt" ||
+	fail "advise is not relative to the measured baseline, named"
 grep -Eq "^Advice: 2 cores, 24 GiB RAM, [^ ]+ disks: [0-9]+ EUR for the storage tier \((measured|interpolated)\)\.$" \
 	"$work/advise.txt" || fail "no advice on the full node with a measured or interpolated basis"
 # (an interval is never below 0: a clipped one says from where)

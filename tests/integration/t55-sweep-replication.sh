@@ -47,8 +47,10 @@ layout() { /usr/bin/python3 -c 'import os, sys; print(os.getxattr(sys.argv[1], "
 in_fs() { cephq fs ls -f json | /usr/bin/python3 -c 'import json, sys; sys.exit(0 if sys.argv[1] in json.load(sys.stdin)[0]["data_pools"] else 1)' "$1"; }
 
 site=$work/site/site.conf
+# (no baseline elements: this test is about the factors' pools; t51 and
+# t52 run the baselines)
 t5x_site "$site" workload.file_size=2M workload.seq_bs=1M workload.runtime=1 workload.reps=1 \
-	workload.iodepth=2 'sweep.disk_bw=40MB, 60MB'
+	workload.iodepth=2 'sweep.disk_bw=40MB, 60MB' sweep.baseline=none
 sed -i "/^\\[sweep\\]/a replication = 2, 3\\nreplication_pool = $pfx\\nreplication_pg_num = 8" "$site"
 
 # 1. nothing half-made: factor 3 is made first, then factor 2's pool

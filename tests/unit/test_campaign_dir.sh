@@ -145,8 +145,9 @@ done
 wsite() { # FILE WORKLOAD_DIR [EXTRA SWEEP LINE]: the example site so changed
 	mkdir -p "$(dirname "$1")"
 	sed "s|^dir = /mnt/cephfs/iostrata\$|dir = $2|" "$site" >"$1"
-	# the example's own [sweep] replication gives way to the case's
-	[ -z "${3:-}" ] || sed -i -e '/^\[sweep\]/,/^\[/{/^replication = /d}' \
+	# the example's own [sweep] replication (and its baseline's factors)
+	# give way to the case's
+	[ -z "${3:-}" ] || sed -i -e '/^\[sweep\]/,/^\[/{/^replication = /d;/^baseline_replication = /d}' \
 		-e "/^\\[sweep\\]/a $3" "$1"
 }
 bad=0 cases=0

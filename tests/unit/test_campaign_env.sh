@@ -8,9 +8,11 @@
 # adds fio beside it": silently ignored) and, for a while, [sweep] noscrub.
 # Values survive eval verbatim and run nothing.
 # 5-8: [sweep] replication (a factor list): `plan` runs every element once
-# per factor on pool PREFIX-rN, bad lists and prefixes are refused naming
+# per factor on pool PREFIX-rN, between the factor's unconstrained
+# baselines, bad lists and prefixes are refused naming
 # the key, the value and what is accepted, env exports the key.
-# 11: site/example plans what the paper ran (replication 2 and 3).
+# 11: site/example plans what the paper ran (its baseline at replication
+# 1, 2 and 3, its sweeps at 2 and 3).
 # 9-10: where submit finds the job scripts: the build tree's binary falls
 # back to the source tree; a copy outside the build tree (an installed
 # program) never reads a path of the machine it was built on.
@@ -23,9 +25,9 @@ src=$(cd "${IOSTRATA_SRCDIR:-$(dirname "$0")/../..}" && pwd -P)
 build=${IOSTRATA_BUILDDIR:-$src/build}
 camp=${CAMPAIGN:-$build/jobscripts/iostrata-campaign}
 
-echo "1..11"
+echo "1..12"
 if [ ! -x "$camp" ]; then
-	for i in 1 2 3 4 5 6 7 8 9 10 11; do echo "ok $i # SKIP no $camp"; done
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo "ok $i # SKIP no $camp"; done
 	exit 0
 fi
 tmp=$(mktemp -d)
@@ -98,15 +100,19 @@ disk_bw = 20MB, 40MB
 replication = 2, 3
 SITE
 want=$(printf '%s\n' \
-	$'0\tdiskbw20MB-r2\t--iostrata-disk-bw=20MB\treplication=2 pool=iostrata-r2' \
-	$'1\tdiskbw40MB-r2\t--iostrata-disk-bw=40MB\treplication=2 pool=iostrata-r2' \
-	$'2\tdiskbw20MB-r3\t--iostrata-disk-bw=20MB\treplication=3 pool=iostrata-r3' \
-	$'3\tdiskbw40MB-r3\t--iostrata-disk-bw=40MB\treplication=3 pool=iostrata-r3')
+	$'0\tbaseline-first-r2\t-\treplication=2 pool=iostrata-r2' \
+	$'1\tdiskbw20MB-r2\t--iostrata-disk-bw=20MB\treplication=2 pool=iostrata-r2' \
+	$'2\tdiskbw40MB-r2\t--iostrata-disk-bw=40MB\treplication=2 pool=iostrata-r2' \
+	$'3\tbaseline-last-r2\t-\treplication=2 pool=iostrata-r2' \
+	$'4\tbaseline-first-r3\t-\treplication=3 pool=iostrata-r3' \
+	$'5\tdiskbw20MB-r3\t--iostrata-disk-bw=20MB\treplication=3 pool=iostrata-r3' \
+	$'6\tdiskbw40MB-r3\t--iostrata-disk-bw=40MB\treplication=3 pool=iostrata-r3' \
+	$'7\tbaseline-last-r3\t-\treplication=3 pool=iostrata-r3')
 got=$("$camp" plan "$tmp/repl.conf" sweep-disk-bw 2>&1)
 printf 'replication_pool = tank\n' >>"$tmp/repl.conf"
 got2=$("$camp" plan "$tmp/repl.conf" sweep-disk-bw 2>&1)
 if [ "$got" = "$want" ] && [ "$got2" = "${want//iostrata-r/tank-r}" ]; then
-	echo "ok 5 - plan: 2 elements x 2 factors, pools PREFIX-r2 and PREFIX-r3"
+	echo "ok 5 - plan: 2 elements x 2 factors, pools PREFIX-r2 and PREFIX-r3, each factor's sweep between its unconstrained baselines"
 else
 	echo "not ok 5 - plan with replication = 2, 3: got \"$got\" and \"$got2\", want \"$want\""
 fi
@@ -175,13 +181,43 @@ if [ $rc -eq 2 ] && [[ $out == *"not found in $tmp/nojs or "* ]] && [[ $out != *
 else
 	echo "not ok 10 - copy outside the build tree: exit $rc (want 2), \"$out\""
 fi
-# 11: site/example is the paper's cluster: its sweeps at replication 2 and 3
-# (seeds/000 section 4), each of the 16 configurations on both pools
+# 11: site/example is the paper's cluster: its baseline (no constraint) at
+# replication 1, 2 and 3 (Table 4), its sweeps at 2 and 3 (seeds/000
+# section 4), each of the 16 configurations on both pools between the
+# factor's first and last baseline
 out=$("$camp" plan "$src/site/example" sweep-cores-mem 2>&1)
+got=$(awk -F'\t' '$3 == "-" { print $1 "/" $2 }' <<<"$out" | paste -sd' ')
 if [ "$(grep -c -- '-r2	.*--iostrata-cpus=' <<<"$out")" = 16 ] &&
 	[ "$(grep -c -- '-r3	.*--iostrata-cpus=' <<<"$out")" = 16 ] &&
-	[ "$(grep -c . <<<"$out")" = 32 ]; then
-	echo "ok 11 - plan site/example sweep-cores-mem: 16 configurations at replication 2 and at 3"
+	[ "$got" = "0/baseline-r1 1/baseline-first-r2 18/baseline-last-r2 19/baseline-first-r3 36/baseline-last-r3" ] &&
+	[ "$(grep -c . <<<"$out")" = 37 ]; then
+	echo "ok 11 - plan site/example sweep-cores-mem: the baseline at replication 1, 2 and 3, 16 configurations at 2 and at 3"
 else
-	echo "not ok 11 - plan site/example sweep-cores-mem, want 16 at r2 and 16 at r3: $out"
+	echo "not ok 11 - plan site/example sweep-cores-mem, want the baseline at r1, r2, r3 and 16 at r2 and 16 at r3 (baselines: $got): $out"
+fi
+
+# 12: [sweep] baseline: first (before the sweep only), none (no baseline:
+# a campaign planned as before), and baseline_replication without the
+# sweep's factors refused; sweep-threads (no storage shaping) has none
+cat >"$tmp/bl.conf" <<'SITE'
+[site]
+name = bltest
+[sweep]
+disk_bw = 20MB, 40MB
+ranks = 1
+baseline = first
+SITE
+a=$("$camp" plan "$tmp/bl.conf" sweep-disk-bw 2>&1 | cut -f2 | paste -sd' ')
+sed -i 's/^baseline = first/baseline = none/' "$tmp/bl.conf"
+b=$("$camp" plan "$tmp/bl.conf" sweep-disk-bw 2>&1 | cut -f2 | paste -sd' ')
+c=$("$camp" plan "$tmp/bl.conf" sweep-threads 2>&1 | cut -f2 | paste -sd' ')
+sed -i 's/^baseline = none/baseline_replication = 1, 2/' "$tmp/bl.conf"
+d=$("$camp" plan "$tmp/bl.conf" sweep-disk-bw 2>&1)
+drc=$?
+if [ "$a" = "baseline diskbw20MB diskbw40MB" ] && [ "$b" = "diskbw20MB diskbw40MB" ] &&
+	[ "$c" = "ranks1" ] && [ $drc = 2 ] &&
+	[[ $d == *"[sweep] baseline_replication is set without [sweep] replication"* ]]; then
+	echo "ok 12 - [sweep] baseline = first and none; baseline_replication needs replication"
+else
+	echo "not ok 12 - baseline: first \"$a\", none \"$b\", threads \"$c\", baseline_replication alone: exit $drc \"$d\""
 fi

@@ -161,6 +161,33 @@ static void test_efficiency_cmd(void **state)
 	assert_int_equal(run_cmd(&out, 2, "efficiency", P("r1.h5")),
 			 REPORT_EXIT_USAGE);
 	free(out);
+	/* Table 4 is the unconstrained node's (issue 29): factor 3 has a
+	 * baseline element (2 x 60 MiB/s of a 200 MiB/s peak: 0.6) and a
+	 * faster constrained run (2 x 90: 0.9, the best run before) */
+	s.replication = 3;
+	s.rank_bw = 60 * MIB;
+	s.element = 0;
+	s.baseline = true;
+	synth_file("b3.h5", &s);
+	s.rank_bw = 90 * MIB;
+	s.element = 1;
+	s.baseline = false;
+	synth_file("c3.h5", &s);
+	assert_int_equal(run_cmd(&out, 5, "efficiency", "--site",
+				 P("site.conf"), P("b3.h5"), P("c3.h5")),
+			 0);
+	{
+		const char *row = strstr(out, "| 3 | ");
+		double r = 0;
+
+		if (!row || sscanf(row, "| 3 | %lf", &r) != 1 || r < 0.55 ||
+		    r > 0.65 ||
+		    !strstr(out, "every row from the unconstrained baseline"))
+			fail_msg(
+				"Table 4 not from the baseline (want 0.6):\n%s",
+				out);
+	}
+	free(out);
 }
 
 /* In a layered run only the full stack counts towards efficiency: a device

@@ -610,6 +610,176 @@ static void test_heatmap_requested_grid(void **state)
 }
 
 /*
+ * Issue 29 row 3 and the drift of row 4: one normalisation, named truly.
+ * A campaign measures its unconstrained baseline (no --iostrata-* option)
+ * before and after its elements; the heatmap and the throttle curve's
+ * text normalise to it, name it with its elements, leave it out of the
+ * grid of requested configurations, and say how far it drifted between
+ * the first and the last.  Without a baseline element the text says
+ * which baseline is used instead.  Before: normalised to the largest
+ * cell, the baseline runs drawn as a cell of their own.
+ */
+static void test_plot_baseline(void **state)
+{
+	static const struct {
+		int el, c;
+		double req_g, bw;
+		bool base;
+	} hm[] = {
+		{0, 2, 0, 100e6, true},  {1, 1, 20, 50e6, false},
+		{2, 1, 23, 60e6, false}, {3, 2, 20, 90e6, false},
+		{4, 2, 23, 95e6, false}, {5, 2, 0, 110e6, true},
+	};
+	char out[300], f[6][300], t[5][300], *txt = NULL, *dat, *line;
+	char *save = NULL, *drift;
+	int rows = 0, pct = 0;
+	double v100 = 0;
+
+	(void)state;
+	if (access(GNUPLOT_PATH, X_OK) != 0)
+		skip();
+	setenv("GNUPLOT", GNUPLOT_PATH, 1);
+	for (int k = 0; k < 6; k++) {
+		struct ios_synth s;
+		char name[64];
+
+		ios_synth_defaults(&s);
+		s.phases = "write";
+		s.cpus = hm[k].c;
+		s.mem = hm[k].base ? 26500000000ull
+				   : (uint64_t)((hm[k].req_g + 1) * 1e9);
+		s.req_mem = (uint64_t)(hm[k].req_g * 1073741824.0);
+		s.rank_bw = hm[k].bw;
+		s.element = hm[k].el;
+		s.baseline = hm[k].base;
+		s.seed = (unsigned)(80 + k);
+		snprintf(name, sizeof(name), "bl-%d.h5", k);
+		synth_file(name, &s);
+		snprintf(f[k], sizeof(f[0]), "%s", P(name));
+	}
+	snprintf(out, sizeof(out), "--out=%s/bl", dir);
+	assert_int_equal(run_cmd(&txt, 9, "plot", "--kind=heatmap", out, f[0],
+				 f[1], f[2], f[3], f[4], f[5]),
+			 REPORT_EXIT_OK);
+	/* 110 against 100, with the synthetic runs' noise */
+	drift = strstr(txt, "the baseline drifted ");
+	if (!strstr(txt, "normalised to the unconstrained baseline (elements "
+			 "0, 5)") ||
+	    !drift || sscanf(drift, "the baseline drifted %d%%", &pct) != 1 ||
+	    pct < 5 || pct > 15 ||
+	    !strstr(drift, "during the campaign (element 0, first: ") ||
+	    !strstr(txt, "  baseline: 1.00 ("))
+		fail_msg("not normalised to the named baseline, or no drift "
+			 "said:\n%s",
+			 txt);
+	free(txt);
+	dat = slurp(P("bl-heatmap-write.dat"));
+	assert_non_null(dat);
+	for (line = strtok_r(dat, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		rows++;
+	free(dat);
+	/* the 2 x 2 requested grid; the baseline is no cell of it */
+	assert_int_equal(rows, 4);
+	/* 2 cores x 23G: 95 of the baseline's (100 + 110) / 2 */
+	if (fabs(cell_of(P("bl-heatmap-write.dat"), 1, 1) - 95.0 / 105) > 0.04)
+		fail_msg("2 cores x 23G: %g, want %g",
+			 cell_of(P("bl-heatmap-write.dat"), 1, 1), 95.0 / 105);
+	/* without the baseline elements: which baseline instead, said */
+	assert_int_equal(run_cmd(&txt, 7, "plot", "--kind=heatmap", out, f[1],
+				 f[2], f[3], f[4]),
+			 REPORT_EXIT_OK);
+	if (!strstr(txt, "normalised to the largest configuration swept") ||
+	    !strstr(txt, "no unconstrained baseline in these runs"))
+		fail_msg("no baseline: not said which one instead:\n%s", txt);
+	free(txt);
+	/* a disk-speed sweep with its baselines: the curve's text is
+	 * normalised to them; the unthrottled baselines make no heatmap */
+	for (int k = 0; k < 5; k++) {
+		struct ios_synth s;
+		char name[64];
+
+		ios_synth_defaults(&s);
+		s.phases = "write";
+		s.element = k;
+		s.baseline = k == 0 || k == 4;
+		s.disk_bw = s.baseline ? 0 : (uint64_t)k * 100000000;
+		s.rank_bw = s.baseline ? 100e6 : 30e6 + 20e6 * k;
+		s.seed = (unsigned)(90 + k);
+		snprintf(name, sizeof(name), "bt-%d.h5", k);
+		synth_file(name, &s);
+		snprintf(t[k], sizeof(t[0]), "%s", P(name));
+	}
+	snprintf(out, sizeof(out), "--out=%s/bt", dir);
+	assert_int_equal(run_cmd(&txt, 8, "plot", "--kind=throttle,heatmap",
+				 out, t[0], t[1], t[2], t[3], t[4]),
+			 REPORT_EXIT_OK);
+	/* 100 MB/s: 50 of the baseline's 100, with the noise */
+	drift = strstr(txt, "disk 100      MB/s  ");
+	if (!strstr(txt, "stonewall_bw normalised to the unconstrained "
+			 "baseline (elements 0, 4)") ||
+	    !drift || sscanf(drift, "disk 100 MB/s %lf", &v100) != 1 ||
+	    fabs(v100 - 0.5) > 0.04 ||
+	    !strstr(txt, "heatmap write: not drawn: every run is throttled"))
+		fail_msg("throttle text not normalised to the baseline:\n%s",
+			 txt);
+	free(txt);
+	unsetenv("GNUPLOT");
+}
+
+/*
+ * Issue 29: figures say what they cannot show.  The demo's reads (2 MB
+ * files) were insensitive to the disk throttle: served from the OSDs'
+ * memory.  A read phase whose data (file size x ranks, recorded) fits in
+ * the OSDs' memory (osd_memory_target x OSDs, recorded in the Ceph facts)
+ * gets a note in the text and the figure's title; its write phase and a
+ * campaign of large files get none.  Before: no note.
+ */
+static void test_plot_cache_note(void **state)
+{
+	char out[300], f[2][2][300], *txt = NULL;
+
+	(void)state;
+	if (access(GNUPLOT_PATH, X_OK) != 0)
+		skip();
+	setenv("GNUPLOT", GNUPLOT_PATH, 1);
+	for (int big = 0; big < 2; big++)
+		for (int k = 0; k < 2; k++) {
+			struct ios_synth s;
+			char name[64];
+
+			ios_synth_defaults(&s);
+			s.disk_bw = (uint64_t)(k + 1) * 20000000;
+			s.size = big ? 2ull << 30 : 2ull << 20;
+			s.osd_memory_target = 939524096; /* 896 MiB */
+			s.seed = (unsigned)(110 + 2 * big + k);
+			snprintf(name, sizeof(name), "cn-%d-%d.h5", big, k);
+			synth_file(name, &s);
+			snprintf(f[big][k], sizeof(f[0][0]), "%s", P(name));
+		}
+	snprintf(out, sizeof(out), "--out=%s/cn", dir);
+	assert_int_equal(run_cmd(&txt, 5, "plot", "--kind=throttle", out,
+				 f[0][0], f[0][1]),
+			 REPORT_EXIT_OK);
+	/* 2 MiB x 6 ranks against 896 MiB x 3 OSDs */
+	if (!strstr(txt, "note: read reads at most 12 MiB (file size x "
+			 "ranks), which fits in the OSDs' memory "
+			 "(osd_memory_target 896 MiB x 3 OSDs)") ||
+	    strstr(txt, "note: write"))
+		fail_msg("no note, or one on the write phase:\n%s", txt);
+	free(txt);
+	/* 2 GiB x 6 ranks: more than the OSDs hold, no note */
+	assert_int_equal(run_cmd(&txt, 5, "plot", "--kind=throttle", out,
+				 f[1][0], f[1][1]),
+			 REPORT_EXIT_OK);
+	if (strstr(txt, "note: "))
+		fail_msg("a note on reads larger than the OSDs' memory:\n%s",
+			 txt);
+	free(txt);
+	unsetenv("GNUPLOT");
+}
+
+/*
  * Issue 29 row 4: the demo's sweep had more memory slower (2 cores: 1.39
  * at 20G, 1.00 at 23G) and the cores effect of a CPU taken from every
  * host.  The heatmap's text says per dimension what the cells show: more
@@ -714,6 +884,8 @@ int main(void)
 		cmocka_unit_test(test_plot_heatmap_replication),
 		cmocka_unit_test(test_heatmap_requested_grid),
 		cmocka_unit_test(test_heatmap_dimensions),
+		cmocka_unit_test(test_plot_baseline),
+		cmocka_unit_test(test_plot_cache_note),
 	};
 
 	return cmocka_run_group_tests_name("report_plot", tests, setup,

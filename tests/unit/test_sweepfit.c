@@ -162,7 +162,7 @@ static struct sf_point pt(int i, double c, double g, double d, double mu,
 			  double sd)
 {
 	static const double sign[] = {-1, -1, 1, 1};
-	struct sf_point p = {c, g, d, reps_buf[i], 4};
+	struct sf_point p = {c, g, d, reps_buf[i], 4, false};
 
 	for (int k = 0; k < 4; k++)
 		reps_buf[i][k] = mu + sd * sign[k];
@@ -288,7 +288,8 @@ static void test_memory_knee(void **state)
 
 			for (int k = 0; k < 7; k++)
 				r[i][k] = mu + 0.01 * noise(&s);
-			p[i] = (struct sf_point){cores[c], gb[g], 250, r[i], 7};
+			p[i] = (struct sf_point){cores[c], gb[g], 250,
+						 r[i],     7,     false};
 		}
 	assert_int_equal(sf_fit(&m, p, 8, 250, why, sizeof(why)), 0);
 	assert_true(m.mem_knee.ok && m.mem_knee.plateau);
