@@ -851,9 +851,12 @@ static void clean_repl(struct derived *d, int *refused, int *left)
 int camp_cmd_clean(struct campaign *c)
 {
 	struct derived d;
-	int refused = 0, left = 0;
+	int refused = 0, left = 0, n;
 
-	if (camp_read_jobids(c) > 0)
+	n = camp_read_jobids(c);
+	if (n == -ESTALE) /* said: which element is which is not known */
+		return 2;
+	if (n > 0)
 		for (size_t i = 0; i < c->nel; i++) {
 			enum camp_state st;
 

@@ -258,13 +258,18 @@ void camp_close(struct campaign *c)
 
 /*
  * Read DIR/elements.tsv (written by submit): fills jobid of each element.
- * Returns the number of elements recorded, 0 when the file does not exist.
+ * Returns the number of elements recorded, 0 when the file does not exist,
+ * -ESTALE (said) when a recorded element is not the plan's element of that
+ * index: the site's sweep was changed after submit (another list, or a
+ * version that plans the unconstrained baseline elements), and status,
+ * --resume or clean would otherwise take one element's records and
+ * directory for another's.
  */
 int camp_read_jobids(struct campaign *c)
 {
 	char path[PATH_MAX + 64], line[1024];
 	FILE *fp;
-	int n = 0;
+	int n = 0, stale = 0;
 
 	snprintf(path, sizeof(path), "%s/elements.tsv", c->dir);
 	fp = fopen(path, "re");
@@ -281,10 +286,17 @@ int camp_read_jobids(struct campaign *c)
 		if (idx < c->nel && strcmp(c->el[idx].label, label) == 0) {
 			c->el[idx].jobid = jobid;
 			n++;
+		} else if (!stale++) {
+			fprintf(stderr,
+				PROG
+				": %s: element %u was submitted as %s, but the site's plan now has %s%s at that index: the campaign was planned otherwise (the site's [sweep] changed since submit; campaigns submitted before the unconstrained baseline elements are planned as before with [sweep] baseline = none): refused, nothing read, submitted or removed (accepted: the site as it was at submit, or --campaign=DIR for a new campaign)\n",
+				c->dir, idx, label,
+				idx < c->nel ? c->el[idx].label : "no element",
+				idx < c->nel ? "" : " (fewer elements)");
 		}
 	}
 	fclose(fp);
-	return n;
+	return stale ? -ESTALE : n;
 }
 
 int camp_write_jobids(const struct campaign *c)
@@ -310,6 +322,8 @@ int camp_load_recorded(struct campaign *c)
 {
 	int n = camp_read_jobids(c);
 
+	if (n == -ESTALE) /* said */
+		return -1;
 	if (n < 0) {
 		fprintf(stderr, PROG ": read %s/elements.tsv: %s\n", c->dir,
 			strerror(-n));

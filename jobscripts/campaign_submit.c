@@ -461,8 +461,10 @@ static int submit_prepare(struct campaign *c, const struct opts *o,
 		return 2;
 	*recorded = o->dry_run ? 0 : camp_read_jobids(c);
 	if (*recorded < 0) {
-		fprintf(stderr, PROG ": submit %s: read %s/elements.tsv: %s\n",
-			c->job, c->dir, strerror(-*recorded));
+		if (*recorded != -ESTALE) /* that one is said */
+			fprintf(stderr,
+				PROG ": submit %s: read %s/elements.tsv: %s\n",
+				c->job, c->dir, strerror(-*recorded));
 		return 2;
 	}
 	if (*recorded > 0 && !o->resume) {

@@ -19,16 +19,22 @@
 # name the owner's other data (a trailing '..', another campaign's
 # dataset, a symlinked component, a pool and directory outside the
 # campaign): the owner's clean removes none of it, no ceph command runs,
-# and it exits 2 naming each file and line.
+# and it exits 2 naming each file and line.  10: a campaign submitted
+# under another plan (before the unconstrained baseline elements, or
+# with another sweep list): status, collect and clean refuse it with exit
+# 2 naming the element, and change no file; before, they matched records
+# by index and label and silently saw no element, and submit --resume
+# would then have put the new plan's elements into the old ones'
+# directories.
 set -u
 
 src=$(cd "${IOSTRATA_SRCDIR:-$(dirname "$0")/../..}" && pwd -P)
 build=${IOSTRATA_BUILDDIR:-$src/build}
 camp=${CAMPAIGN:-$build/jobscripts/iostrata-campaign}
 
-echo "1..9"
+echo "1..10"
 if [ ! -x "$camp" ]; then
-	for i in 1 2 3 4 5 6 7 8 9; do echo "ok $i # SKIP no $camp"; done
+	for i in 1 2 3 4 5 6 7 8 9 10; do echo "ok $i # SKIP no $camp"; done
 	exit 0
 fi
 tmp=$(mktemp -d /tmp/test_campaign_dir.XXXXXX)
@@ -231,4 +237,25 @@ if [ $rc = 2 ] && [ $intact = 1 ] && [ $named = 1 ] && [ ! -e "$tmp/calls" ]; th
 	ok "a group member's hostile records in a 2770 campaign directory: clean removes nothing of them, runs no ceph command, exit 2 naming each line"
 else
 	notok "hostile records of a group member: exit $rc, intact $intact, named $named, ceph calls: $(cat "$tmp/calls" 2>/dev/null): $(head -c 1500 "$tmp/err")"
+fi
+
+# 10. a campaign recorded under another plan (the example's disk sweep as
+# planned before its baseline elements: element 0 was diskbw100MB-r2)
+old=$tmp/old10
+mkdir -m 700 "$old" "$old/elements" "$old/elements/0"
+printf '# index\tlabel\tjobid\toptions\n0\tdiskbw100MB-r2\t101\t--iostrata-disk-bw=100MB\n1\tdiskbw125MB-r2\t102\t--iostrata-disk-bw=125MB\n' >"$old/elements.tsv"
+echo ok >"$old/elements/0/status"
+before=$(cd "$old" && find . -printf '%p %s %T@\n' | sort)
+rcs=
+: >"$tmp/err"
+for c in status collect clean; do
+	env PATH=/nonexistent "$camp" "$c" --campaign="$old" "$site" sweep-disk-bw </dev/null >/dev/null 2>>"$tmp/err"
+	rcs+="$? "
+done
+after=$(cd "$old" && find . -printf '%p %s %T@\n' | sort)
+if [ "$rcs" = "2 2 2 " ] && [ "$before" = "$after" ] &&
+	[ "$(grep -c "element 0 was submitted as diskbw100MB-r2, but the site's plan now has baseline-r1 at that index" "$tmp/err")" = 3 ]; then
+	ok "a campaign submitted under another plan: status, collect and clean refuse it naming the element, no file changed"
+else
+	notok "campaign under another plan: exits $rcs, files $([ "$before" = "$after" ] && echo same || echo changed): $(head -c 800 "$tmp/err")"
 fi
