@@ -185,13 +185,15 @@ static int parse_options(int argc, char **argv)
 	if (!g_cfg.help && !g_cfg.version)
 		return -1;
 	if (g_rank == 0) {
-		if (g_cfg.help)
+		if (g_cfg.help) {
 			mb_config_usage(stdout);
-		else
+			mb_outcome_usage(stdout);
+		} else {
 			/* "results writer: yes" for scripts that
 			 * asked when it was optional */
 			printf("iostrata-bench %s (%s)\nresults writer: yes\n",
 			       PACKAGE_VERSION, IOSTRATA_GIT_REVISION);
+		}
 	}
 	mb_config_free(&g_cfg);
 	return MB_EXIT_OK;

@@ -88,7 +88,8 @@ makefile() {
 			v=${BASH_REMATCH[1]}
 			def=${def/"\$($v)"/${defs[$v]-UNDEFINED_$v}}
 		done
-		dirs=$(grep -o -- '-I$(top_srcdir)/[a-z0-9_]*' <<<"$def" | sed 's|.*/||')
+		dirs=$(grep -o -- '-I$(top_srcdir)/[a-z0-9_/]*' <<<"$def" |
+			sed 's|^-I$(top_srcdir)/||')
 		own=$(tail -n 1 <<<"$dirs")
 		if [[ -z ${allow[$own]+x} ]]; then
 			echo "Makefile.am: $var ends with -I of $own/, not a folder of the table"
@@ -99,7 +100,7 @@ makefile() {
 		agree "Makefile.am $var" "$own" "$got"
 	done
 	for own in "${folders[@]}"; do
-		# bench/ has no headers of its own: it compiles with INC_MPIBENCH.
+		# bench/ has no headers of its own: it compiles with INC_MB_BACKENDS.
 		[[ $own == bench || -n ${seen[$own]-} ]] ||
 			echo "Makefile.am: no INC_ variable ends with -I of $own/"
 	done
@@ -116,7 +117,7 @@ interfaces() {
 		/^## Layout and the allowed arrows/ { on = 1; next }
 		on && /^```/ { if (++fence == 2) exit; next }
 		on && fence == 1 {
-			if (match($0, /^[a-z0-9]+\//))
+			if (match($0, /^[a-z0-9\/]+\//))
 				cur = substr($0, 1, RLENGTH - 1)
 			if ((i = index($0, "->")) > 0) {
 				a = substr($0, i + 2)

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "mb_config.h"
-#include "mb_exit.h"
 #include "mb_config_internal.h"
 #include "units.h"
 
@@ -238,7 +237,6 @@ void mb_config_usage(FILE *f)
 		}
 	}
 	fprintf(f, "\nSizes: 4K, 8M, 16G, 1T (binary), 4KB, 8MB (decimal).\n");
-	mb_outcome_usage(f);
 }
 
 static int parse_patterns(struct mb_config *cfg, const char *v,

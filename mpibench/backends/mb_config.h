@@ -150,7 +150,9 @@ void mb_config_free(struct mb_config *cfg);
  */
 const char *mb_config_opt(const struct mb_config *cfg, const char *name);
 
-/* Print --help (every option with its default) to [f]. */
+/* Print --help's options (every option with its default, each backend's
+ * own) to [f]; the exit codes follow (mb_outcome_usage, in the record
+ * room above: the program prints both). */
 void mb_config_usage(FILE *f);
 
 /*
