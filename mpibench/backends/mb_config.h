@@ -4,7 +4,9 @@
  * validated without MPI so unit tests can drive it.  Parsing checks syntax
  * and consistency; mb_config_check_target() checks the target directory
  * (exists, writable, alignment, free space, device, foreign files) before
- * any file is created.
+ * any file is created.  The settings and their accessors are mb_config.c,
+ * the parser and --help mb_config_parse.c, the checks between options
+ * mb_config_check.c, the target's mb_target.c.
  */
 #ifndef IOSTRATA_MB_CONFIG_H
 #define IOSTRATA_MB_CONFIG_H
