@@ -78,13 +78,15 @@ mpibench_engine_libiostrata_mbengmpi_la_SOURCES = \
 	mpibench/engine/phase.c \
 	mpibench/engine/phase.h \
 	mpibench/engine/phase_gather.c \
-	mpibench/engine/phase_internal.h \
+	mpibench/engine/phase_gather.h \
 	mpibench/engine/phase_rank.c \
+	mpibench/engine/phase_rank.h \
 	mpibench/engine/progress.c \
 	mpibench/engine/progress.h \
 	mpibench/engine/watchdog.c \
 	mpibench/engine/watchdog.h \
 	mpibench/engine/world.c \
+	mpibench/engine/world.h \
 	# End of mpibench_engine_libiostrata_mbengmpi_la_SOURCES
 mpibench_engine_libiostrata_mbengmpi_la_CPPFLAGS = \
 	$(AM_CPPFLAGS) \
