@@ -5,6 +5,14 @@
  * results file after each repetition, prints the summary (summary.c) and
  * decides the exit code.  It is the only place that aborts the MPI job
  * (watchdog).
+ *
+ * It stands on the rooms below it (mpibench/README.md, "Code map: the
+ * rooms"): layers/ (--layers), record/ (run record, summaries, exit),
+ * engine/ (mb_phase_run: one access pattern on the ranks) and backends/
+ * (the options and the ops table).  A new kind of workload, such as the
+ * metadata phases (create, stat, unlink), is a per-rank loop in engine/
+ * beside phase_rank.c with optional hooks in backends/backend.h; a new
+ * backend is a backends/be_NAME.c.
  */
 #include "config.h"
 
