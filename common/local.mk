@@ -79,6 +79,6 @@ tests_unit_test_safefile_LDADD = common/libiostrata_common.la $(CMOCKA_LIBS)
 tests_unit_test_hostfs_CPPFLAGS = $(AM_CPPFLAGS) $(INC_COMMON) \
 	-I$(top_srcdir)/tests/fakes
 tests_unit_test_hostfs_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_hostfs_LDADD = common/libiostrata_common.la \
-	tests/fakes/libfakeroot.la $(CMOCKA_LIBS)
+tests_unit_test_hostfs_LDADD = tests/fakes/libfakeroot.la \
+	common/libiostrata_common.la $(CMOCKA_LIBS)
 endif

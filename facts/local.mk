@@ -34,7 +34,7 @@ tests_unit_test_hwhost_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_hwhost_CPPFLAGS = $(AM_CPPFLAGS) $(INC_FACTS) \
 	-I$(top_srcdir)/tests/fakes $(JANSSON_CFLAGS)
 tests_unit_test_hwhost_LDADD = facts/libiostrata_facts.la \
-	common/libiostrata_common.la tests/fakes/libfakeroot.la \
+	tests/fakes/libfakeroot.la common/libiostrata_common.la \
 	$(JANSSON_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_hwinfo_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_hwinfo_CPPFLAGS = $(AM_CPPFLAGS) $(INC_FACTS) $(JANSSON_CFLAGS) \

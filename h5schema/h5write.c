@@ -24,20 +24,11 @@
 #include "h5run.h"
 #include "h5run_internal.h"
 #include "schema.h"
-#include "h5write_internal.h"
+#include "h5write_json.h"
+#include "h5write_prim.h"
 
 int (*ios_h5_test_hook)(const char *step);
 const char *ios_h5_test_tmp;
-
-int ios_h5w_wfail(struct wctx *w, const char *what)
-{
-	if (w->rc == 0) {
-		w->rc = -EIO;
-		ios_errf(w->err, -EIO, "h5schema: write %s: %s: %s", w->path,
-			 what, ios_h5_why(w->why));
-	}
-	return w->rc;
-}
 
 static int hook(struct wctx *w, const char *step)
 {
@@ -49,47 +40,6 @@ static int hook(struct wctx *w, const char *step)
 		return -EIO;
 	}
 	return 0;
-}
-
-static int attr_write(struct wctx *w, hid_t loc, const char *name, hid_t ftype,
-		      hid_t mtype, const void *val)
-{
-	hid_t sp = H5Screate(H5S_SCALAR), a;
-	int rc = 0;
-
-	if (H5Aexists(loc, name) > 0)
-		H5Adelete(loc, name);
-	a = H5Acreate2(loc, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT);
-	if (a < 0 || H5Awrite(a, mtype, val) < 0)
-		rc = ios_h5w_wfail(w, name);
-	if (a >= 0)
-		H5Aclose(a);
-	H5Sclose(sp);
-	return rc;
-}
-
-int ios_h5w_attr_write_str(struct wctx *w, hid_t loc, const char *name,
-			   const char *s)
-{
-	hid_t t = ios_h5_str_type();
-	const char *v = s ? s : "";
-	int rc = attr_write(w, loc, name, t, t, &v);
-
-	H5Tclose(t);
-	return rc;
-}
-
-int ios_h5w_attr_write_num(struct wctx *w, hid_t loc, const char *name,
-			   enum ios_h5_type type, const void *p)
-{
-	hid_t nt = ios_h5_native_type(type);
-	uint8_t b;
-
-	if (type == IOS_T_BOOL) {
-		b = *(const bool *)p ? 1 : 0;
-		p = &b;
-	}
-	return attr_write(w, loc, name, nt, nt, p);
 }
 
 static const char *default_str(const char *name)
@@ -173,23 +123,6 @@ static int write_compound(struct wctx *w, hid_t loc, const char *name,
 	return rc;
 }
 
-int ios_h5w_write_text(struct wctx *w, hid_t loc, const char *name,
-		       const char *s)
-{
-	hid_t t = ios_h5_str_type(), sp = H5Screate(H5S_SCALAR), d;
-	const char *v = s ? s : "";
-	int rc = 0;
-
-	d = H5Dcreate2(loc, name, t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-	if (d < 0 || H5Dwrite(d, t, H5S_ALL, H5S_ALL, w->dxpl, &v) < 0)
-		rc = ios_h5w_wfail(w, name);
-	if (d >= 0)
-		H5Dclose(d);
-	H5Sclose(sp);
-	H5Tclose(t);
-	return rc;
-}
-
 /* A 2-D [rows][cols] (or 1-D when cols == 0 means "1-D") numeric array. */
 static int write_array(struct wctx *w, hid_t loc, const char *name, hid_t type,
 		       int ndims, hsize_t rows, hsize_t cols, const void *data)
@@ -226,21 +159,6 @@ static int write_array(struct wctx *w, hid_t loc, const char *name, hid_t type,
 	H5Pclose(dcpl);
 	H5Sclose(sp);
 	return rc;
-}
-
-hid_t ios_h5w_group_create(struct wctx *w, hid_t loc, const char *name,
-			   int track_order)
-{
-	hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE), g;
-
-	if (track_order)
-		H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED |
-							 H5P_CRT_ORDER_INDEXED);
-	g = H5Gcreate2(loc, name, H5P_DEFAULT, gcpl, H5P_DEFAULT);
-	H5Pclose(gcpl);
-	if (g < 0)
-		ios_h5w_wfail(w, name);
-	return g;
 }
 
 static int write_rep(struct wctx *w, hid_t loc, int phase, int r,

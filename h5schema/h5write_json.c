@@ -21,20 +21,9 @@
 
 #include "h5run.h"
 #include "h5run_internal.h"
-#include "h5write_internal.h"
+#include "h5write_json.h"
+#include "h5write_prim.h"
 #include "schema.h"
-
-/* An HDF5 link or attribute name for a JSON key / option name. */
-void ios_h5w_safe_name(char *out, size_t len, const char *in)
-{
-	size_t j = 0;
-
-	for (size_t i = 0; in[i] && j + 1 < len; i++)
-		out[j++] = in[i] == '/' ? '_' : in[i];
-	out[j] = '\0';
-	if (!strcmp(out, ".") || !out[0])
-		snprintf(out, len, "_");
-}
 
 #ifdef HAVE_JANSSON
 static int json_attr_array(struct wctx *w, hid_t g, const char *name,

@@ -17,8 +17,10 @@ h5schema_libiostrata_h5_la_SOURCES = \
 	h5schema/h5run_internal.h \
 	h5schema/h5validate.c \
 	h5schema/h5write.c \
-	h5schema/h5write_internal.h \
 	h5schema/h5write_json.c \
+	h5schema/h5write_json.h \
+	h5schema/h5write_prim.c \
+	h5schema/h5write_prim.h \
 	h5schema/runwire.c \
 	h5schema/runwire.h \
 	h5schema/schema.c \

@@ -22,7 +22,6 @@
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -31,10 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -44,8 +41,6 @@
 
 #include "campaign_internal.h"
 
-#define ID_FILE "campaign.id"
-#define ID_MAGIC "iostrata-campaign-id 1"
 #define REPL_RECORD "replication.tsv"
 #define DATASETS "datasets.tsv"
 #define DATASETS_DIR "iostrata-datasets"
@@ -54,209 +49,7 @@
 /* a record file larger than this is refused whole */
 #define RECORD_MAX (1 << 20)
 
-/* ------------------------------------------------------------ id */
-
-int camp_id(const struct campaign *c, bool create, char *id, size_t len)
-{
-	char buf[160], hex[CAMP_ID_LEN + 1], extra;
-	unsigned long long dev, ino;
-	struct stat ds, st;
-	ssize_t n;
-	int dfd, fd, rc = -1;
-
-	dfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd < 0 || fstat(dfd, &ds) < 0) {
-		fprintf(stderr, PROG ": campaign %s: %s\n", c->dir,
-			strerror(errno));
-		if (dfd >= 0)
-			close(dfd);
-		return -1;
-	}
-	fd = openat(dfd, ID_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT && create) {
-		unsigned char r[CAMP_ID_LEN / 2];
-
-		if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
-			fprintf(stderr, PROG ": campaign id: getrandom: %s\n",
-				strerror(errno));
-			close(dfd);
-			return -1;
-		}
-		for (size_t i = 0; i < sizeof(r); i++)
-			snprintf(hex + 2 * i, 3, "%02x", r[i]);
-		n = snprintf(buf, sizeof(buf), ID_MAGIC " %llu:%llu %s\n",
-			     (unsigned long long)ds.st_dev,
-			     (unsigned long long)ds.st_ino, hex);
-		fd = openat(dfd, ID_FILE,
-			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-				    O_CLOEXEC,
-			    0444);
-		if (fd < 0 || write(fd, buf, (size_t)n) != n || fsync(fd) < 0) {
-			fprintf(stderr,
-				PROG ": campaign id: create %s/" ID_FILE
-				     ": %s\n",
-				c->dir, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			close(dfd);
-			return -1;
-		}
-		close(fd);
-		close(dfd);
-		snprintf(id, len, "%s", hex);
-		return 0;
-	}
-	if (fd < 0) {
-		fprintf(stderr,
-			PROG
-			": campaign id: %s/" ID_FILE
-			": %s (submit makes it with the first pool; without it nothing made for [sweep] replication is removed)\n",
-			c->dir, strerror(errno));
-		close(dfd);
-		return -1;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_uid != geteuid() || st.st_nlink != 1 ||
-	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		fprintf(stderr,
-			PROG
-			": campaign id: %s/" ID_FILE
-			" is not trusted (uid %u, mode %04o, %u link(s); accepted: a regular file of yours, one link, writable by nobody else): not used\n",
-			c->dir, (unsigned)st.st_uid,
-			(unsigned)(st.st_mode & 07777), (unsigned)st.st_nlink);
-		goto out;
-	}
-	n = read(fd, buf, sizeof(buf) - 1);
-	buf[n > 0 ? n : 0] = '\0';
-	if (n <= 0 ||
-	    sscanf(buf, ID_MAGIC " %llu:%llu %32[0-9a-f]%c", &dev, &ino, hex,
-		   &extra) != 4 ||
-	    extra != '\n' || strlen(hex) != CAMP_ID_LEN ||
-	    dev != (unsigned long long)ds.st_dev ||
-	    ino != (unsigned long long)ds.st_ino) {
-		fprintf(stderr,
-			PROG ": campaign id: %s/" ID_FILE
-			     " is not this campaign directory's id: not used\n",
-			c->dir);
-		goto out;
-	}
-	snprintf(id, len, "%s", hex);
-	rc = 0;
-out:
-	close(fd);
-	close(dfd);
-	return rc;
-}
-
-/* ------------------------------------------------------------ removal */
-
-/* Remove every entry of the directory [fd], never following a link.
- * 0, or -1 with [err] set. */
-static int rm_contents(int fd, char *err, size_t elen)
-{
-	int dup_fd = dup(fd);
-	DIR *d = dup_fd < 0 ? NULL : fdopendir(dup_fd);
-	struct dirent *e;
-	int rc = 0;
-
-	if (!d) {
-		snprintf(err, elen, "read the directory: %s", strerror(errno));
-		if (dup_fd >= 0)
-			close(dup_fd);
-		return -1;
-	}
-	while (!rc && (e = readdir(d))) {
-		struct stat st;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			if (errno == ENOENT)
-				continue;
-			snprintf(err, elen, "%s: %s", e->d_name,
-				 strerror(errno));
-			rc = -1;
-		} else if (S_ISDIR(st.st_mode)) {
-			int sub = openat(fd, e->d_name,
-					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-						 O_CLOEXEC);
-
-			if (sub < 0) {
-				snprintf(err, elen, "%s: %s", e->d_name,
-					 strerror(errno));
-				rc = -1;
-				continue;
-			}
-			rc = rm_contents(sub, err, elen);
-			close(sub);
-			if (!rc && unlinkat(fd, e->d_name, AT_REMOVEDIR) < 0) {
-				snprintf(err, elen, "%s: %s", e->d_name,
-					 strerror(errno));
-				rc = -1;
-			}
-		} else if (unlinkat(fd, e->d_name, 0) < 0) {
-			snprintf(err, elen, "%s: %s", e->d_name,
-				 strerror(errno));
-			rc = -1;
-		}
-	}
-	closedir(d);
-	return rc;
-}
-
-int camp_rm_tree_at(int parent, const char *name, const char *id, char *why,
-		    size_t wlen)
-{
-	struct stat a, b;
-	char mark[CAMP_ID_LEN + 8], err[PATH_MAX];
-	ssize_t n;
-	int fd, rc;
-
-	if (fstatat(parent, name, &a, AT_SYMLINK_NOFOLLOW) < 0) {
-		if (errno == ENOENT)
-			return 1;
-		snprintf(why, wlen, "%s", strerror(errno));
-		return -1;
-	}
-	if (!S_ISDIR(a.st_mode)) {
-		snprintf(why, wlen, "not a directory (a symlink?)");
-		return -2;
-	}
-	if (a.st_uid != geteuid()) {
-		snprintf(why, wlen, "belongs to uid %u, not to you (uid %u)",
-			 (unsigned)a.st_uid, (unsigned)geteuid());
-		return -2;
-	}
-	fd = openat(parent, name,
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &b) < 0 || b.st_dev != a.st_dev ||
-	    b.st_ino != a.st_ino) {
-		snprintf(why, wlen, "changed while being checked%s%s",
-			 fd < 0 ? ": " : "", fd < 0 ? strerror(errno) : "");
-		if (fd >= 0)
-			close(fd);
-		return -2;
-	}
-	if (id) {
-		n = fgetxattr(fd, CAMP_DIR_MARK, mark, sizeof(mark) - 1);
-		mark[n > 0 ? n : 0] = '\0';
-		if (n < 0 || strcmp(mark, id)) {
-			snprintf(why, wlen,
-				 "not marked as this campaign's (" CAMP_DIR_MARK
-				 " %s)",
-				 n < 0 ? "absent" : "of another campaign");
-			close(fd);
-			return -2;
-		}
-	}
-	rc = rm_contents(fd, err, sizeof(err));
-	close(fd);
-	if (rc < 0 || unlinkat(parent, name, AT_REMOVEDIR) < 0) {
-		snprintf(why, wlen, "%s", rc < 0 ? err : strerror(errno));
-		return -1;
-	}
-	return 0;
-}
+/* ------------------------------------------------------------ walk */
 
 /* Open [root] (the site's own path, followed) and then each of [comp]
  * ([n]) below it without following a link: the last directory's fd, or

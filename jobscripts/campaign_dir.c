@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * campaign_dir: a campaign's directory (the site, the job, the elements
- * and their job ids in elements.tsv, written atomically), and the argv
- * lists the submit builds.
+ * and their job ids in elements.tsv, written atomically), the argv lists
+ * the submit builds and running them (camp_run_capture), the campaign's
+ * id (DIR/campaign.id) and the removal of a tree by descriptors: what
+ * submit, clean and the replication factors (campaign_repl.c) all use.
  */
 #include "config.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -18,9 +21,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -338,4 +343,263 @@ int camp_load_recorded(struct campaign *c)
 		return -1;
 	}
 	return n;
+}
+
+/* ------------------------------------------------------------ run */
+
+int camp_run_capture(char *const *argv, char *out, size_t len, bool first_line)
+{
+	int pfd[2], status;
+	pid_t pid;
+	ssize_t n;
+	size_t got = 0;
+
+	if (pipe(pfd) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -errno;
+	}
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		execvp(argv[0], argv);
+		fprintf(stderr, PROG ": exec %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	for (;;) {
+		char sink[512];
+		char *to = out && got + 1 < len ? out + got : sink;
+		size_t room =
+			out && got + 1 < len ? len - got - 1 : sizeof(sink);
+
+		n = read(pfd[0], to, room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (to != sink)
+			got += (size_t)n;
+	}
+	if (out && len)
+		out[got] = '\0';
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (out && len && first_line)
+		out[strcspn(out, "\n")] = '\0';
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* ------------------------------------------------------------ id */
+
+#define ID_FILE "campaign.id"
+#define ID_MAGIC "iostrata-campaign-id 1"
+
+int camp_id(const struct campaign *c, bool create, char *id, size_t len)
+{
+	char buf[160], hex[CAMP_ID_LEN + 1], extra;
+	unsigned long long dev, ino;
+	struct stat ds, st;
+	ssize_t n;
+	int dfd, fd, rc = -1;
+
+	dfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0 || fstat(dfd, &ds) < 0) {
+		fprintf(stderr, PROG ": campaign %s: %s\n", c->dir,
+			strerror(errno));
+		if (dfd >= 0)
+			close(dfd);
+		return -1;
+	}
+	fd = openat(dfd, ID_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT && create) {
+		unsigned char r[CAMP_ID_LEN / 2];
+
+		if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r)) {
+			fprintf(stderr, PROG ": campaign id: getrandom: %s\n",
+				strerror(errno));
+			close(dfd);
+			return -1;
+		}
+		for (size_t i = 0; i < sizeof(r); i++)
+			snprintf(hex + 2 * i, 3, "%02x", r[i]);
+		n = snprintf(buf, sizeof(buf), ID_MAGIC " %llu:%llu %s\n",
+			     (unsigned long long)ds.st_dev,
+			     (unsigned long long)ds.st_ino, hex);
+		fd = openat(dfd, ID_FILE,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				    O_CLOEXEC,
+			    0444);
+		if (fd < 0 || write(fd, buf, (size_t)n) != n || fsync(fd) < 0) {
+			fprintf(stderr,
+				PROG ": campaign id: create %s/" ID_FILE
+				     ": %s\n",
+				c->dir, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			close(dfd);
+			return -1;
+		}
+		close(fd);
+		close(dfd);
+		snprintf(id, len, "%s", hex);
+		return 0;
+	}
+	if (fd < 0) {
+		fprintf(stderr,
+			PROG
+			": campaign id: %s/" ID_FILE
+			": %s (submit makes it with the first pool; without it nothing made for [sweep] replication is removed)\n",
+			c->dir, strerror(errno));
+		close(dfd);
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid() || st.st_nlink != 1 ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		fprintf(stderr,
+			PROG
+			": campaign id: %s/" ID_FILE
+			" is not trusted (uid %u, mode %04o, %u link(s); accepted: a regular file of yours, one link, writable by nobody else): not used\n",
+			c->dir, (unsigned)st.st_uid,
+			(unsigned)(st.st_mode & 07777), (unsigned)st.st_nlink);
+		goto out;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	if (n <= 0 ||
+	    sscanf(buf, ID_MAGIC " %llu:%llu %32[0-9a-f]%c", &dev, &ino, hex,
+		   &extra) != 4 ||
+	    extra != '\n' || strlen(hex) != CAMP_ID_LEN ||
+	    dev != (unsigned long long)ds.st_dev ||
+	    ino != (unsigned long long)ds.st_ino) {
+		fprintf(stderr,
+			PROG ": campaign id: %s/" ID_FILE
+			     " is not this campaign directory's id: not used\n",
+			c->dir);
+		goto out;
+	}
+	snprintf(id, len, "%s", hex);
+	rc = 0;
+out:
+	close(fd);
+	close(dfd);
+	return rc;
+}
+
+/* ------------------------------------------------------------ removal */
+
+/* Remove every entry of the directory [fd], never following a link.
+ * 0, or -1 with [err] set. */
+static int rm_contents(int fd, char *err, size_t elen)
+{
+	int dup_fd = dup(fd);
+	DIR *d = dup_fd < 0 ? NULL : fdopendir(dup_fd);
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d) {
+		snprintf(err, elen, "read the directory: %s", strerror(errno));
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return -1;
+	}
+	while (!rc && (e = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno == ENOENT)
+				continue;
+			snprintf(err, elen, "%s: %s", e->d_name,
+				 strerror(errno));
+			rc = -1;
+		} else if (S_ISDIR(st.st_mode)) {
+			int sub = openat(fd, e->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+						 O_CLOEXEC);
+
+			if (sub < 0) {
+				snprintf(err, elen, "%s: %s", e->d_name,
+					 strerror(errno));
+				rc = -1;
+				continue;
+			}
+			rc = rm_contents(sub, err, elen);
+			close(sub);
+			if (!rc && unlinkat(fd, e->d_name, AT_REMOVEDIR) < 0) {
+				snprintf(err, elen, "%s: %s", e->d_name,
+					 strerror(errno));
+				rc = -1;
+			}
+		} else if (unlinkat(fd, e->d_name, 0) < 0) {
+			snprintf(err, elen, "%s: %s", e->d_name,
+				 strerror(errno));
+			rc = -1;
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+int camp_rm_tree_at(int parent, const char *name, const char *id, char *why,
+		    size_t wlen)
+{
+	struct stat a, b;
+	char mark[CAMP_ID_LEN + 8], err[PATH_MAX];
+	ssize_t n;
+	int fd, rc;
+
+	if (fstatat(parent, name, &a, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno == ENOENT)
+			return 1;
+		snprintf(why, wlen, "%s", strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(a.st_mode)) {
+		snprintf(why, wlen, "not a directory (a symlink?)");
+		return -2;
+	}
+	if (a.st_uid != geteuid()) {
+		snprintf(why, wlen, "belongs to uid %u, not to you (uid %u)",
+			 (unsigned)a.st_uid, (unsigned)geteuid());
+		return -2;
+	}
+	fd = openat(parent, name,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &b) < 0 || b.st_dev != a.st_dev ||
+	    b.st_ino != a.st_ino) {
+		snprintf(why, wlen, "changed while being checked%s%s",
+			 fd < 0 ? ": " : "", fd < 0 ? strerror(errno) : "");
+		if (fd >= 0)
+			close(fd);
+		return -2;
+	}
+	if (id) {
+		n = fgetxattr(fd, CAMP_DIR_MARK, mark, sizeof(mark) - 1);
+		mark[n > 0 ? n : 0] = '\0';
+		if (n < 0 || strcmp(mark, id)) {
+			snprintf(why, wlen,
+				 "not marked as this campaign's (" CAMP_DIR_MARK
+				 " %s)",
+				 n < 0 ? "absent" : "of another campaign");
+			close(fd);
+			return -2;
+		}
+	}
+	rc = rm_contents(fd, err, sizeof(err));
+	close(fd);
+	if (rc < 0 || unlinkat(parent, name, AT_REMOVEDIR) < 0) {
+		snprintf(why, wlen, "%s", rc < 0 ? err : strerror(errno));
+		return -1;
+	}
+	return 0;
 }

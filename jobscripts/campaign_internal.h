@@ -69,7 +69,8 @@ int camp_write_jobids(const struct campaign *c);
 int camp_load_recorded(struct campaign *c);
 
 /* Run argv, its stdout into [out] (NULL: not kept; [first_line]: only
- * its first line).  Returns the exit status, or a negative errno. */
+ * its first line).  Returns the exit status, or a negative errno
+ * (campaign_dir.c). */
 int camp_run_capture(char *const *argv, char *out, size_t len, bool first_line);
 
 /* campaign_repl.c: the pools and directories of [sweep] replication.
@@ -98,7 +99,8 @@ int camp_repl_fs_of(const char *pool, char *fs, size_t len, bool *has);
 #define CAMP_DIR_MARK "user.iostrata.campaign"
 #define CAMP_ID_LEN 32
 
-/* campaign_clean.c.  The campaign's id (CAMP_ID_LEN hex digits) from
+/* campaign_dir.c (clean, submit and the replication factors use them).
+ * The campaign's id (CAMP_ID_LEN hex digits) from
  * DIR/campaign.id into [id], made first when [create] and absent; the file
  * is trusted only as the caller's own (one link, writable by nobody else)
  * naming this directory.  0, or -1 said. */

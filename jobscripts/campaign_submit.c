@@ -19,7 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -106,56 +105,6 @@ static int find_script(const char *job, char *out, size_t len)
 		}
 	}
 	return -ENOENT;
-}
-
-int camp_run_capture(char *const *argv, char *out, size_t len, bool first_line)
-{
-	int pfd[2], status;
-	pid_t pid;
-	ssize_t n;
-	size_t got = 0;
-
-	if (pipe(pfd) < 0)
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return -errno;
-	}
-	if (pid == 0) {
-		dup2(pfd[1], 1);
-		close(pfd[0]);
-		close(pfd[1]);
-		execvp(argv[0], argv);
-		fprintf(stderr, PROG ": exec %s: %s\n", argv[0],
-			strerror(errno));
-		_exit(127);
-	}
-	close(pfd[1]);
-	for (;;) {
-		char sink[512];
-		char *to = out && got + 1 < len ? out + got : sink;
-		size_t room =
-			out && got + 1 < len ? len - got - 1 : sizeof(sink);
-
-		n = read(pfd[0], to, room);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		if (to != sink)
-			got += (size_t)n;
-	}
-	if (out && len)
-		out[got] = '\0';
-	close(pfd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (out && len && first_line)
-		out[strcspn(out, "\n")] = '\0';
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
 /* The partition, node count and node list of the site's [section]. */

@@ -61,7 +61,8 @@ struct lyr_numbers {
 	double dev_bound[2];
 };
 
-/* What a rank does in a layered run. */
+/* What a rank does in a layered run (the role functions below are
+ * model/roles.c). */
 enum lyr_role {
 	LYR_ROLE_ALL = 0, /* roles unknown: every layer */
 	LYR_ROLE_STORAGE, /* storage host: device layer, network */

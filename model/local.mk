@@ -14,6 +14,7 @@ model_libiostrata_model_la_SOURCES = \
 	model/figures.h \
 	model/layers.c \
 	model/layers.h \
+	model/roles.c \
 	model/sweepfit.c \
 	model/sweepfit.h \
 	model/sweepfit_internal.h \

@@ -1,104 +1,157 @@
 ## mpibench/: build fragment (owned by the mpibench area; see Makefile.am).
-## The three mpibench_iostrata_bench_* variables and
-## mpibench_libiostrata_mb_la_SOURCES are defined here with '='
-## (unconditionally); mpibench/layers.mk appends to them with '+='.
+## iostrata-bench is built from rooms, each a folder with its own include
+## variable (docs/arrows.txt), bottom up:
+##   mpibench/backends/  the options (mb_config) and the ops table with its
+##                       implementations (be_*.c), the files they own
+##   mpibench/engine/    the phase engine: one access pattern on the ranks
+##   mpibench/record/    what a run leaves: run record, results file glue,
+##                       summaries, the exit table
+##   mpibench/layers/    the layered method (its fragment: layers/local.mk)
+##   mpibench/           the program, main.c
+## Each room is a library: its MPI-free part (the unit tests link it, no
+## MPI header) and, under HAVE_MPI, the part that needs MPI's header.
 
-# The MPI-free part of iostrata-bench (options, backends, verify stamps,
-# layouts, the run record, the summaries, the crash report, the exit
-# table), compiled once, without MPI's headers: the benchmark and the unit
-# tests link the same objects.  layers.mk appends the Ceph backends.
-noinst_LTLIBRARIES += mpibench/libiostrata_mb.la
-mpibench_libiostrata_mb_la_SOURCES = \
-	mpibench/mb_config.c \
-	mpibench/mb_config.h \
-	mpibench/mb_config_check.c \
-	mpibench/mb_config_internal.h \
-	mpibench/mb_target.c \
-	mpibench/ownfile.c \
-	mpibench/ownfile.h \
-	mpibench/backend.c \
-	mpibench/backend.h \
-	mpibench/be_posix.c \
-	mpibench/be_null.c \
-	mpibench/thrq.c \
-	mpibench/thrq.h \
-	mpibench/once.c \
-	mpibench/once.h \
-	mpibench/segment.c \
-	mpibench/segment.h \
-	mpibench/mix.h \
-	mpibench/verify.c \
-	mpibench/verify.h \
-	mpibench/content.c \
-	mpibench/content.h \
-	mpibench/dataset.c \
-	mpibench/dataset.h \
-	mpibench/crashlog.c \
-	mpibench/crashlog.h \
-	mpibench/summary.c \
-	mpibench/summary.h \
-	mpibench/config_record.c \
-	mpibench/mb_runrec.h \
-	mpibench/mb_exit.c \
-	mpibench/mb_exit.h \
-	# End of mpibench_libiostrata_mb_la_SOURCES
-# The Ceph backends need only Ceph's headers (the libraries are loaded at
-# run time, common/ceph_dl.c), so the unit tests link the whole registry.
-mpibench_libiostrata_mb_la_CPPFLAGS = \
+# The options and the backends (no MPI).  The Ceph backends need only
+# Ceph's headers (the libraries are loaded at run time, common/ceph_dl.c),
+# so the unit tests link the whole registry.
+noinst_LTLIBRARIES += mpibench/backends/libiostrata_mbbe.la
+mpibench_backends_libiostrata_mbbe_la_SOURCES = \
+	mpibench/backends/mb_config.c \
+	mpibench/backends/mb_config.h \
+	mpibench/backends/mb_config_check.c \
+	mpibench/backends/mb_config_parse.c \
+	mpibench/backends/mb_config_internal.h \
+	mpibench/backends/mb_target.c \
+	mpibench/backends/ownfile.c \
+	mpibench/backends/ownfile.h \
+	mpibench/backends/backend.c \
+	mpibench/backends/backend.h \
+	mpibench/backends/be_posix.c \
+	mpibench/backends/be_null.c \
+	mpibench/backends/thrq.c \
+	mpibench/backends/thrq.h \
+	mpibench/backends/ceph_opts.c \
+	# End of mpibench_backends_libiostrata_mbbe_la_SOURCES
+if HAVE_RADOS
+mpibench_backends_libiostrata_mbbe_la_SOURCES += mpibench/backends/be_rados.c
+endif
+if HAVE_CEPHFS
+mpibench_backends_libiostrata_mbbe_la_SOURCES += mpibench/backends/be_cephfs.c
+endif
+mpibench_backends_libiostrata_mbbe_la_CPPFLAGS = \
 	$(AM_CPPFLAGS) \
-	$(INC_MPIBENCH) \
+	$(INC_MB_BACKENDS) \
 	$(RADOS_CPPFLAGS) \
 	$(CEPHFS_CPPFLAGS) \
 	$(LIBURING_CFLAGS) \
-	$(JANSSON_CFLAGS) \
-	# End of mpibench_libiostrata_mb_la_CPPFLAGS
+	# End of mpibench_backends_libiostrata_mbbe_la_CPPFLAGS
 
-# What needs MPI's headers but not its library, for the unit tests too:
-# the layered run's end (layers_print.c; test_mb_exit fakes its MPI side).
+# The phase engine: its MPI-free part (verify stamps, layouts, the --once
+# order, write content, the dataset mark, the crash report) ...
+noinst_LTLIBRARIES += mpibench/engine/libiostrata_mbeng.la
+mpibench_engine_libiostrata_mbeng_la_SOURCES = \
+	mpibench/engine/once.c \
+	mpibench/engine/once.h \
+	mpibench/engine/segment.c \
+	mpibench/engine/segment.h \
+	mpibench/engine/mix.h \
+	mpibench/engine/verify.c \
+	mpibench/engine/verify.h \
+	mpibench/engine/content.c \
+	mpibench/engine/content.h \
+	mpibench/engine/dataset.c \
+	mpibench/engine/dataset.h \
+	mpibench/engine/crashlog.c \
+	mpibench/engine/crashlog.h \
+	# End of mpibench_engine_libiostrata_mbeng_la_SOURCES
+mpibench_engine_libiostrata_mbeng_la_CPPFLAGS = \
+	$(AM_CPPFLAGS) \
+	$(INC_MB_ENGINE) \
+	# End of mpibench_engine_libiostrata_mbeng_la_CPPFLAGS
+
+# ... and the phase driver, one rank's repetition, the gather, the world,
+# the progress line and the watchdog (MPI).
 if HAVE_MPI
-noinst_LTLIBRARIES += mpibench/libiostrata_mbmpi.la
-mpibench_libiostrata_mbmpi_la_SOURCES = \
-	mpibench/layers_print.c \
-	mpibench/layers_internal.h \
-	# End of mpibench_libiostrata_mbmpi_la_SOURCES
-mpibench_libiostrata_mbmpi_la_CPPFLAGS = \
-	$(mpibench_libiostrata_mb_la_CPPFLAGS) \
-	$(MPI_CFLAGS) \
-	# End of mpibench_libiostrata_mbmpi_la_CPPFLAGS
+noinst_LTLIBRARIES += mpibench/engine/libiostrata_mbengmpi.la
 endif
+mpibench_engine_libiostrata_mbengmpi_la_SOURCES = \
+	mpibench/engine/phase.c \
+	mpibench/engine/phase.h \
+	mpibench/engine/phase_gather.c \
+	mpibench/engine/phase_gather.h \
+	mpibench/engine/phase_rank.c \
+	mpibench/engine/phase_rank.h \
+	mpibench/engine/progress.c \
+	mpibench/engine/progress.h \
+	mpibench/engine/watchdog.c \
+	mpibench/engine/watchdog.h \
+	mpibench/engine/world.c \
+	mpibench/engine/world.h \
+	# End of mpibench_engine_libiostrata_mbengmpi_la_SOURCES
+mpibench_engine_libiostrata_mbengmpi_la_CPPFLAGS = \
+	$(AM_CPPFLAGS) \
+	$(INC_MB_ENGINE) \
+	$(MPI_CFLAGS) \
+	$(LIBURING_CFLAGS) \
+	# End of mpibench_engine_libiostrata_mbengmpi_la_CPPFLAGS
 
-mpibench_iostrata_bench_SOURCES = \
-	mpibench/main.c \
-	mpibench/phase.c \
-	mpibench/phase.h \
-	mpibench/phase_gather.c \
-	mpibench/phase_internal.h \
-	mpibench/phase_rank.c \
-	mpibench/progress.c \
-	mpibench/progress.h \
-	mpibench/watchdog.c \
-	mpibench/watchdog.h \
-	mpibench/world.c \
-	mpibench/h5out.c \
-	mpibench/h5out.h \
-	mpibench/runrec.c \
-	mpibench/mpit.c \
-	mpibench/mpit.h \
-	# End of mpibench_iostrata_bench_SOURCES
+# What a run leaves: the summaries, the configuration's run record, the
+# exit table (no MPI) ...
+noinst_LTLIBRARIES += mpibench/record/libiostrata_mbrec.la
+mpibench_record_libiostrata_mbrec_la_SOURCES = \
+	mpibench/record/summary.c \
+	mpibench/record/summary.h \
+	mpibench/record/config_record.c \
+	mpibench/record/mb_runrec.h \
+	mpibench/record/mb_exit.c \
+	mpibench/record/mb_exit.h \
+	# End of mpibench_record_libiostrata_mbrec_la_SOURCES
+mpibench_record_libiostrata_mbrec_la_CPPFLAGS = \
+	$(AM_CPPFLAGS) \
+	$(INC_MB_RECORD) \
+	$(JANSSON_CFLAGS) \
+	# End of mpibench_record_libiostrata_mbrec_la_CPPFLAGS
+
+# ... and the run record's MPI side, the results file glue, MPI_T (MPI).
+if HAVE_MPI
+noinst_LTLIBRARIES += mpibench/record/libiostrata_mbrecmpi.la
+endif
+mpibench_record_libiostrata_mbrecmpi_la_SOURCES = \
+	mpibench/record/h5out.c \
+	mpibench/record/h5out.h \
+	mpibench/record/runrec.c \
+	mpibench/record/mpit.c \
+	mpibench/record/mpit.h \
+	# End of mpibench_record_libiostrata_mbrecmpi_la_SOURCES
+mpibench_record_libiostrata_mbrecmpi_la_CPPFLAGS = \
+	$(AM_CPPFLAGS) \
+	$(INC_MB_RECORD) \
+	$(MPI_CFLAGS) \
+	# End of mpibench_record_libiostrata_mbrecmpi_la_CPPFLAGS
+
+# The program: main.c over the rooms, upper rooms first.
+mpibench_iostrata_bench_SOURCES = mpibench/main.c
 mpibench_iostrata_bench_CPPFLAGS = \
 	$(AM_CPPFLAGS) \
 	$(INC_MPIBENCH) \
 	$(MPI_CFLAGS) \
-	$(LIBURING_CFLAGS) \
+	$(RADOS_CPPFLAGS) \
+	$(CEPHFS_CPPFLAGS) \
 	# End of mpibench_iostrata_bench_CPPFLAGS
 mpibench_iostrata_bench_LDADD = \
-	mpibench/libiostrata_mbmpi.la \
-	mpibench/libiostrata_mb.la \
+	mpibench/layers/libiostrata_mblyrmpi.la \
+	mpibench/layers/libiostrata_mblyr.la \
+	mpibench/record/libiostrata_mbrecmpi.la \
+	mpibench/record/libiostrata_mbrec.la \
+	mpibench/engine/libiostrata_mbengmpi.la \
+	mpibench/engine/libiostrata_mbeng.la \
+	mpibench/backends/libiostrata_mbbe.la \
 	h5schema/libiostrata_h5.la \
 	facts/libiostrata_facts.la \
 	model/libiostrata_model.la \
 	common/libiostrata_common.la \
 	$(MPI_LIBS) \
+	$(JANSSON_LIBS) \
 	$(LIBAIO_LIBS) \
 	$(LIBURING_LIBS) \
 	$(PTHREAD_LIBS) \
@@ -140,7 +193,10 @@ dist_noinst_SCRIPTS += \
 MB_TEST_CPPFLAGS = $(AM_CPPFLAGS) $(INC_MPIBENCH) $(RADOS_CPPFLAGS) \
 	$(CEPHFS_CPPFLAGS)
 MB_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBURING_CFLAGS)
-MB_TEST_LDADD = mpibench/libiostrata_mb.la model/libiostrata_model.la \
+MB_TEST_LDADD = mpibench/layers/libiostrata_mblyr.la \
+	mpibench/record/libiostrata_mbrec.la \
+	mpibench/engine/libiostrata_mbeng.la \
+	mpibench/backends/libiostrata_mbbe.la model/libiostrata_model.la \
 	common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) \
 	$(LIBURING_LIBS) $(JANSSON_LIBS) $(PTHREAD_LIBS) -lm
 if HAVE_CMOCKA
@@ -228,4 +284,5 @@ tests_unit_test_mb_crashlog_LDADD = $(MB_TEST_LDADD)
 # (layers_print.c needs mpi.h, no MPI library: its MPI side is faked).
 tests_unit_test_mb_exit_CPPFLAGS = $(MB_TEST_CPPFLAGS) $(MPI_CFLAGS)
 tests_unit_test_mb_exit_CFLAGS = $(MB_TEST_CFLAGS)
-tests_unit_test_mb_exit_LDADD = mpibench/libiostrata_mbmpi.la $(MB_TEST_LDADD)
+tests_unit_test_mb_exit_LDADD = mpibench/layers/libiostrata_mblyrmpi.la \
+	$(MB_TEST_LDADD)

@@ -5,6 +5,14 @@
  * results file after each repetition, prints the summary (summary.c) and
  * decides the exit code.  It is the only place that aborts the MPI job
  * (watchdog).
+ *
+ * It stands on the rooms below it (mpibench/README.md, "Code map: the
+ * rooms"): layers/ (--layers), record/ (run record, summaries, exit),
+ * engine/ (mb_phase_run: one access pattern on the ranks) and backends/
+ * (the options and the ops table).  A new kind of workload, such as the
+ * metadata phases (create, stat, unlink), is a per-rank loop in engine/
+ * beside phase_rank.c with optional hooks in backends/backend.h; a new
+ * backend is a backends/be_NAME.c.
  */
 #include "config.h"
 
@@ -185,13 +193,15 @@ static int parse_options(int argc, char **argv)
 	if (!g_cfg.help && !g_cfg.version)
 		return -1;
 	if (g_rank == 0) {
-		if (g_cfg.help)
+		if (g_cfg.help) {
 			mb_config_usage(stdout);
-		else
+			mb_outcome_usage(stdout);
+		} else {
 			/* "results writer: yes" for scripts that
 			 * asked when it was optional */
 			printf("iostrata-bench %s (%s)\nresults writer: yes\n",
 			       PACKAGE_VERSION, IOSTRATA_GIT_REVISION);
+		}
 	}
 	mb_config_free(&g_cfg);
 	return MB_EXIT_OK;

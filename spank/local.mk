@@ -102,11 +102,14 @@ tests_fakes_libfakeroot_la_SOURCES = \
 	tests/fakes/fake_root.c \
 	tests/fakes/fake_root.h \
 	# End of tests_fakes_libfakeroot_la_SOURCES
+# fake_host (a fake root with the sysfs open on it) uses common/hostfs.h:
+# link it before the libraries that hold hostfs.c.
+tests_fakes_libfakeroot_la_CPPFLAGS = $(AM_CPPFLAGS) $(INC_COMMON)
 tests_fakes_libfakeroot_la_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 
 spank_test_cppflags = $(AM_CPPFLAGS) $(INC_SPANK) \
 	-I$(top_srcdir)/tests/fakes
-spank_test_ldadd = spank/libiostrata_node.la tests/fakes/libfakeroot.la \
+spank_test_ldadd = tests/fakes/libfakeroot.la spank/libiostrata_node.la \
 	$(CMOCKA_LIBS)
 
 # The node tests' fixture (a fake root with the node's files), compiled

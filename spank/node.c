@@ -3,7 +3,8 @@
  * node: the logic behind the SPANK prolog/epilog and iostrata-node
  * (node.h), shared by the plugin and iostrata-node.  This file holds what
  * every part builds on: the observed state (node_observe), the memory
- * floor and the host registry (node_internal.h).  The apply is in
+ * floor, the host registry and the list of what a restore left
+ * (node_left_add; node_internal.h).  The apply is in
  * node_apply.c, the restore in node_restore.c, the published files in
  * node_publish.c, the status and the health check in node_status.c.
  */
@@ -11,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,4 +365,21 @@ void node_host_clear(const struct node_ctx *c, const char *jobid)
 	    (strcmp(sd, c->sd.path) != 0 || strcmp(job, jobid) != 0))
 		return; /* someone else's */
 	unlinkat(c->fs.dirfd, NODE_HOST_DIR "/active", 0);
+}
+
+void node_left_add(char *left, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(left + *off, *off < len ? len - *off : 0, "%s",
+		     *off ? ", " : "");
+	*off += (size_t)n;
+	va_start(ap, fmt);
+	n = vsnprintf(left + (*off < len ? *off : len - 1),
+		      *off < len ? len - *off : 0, fmt, ap);
+	va_end(ap);
+	*off += (size_t)n;
+	if (*off >= len)
+		*off = len - 1;
 }

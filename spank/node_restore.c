@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -136,23 +135,6 @@ static void restore_jobcg(struct node_ctx *c, const struct snapshot *s)
 	else
 		log_info("iostrata: node %s: job %s: removed %s", c->node,
 			 s->jobid, s->jobcg);
-}
-
-void node_left_add(char *left, size_t len, size_t *off, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	n = snprintf(left + *off, *off < len ? len - *off : 0, "%s",
-		     *off ? ", " : "");
-	*off += (size_t)n;
-	va_start(ap, fmt);
-	n = vsnprintf(left + (*off < len ? *off : len - 1),
-		      *off < len ? len - *off : 0, fmt, ap);
-	va_end(ap);
-	*off += (size_t)n;
-	if (*off >= len)
-		*off = len - 1;
 }
 
 #define left_add node_left_add

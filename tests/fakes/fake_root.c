@@ -54,6 +54,28 @@ void fake_root_free(struct fake_root *r)
 	free(r);
 }
 
+struct fake_host *fake_host_new(void (*lay_out)(struct fake_root *r))
+{
+	struct fake_host *h = calloc(1, sizeof(*h));
+
+	assert_non_null(h);
+	h->r = fake_root_new();
+	if (lay_out)
+		lay_out(h->r);
+	assert_int_equal(sysfs_open(&h->fs, h->r->dir), 0);
+	return h;
+}
+
+void fake_host_free(struct fake_host *h)
+{
+	if (!h)
+		return;
+	sysfs_read_fault_hook = NULL;
+	sysfs_close(&h->fs);
+	fake_root_free(h->r);
+	free(h);
+}
+
 const char *fake_path(struct fake_root *r, const char *rel)
 {
 	static char buf[8192];

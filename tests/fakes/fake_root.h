@@ -9,12 +9,30 @@
 
 #include <stddef.h>
 
+#include "hostfs.h"
+
 struct fake_root {
 	char dir[4096];
 };
 
 struct fake_root *fake_root_new(void);
 void fake_root_free(struct fake_root *r);
+
+/*
+ * The fixture of the tests of the host's readers (test_hostfs, test_cpu,
+ * test_mem, test_blkio): a fake root and the struct sysfs open on it.
+ * fake_host_new makes the root, runs [lay_out] on it (NULL: nothing) and
+ * opens the sysfs on it; it fails the test on error.  fake_host_free
+ * closes the sysfs, removes the tree, frees [h] (NULL: nothing) and
+ * clears sysfs_read_fault_hook (hostfs.h) for the next test.
+ */
+struct fake_host {
+	struct fake_root *r;
+	struct sysfs fs;
+};
+
+struct fake_host *fake_host_new(void (*lay_out)(struct fake_root *r));
+void fake_host_free(struct fake_host *h);
 
 /* Write [content] to [rel] (parents created). Aborts the test on error. */
 void fake_write(struct fake_root *r, const char *rel, const char *content);

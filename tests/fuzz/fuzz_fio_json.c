@@ -2,7 +2,7 @@
 /*
  * fuzz_fio_json: the parser of fio's --output-format=json text that the
  * layered run reads back (model/layers.c lyr_fio_parse, called from
- * mpibench/layers_device.c on fio's output, NUL-terminated as here).
+ * mpibench/layers/layers_device.c on fio's output, NUL-terminated as here).
  */
 #include "config.h"
 

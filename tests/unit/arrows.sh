@@ -13,8 +13,11 @@
 # - the layout of docs/INTERFACES.md ("folder/ ... -> a, b");
 # - README.md's sentence ("common <- model, facts; model <- h5schema <-
 #   report": the direct arrows, whose closure is the table).
-# TAP output (one test per folder, one per copy, and self-tests that plant a
-# wrong arrow in a temporary tree and want it found).
+# - every subfolder of a folder of the table that holds C sources is a
+#   folder of the table itself (mpibench/backends, ...);
+# TAP output (one test per folder, one for the subfolders, one per copy,
+# and self-tests that plant a wrong arrow in a temporary tree and want it
+# found).
 set -u
 
 top=${1:-${IOSTRATA_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}}
@@ -66,6 +69,25 @@ check() {
 	return $bad
 }
 
+# rooms TREE: one line per subfolder of a folder of the table that holds C
+# sources but is no folder of the table itself (a room the build and this
+# check would not see: mpibench/'s rooms are each a line of the table).
+rooms() {
+	local tree=$1 dir sub f
+	for dir in "${folders[@]}"; do
+		for sub in "$tree/$dir"/*/; do
+			sub=${sub%/}
+			[[ -n ${allow[$dir/${sub##*/}]+x} ]] && continue
+			for f in "$sub"/*.c "$sub"/*.h; do
+				if [[ -e $f ]]; then
+					echo "$dir/${sub##*/}/ holds C sources but is not a folder of the table"
+					break
+				fi
+			done
+		done
+	done
+}
+
 # agree WHERE FOLDER GOT: one line when GOT is not the table's arrows.
 agree() {
 	local want got
@@ -88,7 +110,8 @@ makefile() {
 			v=${BASH_REMATCH[1]}
 			def=${def/"\$($v)"/${defs[$v]-UNDEFINED_$v}}
 		done
-		dirs=$(grep -o -- '-I$(top_srcdir)/[a-z0-9_]*' <<<"$def" | sed 's|.*/||')
+		dirs=$(grep -o -- '-I$(top_srcdir)/[a-z0-9_/]*' <<<"$def" |
+			sed 's|^-I$(top_srcdir)/||')
 		own=$(tail -n 1 <<<"$dirs")
 		if [[ -z ${allow[$own]+x} ]]; then
 			echo "Makefile.am: $var ends with -I of $own/, not a folder of the table"
@@ -99,7 +122,7 @@ makefile() {
 		agree "Makefile.am $var" "$own" "$got"
 	done
 	for own in "${folders[@]}"; do
-		# bench/ has no headers of its own: it compiles with INC_MPIBENCH.
+		# bench/ has no headers of its own: it compiles with INC_MB_BACKENDS.
 		[[ $own == bench || -n ${seen[$own]-} ]] ||
 			echo "Makefile.am: no INC_ variable ends with -I of $own/"
 	done
@@ -116,7 +139,7 @@ interfaces() {
 		/^## Layout and the allowed arrows/ { on = 1; next }
 		on && /^```/ { if (++fence == 2) exit; next }
 		on && fence == 1 {
-			if (match($0, /^[a-z0-9]+\//))
+			if (match($0, /^[a-z0-9\/]+\//))
 				cur = substr($0, 1, RLENGTH - 1)
 			if ((i = index($0, "->")) > 0) {
 				a = substr($0, i + 2)
@@ -209,7 +232,7 @@ if ((${#folders[@]} == 0)); then
 fi
 # shellcheck source=tests/lib/tap.bash
 source "$top/tests/lib/tap.bash"
-echo "1..$((${#folders[@]} + 5))"
+echo "1..$((${#folders[@]} + 6))"
 # tap OK TEXT [DETAIL]: ok or notok, the DETAIL lines after a notok
 tap() {
 	if (($1)); then
@@ -225,6 +248,8 @@ for dir in "${folders[@]}"; do
 	out=$(check "$top" "$dir")
 	tap $((!$?)) "$dir/ includes only what its arrows allow" "$out"
 done
+out=$(rooms "$top")
+tap $((${#out} == 0)) "every folder with C sources below the table's is in it" "$out"
 for copy in makefile interfaces readme; do
 	out=$($copy "$top")
 	tap $((${#out} == 0)) "$copy: the same arrows as docs/arrows.txt" "$out"
@@ -240,8 +265,14 @@ mkdir -p "$tmp/src/model" "$tmp/src/h5schema" "$tmp/src/common"
 : >"$tmp/src/common/errbuf.h"
 printf '#include "errbuf.h"\n#include "h5run.h"\n#include "../h5schema/h5run.h"\n' >"$tmp/src/model/bad.c"
 out=$(check "$tmp/src" model)
-tap $(($(grep -c . <<<"$out") == 2)) \
-	"the check finds a planted wrong arrow and a path include" "$out"
+# and a subfolder with C sources that is not in the table (a room the
+# build's include variables would not name)
+mkdir -p "$tmp/src/mpibench/meta" "$tmp/src/mpibench/engine"
+: >"$tmp/src/mpibench/meta/meta_rank.c"
+: >"$tmp/src/mpibench/engine/phase.c"
+out+=$'\n'$(rooms "$tmp/src")
+tap $(($(grep -c . <<<"$out") == 3)) \
+	"the check finds a planted wrong arrow, a path include and a room not in the table" "$out"
 
 # Self-test: each copy in a temporary tree with one wrong arrow planted
 # (spank -> model), and the table itself changed under right copies: each

@@ -25,49 +25,40 @@
 #define V1 "sys/fs/cgroup/blkio/site/osd.0"
 #define V2 "sys/fs/cgroup/site/osd.1"
 
-struct fx {
-	struct fake_root *r;
-	struct sysfs fs;
-};
+/* v1 and v2 cgroups, and vda 254:0 with partition vda1 254:1 */
+static void lay_out(struct fake_root *r)
+{
+	fake_cg_v1(r, V1);
+	fake_cg_v2(r, V2);
+	fake_mkdir(r, "sys/fs/cgroup/empty");
+	fake_write(r, "sys/devices/virtual/block/vda/dev", "254:0\n");
+	fake_write(r, "sys/devices/virtual/block/vda/vda1/dev", "254:1\n");
+	fake_write(r, "sys/devices/virtual/block/vda/vda1/partition", "1\n");
+	fake_symlink(r, "../../devices/virtual/block/vda",
+		     "sys/class/block/vda");
+	fake_symlink(r, "../../devices/virtual/block/vda/vda1",
+		     "sys/class/block/vda1");
+	fake_symlink(r, "../../devices/virtual/block/vda",
+		     "sys/dev/block/254:0");
+	fake_symlink(r, "../../devices/virtual/block/vda/vda1",
+		     "sys/dev/block/254:1");
+}
 
 static int setup(void **state)
 {
-	struct fx *f = calloc(1, sizeof(*f));
-
-	f->r = fake_root_new();
-	fake_cg_v1(f->r, V1);
-	fake_cg_v2(f->r, V2);
-	fake_mkdir(f->r, "sys/fs/cgroup/empty");
-	/* vda 254:0 with partition vda1 254:1 */
-	fake_write(f->r, "sys/devices/virtual/block/vda/dev", "254:0\n");
-	fake_write(f->r, "sys/devices/virtual/block/vda/vda1/dev", "254:1\n");
-	fake_write(f->r, "sys/devices/virtual/block/vda/vda1/partition", "1\n");
-	fake_symlink(f->r, "../../devices/virtual/block/vda",
-		     "sys/class/block/vda");
-	fake_symlink(f->r, "../../devices/virtual/block/vda/vda1",
-		     "sys/class/block/vda1");
-	fake_symlink(f->r, "../../devices/virtual/block/vda",
-		     "sys/dev/block/254:0");
-	fake_symlink(f->r, "../../devices/virtual/block/vda/vda1",
-		     "sys/dev/block/254:1");
-	assert_int_equal(sysfs_open(&f->fs, f->r->dir), 0);
-	*state = f;
+	*state = fake_host_new(lay_out);
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct fx *f = *state;
-
-	sysfs_close(&f->fs);
-	fake_root_free(f->r);
-	free(f);
+	fake_host_free(*state);
 	return 0;
 }
 
 static void test_detect(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	enum blkio_ver v;
 
 	assert_int_equal(blkio_detect(&f->fs, "/" V1, &v), 0);
@@ -85,7 +76,7 @@ static void test_detect(void **state)
 
 static void test_v1(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	struct blkio_dev d = {254, 0};
 	struct blkio_limit l = {
 		.rbps = 100, .wbps = 52428800, .riops = 0, .wiops = 7};
@@ -114,7 +105,7 @@ static void test_v1(void **state)
 
 static void test_v2(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	struct blkio_dev d = {254, 0};
 	struct blkio_limit l = {
 		.rbps = 0, .wbps = 52428800, .riops = 300, .wiops = 0};
@@ -134,7 +125,7 @@ static void test_v2(void **state)
 
 static void test_resolve(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	static const struct {
 		const char *spec;
 		int rc;

@@ -21,37 +21,28 @@
 #include "fake_root.h"
 #include "log.h"
 
-struct fx {
-	struct fake_root *r;
-	struct sysfs fs;
-};
+static void lay_out(struct fake_root *r)
+{
+	fake_cpus(r, 8, 2); /* cpu i on package/node i % 2 */
+}
 
 static int setup(void **state)
 {
-	struct fx *f = calloc(1, sizeof(*f));
-
-	f->r = fake_root_new();
-	fake_cpus(f->r, 8, 2); /* cpu i on package/node i % 2 */
-	assert_int_equal(sysfs_open(&f->fs, f->r->dir), 0);
+	*state = fake_host_new(lay_out);
 	log_use_capture();
-	*state = f;
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct fx *f = *state;
-
-	sysfs_close(&f->fs);
-	fake_root_free(f->r);
-	free(f);
+	fake_host_free(*state);
 	sysfs_fault_hook = NULL;
 	return 0;
 }
 
 static void test_scan(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	struct cpu_info ci;
 	char list[64];
 
@@ -82,7 +73,7 @@ static void test_plan_even(void **state)
 		{1, "10000000"}, {2, "11000000"}, {3, "11100000"},
 		{4, "11110000"}, {5, "11111000"}, {8, "11111111"},
 	};
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	struct cpu_info ci;
 
 	assert_int_equal(cpu_scan(&f->fs, &ci), 0);
@@ -107,7 +98,7 @@ static void test_plan_even(void **state)
 
 static void test_plan_bad(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	struct cpu_info ci;
 	bool off[8];
 
@@ -119,7 +110,7 @@ static void test_plan_bad(void **state)
 
 static void test_set(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 
 	assert_int_equal(cpu_set_online(&f->fs, 0, false), -EPERM);
 	assert_int_equal(cpu_set_online(&f->fs, 42, false), -ENOENT);
@@ -139,7 +130,7 @@ static int busy_hook(const char *path, const char *val)
 
 static void test_busy(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 
 	sysfs_fault_hook = busy_hook;
 	log_capture_reset();
@@ -152,7 +143,7 @@ static void test_busy(void **state)
 /* A symlinked online file is never followed. */
 static void test_symlink(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 
 	fake_write(f->r, "elsewhere", "1\n");
 	unlink(fake_path(f->r, "sys/devices/system/cpu/cpu4/online"));

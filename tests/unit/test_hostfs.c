@@ -24,29 +24,15 @@
 
 #define CPU "sys/devices/system/cpu"
 
-struct fx {
-	struct fake_root *r;
-	struct sysfs fs;
-};
-
 static int setup(void **state)
 {
-	struct fx *f = calloc(1, sizeof(*f));
-
-	f->r = fake_root_new();
-	assert_int_equal(sysfs_open(&f->fs, f->r->dir), 0);
-	*state = f;
+	*state = fake_host_new(NULL);
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct fx *f = *state;
-
-	sysfs_read_fault_hook = NULL;
-	sysfs_close(&f->fs);
-	fake_root_free(f->r);
-	free(f);
+	fake_host_free(*state);
 	return 0;
 }
 
@@ -68,7 +54,7 @@ static void lay_out(struct fake_root *r)
 
 static void test_gaps_sorted(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	struct sysfs_unit *u;
 	size_t n;
 
@@ -103,7 +89,7 @@ static int deny_cpu2(const char *path)
 
 static void test_unreadable_unit(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	struct sysfs_unit *u = (void *)1;
 	size_t n = 7, tot, on;
 
@@ -132,7 +118,7 @@ static void test_unreadable_unit(void **state)
 
 static void test_missing_dir(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	struct sysfs_unit *u;
 	size_t n, tot = 9, on = 9;
 
@@ -156,7 +142,7 @@ static void test_missing_dir(void **state)
 
 static void test_hostile(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	struct sysfs_unit *u;
 	char big[300], buf[16];
 	size_t n, tot, on;
@@ -193,7 +179,7 @@ static void test_hostile(void **state)
 
 static void test_read_path(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	char buf[8], root[5000];
 
 	/* Followed symlink (as /etc/os-release), trailing white space gone,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests: iostrata-bench's summaries (mpibench/summary.c) say the run
- * mode: /config "mode" (once or time) and each repetition's size_based
+ * Unit tests: iostrata-bench's summaries (mpibench/record/summary.c) say the
+ * run mode: /config "mode" (once or time) and each repetition's size_based
  * attribute, in the JSON summary and in the text one.
  */
 #include "config.h"

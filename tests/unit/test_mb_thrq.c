@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_mb_thrq: the thread queue under the cephfs backend's --iodepth > 1
- * (mpibench/thrq.h), driven by a fake synchronous call that blocks each
- * request until the test releases it: requests really in flight together,
+ * (mpibench/backends/thrq.h), driven by a fake synchronous call that blocks
+ * each request until the test releases it: requests really in flight together,
  * completions in the order released, a short transfer and an EIO passed
  * through, a full queue and a timeout, and teardown with requests in
  * flight (queued ones cancelled, the running one waited for, no worker

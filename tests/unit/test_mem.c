@@ -26,36 +26,26 @@
 
 #define BS (128ULL << 20)
 
-struct fx {
-	struct fake_root *r;
-	struct sysfs fs;
-};
+static void lay_out(struct fake_root *r)
+{
+	fake_mem(r, 16, BS, 2); /* block i on node i % 2 */
+}
 
 static int setup(void **state)
 {
-	struct fx *f = calloc(1, sizeof(*f));
-
-	f->r = fake_root_new();
-	fake_mem(f->r, 16, BS, 2); /* block i on node i % 2 */
-	assert_int_equal(sysfs_open(&f->fs, f->r->dir), 0);
+	*state = fake_host_new(lay_out);
 	log_use_capture();
-	*state = f;
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	struct fx *f = *state;
-
-	sysfs_close(&f->fs);
-	fake_root_free(f->r);
-	free(f);
+	fake_host_free(*state); /* and sysfs_read_fault_hook */
 	sysfs_fault_hook = NULL;
-	sysfs_read_fault_hook = NULL;
 	return 0;
 }
 
-static bool blk_online(struct fx *f, int i)
+static bool blk_online(struct fake_host *f, int i)
 {
 	char rel[96];
 
@@ -66,7 +56,7 @@ static bool blk_online(struct fx *f, int i)
 
 static void test_scan(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	struct mem_info mi;
 
 	assert_int_equal(mem_scan(&f->fs, &mi), 0);
@@ -81,7 +71,7 @@ static void test_scan(void **state)
 
 static void test_even_and_target(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	struct mem_info mi;
 	struct mem_result res;
 	int off0 = 0, off1 = 0;
@@ -118,7 +108,7 @@ static int refuse_hook(const char *path, const char *val)
 
 static void test_busy_eio_skipped(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	struct mem_info mi;
 	struct mem_result res;
 
@@ -143,7 +133,7 @@ static int all_busy(const char *path, const char *val)
 /* Every block refuses: nothing changes, rc 0, caller sees the shortfall. */
 static void test_partial(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	struct mem_info mi;
 	struct mem_result res;
 
@@ -167,7 +157,7 @@ static long ms_now(void)
 /* A write that blocks (open of a FIFO nobody reads) is abandoned. */
 static void test_timeout(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	struct mem_info mi;
 	struct mem_result res;
 	long t0;
@@ -191,7 +181,7 @@ static void test_timeout(void **state)
 /* The overall deadline stops the loop. */
 static void test_deadline(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	struct mem_info mi;
 	struct mem_result res;
 
@@ -211,7 +201,7 @@ static void test_deadline(void **state)
 
 static void test_set_errors(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 
 	/* nothing here blocks: a timeout far above a fork and a write
 	 * under ASan on a loaded machine (100 ms failed once there) */
@@ -225,7 +215,7 @@ static void test_set_errors(void **state)
 }
 
 /* valid_zones of block [i] ([z] NULL: no file). */
-static void zones(struct fx *f, int i, const char *z)
+static void zones(struct fake_host *f, int i, const char *z)
 {
 	char rel[96];
 
@@ -260,7 +250,7 @@ static bool why_has(const struct mem_hotplug_report *r, const char *s)
  * unreadable and garbled files count as unknown, never fail. */
 static void test_hotplug_report(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	struct mem_hotplug_report r;
 
 	/* 0 memory0 (never), 1-4 Movable, 5-7 no permission, 8 Normal,
@@ -325,7 +315,7 @@ static void test_hotplug_report(void **state)
  * valid_zones anywhere; everything is "unknown", nothing fails. */
 static void test_hotplug_report_missing(void **state)
 {
-	struct fx *f = *state;
+	struct fake_host *f = *state;
 	struct mem_hotplug_report r;
 
 	assert_int_equal(mem_hotplug_report(&f->fs, &r), 0);

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * phase_internal: what the parts of a phase share (not part of phase.h):
- * the driver (phase.c: mb_phase_run), one rank's repetition (phase_rank.c:
- * the I/O loops, checkpoints, progress ticks), the gather to rank 0
- * (phase_gather.c) and the ranks, nodes and clock (world.c).
+ * phase_rank: one rank's repetition of a phase (phase_rank.c: the I/O
+ * loops, checkpoints, progress ticks, the stonewall counts), for the
+ * driver (phase.c: mb_phase_run) and the gather (phase_gather.h); not
+ * part of phase.h.  It stands on world.h (ranks, clock), not on the
+ * phase's spec: it is given the configuration and the pattern.
  */
-#ifndef IOSTRATA_MB_PHASE_INTERNAL_H
-#define IOSTRATA_MB_PHASE_INTERNAL_H
+#ifndef IOSTRATA_MB_PHASE_RANK_H
+#define IOSTRATA_MB_PHASE_RANK_H
 
 #include <mpi.h>
 #include <stdbool.h>
@@ -14,32 +15,20 @@
 #include <time.h>
 
 #include "backend.h"
-#include "errbuf.h"
 #include "lathist.h"
+#include "mb_config.h"
 #include "once.h"
-#include "phase.h"
 #include "progress.h"
 #include "results.h"
 #include "segment.h"
+#include "world.h"
 
 #define MB_MAX_ERRORS_PER_RANK 16
 
-static inline int64_t mb_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
-}
-
-/* Ping-pong with rank 0 of [w->comm] (collective): sets this rank's
- * offset to rank 0's monotonic clock, and on rank 0 every rank's clock
- * offset and skew in w->ri (world.c). */
-void mb_world_sync(struct mb_world *w);
-
 /* One rank's repetition: what it runs and what it has counted so far. */
 struct mb_rank_run {
-	const struct mb_phase_spec *spec;
+	const struct mb_config *cfg; /* the phase's configuration */
+	enum mb_pattern pattern;     /* and its access pattern */
 	const struct mb_backend *be;
 	struct mb_file *f;
 	struct mb_world *w;
@@ -71,12 +60,12 @@ struct mb_rank_run {
 	struct mb_progress *prog;
 };
 
-/* ---- phase_rank.c ---------------------------------------------------- */
-
-/* Start [rr] for repetition [rep] of [spec] on [w], reading the stamps of
- * [writer_rank]: counters zero, the offset generator seeded. */
-void mb_rank_init(struct mb_rank_run *rr, const struct mb_phase_spec *spec,
-		  struct mb_world *w, uint32_t rep, int writer_rank);
+/* Start [rr] for repetition [rep] of the phase [phase_index] ([cfg],
+ * [pattern]) on [w], reading the stamps of [writer_rank]: counters zero,
+ * the offset generator seeded. */
+void mb_rank_init(struct mb_rank_run *rr, const struct mb_config *cfg,
+		  enum mb_pattern pattern, int phase_index, struct mb_world *w,
+		  uint32_t rep, int writer_rank);
 
 /* Set the clock of the repetition: it starts at [t0] (common clock), runs
  * for --runtime (--once: until the file is done, within
@@ -109,17 +98,5 @@ void mb_rank_cum_at(const struct mb_rank_run *rr, int64_t t, double *b,
 
 /* Free the checkpoints of [rr]. */
 void mb_rank_free(struct mb_rank_run *rr);
-
-/* ---- phase_gather.c -------------------------------------------------- */
-
-/*
- * Gather every rank's record, samples, histogram and errors of [rr]'s
- * repetition to rank 0 of rr->w (collective), which appends it to [out]
- * with its figures.  [t_start], [t_end]: the planned window (common
- * clock).  Returns 0, or -ENOMEM on every rank (the repetition is lost)
- * with [err] naming the rank that ran out.
- */
-int mb_gather_rep(struct mb_rank_run *rr, struct ios_phase_result *out,
-		  int64_t t_start, int64_t t_end, struct ios_err *err);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * phase_gather: a repetition's results to rank 0 (mb_gather_rep,
- * phase_internal.h).  Each rank turns its checkpoints into per-interval
+ * phase_gather.h).  Each rank turns its checkpoints into per-interval
  * samples; rank 0 gathers every rank's record, histogram, samples and
  * errors in two rounds (the fixed-size parts, then what they announced)
  * and appends the repetition with its figures (model/figures.c).
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "figures.h"
-#include "phase_internal.h"
+#include "phase_gather.h"
 
 #define GATHER_OOM                                                             \
 	"iostrata-bench: rank %d: out of memory gathering repetition %u of "   \
@@ -48,7 +48,7 @@ static int make_samples(struct mb_rank_run *rr, struct gather *g,
 			struct ios_err *err)
 {
 	struct mb_world *w = rr->w;
-	double step = rr->spec->cfg->interval * 1e9;
+	double step = rr->cfg->interval * 1e9;
 	uint32_t ns, i;
 	int rc = 0;
 
@@ -179,8 +179,8 @@ static void append_rep(struct mb_rank_run *rr, struct gather *g,
 	rep->rep = (int32_t)out->nreps;
 	rep->t_start_ns = t_start;
 	rep->t_end_ns = t_end;
-	rep->interval_s = rr->spec->cfg->interval;
-	rep->size_based = rr->spec->cfg->once;
+	rep->interval_s = rr->cfg->interval;
+	rep->size_based = rr->cfg->once;
 	rep->nranks = w->nranks;
 	rep->ranks = g->all;
 	rep->lat_hist = g->hist;

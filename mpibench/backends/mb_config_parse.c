@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * mb_config: the option table of iostrata-bench (it drives --help) and the
- * parser.  Every check happens before MPI work or any file is created, so
- * bad input costs nothing and clobbers nothing: the syntax and ranges
- * here, the consistency between options in mb_config_check.c, the target
- * in mb_target.c.
+ * mb_config_parse: the option table of iostrata-bench (it drives --help)
+ * and the parser of argv into struct mb_config (mb_config.h).  Every check
+ * happens before MPI work or any file is created, so bad input costs
+ * nothing and clobbers nothing: the syntax and ranges here, the
+ * consistency between options in mb_config_check.c, the target in
+ * mb_target.c.
  */
 #include "config.h"
 
@@ -15,60 +16,8 @@
 #include <unistd.h>
 
 #include "mb_config.h"
-#include "mb_exit.h"
 #include "mb_config_internal.h"
 #include "units.h"
-
-static const char *const pattern_names[] = {
-	[MB_PAT_WRITE] = "write",         [MB_PAT_READ] = "read",
-	[MB_PAT_RANDWRITE] = "randwrite", [MB_PAT_RANDREAD] = "randread",
-	[MB_PAT_RANDRW] = "randrw",
-};
-
-static const char *const engine_names[] = {
-	[MB_ENG_PSYNC] = "psync",
-	[MB_ENG_LIBAIO] = "libaio",
-	[MB_ENG_IO_URING] = "io_uring",
-	[MB_ENG_POSIXAIO] = "posixaio",
-};
-
-const char *mb_file_layout_name(enum mb_file_layout l)
-{
-	return l == MB_LAYOUT_SHARED ? "shared" : "per-rank";
-}
-
-const char *mb_pattern_name(enum mb_pattern p)
-{
-	return (unsigned)p < 5 ? pattern_names[p] : "?";
-}
-
-const char *mb_engine_name(enum mb_engine e)
-{
-	return (unsigned)e < MB_ENG_COUNT ? engine_names[e] : "?";
-}
-
-const char *mb_config_engine(const struct mb_config *cfg)
-{
-	if (cfg->iodepth > 1 && cfg->backend && cfg->backend->async_engine)
-		return cfg->backend->async_engine;
-	return mb_engine_name(cfg->ioengine);
-}
-
-bool mb_pattern_writes(enum mb_pattern p)
-{
-	return p == MB_PAT_WRITE || p == MB_PAT_RANDWRITE || p == MB_PAT_RANDRW;
-}
-
-bool mb_pattern_reads(enum mb_pattern p)
-{
-	return p == MB_PAT_READ || p == MB_PAT_RANDREAD || p == MB_PAT_RANDRW;
-}
-
-bool mb_pattern_random(enum mb_pattern p)
-{
-	return p == MB_PAT_RANDWRITE || p == MB_PAT_RANDREAD ||
-	       p == MB_PAT_RANDRW;
-}
 
 /* The option table: --help is generated from it, so it is the truth. */
 enum opt_id {
@@ -181,26 +130,6 @@ static const struct opt opts[] = {
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
 
-void mb_config_defaults(struct mb_config *cfg)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->npatterns = 1;
-	cfg->patterns[0] = MB_PAT_WRITE;
-	cfg->rwmixread = 70;
-	cfg->bs = 8ull << 20;
-	cfg->size = 16ull << 30;
-	cfg->iodepth = 1;
-	cfg->iodepth_batch = 1;
-	cfg->ioengine = MB_ENG_PSYNC;
-	cfg->backend = mb_backend_find("posix");
-	cfg->runtime = 150.0;
-	cfg->reps = 7;
-	cfg->interval = 1.0;
-	cfg->summary = MB_SUM_TEXT;
-	cfg->direct = true;
-	cfg->scramble = true;
-}
-
 void mb_config_usage(FILE *f)
 {
 	const struct mb_backend *const *b;
@@ -238,7 +167,6 @@ void mb_config_usage(FILE *f)
 		}
 	}
 	fprintf(f, "\nSizes: 4K, 8M, 16G, 1T (binary), 4KB, 8MB (decimal).\n");
-	mb_outcome_usage(f);
 }
 
 static int parse_patterns(struct mb_config *cfg, const char *v,
@@ -260,7 +188,7 @@ static int parse_patterns(struct mb_config *cfg, const char *v,
 		unsigned p;
 
 		for (p = 0; p < 5; p++)
-			if (!strcmp(tok, pattern_names[p]))
+			if (!strcmp(tok, mb_pattern_name(p)))
 				break;
 		if (p == 5)
 			return ios_errf(
@@ -293,46 +221,6 @@ static int set_str(char **dst, const char *v)
 	return 0;
 }
 
-char *mb_command_line(int argc, char **argv)
-{
-	size_t len = 1;
-	char *s, *p;
-	int i;
-
-	for (i = 0; i < argc; i++)
-		len += strlen(argv[i]) * 4 + 3;
-	s = malloc(len);
-	if (!s)
-		return NULL;
-	p = s;
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i];
-		bool plain = *a != '\0';
-		const char *c;
-
-		for (c = a; *c; c++)
-			if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=,./:+@%",
-				    *c))
-				plain = false;
-		if (i)
-			*p++ = ' ';
-		if (plain) {
-			p = stpcpy(p, a);
-			continue;
-		}
-		*p++ = '\'';
-		for (c = a; *c; c++) {
-			if (*c == '\'')
-				p = stpcpy(p, "'\\''");
-			else
-				*p++ = *c;
-		}
-		*p++ = '\'';
-	}
-	*p = '\0';
-	return s;
-}
-
 /* --ioengine: a known engine, built in. */
 static int parse_engine(struct mb_config *cfg, const char *v,
 			struct ios_err *err)
@@ -340,7 +228,7 @@ static int parse_engine(struct mb_config *cfg, const char *v,
 	unsigned e;
 
 	for (e = 0; e < MB_ENG_COUNT; e++)
-		if (!strcmp(v, engine_names[e]))
+		if (!strcmp(v, mb_engine_name(e)))
 			break;
 	if (e == MB_ENG_COUNT)
 		return ios_errf(
@@ -829,37 +717,4 @@ int mb_config_parse(struct mb_config *cfg, int argc, char **argv,
 	if (rc)
 		return rc;
 	return fill_derived(cfg, output_given, err);
-}
-
-void mb_config_free(struct mb_config *cfg)
-{
-	int i;
-
-	free(cfg->dir);
-	free(cfg->output);
-	free(cfg->command_line);
-	for (i = 0; i < cfg->nhost_facts; i++)
-		free(cfg->host_facts[i]);
-	for (i = 0; i < cfg->nattach; i++) {
-		free(cfg->attach[i].name);
-		free(cfg->attach[i].path);
-	}
-	for (i = 0; i < cfg->nbopts; i++)
-		free(cfg->bopts[i].value);
-	memset(cfg, 0, sizeof(*cfg));
-}
-
-const char *mb_config_opt(const struct mb_config *cfg, const char *name)
-{
-	const struct mb_option *o;
-	int i;
-
-	for (i = cfg->nbopts - 1; i >= 0; i--)
-		if (!strcmp(cfg->bopts[i].name, name))
-			return cfg->bopts[i].value;
-	if (cfg->backend)
-		for (o = cfg->backend->options; o && o->name; o++)
-			if (!strcmp(o->name, name))
-				return o->def;
-	return NULL;
 }

@@ -37,7 +37,7 @@ int mb_runrec_config(struct ios_run *run, const struct mb_config *c)
 	rc |= ios_runrec_kv(run, "runtime", "%g", c->runtime);
 	/* "per-rank" (N-to-N) or "shared" (N-to-1: one file of ranks x size
 	 * bytes, IOR's segmented layout with segments of shared_block bytes
-	 * per rank; mpibench/segment.h) */
+	 * per rank; mpibench/engine/segment.h) */
 	rc |= ios_runrec_kv(run, "file_layout", "%s",
 			    mb_file_layout_name(c->file_layout));
 	if (c->file_layout == MB_LAYOUT_SHARED)

@@ -16,8 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "phase.h"
-#include "phase_internal.h"
+#include "world.h"
 
 #define SYNC_ROUNDS 5
 

@@ -20,7 +20,8 @@
 #include "content.h"
 #include "dataset.h"
 #include "phase.h"
-#include "phase_internal.h"
+#include "phase_gather.h"
+#include "phase_rank.h"
 #include "segment.h"
 #include "verify.h"
 #include "watchdog.h"
@@ -558,7 +559,8 @@ static int run_rep(struct phase_run *pr, unsigned rep)
 	int64_t T0, g0;
 	int rc;
 
-	mb_rank_init(&rr, pr->spec, pr->w, rep, pr->partner);
+	mb_rank_init(&rr, pr->spec->cfg, pr->spec->pattern,
+		     pr->spec->phase_index, pr->w, rep, pr->partner);
 	rc = rep_open(pr, &rr, &psent);
 	if (rc)
 		return rc;

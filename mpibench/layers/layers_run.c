@@ -64,6 +64,7 @@ int lyr_main(int argc, char **argv)
 	if (cfg.help) {
 		if (c.rank == 0) {
 			mb_config_usage(stdout);
+			mb_outcome_usage(stdout);
 			lyr_usage(stdout);
 		}
 		mb_config_free(&cfg);

@@ -15,8 +15,7 @@
 #include "errbuf.h"
 #include "mb_config.h"
 #include "results.h"
-
-struct mb_world;
+#include "world.h"
 
 struct mb_phase_spec {
 	/* What runs: backend, dir, bs, size (per rank, a multiple of bs),
@@ -51,14 +50,6 @@ struct mb_phase_spec {
 int mb_phase_run(const struct mb_phase_spec *spec, MPI_Comm comm,
 		 struct ios_phase_result *out, struct ios_err *err);
 
-/*
- * Agree on success over [comm] (collective): [rc] is this rank's result.
- * Every rank returns the lowest failing rank's code, with that rank's
- * message in [err] (its strerror when it gave none); [who] (optional) gets
- * that rank, -1 when every rank succeeded (return 0).
- */
-int mb_agree(MPI_Comm comm, int rank, int rc, struct ios_err *err, int *who);
-
 /* Seconds the last repetition's gather (and figures) took, on rank 0. */
 extern double mb_phase_last_gather_s;
 
@@ -66,30 +57,5 @@ extern double mb_phase_last_gather_s;
  * spec->cfg is used. */
 int mb_phase_cleanup(const struct mb_phase_spec *spec, MPI_Comm comm,
 		     struct ios_err *err);
-
-/*
- * Ranks, nodes and the common clock of a communicator.  Collective.
- * node: nodes are told apart by SLURMD_NODENAME, else the hostname.
- */
-struct mb_world {
-	MPI_Comm comm;
-	int rank, nranks;
-	int node, nnodes;     /* this rank's node index, count */
-	int node_rank;        /* rank within its node */
-	int ranks_on_node;    /* ranks on this rank's node */
-	int first_node_ranks; /* ranks on node 0 (IOR -C shift) */
-	char host[64];
-	int64_t mono_ref_ns;       /* CLOCK_MONOTONIC at sync */
-	int64_t common_ref_ns;     /* common clock at mono_ref_ns */
-	int64_t offset_ns;         /* this rank's offset to rank 0 */
-	int64_t skew_ns;           /* half the best round trip */
-	struct ios_rank_info *ri;  /* [nranks], rank 0 only */
-	int64_t epoch_realtime_ns; /* rank 0 CLOCK_REALTIME at common 0 */
-};
-
-int mb_world_create(MPI_Comm comm, struct mb_world **out, struct ios_err *err);
-void mb_world_free(struct mb_world *w);
-/* Common-clock time now (ns). */
-int64_t mb_world_now(const struct mb_world *w);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * phase_rank: one rank's repetition of a phase (phase_internal.h).  Each
+ * phase_rank: one rank's repetition of a phase (phase_rank.h).  Each
  * rank runs its I/O loop alone, synchronous or asynchronous; it counts
  * into checkpoints every cp_step (the stonewall and the samples are
  * interpolated from them), and sends one small progress message per
@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "content.h"
-#include "phase_internal.h"
+#include "phase_rank.h"
 #include "verify.h"
 
 #define CP_STEP_NS                                                             \
@@ -38,14 +38,13 @@ static inline uint64_t rng_next(uint64_t *s)
 
 static inline void next_io(struct mb_rank_run *rr, uint64_t *off, int *op)
 {
-	const struct mb_phase_spec *s = rr->spec;
 
-	if (mb_pattern_random(s->pattern) && s->cfg->once)
-		*off = mb_perm_at(&rr->perm, rr->issued) * s->cfg->bs;
-	else if (mb_pattern_random(s->pattern))
-		*off = (rng_next(&rr->rng) % rr->nblocks) * s->cfg->bs;
+	if (mb_pattern_random(rr->pattern) && rr->cfg->once)
+		*off = mb_perm_at(&rr->perm, rr->issued) * rr->cfg->bs;
+	else if (mb_pattern_random(rr->pattern))
+		*off = (rng_next(&rr->rng) % rr->nblocks) * rr->cfg->bs;
 	else {
-		*off = rr->cursor * s->cfg->bs;
+		*off = rr->cursor * rr->cfg->bs;
 		if (++rr->cursor == rr->nblocks)
 			rr->cursor = 0;
 	}
@@ -53,13 +52,13 @@ static inline void next_io(struct mb_rank_run *rr, uint64_t *off, int *op)
 	 * of the shared one */
 	*off = mb_seg_offset(&rr->seg, (int)rr->writer_rank, *off);
 	rr->issued++;
-	switch (s->pattern) {
+	switch (rr->pattern) {
 	case MB_PAT_WRITE:
 	case MB_PAT_RANDWRITE:
 		*op = IOS_OP_WRITE;
 		break;
 	case MB_PAT_RANDRW:
-		*op = (int)(rng_next(&rr->rng) % 100) < s->cfg->rwmixread
+		*op = (int)(rng_next(&rr->rng) % 100) < rr->cfg->rwmixread
 			      ? IOS_OP_READ
 			      : IOS_OP_WRITE;
 		break;
@@ -74,8 +73,8 @@ static inline bool more_io(const struct mb_rank_run *rr, int64_t now)
 {
 	if (rr->stop)
 		return false;
-	return rr->spec->cfg->once ? rr->issued < rr->nblocks
-				   : now < rr->deadline_local;
+	return rr->cfg->once ? rr->issued < rr->nblocks
+			     : now < rr->deadline_local;
 }
 
 static void checkpoint(struct mb_rank_run *rr, int64_t now)
@@ -190,19 +189,18 @@ static void progress_tick(struct mb_rank_run *rr, int64_t now)
 static inline void complete(struct mb_rank_run *rr, int op, void *buf,
 			    uint64_t off, ssize_t n, int64_t lat, int64_t now)
 {
-	const struct mb_phase_spec *s = rr->spec;
 
 	checkpoint(rr, now);
 	if (n > 0) {
 		rr->r.bytes[op] += (uint64_t)n;
 		rr->cum_bytes += (uint64_t)n;
 	}
-	if (n == (ssize_t)s->cfg->bs) {
+	if (n == (ssize_t)rr->cfg->bs) {
 		rr->r.ops[op]++;
 		rr->cum_ops++;
 		ios_lathist_add(&rr->lat, lat > 0 ? (uint64_t)lat : 0);
-		if (op == IOS_OP_READ && s->cfg->verify &&
-		    mb_verify_check(buf, s->cfg->bs, rr->writer_rank, off,
+		if (op == IOS_OP_READ && rr->cfg->verify &&
+		    mb_verify_check(buf, rr->cfg->bs, rr->writer_rank, off,
 				    rr->seed) != MB_VERIFY_OK) {
 			/* recorded (as -EBADMSG) but the rank goes on */
 			rr->r.verify_errors++;
@@ -212,24 +210,24 @@ static inline void complete(struct mb_rank_run *rr, int op, void *buf,
 				e->rank = rr->w->rank;
 				e->op = op;
 				e->offset = off;
-				e->len = s->cfg->bs;
+				e->len = rr->cfg->bs;
 				e->result = -EBADMSG;
 				e->t_ns = now + rr->w->offset_ns;
 			}
 		}
 	} else {
-		record_error(rr, op, off, s->cfg->bs, n, now);
+		record_error(rr, op, off, rr->cfg->bs, n, now);
 	}
 	rr->r.t_end_ns = now; /* local for now; converted later */
 }
 
 static void fill_write(struct mb_rank_run *rr, void *buf, uint64_t off)
 {
-	if (rr->spec->cfg->verify)
-		mb_verify_fill(buf, rr->spec->cfg->bs, (uint32_t)rr->w->rank,
-			       rr->rep, off, rr->seed);
-	else if (rr->spec->cfg->scramble)
-		mb_content_scramble(buf, rr->spec->cfg->bs, &rr->scr);
+	if (rr->cfg->verify)
+		mb_verify_fill(buf, rr->cfg->bs, (uint32_t)rr->w->rank, rr->rep,
+			       off, rr->seed);
+	else if (rr->cfg->scramble)
+		mb_content_scramble(buf, rr->cfg->bs, &rr->scr);
 }
 
 /*
@@ -243,7 +241,7 @@ static void fill_write(struct mb_rank_run *rr, void *buf, uint64_t off)
 static ssize_t finish_short(struct mb_rank_run *rr, int op, void *buf,
 			    uint64_t off, ssize_t n)
 {
-	size_t len = rr->spec->cfg->bs;
+	size_t len = rr->cfg->bs;
 	ssize_t m;
 
 	rr->r.short_ops++;
@@ -267,7 +265,6 @@ static ssize_t finish_short(struct mb_rank_run *rr, int op, void *buf,
 
 static void run_sync(struct mb_rank_run *rr, void *buf)
 {
-	const struct mb_phase_spec *s = rr->spec;
 	int64_t t = mb_mono_ns();
 
 	rr->r.t_start_ns = t;
@@ -280,11 +277,11 @@ static void run_sync(struct mb_rank_run *rr, void *buf)
 		next_io(rr, &off, &op);
 		if (op == IOS_OP_WRITE) {
 			fill_write(rr, buf, off);
-			n = rr->be->pwrite(rr->f, buf, s->cfg->bs, off);
+			n = rr->be->pwrite(rr->f, buf, rr->cfg->bs, off);
 		} else {
-			n = rr->be->pread(rr->f, buf, s->cfg->bs, off);
+			n = rr->be->pread(rr->f, buf, rr->cfg->bs, off);
 		}
-		if (n >= 0 && n < (ssize_t)s->cfg->bs)
+		if (n >= 0 && n < (ssize_t)rr->cfg->bs)
 			n = finish_short(rr, op, buf, off, n);
 		t2 = mb_mono_ns();
 		complete(rr, op, buf, off, n, t2 - t, t2);
@@ -311,8 +308,7 @@ static unsigned submit_batch(struct mb_rank_run *rr, struct mb_io **batch,
 		if (n <= 0) {
 			for (i = k; i < nb; i++) {
 				record_error(rr, batch[i]->op, batch[i]->off,
-					     rr->spec->cfg->bs,
-					     n < 0 ? n : -EIO, ts);
+					     rr->cfg->bs, n < 0 ? n : -EIO, ts);
 				freel[(*nfree)++] = batch[i];
 			}
 			break;
@@ -324,9 +320,8 @@ static unsigned submit_batch(struct mb_rank_run *rr, struct mb_io **batch,
 
 static int run_async(struct mb_rank_run *rr, void **bufs)
 {
-	const struct mb_phase_spec *s = rr->spec;
-	unsigned depth = s->cfg->iodepth, i, inflight = 0, nfree = depth;
-	unsigned bsub = s->cfg->iodepth_batch ? s->cfg->iodepth_batch : 1;
+	unsigned depth = rr->cfg->iodepth, i, inflight = 0, nfree = depth;
+	unsigned bsub = rr->cfg->iodepth_batch ? rr->cfg->iodepth_batch : 1;
 	struct mb_io *ios = calloc(depth, sizeof(*ios));
 	struct mb_io **freel = calloc(depth, sizeof(*freel));
 	struct mb_io **batch = calloc(depth, sizeof(*batch));
@@ -340,7 +335,7 @@ static int run_async(struct mb_rank_run *rr, void **bufs)
 	}
 	for (i = 0; i < depth; i++) {
 		ios[i].buf = bufs[i];
-		ios[i].len = s->cfg->bs;
+		ios[i].len = rr->cfg->bs;
 		freel[i] = &ios[i];
 	}
 	rr->r.t_start_ns = now;
@@ -385,7 +380,7 @@ static int run_async(struct mb_rank_run *rr, void **bufs)
 
 			ssize_t res = io->result;
 
-			if (res >= 0 && res < (ssize_t)s->cfg->bs) {
+			if (res >= 0 && res < (ssize_t)rr->cfg->bs) {
 				res = finish_short(rr, io->op, io->buf, io->off,
 						   res);
 				now = mb_mono_ns();
@@ -405,13 +400,13 @@ out:
 	return rc;
 }
 
-void mb_rank_init(struct mb_rank_run *rr, const struct mb_phase_spec *spec,
-		  struct mb_world *w, uint32_t rep, int writer_rank)
+void mb_rank_init(struct mb_rank_run *rr, const struct mb_config *cfg,
+		  enum mb_pattern pattern, int phase_index, struct mb_world *w,
+		  uint32_t rep, int writer_rank)
 {
-	const struct mb_config *cfg = spec->cfg;
-
 	memset(rr, 0, sizeof(*rr));
-	rr->spec = spec;
+	rr->cfg = cfg;
+	rr->pattern = pattern;
 	rr->be = cfg->backend;
 	rr->w = w;
 	rr->rep = rep;
@@ -420,7 +415,7 @@ void mb_rank_init(struct mb_rank_run *rr, const struct mb_phase_spec *spec,
 	rr->nblocks = cfg->size / cfg->bs;
 	rr->rng =
 		(cfg->seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(w->rank + 1)) ^
-		 ((uint64_t)rep << 48) ^ ((uint64_t)spec->phase_index << 56)) |
+		 ((uint64_t)rep << 48) ^ ((uint64_t)phase_index << 56)) |
 		1;
 	rr->scr = (rr->rng ^ 0x7363726d626c65ull) | 1;
 	if (cfg->once)
@@ -433,7 +428,7 @@ void mb_rank_init(struct mb_rank_run *rr, const struct mb_phase_spec *spec,
 
 void mb_rank_start_at(struct mb_rank_run *rr, int64_t t0, int64_t prog_step)
 {
-	const struct mb_config *cfg = rr->spec->cfg;
+	const struct mb_config *cfg = rr->cfg;
 	/* --once has no planned end: the checkpoints span the I/O stage's
 	 * watchdog bound instead (beyond it the run is aborted) */
 	double runtime = cfg->once ? mb_once_bound_s(cfg->size) : cfg->runtime;
@@ -462,7 +457,7 @@ static double cpu_seconds(const struct timeval *a, const struct timeval *b)
 
 void mb_rank_measure(struct mb_rank_run *rr, void **bufs)
 {
-	const struct mb_config *cfg = rr->spec->cfg;
+	const struct mb_config *cfg = rr->cfg;
 	struct timespec ts = {
 		.tv_sec = rr->t0_local / 1000000000ll,
 		.tv_nsec = rr->t0_local % 1000000000ll,
@@ -480,8 +475,8 @@ void mb_rank_measure(struct mb_rank_run *rr, void **bufs)
 		run_sync(rr, bufs[0]);
 	if (rc)
 		record_error(rr, IOS_OP_READ, 0, 0, rc, mb_mono_ns());
-	if (mb_pattern_writes(rr->spec->pattern) && cfg->fsync &&
-	    rr->be->fsync && !rr->stop) {
+	if (mb_pattern_writes(rr->pattern) && cfg->fsync && rr->be->fsync &&
+	    !rr->stop) {
 		int frc = rr->be->fsync(rr->f);
 		int64_t now = mb_mono_ns();
 

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * h5write_internal: what the writer (h5write.c) and its JSON metadata
- * groups (h5write_json.c) share.  Not an interface of the library.
+ * h5write_prim: the writer's context and primitives (h5write_prim.c),
+ * which the writer (h5write.c) and its JSON metadata groups
+ * (h5write_json.c) share.  Not an interface of the library.
  */
-#ifndef IOSTRATA_H5WRITE_INTERNAL_H
-#define IOSTRATA_H5WRITE_INTERNAL_H
+#ifndef IOSTRATA_H5WRITE_PRIM_H
+#define IOSTRATA_H5WRITE_PRIM_H
 
 #include <stddef.h>
 
@@ -34,8 +35,5 @@ hid_t ios_h5w_group_create(struct wctx *w, hid_t loc, const char *name,
 			   int track_order);
 /* An HDF5 link or attribute name for a JSON key / option name. */
 void ios_h5w_safe_name(char *out, size_t len, const char *in);
-/* Group [name] under [loc] holding the JSON text [json]. */
-int ios_h5w_write_json_group(struct wctx *w, hid_t loc, const char *name,
-			     const char *json);
 
 #endif

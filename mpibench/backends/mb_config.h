@@ -4,7 +4,9 @@
  * validated without MPI so unit tests can drive it.  Parsing checks syntax
  * and consistency; mb_config_check_target() checks the target directory
  * (exists, writable, alignment, free space, device, foreign files) before
- * any file is created.
+ * any file is created.  The settings and their accessors are mb_config.c,
+ * the parser and --help mb_config_parse.c, the checks between options
+ * mb_config_check.c, the target's mb_target.c.
  */
 #ifndef IOSTRATA_MB_CONFIG_H
 #define IOSTRATA_MB_CONFIG_H
@@ -150,7 +152,9 @@ void mb_config_free(struct mb_config *cfg);
  */
 const char *mb_config_opt(const struct mb_config *cfg, const char *name);
 
-/* Print --help (every option with its default) to [f]. */
+/* Print --help's options (every option with its default, each backend's
+ * own) to [f]; the exit codes follow (mb_outcome_usage, in the record
+ * room above: the program prints both). */
 void mb_config_usage(FILE *f);
 
 /*

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * mb_config_internal: between the parser (mb_config.c) and its
+ * mb_config_internal: between the parser (mb_config_parse.c) and its
  * consistency checks (mb_config_check.c); not part of mb_config.h.
  */
 #ifndef IOSTRATA_MB_CONFIG_INTERNAL_H
