@@ -6,6 +6,7 @@
 #include <execinfo.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <ucontext.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,6 +69,39 @@ static const char *sig_name(int sig)
 	return "a signal";
 }
 
+/* A call through a null function pointer faults with the instruction
+ * pointer at 0, where no unwinder finds a frame: the backtrace then ends
+ * at the signal trampoline.  The caller's return address is still on top
+ * of the stack: print it, so the report names the code that made the
+ * call (x86-64; elsewhere nothing is added). */
+static void called_from(const siginfo_t *si, void *uc)
+{
+#if defined(__x86_64__) && defined(REG_RIP) && defined(REG_RSP)
+	const ucontext_t *u = uc;
+	uintptr_t ip, sp;
+	void *ret;
+	struct line l = {.len = 0};
+
+	if (!u || !si || si->si_code <= 0)
+		return;
+	ip = (uintptr_t)u->uc_mcontext.gregs[REG_RIP];
+	sp = (uintptr_t)u->uc_mcontext.gregs[REG_RSP];
+	if (ip != 0 || sp == 0 || sp % sizeof(void *))
+		return;
+	ret = *(void *const *)sp;
+	put(&l, "a call through a null function pointer, made just before ");
+	put_hex(&l, (uintptr_t)ret);
+	put(&l, ":\n");
+	if (write(STDERR_FILENO, l.buf, l.len) < 0) {
+		/* nothing to do about it */
+	}
+	backtrace_symbols_fd(&ret, 1, STDERR_FILENO);
+#else
+	(void)si;
+	(void)uc;
+#endif
+}
+
 static void on_crash(int sig, siginfo_t *si, void *uc)
 {
 	int saved = errno;
@@ -76,7 +110,6 @@ static void on_crash(int sig, siginfo_t *si, void *uc)
 	int n;
 	size_t i;
 
-	(void)uc;
 	put(&l, prefix);
 	put(&l, sig_name(sig));
 	if (sig != SIGABRT && si && si->si_code > 0) { /* raised by a fault */
@@ -92,6 +125,7 @@ static void on_crash(int sig, siginfo_t *si, void *uc)
 	}
 	n = backtrace(frames, (int)(sizeof(frames) / sizeof(frames[0])));
 	backtrace_symbols_fd(frames, n, STDERR_FILENO);
+	called_from(si, uc);
 	/* the handler that was there before runs next (it prints its own
 	 * report and ends the process), else the default action */
 	for (i = 0; i < NSIGS; i++)

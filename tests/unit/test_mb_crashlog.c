@@ -22,7 +22,10 @@
 
 #include "crashlog.h"
 
-enum how { NULL_WRITE, OVERFLOW, ABORT, KILLED, REINSTALL };
+enum how { NULL_WRITE, OVERFLOW, ABORT, KILLED, REINSTALL, NULL_CALL };
+
+/* a function pointer the compiler cannot prove null */
+static void (*volatile hook)(void);
 
 static volatile int sink;
 
@@ -52,6 +55,9 @@ static __attribute__((noreturn)) void crash(enum how how)
 		abort();
 	case KILLED:
 		kill(getpid(), SIGBUS);
+		break;
+	case NULL_CALL:
+		hook();
 		break;
 	}
 	_exit(99);
@@ -168,6 +174,32 @@ static void test_killed(void **state)
 
 /* installed before MPI_Init (pid only), again after with the rank: the
  * second names the rank, and one report only is written */
+/* A call through a null function pointer: the backtrace ends at the
+ * signal trampoline (no frame at address 0); the report names the caller
+ * from the return address on the stack. */
+static void test_null_call(void **state)
+{
+	char out[16384];
+	const char *c;
+	int st = run_child(NULL_CALL, out, sizeof(out));
+
+	(void)state;
+	has(out,
+	    "): SIGSEGV (address 0x0) during \"unit stage\"; backtrace:\n");
+#if defined(__x86_64__)
+	has(out, "a call through a null function pointer, made just before 0x");
+	c = strstr(out, "made just before 0x");
+	/* the next line is the caller, in this test program */
+	c = c ? strchr(c, '\n') : NULL;
+	assert_non_null(c);
+	if (!strstr(c + 1, "test_mb_crashlog"))
+		fail_msg("caller not in the test program:\n%s", out);
+#else
+	(void)c;
+#endif
+	died_of(st, SIGSEGV, out);
+}
+
 static void test_reinstall(void **state)
 {
 	char out[16384];
@@ -190,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_abort),
 		cmocka_unit_test(test_killed),
 		cmocka_unit_test(test_reinstall),
+		cmocka_unit_test(test_null_call),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
