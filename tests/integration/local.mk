@@ -21,6 +21,7 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t01-site-shape.sh \
 	tests/integration/t02-site-updown.sh \
 	tests/integration/t03-het-step-end.sh \
+	tests/integration/t60-guest-kernel-client.sh \
 	tests/integration/t61-guest-iomax.sh \
 	# End of dist_noinst_SCRIPTS
 
@@ -51,6 +52,7 @@ EXTRA_DIST += \
 	site/local/lib/checks.bash \
 	site/local/lib/common.bash \
 	site/local/lib/down.bash \
+	site/local/lib/guest.bash \
 	site/local/guest/xstate-shim.c \
 	site/local/lib/msg.bash \
 	site/local/lib/net.bash \

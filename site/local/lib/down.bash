@@ -73,6 +73,7 @@ do_down() {
 	# The hosts last: their namespaces (and mounts, links, qdiscs) go
 	# with the last process in them.
 	((${#hosts[@]} == 0)) || KILL_CEPH=1 stop_recorded "${hosts[@]}"
+	remove_guest_taps
 	remove_network
 	dbg "down: hosts and network removed ($(elapsed "$t0") s)"
 	remove_cgroups
