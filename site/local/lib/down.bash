@@ -66,6 +66,8 @@ do_down() {
 		done
 	fi
 	dbg "down: unmounted ($(elapsed "$t0") s)"
+	stop_guests
+	dbg "down: guests stopped ($(elapsed "$t0") s)"
 	((${#names[@]} == 0)) || KILL_CEPH=1 stop_recorded "${names[@]}"
 	dbg "down: daemons stopped ($(elapsed "$t0") s)"
 	[[ -n $inst ]] && kill_marked "$inst"

@@ -157,6 +157,24 @@ guest_mount_kind() {
 	guest_exec -t 10 "$1" findmnt -n -o FSTYPE "$MNT" 2>/dev/null || true
 }
 
+# stop_guests: each running guest powers itself off (sysrq o through its
+# mailbox: no unmount, no sync, its data goes with the site); linux.uml
+# then exits with every process it made.  A guest that does not is left
+# to stop_recorded (SIGTERM, then SIGKILL).
+stop_guests() {
+	local g i
+	local -a pids=() starts=()
+	load_guests
+	for g in "${GUESTS[@]}"; do
+		rec_alive "uml-$g" || continue
+		"$GUEST_EXEC" "$(guest_dir "$g")" -t 2 -- sh -c 'echo o >/proc/sysrq-trigger' >/dev/null 2>&1 || true
+		read -r i _ <"$PIDS/uml-$g"
+		pids+=("$i")
+		starts+=("$(proc_starttime "$i" || echo gone)")
+	done
+	((${#pids[@]} == 0)) || wait_pids_gone 2 pids starts || true
+}
+
 # The taps stay after their linux.uml is gone (they are persistent).
 remove_guest_taps() {
 	local g
