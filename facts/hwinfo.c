@@ -262,12 +262,56 @@ static int under(const char *path, const char *mnt)
 	return !strncmp(path, mnt, n) && (path[n] == '/' || path[n] == '\0');
 }
 
+/*
+ * The mount options as a results file keeps them: the value of an option
+ * named like a credential (secret=, key=, secretfile=: ios_hw_secret_name)
+ * becomes <hidden>, whatever the kernel showed.
+ */
+static void redact_options(char *out, size_t outlen, const char *opts)
+{
+	size_t n = 0;
+	const char *p = opts;
+
+	out[0] = '\0';
+	while (*p) {
+		size_t len = strcspn(p, ","), klen = strcspn(p, "=,");
+		char name[128];
+		int w;
+
+		snprintf(name, sizeof(name), "%.*s", (int)klen, p);
+		if (klen < len && ios_hw_secret_name(name))
+			w = snprintf(out + n, outlen - n, "%s%s=<hidden>",
+				     n ? "," : "", name);
+		else
+			w = snprintf(out + n, outlen - n, "%s%.*s",
+				     n ? "," : "", (int)len, p);
+		if (w < 0 || (size_t)w >= outlen - n)
+			break; /* cut at the last whole option */
+		n += (size_t)w;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+}
+
+const char *ios_hw_fs_client(const char *type)
+{
+	if (!type || !*type || !strcmp(type, "unknown"))
+		return "unknown";
+	if (!strcmp(type, "ceph"))
+		return "kernel";
+	if (!strncmp(type, "fuse.ceph", 9))
+		return "fuse";
+	return "none";
+}
+
 json_t *ios_hw_filesystem(const char *root, const char *target_dir)
 {
 	json_t *o = json_object();
 	char path[PATH_MAX], mi[PATH_MAX], line[8192];
 	char best_mnt[PATH_MAX] = "", best_type[256] = "",
-	     best_src[PATH_MAX] = "", best_opts[4096] = "", best_dev[64] = "";
+	     best_src[PATH_MAX] = "", best_opts[4096] = "", best_dev[64] = "",
+	     opts[4096];
 	FILE *f;
 
 	if (!strcmp(root, "/") && realpath(target_dir, path))
@@ -311,8 +355,25 @@ json_t *ios_hw_filesystem(const char *root, const char *target_dir)
 	set_str(o, "mount_point", best_mnt);
 	set_str(o, "type", best_type);
 	set_str(o, "source", best_src);
-	set_str(o, "options", best_opts);
+	redact_options(opts, sizeof(opts), best_opts);
+	set_str(o, "options", opts);
 	set_str(o, "dev", best_dev);
+	set_str(o, "client", ios_hw_fs_client(best_type[0] ? best_type : NULL));
+	return o;
+}
+
+/* The filesystem member of a run on a client that is no mount. */
+static json_t *fs_of_client(const char *target_dir, const char *client)
+{
+	json_t *o = json_object();
+
+	set_str(o, "path", target_dir);
+	set_str(o, "mount_point", "none");
+	set_str(o, "type", client);
+	set_str(o, "source", "none");
+	set_str(o, "options", "none");
+	set_str(o, "dev", "none");
+	set_str(o, "client", client);
 	return o;
 }
 
@@ -403,8 +464,12 @@ char *ios_hw_host_json(const char *root, const struct ios_hw_host_opts *opts)
 	ios_hw_mpi_transport(o, environ, opts);
 	ios_hw_shape(o, opts->applied_file);
 	if (opts->target_dir)
-		json_object_set_new(o, "filesystem",
-				    ios_hw_filesystem(root, opts->target_dir));
+		json_object_set_new(
+			o, "filesystem",
+			opts->fs_client
+				? fs_of_client(opts->target_dir,
+					       opts->fs_client)
+				: ios_hw_filesystem(root, opts->target_dir));
 	return dump(o);
 }
 

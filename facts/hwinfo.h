@@ -15,8 +15,10 @@
  * cores, threads, online, online_count, possible, possible_count,
  * numa_nodes}, memory {total_bytes, block_size_bytes, blocks_online,
  * blocks_total, online_bytes}, block_devices [...], nics [...],
- * filesystem {path, mount_point, type, source, options, dev} of the mount
- * holding [target_dir] (NULL: no filesystem member).  Returns a malloc'd
+ * filesystem {path, mount_point, type, source, options, dev, client} of the
+ * mount holding [target_dir] (NULL: no filesystem member); options with
+ * a credential's value (secret=...) <hidden>; client the CephFS client
+ * serving it (ios_hw_fs_client).  Returns a malloc'd
  * JSON text (free()), NULL only when out of memory.
  */
 char *ios_hw_node_json(const char *target_dir);
@@ -31,15 +33,18 @@ char *ios_hw_node_json(const char *target_dir);
  * call, version_mismatch, conf keys, cgroup), mpi_library, mpi_transport
  * and shape (the SPANK applied file), read under [root] (NULL: "/").  [opts]
  * may be NULL; in it every member may be NULL: target_dir (no filesystem
- * member), role + role_source (NULL: from the environment: $IOSTRATA_ROLE, else
- * "storage" when the SPANK plugin shaped this host, else "unknown"),
- * applied_file (NULL: $IOSTRATA_APPLIED_FILE), mpi_library
- * (MPI_Get_library_version's text; NULL: "unknown" and no mpi_transport),
- * mpi_cvars (n_mpi_cvars MPI_T control variables read after MPI_Init; NULL:
- * mpi_t_why says why there are none), for mpi_transport {requested {env,
- * cvars}, selected (unknown: Open MPI 4.1 does not show it reliably)}.  A fact
- * that cannot be read is "unknown" and the object's "why_unknown" member says
- * why.  Returns malloc'd JSON, NULL only when out of memory.
+ * member), fs_client (NULL: the filesystem member is the mount holding
+ * target_dir; else a client that is no mount, "libcephfs": target_dir is
+ * its path and the mount's members are "none"), role + role_source (NULL: from
+ * the environment: $IOSTRATA_ROLE, else "storage" when the SPANK plugin shaped
+ * this host, else "unknown"), applied_file (NULL: $IOSTRATA_APPLIED_FILE),
+ * mpi_library (MPI_Get_library_version's text; NULL: "unknown" and no
+ * mpi_transport), mpi_cvars (n_mpi_cvars MPI_T control variables read after
+ * MPI_Init; NULL: mpi_t_why says why there are none), for mpi_transport
+ * {requested {env, cvars}, selected (unknown: Open MPI 4.1 does not show it
+ * reliably)}.  A fact that cannot be read is "unknown" and the object's
+ * "why_unknown" member says why.  Returns malloc'd JSON, NULL only when out of
+ * memory.
  */
 #define IOS_SLURM_PROBE_TIMEOUT_MS 5000
 /* One MPI_T control variable: its value as text, or NULL and why not. */
@@ -50,6 +55,7 @@ struct ios_hw_mpi_cvar {
 };
 struct ios_hw_host_opts {
 	const char *target_dir;
+	const char *fs_client;
 	const char *role;
 	const char *role_source;
 	const char *applied_file;
@@ -59,6 +65,13 @@ struct ios_hw_host_opts {
 	const char *mpi_t_why;
 };
 char *ios_hw_host_json(const char *root, const struct ios_hw_host_opts *opts);
+
+/*
+ * The CephFS client kind of a mount of filesystem type [type]: "kernel"
+ * (ceph), "fuse" (fuse.ceph-fuse, fuse.ceph), "none" (not CephFS),
+ * "unknown" (NULL, "" or "unknown").  Never NULL.
+ */
+const char *ios_hw_fs_client(const char *type);
 
 /*
  * One record per host that took part: the records of the ranks' nodes

@@ -33,11 +33,12 @@ char *mb_hw_node_json(const char *target_dir)
 	return ios_hw_node_json(target_dir);
 }
 
-char *mb_hw_host_json(const char *target_dir, const char *mpi_library,
-		      const struct mb_mpit *mpit)
+char *mb_hw_host_json(const char *target_dir, const char *fs_client,
+		      const char *mpi_library, const struct mb_mpit *mpit)
 {
 	struct ios_hw_host_opts o = {
 		.target_dir = target_dir,
+		.fs_client = fs_client,
 		.mpi_library = mpi_library,
 		.mpi_cvars = mpit && mpit->ok ? mpit->cv : NULL,
 		.n_mpi_cvars = mpit && mpit->ok ? MB_MPIT_NCVARS : 0,

@@ -26,10 +26,11 @@ int mb_h5_write(const char *path, struct ios_run *run, struct ios_err *err);
 struct ios_ceph_opts;
 char *mb_hw_node_json(const char *target_dir);
 /* This host's record (hwinfo.h ios_hw_host_json) with [mpi_library] and
- * the MPI_T control variables [mpit] (NULL: none read). */
+ * the MPI_T control variables [mpit] (NULL: none read); [fs_client] a
+ * client that is no mount ("libcephfs"), NULL: the mount of target_dir. */
 struct mb_mpit;
-char *mb_hw_host_json(const char *target_dir, const char *mpi_library,
-		      const struct mb_mpit *mpit);
+char *mb_hw_host_json(const char *target_dir, const char *fs_client,
+		      const char *mpi_library, const struct mb_mpit *mpit);
 /* One record per host (hwinfo.h ios_hw_hosts_merge). */
 int mb_hw_hosts_merge(char *const *nodes, int nnodes, char *const *extra,
 		      const char *const *extra_names, int nextra, char ***out,

@@ -125,7 +125,12 @@ void mb_gather_node_json(struct mb_world *w, const struct mb_config *cfg,
 		mb_crashlog_stage("host record");
 		/* before any phase: MPI_T is read outside the measurement */
 		mb_mpit_read(&mpit);
-		mine = mb_hw_host_json(cfg->dir, lib[0] ? lib : NULL, &mpit);
+		/* libcephfs is a client without a mount: --dir is its path */
+		mine = mb_hw_host_json(cfg->dir,
+				       !strcmp(cfg->backend->name, "cephfs")
+					       ? "libcephfs"
+					       : NULL,
+				       lib[0] ? lib : NULL, &mpit);
 		len = mine ? (int)strlen(mine) + 1 : 0;
 	}
 	mb_crashlog_stage("gathering the host records");

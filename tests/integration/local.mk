@@ -21,6 +21,8 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t01-site-shape.sh \
 	tests/integration/t02-site-updown.sh \
 	tests/integration/t03-het-step-end.sh \
+	tests/integration/t60-guest-kernel-client.sh \
+	tests/integration/t61-guest-iomax.sh \
 	# End of dist_noinst_SCRIPTS
 
 # What every integration test sources (log/fail/skip, cleanups, jobs), and
@@ -34,6 +36,9 @@ EXTRA_DIST += \
 # The one-machine site the integration tests and the demo run on (site area).
 dist_noinst_SCRIPTS += \
 	site/local/localsite \
+	site/local/guest/boot \
+	site/local/guest/exec \
+	site/local/guest/init \
 	site/local/demo \
 	site/local/demo.sbatch \
 	# End of dist_noinst_SCRIPTS (site/local)
@@ -47,6 +52,8 @@ EXTRA_DIST += \
 	site/local/lib/checks.bash \
 	site/local/lib/common.bash \
 	site/local/lib/down.bash \
+	site/local/lib/guest.bash \
+	site/local/guest/xstate-shim.c \
 	site/local/lib/msg.bash \
 	site/local/lib/net.bash \
 	site/local/lib/ops.bash \

@@ -31,34 +31,8 @@ second_down() {
 }
 at_exit second_down
 
-# What a site with these facts may leave behind: print it (empty = nothing).
-leftovers() { # subnet fsid netns-inodes...
-	local subnet=$1 fsid=$2 f pid inode esc='\x2d' r
-	shift 2
-	[[ -e $base ]] && echo "base $base"
-	awk -v b="$base" '$2 == b || index($2, b "/") == 1 { print "mount " $2 }' /proc/mounts
-	ip -o link show 2>/dev/null | awk -F': ' -v p="$prefix-" '{ sub(/@.*/, "", $2) } index($2, p) == 1 { print "interface " $2 }'
-	[[ -n $subnet ]] && ip -4 -o addr show | awk -v s="${subnet%.0/24}." 'index($4, s) == 1 { print "address " $4 " on " $2 }'
-	[[ -n $subnet ]] && ip -4 route show table all | grep -F "${subnet%.0/24}." | sed 's/^/route /'
-	for r in $(awk '($3 == "cgroup" && $4 ~ /(^|,)blkio(,|$)/) || $3 == "cgroup2" { print $2 }' /proc/mounts); do
-		[[ -n $fsid && -e "$r/system.slice/system-ceph$esc${fsid//-/$esc}.slice" ]] &&
-			echo "cgroup $r/system.slice/system-ceph$esc${fsid//-/$esc}.slice"
-	done
-	for f in /proc/[0-9]*; do
-		pid=${f#/proc/}
-		[[ $pid == "$$" || $pid == "$BASHPID" ]] && continue
-		for inode in "$@"; do
-			[[ $(readlink "$f/ns/net" 2>/dev/null) == "$inode" ]] && echo "process $pid in a host namespace ($inode)"
-		done
-		# anything holding the base in its command line or environment
-		if tr '\0' '\n' <"$f/cmdline" 2>/dev/null | grep -qF "$base/"; then
-			echo "process $pid: $(tr '\0' ' ' <"$f/cmdline" | head -c 200)"
-		elif grep -qzF "SLURM_CONF=$base/" "$f/environ" 2>/dev/null; then
-			echo "process $pid (environment): $(tr '\0' ' ' <"$f/cmdline" | head -c 200)"
-		fi
-	done
-	return 0
-}
+# What the second site may leave behind (lib.bash site_leftovers).
+leftovers() { site_leftovers "$base" "$prefix" "$@"; }
 
 # facts of the running second site, read from its state file
 facts() {

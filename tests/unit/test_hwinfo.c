@@ -86,7 +86,11 @@ static int setup(void **state)
 		root, "proc/self/mountinfo",
 		"22 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n"
 		"40 22 0:50 / /mnt/ceph\\040fs rw,nosuid - fuse.ceph-fuse ceph-fuse rw,user_id=0\n"
-		"41 22 0:51 / /mnt/cephx rw - tmpfs tmpfs rw\n");
+		"41 22 0:51 / /mnt/cephx rw - tmpfs tmpfs rw\n"
+		"42 22 0:52 / /mnt/kceph rw,relatime - ceph 198.18.7.1:3300:/ "
+		"rw,name=admin,secret=<hidden>,acl,mds_namespace=cephfs\n"
+		"43 22 0:53 / /mnt/leak rw - ceph 10.0.0.1:/ "
+		"rw,name=admin,secret=AQBsecretkeyXYZ==,key=k1,mds_namespace=x\n");
 	*state = root;
 	return 0;
 }
@@ -100,9 +104,9 @@ static int teardown(void **state)
 	return system(cmd);
 }
 
-static json_t *node(const char *root, const char *target)
+/* The JSON text [s] (malloc'd, freed here) parsed. */
+static json_t *parsed(char *s)
 {
-	char *s = ios_hw_node_json_root(root, target);
 	json_t *j;
 
 	assert_non_null(s);
@@ -110,6 +114,11 @@ static json_t *node(const char *root, const char *target)
 	free(s);
 	assert_non_null(j);
 	return j;
+}
+
+static json_t *node(const char *root, const char *target)
+{
+	return parsed(ios_hw_node_json_root(root, target));
 }
 
 static const char *str_at(json_t *j, const char *path)
@@ -174,6 +183,7 @@ static void test_node_fake_root(void **state)
 		{"filesystem.source", "ceph-fuse"},
 		{"filesystem.options", "rw,nosuid,rw,user_id=0"},
 		{"filesystem.dev", "0:50"},
+		{"filesystem.client", "fuse"},
 	};
 	json_t *j = node(*state, "/mnt/ceph fs/bench/dir");
 
@@ -182,6 +192,52 @@ static void test_node_fake_root(void **state)
 			fail_msg("%s: got '%s', want '%s'", cases[i].path,
 				 str_at(j, cases[i].path), cases[i].want);
 	json_decref(j);
+}
+
+/*
+ * The CephFS client of the mount holding the target: the kernel client
+ * (type ceph) with its options, ceph-fuse, not CephFS; libcephfs (no
+ * mount) when the caller says so; a credential in the options never kept.
+ */
+static void test_node_fs_client(void **state)
+{
+	static const struct {
+		const char *target, *client, *type, *options;
+	} cases[] = {
+		{"/mnt/kceph/bench", "kernel", "ceph",
+		 "rw,relatime,rw,name=admin,secret=<hidden>,acl,"
+		 "mds_namespace=cephfs"},
+		{"/mnt/ceph fs", "fuse", "fuse.ceph-fuse",
+		 "rw,nosuid,rw,user_id=0"},
+		{"/mnt/cephx/a", "none", "tmpfs", "rw,rw"},
+		{"/srv", "none", "ext4", "rw,relatime,rw"},
+		{"/mnt/leak/d", "kernel", "ceph",
+		 "rw,rw,name=admin,secret=<hidden>,key=<hidden>,"
+		 "mds_namespace=x"},
+	};
+	struct ios_hw_host_opts o = {.target_dir = "/bench/run1",
+				     .fs_client = "libcephfs"};
+	json_t *j;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		j = node(*state, cases[i].target);
+		assert_string_equal(str_at(j, "filesystem.client"),
+				    cases[i].client);
+		assert_string_equal(str_at(j, "filesystem.type"),
+				    cases[i].type);
+		assert_string_equal(str_at(j, "filesystem.options"),
+				    cases[i].options);
+		json_decref(j);
+	}
+	j = parsed(ios_hw_host_json(*state, &o));
+	assert_string_equal(str_at(j, "filesystem.client"), "libcephfs");
+	assert_string_equal(str_at(j, "filesystem.path"), "/bench/run1");
+	assert_string_equal(str_at(j, "filesystem.mount_point"), "none");
+	json_decref(j);
+	assert_string_equal(ios_hw_fs_client("fuse.ceph"), "fuse");
+	assert_string_equal(ios_hw_fs_client("fuse.sshfs"), "none");
+	assert_string_equal(ios_hw_fs_client(""), "unknown");
+	assert_string_equal(ios_hw_fs_client(NULL), "unknown");
 }
 
 /* An empty root: every fact "unknown", never a failure. */
@@ -199,6 +255,7 @@ static void test_node_empty_root(void **state)
 	assert_string_equal(str_at(j, "cpu.online_count"), "unknown");
 	assert_string_equal(str_at(j, "memory.total_bytes"), "unknown");
 	assert_string_equal(str_at(j, "filesystem.type"), "unknown");
+	assert_string_equal(str_at(j, "filesystem.client"), "unknown");
 	assert_int_equal(json_array_size(json_object_get(j, "nics")), 0);
 	json_decref(j);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
@@ -552,6 +609,8 @@ int main(void)
 		cmocka_unit_test(test_ceph_config_secrets),
 #endif
 		cmocka_unit_test_setup_teardown(test_node_fake_root, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_node_fs_client, setup,
 						teardown),
 		cmocka_unit_test(test_node_empty_root),
 		cmocka_unit_test(test_count_list),

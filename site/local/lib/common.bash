@@ -155,12 +155,14 @@ join_by() { # sep words...
 }
 
 # Addresses: the head (root namespace, on the bridge) .1, storage host sK
-# .(10+K), compute host cK .(20+K), all in the site's /24 (NET3 = "A.B.C").
+# .(10+K), compute host cK .(20+K), guest host kK .(30+K) (guest.bash), all
+# in the site's /24 (NET3 = "A.B.C").
 host_addr() { # head|node
 	case $1 in
 	head) echo "$NET3.1" ;;
 	s[1-9]) echo "$NET3.$((10 + ${1#s}))" ;;
 	c[1-9]) echo "$NET3.$((20 + ${1#c}))" ;;
+	k[1-9]) echo "$NET3.$((30 + ${1#k}))" ;;
 	*) die "no address for host \"$1\"" ;;
 	esac
 }

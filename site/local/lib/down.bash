@@ -66,6 +66,8 @@ do_down() {
 		done
 	fi
 	dbg "down: unmounted ($(elapsed "$t0") s)"
+	stop_guests
+	dbg "down: guests stopped ($(elapsed "$t0") s)"
 	((${#names[@]} == 0)) || KILL_CEPH=1 stop_recorded "${names[@]}"
 	dbg "down: daemons stopped ($(elapsed "$t0") s)"
 	[[ -n $inst ]] && kill_marked "$inst"
@@ -73,6 +75,7 @@ do_down() {
 	# The hosts last: their namespaces (and mounts, links, qdiscs) go
 	# with the last process in them.
 	((${#hosts[@]} == 0)) || KILL_CEPH=1 stop_recorded "${hosts[@]}"
+	remove_guest_taps
 	remove_network
 	dbg "down: hosts and network removed ($(elapsed "$t0") s)"
 	remove_cgroups

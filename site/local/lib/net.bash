@@ -118,7 +118,7 @@ host_mounts() {
 		cat /etc/hosts
 		echo "# the local site's hosts ($BASE)"
 		echo "$(host_addr head) ${PREFIX}-head"
-		for h in "${NODES[@]}"; do
+		for h in "${NODES[@]}" "${GUESTS[@]}"; do
 			echo "$(host_addr "$h") $h"
 		done
 	} >"$ETC/hosts"

@@ -16,6 +16,7 @@ do_slurm_restart() {
 	# shellcheck disable=SC2034 # read by the parts that name its daemons
 	INSTANCE=$(state_get instance)
 	load_net
+	load_guests
 	if [[ -n ${LOCALSITE_PLUGIN:-} ]]; then
 		resolve_plugin
 	else
@@ -76,7 +77,15 @@ do_exec() { # NODE CMD...
 	local h=$1 hp
 	shift
 	[[ -f $STATE_FILE ]] || die "no iostrata site at $BASE"
-	is_node "$h" || die "unknown host \"$h\" (accepted: ${NODES[*]})"
+	load_guests
+	if is_guest "$h"; then
+		(($#)) || die "usage: $PROG exec NODE [--base BASE] [--] CMD [ARG...]"
+		need_root exec
+		local rc=0
+		guest_exec "$h" "$@" || rc=$?
+		exit "$rc"
+	fi
+	is_node "$h" || die "unknown host \"$h\" (accepted: ${NODES[*]}${GUESTS[*]:+ ${GUESTS[*]}})"
 	(($#)) || die "usage: $PROG exec NODE [--base BASE] [--] CMD [ARG...]"
 	need_root exec
 	rec_alive "host-$h" || die "host $h is not running"

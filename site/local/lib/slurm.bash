@@ -229,9 +229,17 @@ EOF
 	for n in "${NODES[@]}"; do
 		echo "NodeName=$n NodeHostname=$n NodeAddr=$(host_addr "$n") CPUs=$ncpu Sockets=1 CoresPerSocket=$ncpu ThreadsPerCore=1 RealMemory=$mem State=UNKNOWN"
 	done >>"$SLURM_CONF_FILE"
+	# The guests (guest.bash): one CPU, their own kernel's memory.
+	for n in "${GUESTS[@]}"; do
+		mkdir -p "$BASE/slurm/spool/$n" "$BASE/tmp/$n"
+		chmod 1777 "$BASE/tmp/$n"
+		echo "NodeName=$n NodeHostname=$n NodeAddr=$(host_addr "$n") CPUs=1 Sockets=1 CoresPerSocket=1 ThreadsPerCore=1 RealMemory=$GUEST_SLURM_MEM State=UNKNOWN"
+	done >>"$SLURM_CONF_FILE"
 	{
 		echo "PartitionName=$STORAGE_PARTITION Nodes=$(join_by , "${STORAGE_NODES[@]}") MaxTime=INFINITE OverSubscribe=YES State=UP"
 		echo "PartitionName=$COMPUTE_PARTITION Nodes=$(join_by , "${COMPUTE_NODES[@]}") Default=YES MaxTime=INFINITE OverSubscribe=YES State=UP"
+		((${#GUESTS[@]} == 0)) ||
+			echo "PartitionName=$GUEST_PARTITION Nodes=$(join_by , "${GUESTS[@]}") MaxTime=INFINITE OverSubscribe=YES State=UP"
 	} >>"$SLURM_CONF_FILE"
 	chmod 644 "$SLURM_CONF_FILE"
 }
@@ -264,7 +272,8 @@ wait_slurm_idle() {
 			rec_alive "slurmd-$n" || fail_daemon "slurmd-$n" "$LOG/slurmd-$n.log"
 		done
 		states=$(SLURM_CONF=$SLURM_CONF_FILE sinfo -h -N -o '%N %t' 2>/dev/null | sort -u || true)
-		if [[ $(grep -c ' idle$' <<<"$states") -eq ${#NODES[@]} ]]; then
+		# (the guests' slurmds run in their own kernels: not recorded here)
+		if [[ $(grep -c ' idle$' <<<"$states") -eq $((${#NODES[@]} + ${#GUESTS[@]})) ]]; then
 			[[ -z $since ]] && return 0
 			fresh=$(SLURM_CONF=$SLURM_CONF_FILE scontrol -o show node 2>/dev/null |
 				sed -n 's/.*SlurmdStartTime=\([^ ]*\).*/\1/p' |

@@ -14,6 +14,10 @@ site_healthy_quiet() {
 	for n in $(fuse_names); do
 		mounted_on "$(fuse_host "$n")" || return 1
 	done
+	load_guests
+	for n in "${GUESTS[@]}"; do
+		[[ $(guest_mount_kind "$n") == ceph ]] || return 1
+	done
 	[[ $(state_get state) == up ]]
 }
 
@@ -35,7 +39,16 @@ do_status() {
 			bad=1
 		fi
 	done
-	for n in munged slurmctld "${NODES[@]/#/slurmd-}" $(ceph_daemons) $(fuse_names); do
+	load_guests
+	for h in "${GUESTS[@]}"; do
+		if rec_alive "uml-$h"; then
+			printf '  guest %-2s kernel-client %-15s tap %s, linux.uml pid %s\n' "$h" "$(host_addr "$h")" "$(guest_tap "$h")" "$(rec_pid "uml-$h")"
+		else
+			printf '  guest %-2s kernel-client NOT RUNNING\n' "$h"
+			bad=1
+		fi
+	done
+	for n in munged slurmctld "${NODES[@]/#/slurmd-}" $(ceph_daemons) $(fuse_names) "${GUESTS[@]/#/uml-}"; do
 		if rec_alive "$n"; then
 			printf '  %-14s running (pid %s)\n' "$n" "$(rec_pid "$n")"
 		else
@@ -45,7 +58,7 @@ do_status() {
 	done
 	states=$(SLURM_CONF=$SLURM_CONF_FILE timeout 10 sinfo -h -N -o '%N %P %T' 2>&1 | sort -u) || bad=1
 	echo "  slurm nodes: ${states//$'\n'/, }"
-	if [[ $(grep -cE ' (idle|mixed|allocated|completing|planned)$' <<<"$states") -ne ${#NODES[@]} ]]; then
+	if [[ $(grep -cE ' (idle|mixed|allocated|completing|planned)$' <<<"$states") -ne $((${#NODES[@]} + ${#GUESTS[@]})) ]]; then
 		bad=1
 	fi
 	echo "  SPANK plugin: $(state_get plugin || echo off) (storage hosts)"
@@ -62,6 +75,14 @@ do_status() {
 			echo "  cephfs: mounted on $MNT (${h:-head})"
 		else
 			echo "  cephfs: NOT MOUNTED (or not responding) on $MNT (${h:-head})"
+			bad=1
+		fi
+	done
+	for h in "${GUESTS[@]}"; do
+		if rec_alive "uml-$h" && [[ $(guest_mount_kind "$h") == ceph ]]; then
+			echo "  cephfs: mounted on $MNT ($h, kernel client)"
+		else
+			echo "  cephfs: NOT MOUNTED (or not responding) on $MNT ($h, kernel client)"
 			bad=1
 		fi
 	done

@@ -7,9 +7,12 @@
 # ---------------------------------------------------------------- env
 
 write_env() {
-	local addrs="" h
+	local addrs="" gaddrs="" h
 	for h in "${NODES[@]}"; do
 		addrs+="${addrs:+ }$h=$(host_addr "$h")"
+	done
+	for h in "${GUESTS[@]}"; do
+		gaddrs+="${gaddrs:+ }$h=$(host_addr "$h")"
 	done
 	cat >"$ENV_FILE.tmp" <<EOF
 # iostrata local site $INSTANCE: source this file (written by localsite up).
@@ -43,6 +46,9 @@ export IOSTRATA_SLURMD_PORT=$SLURMD_PORT
 export IOSTRATA_MON_PORT=$MON_PORT
 export IOSTRATA_OSD_CGROUPS='${OSD_CGROUPS[*]}'
 export IOSTRATA_DISK_DEV=$DISK_DEV
+export IOSTRATA_GUESTS='${GUESTS[*]}'
+export IOSTRATA_GUEST_PARTITION=$GUEST_PARTITION
+export IOSTRATA_GUEST_ADDRS='$gaddrs'
 $(platform_mpi_env)
 EOF
 	chmod 644 "$ENV_FILE.tmp"
@@ -76,6 +82,8 @@ all_daemons() {
 	done
 	ceph_daemons
 	fuse_names
+	load_guests
+	((${#GUESTS[@]} == 0)) || printf 'uml-%s\n' "${GUESTS[@]}"
 }
 
 do_up() {
@@ -86,6 +94,7 @@ do_up() {
 	check_parents
 	check_plugstack_arg
 	check_health_arg
+	check_guests_arg
 	[[ -z ${LOCALSITE_LINK:-} || $LOCALSITE_LINK == off ]] || check_rate LOCALSITE_LINK "$LOCALSITE_LINK"
 	[[ ${LOCALSITE_LINK:-} != off ]] || LOCALSITE_LINK=
 	resolve_plugin
@@ -127,14 +136,16 @@ do_up() {
 	start_slurm
 	fail_here slurm
 	start_ceph
+	start_guests
 	wait_slurm_idle
 	msg "  Slurm nodes idle ($(elapsed "$t0") s)"
 	wait_ceph_healthy
 	msg "  Ceph HEALTH_OK ($(elapsed "$t0") s)"
 	mount_cephfs
+	wait_guests
 	write_env
 	state_set state up
 	trap - EXIT INT TERM
-	msg "site up in $(elapsed "$t0") s: storage ${STORAGE_NODES[*]}, compute ${COMPUTE_NODES[*]} idle, Ceph HEALTH_OK, CephFS on $MNT${PLUGIN:+, SPANK plugin on the storage hosts}"
+	msg "site up in $(elapsed "$t0") s: storage ${STORAGE_NODES[*]}, compute ${COMPUTE_NODES[*]} idle, Ceph HEALTH_OK, CephFS on $MNT${PLUGIN:+, SPANK plugin on the storage hosts}${GUESTS[*]:+, guests ${GUESTS[*]} (kernel CephFS client)}"
 	msg "source $ENV_FILE"
 }
