@@ -11,6 +11,8 @@ report_libiostrata_report_la_SOURCES = \
 	report/report.c \
 	report/report.h \
 	report/report_check.c \
+	report/report_health.c \
+	report/report_health.h \
 	report/report_accept.c \
 	report/report_nersc.c \
 	report/report_hosts.c \
@@ -59,6 +61,7 @@ check_PROGRAMS += \
 	tests/unit/test_advise_plot \
 	tests/unit/test_report_threads \
 	tests/unit/test_invariants \
+	tests/unit/test_health \
 	# End of check_PROGRAMS (report)
 TESTS += \
 	tests/unit/test_report \
@@ -67,6 +70,7 @@ TESTS += \
 	tests/unit/test_advise_plot \
 	tests/unit/test_report_threads \
 	tests/unit/test_invariants \
+	tests/unit/test_health \
 	tests/unit/test_report_isolated.sh \
 	tests/unit/test_report_shapes.sh \
 	tests/unit/test_report_markdown.sh \
@@ -92,6 +96,10 @@ tests_unit_test_invariants_LDADD = $(report_test_ldadd)
 tests_unit_test_report_threads_CFLAGS = $(report_test_cflags)
 tests_unit_test_report_threads_CPPFLAGS = $(report_cppflags)
 tests_unit_test_report_threads_LDADD = $(report_test_ldadd)
+tests_unit_test_health_SOURCES = tests/unit/test_health.c
+tests_unit_test_health_CFLAGS = $(report_test_cflags)
+tests_unit_test_health_CPPFLAGS = $(report_cppflags)
+tests_unit_test_health_LDADD = $(report_test_ldadd)
 tests_unit_test_advise_SOURCES = tests/unit/test_advise.c tests/unit/hostile.h
 tests_unit_test_advise_CFLAGS = $(report_test_cflags)
 tests_unit_test_advise_CPPFLAGS = $(report_cppflags)
