@@ -628,6 +628,13 @@ full:
 
 struct health_opts {
 	struct hl_rule rule;
+	/* --threshold=LAYER=F: a layer's own threshold ("latency": every
+	 * latency figure's), before the one of all layers */
+	struct {
+		char layer[16];
+		double thr;
+	} lthr[8];
+	int nlthr;
 	long last, keep;
 	const char *index, *prom;
 };
@@ -681,21 +688,34 @@ static int parse_health(int argc, char **argv, struct health_opts *o)
 			else
 				o->keep = (long)d;
 			break;
-		case 't':
-			d = strtod(optarg, &end);
+		case 't': {
+			const char *eq = strchr(optarg, '='),
+				   *num = eq ? eq + 1 : optarg;
+			size_t ll = eq ? (size_t)(eq - optarg) : 0;
+
+			d = strtod(num, &end);
 			if (*end == '%') {
 				d /= 100;
 				end++;
 			}
-			if (*end || !(d > 0 && d < 1)) {
+			if (end == num || *end || !(d > 0 && d <= 10) ||
+			    (eq && (!ll || ll >= sizeof(o->lthr[0].layer) ||
+				    o->nlthr == 8))) {
 				fprintf(stderr,
 					PROG
-					" health: invalid value \"%s\" for --threshold (a fraction in (0,1), e.g. 0.15 or 15%%)\n",
+					" health: invalid value \"%s\" for --threshold (a fraction in (0,10], e.g. 0.15 or 15%%, for every layer, or LAYER=FRACTION for one: osd, client, metadata, ..., or latency for every latency figure; at most 8 of those)\n",
 					optarg);
 				return REPORT_EXIT_USAGE;
 			}
-			o->rule.thr = d;
+			if (eq) {
+				memcpy(o->lthr[o->nlthr].layer, optarg, ll);
+				o->lthr[o->nlthr].layer[ll] = '\0';
+				o->lthr[o->nlthr++].thr = d;
+			} else {
+				o->rule.thr = d;
+			}
 			break;
+		}
 		case 'k':
 			d = strtod(optarg, &end);
 			if (*end || !(d > 0 && d <= 100)) {
@@ -708,7 +728,7 @@ static int parse_health(int argc, char **argv, struct health_opts *o)
 			o->rule.k = d;
 			break;
 		case 'h':
-			printf("usage: iostrata-report health --index=FILE [--last=10] [--threshold=0.15] [--k=3] [--min-nights=3] [--keep=N] [--prometheus=FILE]\n");
+			printf("usage: iostrata-report health --index=FILE [--last=10] [--threshold=[LAYER=]0.15]... [--k=3] [--min-nights=3] [--keep=N] [--prometheus=FILE]\n");
 			return 0;
 		default:
 			return REPORT_EXIT_USAGE;
@@ -766,6 +786,22 @@ static double night_value(const struct hl_index *ix, const size_t *starts,
 	return NAN;
 }
 
+/* The threshold of [key]: latency's, else its layer's, else all's. */
+static double layer_threshold(const struct health_opts *o,
+			      const struct hl_key *key)
+{
+	double thr = o->rule.thr;
+	bool lat = hl_lower_better(key->metric);
+
+	for (int i = 0; i < o->nlthr; i++) {
+		if (lat && !strcmp(o->lthr[i].layer, "latency"))
+			return o->lthr[i].thr;
+		if (!strcmp(o->lthr[i].layer, key->layer))
+			thr = o->lthr[i].thr;
+	}
+	return thr;
+}
+
 /* [key] in night [t] against up to [last] earlier nights that have it. */
 static void judge_night(const struct hl_index *ix, const size_t *starts,
 			size_t t, const struct hl_key *key,
@@ -773,6 +809,7 @@ static void judge_night(const struct hl_index *ix, const size_t *starts,
 			struct hl_verdict *v)
 {
 	double base[256];
+	struct hl_rule rule = o->rule;
 	int n = 0;
 
 	*value = night_value(ix, starts, t, key);
@@ -788,7 +825,8 @@ static void judge_night(const struct hl_index *ix, const size_t *starts,
 		v->median = v->noise = v->change = NAN;
 		return;
 	}
-	hl_judge(*value, base, n, &o->rule, hl_lower_better(key->metric), v);
+	rule.thr = layer_threshold(o, key);
+	hl_judge(*value, base, n, &rule, hl_lower_better(key->metric), v);
 }
 
 /* A value in the unit people read: MiB/s, IOPS, op/s or us. */
@@ -1056,9 +1094,12 @@ int report_health(int argc, char **argv)
 		fprintf(pf, "iostrata_health_night_timestamp_seconds %.0f\n",
 			night_epoch(ix.rows[starts[nn - 1]].night));
 	}
-	printf("health: night %s against up to %ld earlier nights of %zu (rule: beyond %g x 1.4826 MAD of the baseline and beyond %.0f%% of its median; at least %d nights)\n",
+	printf("health: night %s against up to %ld earlier nights of %zu (rule: beyond %g x 1.4826 MAD of the baseline and beyond %.0f%% of its median",
 	       ix.rows[starts[nn - 1]].night, o.last, nn - 1, o.rule.k,
-	       o.rule.thr * 100, o.rule.min_nights);
+	       o.rule.thr * 100);
+	for (int i = 0; i < o.nlthr; i++)
+		printf(", %s %.0f%%", o.lthr[i].layer, o.lthr[i].thr * 100);
+	printf("; at least %d nights)\n", o.rule.min_nights);
 	nreg = verdict(&ix, starts, nn, &o, pf);
 	if (failed)
 		printf("FAILED: night %s: %s\n", ix.rows[starts[nn - 1]].night,

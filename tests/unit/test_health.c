@@ -347,6 +347,20 @@ static void test_health_nights(void **state)
 		"iostrata_health_value{layer=\"metadata\",osd=\"\",host=\"c1\",client=\"\",metric=\"md_create_lat_p99\"}"));
 	assert_non_null(strstr(out, "iostrata_health_night_failed 0\n"));
 	free(out);
+	/* a layer's own threshold: 50% for OSDs and clients lets 60% pass */
+	assert_int_equal(run_cmd(&out, 4, "health", iarg, "--threshold=osd=0.5",
+				 "--threshold=client=50%"),
+			 0);
+	assert_non_null(strstr(out, "no regression"));
+	free(out);
+	assert_int_equal(
+		run_cmd(&out, 3, "health", iarg, "--threshold=osd=0.5"), 1);
+	assert_non_null(strstr(out, "REGRESSION: client c1"));
+	assert_null(strstr(out, "REGRESSION: osd.1"));
+	free(out);
+	assert_int_equal(run_cmd(&out, 3, "health", iarg, "--threshold==0.5"),
+			 2);
+	free(out);
 	/* restored: cleared, and said */
 	night(iarg, "20261206T070000Z", 1, &out);
 	assert_int_equal(run_cmd(&out, 3, "health", iarg, parg), 0);
