@@ -75,6 +75,7 @@ TESTS += \
 	tests/unit/test_report_shapes.sh \
 	tests/unit/test_report_markdown.sh \
 	tests/unit/test_prom_rules.sh \
+	tests/unit/test_health_html.sh \
 	# End of TESTS (report)
 endif
 report_test_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -128,6 +129,7 @@ EXTRA_DIST += \
 	tests/unit/test_report_shapes.sh \
 	tests/unit/test_report_markdown.sh \
 	tests/unit/test_prom_rules.sh \
+	tests/unit/test_health_html.sh \
 	tests/unit/prom_rules_test.yml \
 	tests/unit/report_h5py.bash \
 	bench/bench_report.sh \

@@ -635,8 +635,8 @@ struct health_opts {
 		double thr;
 	} lthr[8];
 	int nlthr;
-	long last, keep;
-	const char *index, *prom;
+	long last, keep, html_nights;
+	const char *index, *prom, *html;
 };
 
 static int parse_health(int argc, char **argv, struct health_opts *o)
@@ -649,14 +649,16 @@ static int parse_health(int argc, char **argv, struct health_opts *o)
 		{"min-nights", required_argument, NULL, 'm'},
 		{"keep", required_argument, NULL, 'K'},
 		{"prometheus", required_argument, NULL, 'p'},
+		{"html", required_argument, NULL, 'H'},
+		{"html-nights", required_argument, NULL, 'N'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:n:t:k:m:K:p:h", opts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, "i:n:t:k:m:K:p:H:N:h", opts,
+				NULL)) != -1) {
 		char *end;
 		double d;
 
@@ -667,9 +669,13 @@ static int parse_health(int argc, char **argv, struct health_opts *o)
 		case 'p':
 			o->prom = optarg;
 			break;
+		case 'H':
+			o->html = optarg;
+			break;
 		case 'n':
 		case 'm':
 		case 'K':
+		case 'N':
 			d = strtod(optarg, &end);
 			if (*end || d != floor(d) || d < 1 || d > 100000) {
 				fprintf(stderr,
@@ -678,6 +684,7 @@ static int parse_health(int argc, char **argv, struct health_opts *o)
 					optarg,
 					c == 'n'   ? "last"
 					: c == 'm' ? "min-nights"
+					: c == 'N' ? "html-nights"
 						   : "keep");
 				return REPORT_EXIT_USAGE;
 			}
@@ -685,6 +692,8 @@ static int parse_health(int argc, char **argv, struct health_opts *o)
 				o->last = (long)d;
 			else if (c == 'm')
 				o->rule.min_nights = (int)d;
+			else if (c == 'N')
+				o->html_nights = (long)d;
 			else
 				o->keep = (long)d;
 			break;
@@ -728,7 +737,7 @@ static int parse_health(int argc, char **argv, struct health_opts *o)
 			o->rule.k = d;
 			break;
 		case 'h':
-			printf("usage: iostrata-report health --index=FILE [--last=10] [--threshold=[LAYER=]0.15]... [--k=3] [--min-nights=3] [--keep=N] [--prometheus=FILE]\n");
+			printf("usage: iostrata-report health --index=FILE [--last=10] [--threshold=[LAYER=]0.15]... [--k=3] [--min-nights=3] [--keep=N] [--prometheus=FILE] [--html=FILE [--html-nights=30]]\n");
 			return 0;
 		default:
 			return REPORT_EXIT_USAGE;
@@ -1043,11 +1052,167 @@ static int verdict(const struct hl_index *ix, const size_t *starts, size_t nn,
 	return nreg;
 }
 
+/* ---- the HTML page ---------------------------------------------------- */
+
+/*
+ * FILE: the last [html_nights] nights, one trend plot (inline SVG) per
+ * figure: its value each night, the baseline's median as a dashed line,
+ * nights judged REGRESSION as red circles; nothing loaded from elsewhere.
+ * Names in the index are [A-Za-z0-9._:-] only: nothing to escape.
+ */
+static int write_html(const struct hl_index *ix, const size_t *starts,
+		      size_t nn, const struct health_opts *o)
+{
+	size_t t0 = nn > (size_t)o->html_nights ? nn - (size_t)o->html_nights
+						: 0,
+	       w = nn - t0, nkeys = 0;
+	struct hl_key *keys = calloc(ix->n ? ix->n : 1, sizeof(*keys));
+	double *val = calloc(w, sizeof(*val)), *med = calloc(w, sizeof(*med));
+	bool *reg = calloc(w, sizeof(*reg));
+	struct ios_err err = {0};
+	struct sf_file f;
+	int nregs = 0;
+
+	if (!keys || !val || !med || !reg ||
+	    sf_create(&f, o->html, SF_SYNC, &err) < 0) {
+		fprintf(stderr, PROG " health: %s\n",
+			err.msg[0] ? err.msg : "out of memory");
+		free(keys);
+		free(val);
+		free(med);
+		free(reg);
+		return -1;
+	}
+	for (size_t i = starts[t0]; i < ix->n; i++) {
+		size_t k;
+
+		if (ix->rows[i].failed)
+			continue;
+		for (k = 0; k < nkeys; k++)
+			if (key_eq(&keys[k], &ix->rows[i].key))
+				break;
+		if (k == nkeys)
+			keys[nkeys++] = ix->rows[i].key;
+	}
+	fprintf(f.fp,
+		"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>iostrata nightly health</title>\n"
+		"<style>body{font-family:sans-serif;margin:1em;background:#fff;color:#222}"
+		"div.fig{display:inline-block;margin:4px;border:1px solid #ccc;padding:4px}"
+		"div.fig.regressed{border:2px solid #c00}h1{font-size:1.3em}"
+		"p.t{margin:0;font-size:12px}</style></head><body>\n"
+		"<h1>iostrata nightly health: %zu night(s), %s to %s</h1>\n",
+		w, ix->rows[starts[t0]].night, ix->rows[starts[nn - 1]].night);
+	for (size_t t = t0; t < nn; t++)
+		for (size_t i = starts[t]; i < starts[t + 1]; i++)
+			if (ix->rows[i].failed)
+				fprintf(f.fp,
+					"<p class=\"failed\">night %s FAILED</p>\n",
+					ix->rows[i].night);
+	for (size_t k = 0; k < nkeys; k++) {
+		double lo = INFINITY, hi = -INFINITY;
+		bool any = false;
+		char name[160];
+		const char *u = "";
+
+		for (size_t t = t0; t < nn; t++) {
+			struct hl_verdict v;
+			size_t j = t - t0;
+
+			judge_night(ix, starts, t, &keys[k], o, &val[j], &v);
+			med[j] = v.median;
+			reg[j] = v.state == HL_REGRESSION;
+			any |= reg[j];
+			for (int m = 0; m < 2; m++) {
+				double x = m ? med[j] : val[j];
+
+				if (isnan(x))
+					continue;
+				lo = fmin(lo, x);
+				hi = fmax(hi, x);
+			}
+		}
+		if (!isfinite(lo))
+			continue;
+		if (hi <= lo)
+			hi = lo + 1, lo = lo > 1 ? lo - 1 : 0;
+		lo = fmin(lo, 0);
+		who(&keys[k], name, sizeof(name));
+		shown(keys[k].metric, 1, &u);
+		fprintf(f.fp,
+			"<div class=\"fig%s\" id=\"%s-%s-%s-%s\"><p class=\"t\">%s: %s (%s)%s</p>\n"
+			"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"320\" height=\"140\">"
+			"<rect x=\"40\" y=\"5\" width=\"270\" height=\"110\" fill=\"#e8eef6\"/>"
+			"<text x=\"2\" y=\"14\" font-size=\"10\">%.4g</text>"
+			"<text x=\"2\" y=\"115\" font-size=\"10\">%.4g</text>",
+			any ? " regressed" : "", keys[k].layer, keys[k].comp,
+			keys[k].host, keys[k].metric, name, keys[k].metric, u,
+			any ? " REGRESSION" : "", shown(keys[k].metric, hi, &u),
+			shown(keys[k].metric, lo, &u));
+#define HX(j) (40 + 270.0 * ((w > 1 ? (double)(j) / (double)(w - 1) : 0.5)))
+#define HY(x) (115 - 110 * ((x)-lo) / (hi - lo))
+		for (int m = 0; m < 2; m++) {
+			bool open = false;
+
+			for (size_t j = 0; j < w; j++) {
+				double x = m ? med[j] : val[j];
+
+				if (isnan(x)) {
+					if (open)
+						fputs("\"/>", f.fp);
+					open = false;
+					continue;
+				}
+				if (!open)
+					fprintf(f.fp,
+						"<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s points=\"",
+						m ? "#888" : "#1f77b4",
+						m ? "1" : "2",
+						m ? " stroke-dasharray=\"4 3\""
+						  : "");
+				open = true;
+				fprintf(f.fp, "%.1f,%.1f ", HX(j), HY(x));
+			}
+			if (open)
+				fputs("\"/>", f.fp);
+		}
+		for (size_t j = 0; j < w; j++)
+			if (!isnan(val[j]))
+				fprintf(f.fp,
+					"<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"><title>%s: %.4g %s</title></circle>",
+					reg[j] ? "regression" : "night", HX(j),
+					HY(val[j]), reg[j] ? "6" : "2.5",
+					reg[j] ? "#d00" : "#1f77b4",
+					ix->rows[starts[t0 + j]].night,
+					shown(keys[k].metric, val[j], &u), u);
+#undef HX
+#undef HY
+		fprintf(f.fp,
+			"<text x=\"40\" y=\"132\" font-size=\"10\">%.8s</text>"
+			"<text x=\"260\" y=\"132\" font-size=\"10\">%.8s</text></svg></div>\n",
+			ix->rows[starts[t0]].night,
+			ix->rows[starts[nn - 1]].night);
+		nregs += any;
+	}
+	fprintf(f.fp,
+		"<p>%d figure(s) with a regression in these nights (red: a night beyond the figure's noise and threshold; dashed: the baseline's median)</p></body></html>\n",
+		nregs);
+	free(keys);
+	free(val);
+	free(med);
+	free(reg);
+	if (sf_commit(&f, &err) < 0) {
+		fprintf(stderr, PROG " health: %s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
 int report_health(int argc, char **argv)
 {
 	struct health_opts o = {
 		.rule = {.k = 3, .thr = 0.15, .min_nights = 3},
 		.last = 10,
+		.html_nights = 30,
 	};
 	struct hl_index ix;
 	struct ios_err err = {0};
@@ -1109,6 +1274,8 @@ int report_health(int argc, char **argv)
 		fprintf(stderr, PROG " health: %s\n", err.msg);
 		rc = REPORT_EXIT_FAIL;
 	}
+	if (o.html && write_html(&ix, starts, nn, &o) < 0)
+		rc = REPORT_EXIT_FAIL;
 	if (o.keep && nn > (size_t)o.keep && prune(&o, &ix, starts, nn) < 0)
 		rc = REPORT_EXIT_FAIL;
 	if (nreg > 0)

@@ -361,6 +361,26 @@ static void test_health_nights(void **state)
 	assert_int_equal(run_cmd(&out, 3, "health", iarg, "--threshold==0.5"),
 			 2);
 	free(out);
+	/* the page: osd.1's plot marked, its regressed night a red circle;
+	 * osd.0's not */
+	{
+		char harg[320], hpath[300];
+
+		snprintf(hpath, sizeof(hpath), "%s/health.html", hist);
+		snprintf(harg, sizeof(harg), "--html=%s", hpath);
+		assert_int_equal(run_cmd(&out, 3, "health", iarg, harg), 1);
+		free(out);
+		out = slurp(hpath);
+		p = strstr(
+			out,
+			"<div class=\"fig regressed\" id=\"osd-osd.1-s2-write_bw\">");
+		assert_non_null(p);
+		assert_non_null(strstr(p, "<circle class=\"regression\""));
+		assert_non_null(strstr(
+			out,
+			"<div class=\"fig\" id=\"osd-osd.0-s1-write_bw\">"));
+		free(out);
+	}
 	/* restored: cleared, and said */
 	night(iarg, "20261206T070000Z", 1, &out);
 	assert_int_equal(run_cmd(&out, 3, "health", iarg, parg), 0);
