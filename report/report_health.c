@@ -855,7 +855,8 @@ static double shown(const char *metric, double v, const char **unit)
 	return v;
 }
 
-/* "osd osd.1 on s2", "client c1", "metadata mds from c1". */
+/* "osd.1 on host s2", "client c1", "the network of host s2",
+ * "metadata mds (probed from c1)". */
 static void who(const struct hl_key *k, char *buf, size_t len)
 {
 	if (!strcmp(k->layer, "client"))
@@ -865,6 +866,8 @@ static void who(const struct hl_key *k, char *buf, size_t len)
 			 k->host);
 	else if (!strcmp(k->layer, "osd"))
 		snprintf(buf, len, "%s on host %s", k->comp, k->host);
+	else if (!strcmp(k->layer, "network"))
+		snprintf(buf, len, "the network of host %s", k->host);
 	else
 		snprintf(buf, len, "%s %s on host %s", k->layer, k->comp,
 			 k->host);

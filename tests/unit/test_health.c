@@ -431,6 +431,46 @@ static void test_health_nights(void **state)
 	free(out);
 }
 
+/* A storage host's network figure is named as that host's network, and
+ * its gauge carries the host with no OSD and no client. */
+static void test_network_named(void **state)
+{
+	char hist[128], idx[300], prom[300], iarg[320], parg[320], *out;
+	static const char *const nights[] = {
+		"--night=20261201T070000Z", "--night=20261202T070000Z",
+		"--night=20261203T070000Z", "--night=20261204T070000Z"};
+	static const char *const figs[] = {
+		"--figure=network,s2,s2,read_bw,900000000",
+		"--figure=network,s2,s2,read_bw,910000000",
+		"--figure=network,s2,s2,read_bw,880000000",
+		"--figure=network,s2,s2,read_bw,25000000"};
+
+	(void)state;
+	snprintf(hist, sizeof(hist), "%s/nethist", dir);
+	assert_int_equal(mkdir(hist, 0700), 0);
+	snprintf(idx, sizeof(idx), "%s/index.tsv", hist);
+	snprintf(prom, sizeof(prom), "%s/net.prom", dir);
+	snprintf(iarg, sizeof(iarg), "--index=%s", idx);
+	snprintf(parg, sizeof(parg), "--prometheus=%s", prom);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(run_cmd(&out, 5, "health-record", iarg,
+					 nights[i], figs[i],
+					 "--figure=osd,osd.1,s2,write_bw,2e8"),
+				 0);
+		free(out);
+	}
+	assert_int_equal(run_cmd(&out, 3, "health", iarg, parg), 1);
+	assert_non_null(strstr(
+		out, "REGRESSION: the network of host s2: read_bw 23.8 MiB/s"));
+	assert_null(strstr(out, "REGRESSION: osd.1"));
+	free(out);
+	out = slurp(prom);
+	assert_non_null(strstr(
+		out,
+		"iostrata_regression{layer=\"network\",osd=\"\",host=\"s2\",client=\"\",metric=\"read_bw\"} 1\n"));
+	free(out);
+}
+
 /* Per-node client figures from results files: one row per node and
  * metric, the node's own rate. */
 static void test_record_h5(void **state)
@@ -500,6 +540,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_health_nights, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_record_h5, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_network_named, setup,
 						teardown),
 	};
 
