@@ -838,7 +838,8 @@ static void judge_night(const struct hl_index *ix, const size_t *starts,
 	hl_judge(*value, base, n, &rule, hl_lower_better(key->metric), v);
 }
 
-/* A value in the unit people read: MiB/s, IOPS, op/s or us. */
+/* A value in the unit people read: MiB/s, IOPS, op/s, us, or % of the
+ * peers (a ratio to the other OSDs, *_vs_peers). */
 static double shown(const char *metric, double v, const char **unit)
 {
 	size_t l = strlen(metric);
@@ -846,6 +847,10 @@ static double shown(const char *metric, double v, const char **unit)
 	if (hl_lower_better(metric)) {
 		*unit = "us";
 		return v / 1e3;
+	}
+	if (l > 9 && !strcmp(metric + l - 9, "_vs_peers")) {
+		*unit = "% of peers";
+		return v * 100;
 	}
 	if (l > 3 && !strcmp(metric + l - 3, "_bw")) {
 		*unit = "MiB/s";
