@@ -5,13 +5,13 @@
 # real nights into one history (the nights are minutes apart: the index's
 # stamps are their time): three on the untouched site, then one with s2's
 # OSD throttled by the SPANK plugin's own disk throttle (a job on s2 with
-# --iostrata-disk-bw at 60% of osd.1's median rate in the index) and one
+# --iostrata-disk-bw at 60% of osd.1's lowest rate in the index) and one
 # after the throttle is gone.  Checked: every night in the index (OSDs,
 # both clients per node, metadata); the throttled night's job fails, its
 # verdict names osd.1 on host s2 (and no other OSD), the Prometheus gauge
-# iostrata_regression{osd="osd.1",host="s2",metric="write_bw_vs_peers"}
-# is 1 (its rate over the other OSDs': this machine's load moves every
-# OSD's absolute rate by +-40% from night to night, more than the throttle); the next night exits 0,
+# iostrata_regression{osd="osd.1",host="s2"} of write_bw or of
+# write_bw_vs_peers (its rate over the other OSDs': this machine's load
+# moves every OSD's absolute rate by +-40% from night to night) is 1; the next night exits 0,
 # says RECOVERED for osd.1 and the gauge is 0.  A history directory of
 # another user is refused, the job failing before it measures.  With
 # IOSTRATA_LONG=1 (tests/run --long) 8 more quiet nights follow, each
@@ -33,7 +33,9 @@ t5x_site "$site" health.file_size=2M health.runtime=1 health.history="$work/hist
 sed -i 's/^seq_bs = .*/seq_bs = 1M/' "$site"
 idx=$work/history/index.tsv
 prom=$work/prom/iostrata.prom
-gauge='iostrata_regression{layer="osd",osd="osd.1",host="s2",client="",metric="write_bw_vs_peers"}'
+# osd.1's gauges: its rate and its rate over its peers' (either may be
+# the one beyond its noise on a given run: both name osd.1)
+gauge='^iostrata_regression\{layer="osd",osd="osd.1",host="s2",client="",metric="write_bw(_vs_peers)?"\}'
 
 # night N: one real run of the job; its exit status
 night() {
@@ -60,10 +62,12 @@ for fig in 'osd	osd.0	s1	write_bw' 'osd	osd.1	s2	write_bw_vs_peers' 'osd	osd.2	s
 	[[ $n -eq 3 ]] || fail "the index has $n lines of \"$fig\" after 3 nights, want 3"
 done
 
-# night 4: s2's OSD at 60% of its median rate so far
-bw=$(awk -F'\t' '$3 == "osd" && $4 == "osd.1" && $6 == "write_bw" { print $7 }' "$idx" | sort -g | sed -n 2p)
+# night 4: s2's OSD at 60% of its rate so far
+# (of its lowest: a night as loaded as the slowest quiet one must still
+# show it; 3 nights are a crude baseline, their noise up to 20% here)
+bw=$(awk -F'\t' '$3 == "osd" && $4 == "osd.1" && $6 == "write_bw" { print $7 }' "$idx" | sort -g | sed -n 1p)
 rate=$(awk -v b="$bw" 'BEGIN { printf "%dK", b * 0.6 / 1024 }')
-log "osd.1's median rate $bw B/s: throttled to $rate"
+log "osd.1's lowest rate of 3 nights $bw B/s: throttled to $rate"
 cat >"$work/hold.sh" <<JOB
 #!/bin/bash
 : >"$work/held"
@@ -82,13 +86,13 @@ wait_job "$hold" 60 || fail "the throttle job $hold did not end"
 h=$work/n4/elements/0/health.txt
 grep -q "^REGRESSION: osd.1 on host s2: write_bw" "$h" || fail "night 4 does not name osd.1 on host s2: $(cat "$h")"
 grep -q "^REGRESSION: osd.[02] " "$h" && fail "night 4 names another OSD: $(cat "$h")"
-grep -qxF "$gauge 1" "$prom" || fail "night 4: no $gauge 1 in $prom: $(grep regression "$prom")"
+grep -Eq "$gauge 1\$" "$prom" || fail "night 4: no osd.1 gauge at 1 in $prom: $(grep regression "$prom")"
 
 # night 5: the throttle gone
 night 5 || fail "night 5, after the restore: the job failed: $(cat "$work/n5/elements/0/health.txt")"
 h=$work/n5/elements/0/health.txt
 grep -q "^RECOVERED: osd.1 on host s2: write_bw" "$h" || fail "night 5 does not say osd.1 recovered: $(cat "$h")"
-grep -qxF "$gauge 0" "$prom" || fail "night 5: no $gauge 0 in $prom"
+[[ $(grep -Ec "$gauge 0\$" "$prom") -eq 2 ]] || fail "night 5: osd.1's gauges are not both 0 in $prom: $(grep osd.1 "$prom")"
 shopt -s nullglob
 files=("$work"/history/*.h5)
 n=${#files[@]}
