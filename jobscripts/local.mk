@@ -12,6 +12,7 @@ dist_jobscripts_SCRIPTS = \
 dist_jobscripts_DATA = \
 	jobscripts/README.md \
 	jobscripts/scrontab \
+	jobscripts/iostrata-health.rules.yml \
 	jobscripts/iostrata-jobs.sh \
 	# End of dist_jobscripts_DATA
 

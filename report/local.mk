@@ -11,6 +11,8 @@ report_libiostrata_report_la_SOURCES = \
 	report/report.c \
 	report/report.h \
 	report/report_check.c \
+	report/report_health.c \
+	report/report_health.h \
 	report/report_accept.c \
 	report/report_nersc.c \
 	report/report_hosts.c \
@@ -59,6 +61,7 @@ check_PROGRAMS += \
 	tests/unit/test_advise_plot \
 	tests/unit/test_report_threads \
 	tests/unit/test_invariants \
+	tests/unit/test_health \
 	# End of check_PROGRAMS (report)
 TESTS += \
 	tests/unit/test_report \
@@ -67,9 +70,12 @@ TESTS += \
 	tests/unit/test_advise_plot \
 	tests/unit/test_report_threads \
 	tests/unit/test_invariants \
+	tests/unit/test_health \
 	tests/unit/test_report_isolated.sh \
 	tests/unit/test_report_shapes.sh \
 	tests/unit/test_report_markdown.sh \
+	tests/unit/test_prom_rules.sh \
+	tests/unit/test_health_html.sh \
 	# End of TESTS (report)
 endif
 report_test_cflags = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -92,6 +98,10 @@ tests_unit_test_invariants_LDADD = $(report_test_ldadd)
 tests_unit_test_report_threads_CFLAGS = $(report_test_cflags)
 tests_unit_test_report_threads_CPPFLAGS = $(report_cppflags)
 tests_unit_test_report_threads_LDADD = $(report_test_ldadd)
+tests_unit_test_health_SOURCES = tests/unit/test_health.c
+tests_unit_test_health_CFLAGS = $(report_test_cflags)
+tests_unit_test_health_CPPFLAGS = $(report_cppflags)
+tests_unit_test_health_LDADD = $(report_test_ldadd)
 tests_unit_test_advise_SOURCES = tests/unit/test_advise.c tests/unit/hostile.h
 tests_unit_test_advise_CFLAGS = $(report_test_cflags)
 tests_unit_test_advise_CPPFLAGS = $(report_cppflags)
@@ -118,6 +128,9 @@ EXTRA_DIST += \
 	tests/unit/test_report_isolated.sh \
 	tests/unit/test_report_shapes.sh \
 	tests/unit/test_report_markdown.sh \
+	tests/unit/test_prom_rules.sh \
+	tests/unit/test_health_html.sh \
+	tests/unit/prom_rules_test.yml \
 	tests/unit/report_h5py.bash \
 	bench/bench_report.sh \
 	# End of EXTRA_DIST (report)

@@ -11,6 +11,7 @@
 
 #include "report.h"
 #include "report_advise.h"
+#include "report_health.h"
 #include "report_layers.h"
 #include "report_threads.h"
 
@@ -33,6 +34,10 @@ static const struct report_cmd report_cmds[] = {
 	 "PASS/FAIL against expected tiers (--tiers=FILE [--tier=NAME])"},
 	{"trend", report_trend,
 	 "latest run vs the last N of the same job (--prometheus=FILE)"},
+	{"health", report_health,
+	 "nightly health: tonight vs the history's index, per OSD, host, client, metric"},
+	{"health-record", report_health_record,
+	 "append one night's figures (or its failure) to the health index"},
 	{"validate", report_validate, "check files against the results schema"},
 	{"advise", report_advise,
 	 "cheapest storage node meeting a target, from a campaign (jobs area)"},

@@ -48,6 +48,13 @@
  *               with (advise searches these x the disk classes)
  *   [slurm]     time, account, qos, mpi, extra
  *   [health]    file_size, runtime, reps, history, textfile, threshold
+ *               (the practical threshold of `iostrata-report health`),
+ *               layer_threshold (LAYER=FRACTION,...: a layer's own, e.g.
+ *               client=0.6,latency=1.5), k
+ *               (its noise multiple), last (nights in the baseline), keep
+ *               (nights the index keeps, 0 all), osd_bench_size (bytes
+ *               each `ceph tell osd.N bench` writes), md_files (files of
+ *               the metadata probe)
  *   [accept]    tiers, tier, fio_tolerance (fraction), fio (0/1: run fio);
  *               profile (tiers: the tier table, the default; nersc: the
  *               NERSC-10-style profile of model/nersc.h, no tier table:

@@ -8,7 +8,7 @@
 # on each client as the reference: a tier both clients meet (the job exits
 # 0, every row PASS, fio beside each alone row) and, on the same files, a
 # tier higher in one metric only (exit 1, FAIL for that metric alone).  Also the nightly-health
-# job twice (history, trend, Prometheus textfile).  Afterwards the node is
+# job twice (history, its index, Prometheus textfile).  Afterwards the node is
 # whole and nothing is drained.
 
 set -uo pipefail
@@ -108,13 +108,13 @@ for i in 1 2; do
 	rc=$?
 	cat "$work/h$i.txt"
 	# a regression beyond 50% on this noisy box is possible but rare:
-	# exit 1 must then come with the trend table saying so
+	# exit 1 must then come with the verdict saying so
 	if [[ $rc -ne 0 ]]; then
 		grep -q "regression" "$work/h$i.txt" || fail "nightly-health $i failed without a regression: $(cat "$work/h$i.txt")"
 	fi
 done
-grep -q "no history" "$work"/health2/elements/0/trend.txt &&
-	fail "the second nightly run was not compared with the first: $(cat "$work"/health2/elements/0/trend.txt)"
+grep -q "(1 nights)" "$work"/health2/elements/0/health.txt ||
+	fail "the second nightly run did not find the first in the index: $(cat "$work"/health2/elements/0/health.txt)"
 n=$(ls "$work"/history/*.h5 2>/dev/null | wc -l)
 [[ $n -eq 4 ]] || fail "history holds $n files, want 4"
 grep -q '^iostrata_' "$work/prom/iostrata.prom" || fail "no Prometheus textfile written"

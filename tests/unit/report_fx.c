@@ -24,6 +24,7 @@
 #include "h5run.h"
 #include "hostile.h"
 #include "report.h"
+#include "report_health.h"
 #include "synth.h"
 #include "report_fx.h"
 
@@ -92,6 +93,10 @@ int run_cmd(char **out, int argc, ...)
 		rc = report_efficiency(argc, argv);
 	else if (!strcmp(argv[0], "plot"))
 		rc = report_plot(argc, argv);
+	else if (!strcmp(argv[0], "health"))
+		rc = report_health(argc, argv);
+	else if (!strcmp(argv[0], "health-record"))
+		rc = report_health_record(argc, argv);
 	else
 		rc = report_validate(argc, argv);
 	fflush(stdout);

@@ -1,0 +1,1298 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report_health: the nightly health history and its verdict.
+ *
+ *   health-record --index=FILE --night=STAMP [--figure=L,C,H,M,V]...
+ *                 [--failed=REASON] [FILE.h5...]
+ *   health --index=FILE [--last=N] [--threshold=F] [--k=K]
+ *          [--min-nights=N] [--keep=N] [--prometheus=FILE]
+ *
+ * The index is text, one line per night per figure (report/README.md,
+ * "health"): the verdict reads it, not every results file every night.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "figures.h"
+#include "lathist.h"
+#include "report.h"
+#include "report_health.h"
+#include "safefile.h"
+
+#define PROG "iostrata-report"
+
+bool hl_name_ok(const char *s, size_t max)
+{
+	size_t n = 0;
+
+	for (; s[n]; n++) {
+		char c = s[n];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+		      c == ':' || c == '-'))
+			return false;
+	}
+	return n > 0 && n < max;
+}
+
+bool hl_night_ok(const char *s)
+{
+	static const char *shape = "ddddddddTddddddZ";
+
+	if (strlen(s) != 16)
+		return false;
+	for (int i = 0; i < 16; i++)
+		if (shape[i] == 'd' ? (s[i] < '0' || s[i] > '9')
+				    : s[i] != shape[i])
+			return false;
+	return true;
+}
+
+/* Split [line] at tabs into at most [max] fields of [buf]; the count. */
+static int split_tabs(char *buf, char **f, int max)
+{
+	int n = 0;
+	char *p = buf;
+
+	while (n < max) {
+		f[n++] = p;
+		p = strchr(p, '\t');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	return p ? max + 1 : n;
+}
+
+int hl_parse_line(const char *line, struct hl_row *r, const char **why)
+{
+	char buf[HL_MAX_LINE + 1], *f[8], *end;
+	int n;
+
+	memset(r, 0, sizeof(*r));
+	if (strlen(line) > HL_MAX_LINE) {
+		*why = "line longer than 1024 bytes";
+		return -1;
+	}
+	strcpy(buf, line);
+	n = split_tabs(buf, f, 7);
+	if (n != 7) {
+		*why = "not 7 tab-separated fields (night status layer component host metric value)";
+		return -1;
+	}
+	if (!hl_night_ok(f[0])) {
+		*why = "night: accepted YYYYMMDDTHHMMSSZ (UTC)";
+		return -1;
+	}
+	strcpy(r->night, f[0]);
+	if (!strcmp(f[1], "failed")) {
+		for (int i = 2; i < 6; i++)
+			if (strcmp(f[i], "-")) {
+				*why = "a failed night's layer, component, host and metric must be -";
+				return -1;
+			}
+		for (const char *p = f[6]; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+				*why = "a failed night's reason holds a control character";
+				return -1;
+			}
+		r->failed = true;
+		r->note = strdup(f[6]);
+		if (!r->note) {
+			*why = "out of memory";
+			return -1;
+		}
+		return 0;
+	}
+	if (strcmp(f[1], "ok")) {
+		*why = "status: accepted ok or failed";
+		return -1;
+	}
+	if (!hl_name_ok(f[2], sizeof(r->key.layer)) ||
+	    !hl_name_ok(f[3], sizeof(r->key.comp)) ||
+	    !hl_name_ok(f[4], sizeof(r->key.host)) ||
+	    !hl_name_ok(f[5], sizeof(r->key.metric))) {
+		*why = "layer, component, host, metric: accepted 1-15, 63, 63, 47 characters of A-Z a-z 0-9 . _ : -";
+		return -1;
+	}
+	strcpy(r->key.layer, f[2]);
+	strcpy(r->key.comp, f[3]);
+	strcpy(r->key.host, f[4]);
+	strcpy(r->key.metric, f[5]);
+	errno = 0;
+	r->value = strtod(f[6], &end);
+	if (errno || end == f[6] || *end || !isfinite(r->value) ||
+	    r->value < 0) {
+		*why = "value: accepted a finite number >= 0";
+		return -1;
+	}
+	return 0;
+}
+
+int hl_check_private(const char *path, bool dir, const char *what,
+		     struct ios_err *err)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return ios_errf(err, -errno, "%s %s: %s", what, path,
+				strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return ios_errf(
+			err, -ELOOP,
+			"%s %s is a symlink: refused (accepted: a %s of yours that neither group nor others can write)",
+			what, path, dir ? "directory" : "file");
+	if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+		return ios_errf(err, -EINVAL, "%s %s is not a %s: refused",
+				what, path, dir ? "directory" : "regular file");
+	if (st.st_uid != geteuid())
+		return ios_errf(
+			err, -EPERM,
+			"%s %s belongs to uid %u, not to you (uid %u): refused, as its owner decides what the verdict reads (accepted: a %s of yours that neither group nor others can write)",
+			what, path, (unsigned)st.st_uid, (unsigned)geteuid(),
+			dir ? "directory" : "file");
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return ios_errf(
+			err, -EPERM,
+			"%s %s is writable by its group or others (mode %04o): refused, as they could plant or rewrite nights (chmod go-w it)",
+			what, path, (unsigned)(st.st_mode & 07777));
+	if (!dir && st.st_nlink != 1)
+		return ios_errf(err, -EINVAL,
+				"%s %s has other hard links: refused", what,
+				path);
+	return 0;
+}
+
+/* The directory of [path] and the index itself, checked. */
+static int check_index_path(const char *path, struct ios_err *err)
+{
+	char *d = strdup(path), *slash;
+	int rc;
+
+	if (!d)
+		return ios_errf(err, -ENOMEM, "out of memory");
+	slash = strrchr(d, '/');
+	if (!slash)
+		strcpy(d, ".");
+	else if (slash == d)
+		d[1] = '\0';
+	else
+		*slash = '\0';
+	rc = hl_check_private(d, true, "history directory", err);
+	free(d);
+	if (rc < 0)
+		return rc;
+	rc = hl_check_private(path, false, "index", err);
+	return rc == -ENOENT ? 0 : rc;
+}
+
+void hl_index_free(struct hl_index *ix)
+{
+	for (size_t i = 0; i < ix->n; i++)
+		free(ix->rows[i].note);
+	free(ix->rows);
+	memset(ix, 0, sizeof(*ix));
+}
+
+int hl_index_load(const char *path, struct hl_index *ix, struct ios_err *err)
+{
+	char line[HL_MAX_LINE + 2];
+	long lineno = 0;
+	FILE *f;
+	int fd, rc;
+
+	memset(ix, 0, sizeof(*ix));
+	if ((rc = check_index_path(path, err)) < 0)
+		return rc;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return ios_errf(err, -errno, "index %s: %s", path,
+				strerror(errno));
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return ios_errf(err, -ENOMEM, "index %s: out of memory", path);
+	}
+	rc = 0;
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strlen(line);
+		const char *why = NULL;
+		struct hl_row r;
+
+		lineno++;
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		else if (!feof(f)) {
+			rc = ios_errf(err, -EBADMSG,
+				      "%s:%ld: line longer than 1024 bytes",
+				      path, lineno);
+			break;
+		}
+		if (!len || line[0] == '#')
+			continue;
+		if (memchr(line, '\0', len) || strlen(line) != len) {
+			rc = ios_errf(err, -EBADMSG, "%s:%ld: a NUL byte", path,
+				      lineno);
+			break;
+		}
+		if (hl_parse_line(line, &r, &why) < 0) {
+			rc = ios_errf(err, -EBADMSG, "%s:%ld: %s", path, lineno,
+				      why);
+			break;
+		}
+		if (ix->n == HL_MAX_ROWS) {
+			free(r.note);
+			rc = ios_errf(
+				err, -E2BIG,
+				"%s: more than %d lines: refused (prune it: --keep=N)",
+				path, HL_MAX_ROWS);
+			break;
+		}
+		if (ix->n == ix->cap) {
+			size_t cap = ix->cap ? ix->cap * 2 : 256;
+			struct hl_row *nr =
+				realloc(ix->rows, cap * sizeof(*nr));
+
+			if (!nr) {
+				free(r.note);
+				rc = ios_errf(err, -ENOMEM, "out of memory");
+				break;
+			}
+			ix->rows = nr;
+			ix->cap = cap;
+		}
+		ix->rows[ix->n++] = r;
+	}
+	if (!rc && ferror(f))
+		rc = ios_errf(err, -EIO, "index %s: read error", path);
+	fclose(f);
+	if (rc < 0)
+		hl_index_free(ix);
+	return rc;
+}
+
+bool hl_lower_better(const char *metric)
+{
+	return strstr(metric, "lat") != NULL;
+}
+
+void hl_judge(double value, double *base, int n, const struct hl_rule *rule,
+	      bool lower_better, struct hl_verdict *v)
+{
+	double *tmp, bad, rel;
+
+	memset(v, 0, sizeof(*v));
+	v->nbase = n;
+	v->median = v->noise = v->change = NAN;
+	if (n < rule->min_nights || n < 1) {
+		v->state = HL_NOHIST;
+		return;
+	}
+	tmp = malloc((size_t)n * sizeof(*tmp));
+	v->median = ios_median(base, n);
+	v->noise = tmp ? 1.4826 * ios_mad(base, n, v->median, tmp) : NAN;
+	free(tmp);
+	if (!(v->median > 0) || isnan(v->noise)) {
+		v->state = HL_NOHIST;
+		return;
+	}
+	v->change = value / v->median - 1;
+	bad = lower_better ? value - v->median : v->median - value;
+	rel = bad / v->median;
+	v->moved = bad > rule->k * v->noise && rel > HL_MOVED_FLOOR;
+	if (v->moved && rel > rule->thr)
+		v->state = HL_REGRESSION;
+	else if (-bad > rule->k * v->noise && -rel > rule->thr)
+		v->state = HL_IMPROVED;
+	else
+		v->state = HL_OK;
+}
+
+/* ---- health-record ---------------------------------------------------- */
+
+/* Append "night ok key value" for [k], [v] to [out]; -1 when it is full. */
+static int add_row(char *out, size_t cap, size_t *len, const char *night,
+		   const struct hl_key *k, double v)
+{
+	int w = snprintf(out + *len, cap - *len,
+			 "%s\tok\t%s\t%s\t%s\t%s\t%.9g\n", night, k->layer,
+			 k->comp, k->host, k->metric, v);
+
+	if (w < 0 || (size_t)w >= cap - *len)
+		return -1;
+	*len += (size_t)w;
+	return 0;
+}
+
+/* The latency quantile [q] of node [nd]'s ranks in [rep]: their histogram
+ * rows merged.  NAN when there are none. */
+static double node_lat_quantile(const struct ios_run *run,
+				const struct ios_rep_result *rep, int nd,
+				double q, struct ios_lathist *h)
+{
+	ios_lathist_init(h);
+	if (!rep->lat_hist)
+		return NAN;
+	for (int i = 0; i < rep->nranks; i++) {
+		int r = rep->ranks[i].rank;
+
+		if (r < 0 || r >= run->nranks || run->rank_info[r].node != nd)
+			continue;
+		ios_lathist_merge_parts(
+			h, rep->lat_hist + (size_t)i * IOS_LAT_BUCKETS,
+			&rep->ranks[i].lat);
+	}
+	return ios_lathist_quantile(h->count, h->n, q, h->min_ns, h->max_ns);
+}
+
+/* The client figures of [run], per node: rate and latency p50/p99 per
+ * phase, means over the valid repetitions, appended to [out]. */
+static int client_rows(const struct ios_run *run, const char *night, char *out,
+		       size_t cap, size_t *len)
+{
+	int nn = run->nnodes;
+	double *bw, *iops, *sum;
+	int *cnt;
+	struct ios_lathist *h;
+	int rc = 0;
+
+	if (nn <= 0 || nn > 100000 || !run->rank_info)
+		return 0;
+	bw = calloc((size_t)nn, sizeof(*bw));
+	iops = calloc((size_t)nn, sizeof(*iops));
+	sum = calloc((size_t)nn * 4, sizeof(*sum));
+	cnt = calloc((size_t)nn, sizeof(*cnt));
+	h = malloc(sizeof(*h));
+	if (!bw || !iops || !sum || !cnt || !h) {
+		rc = -1;
+		goto out;
+	}
+	for (int k = 0; k < run->nphases && !rc; k++) {
+		const struct ios_phase_result *ph = &run->phases[k];
+		bool rnd = !strncmp(ph->name, "rand", 4);
+		char base[40];
+
+		if (ph->layer[0])
+			continue;
+		snprintf(base, sizeof(base), "%s_%s", rnd ? "rand" : "seq",
+			 rnd ? ph->name + 4 : ph->name);
+		memset(sum, 0, (size_t)nn * 4 * sizeof(*sum));
+		memset(cnt, 0, (size_t)nn * sizeof(*cnt));
+		for (int r = 0; r < ph->nreps; r++) {
+			const struct ios_rep_result *rep = &ph->reps[r];
+
+			if (!rep->valid)
+				continue;
+			ios_node_rates(rep, run->rank_info, nn, bw, iops);
+			for (int nd = 0; nd < nn; nd++) {
+				double p50 =
+					node_lat_quantile(run, rep, nd, 0.5, h);
+				double p99 = node_lat_quantile(run, rep, nd,
+							       0.99, h);
+
+				if (isnan(p50) || isnan(p99))
+					continue;
+				sum[nd * 4] += bw[nd];
+				sum[nd * 4 + 1] += iops[nd];
+				sum[nd * 4 + 2] += p50;
+				sum[nd * 4 + 3] += p99;
+				cnt[nd]++;
+			}
+		}
+		for (int nd = 0; nd < nn && !rc; nd++) {
+			struct hl_key key = {.layer = "client"};
+			const char *host = NULL;
+			static const char *const what[4] = {
+				"bw", "iops", "lat_p50", "lat_p99"};
+
+			if (!cnt[nd])
+				continue;
+			for (int i = 0; i < run->nranks && !host; i++)
+				if (run->rank_info[i].node == nd)
+					host = run->rank_info[i].host;
+			if (!host || !hl_name_ok(host, sizeof(key.host))) {
+				fprintf(stderr,
+					PROG
+					" health-record: node %d of the run has no usable host name: its figures left out\n",
+					nd);
+				continue;
+			}
+			snprintf(key.comp, sizeof(key.comp), "%s", host);
+			snprintf(key.host, sizeof(key.host), "%s", host);
+			for (int w = 0; w < 4 && !rc; w++) {
+				/* a sequential phase's rate in B/s, a random
+				 * one's in op/s */
+				if ((w == 0 && rnd) || (w == 1 && !rnd))
+					continue;
+				snprintf(key.metric, sizeof(key.metric),
+					 "%s_%s", base, what[w]);
+				rc = add_row(out, cap, len, night, &key,
+					     sum[nd * 4 + w] / cnt[nd]);
+			}
+		}
+	}
+out:
+	free(bw);
+	free(iops);
+	free(sum);
+	free(cnt);
+	free(h);
+	return rc;
+}
+
+/* --figure=LAYER,COMPONENT,HOST,METRIC,VALUE into [k], [v]; 0 or -1. */
+static int parse_figure(const char *arg, struct hl_key *k, double *v)
+{
+	char buf[256], *f[5], *p, *end;
+	int n = 0;
+
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	for (p = buf; n < 5; n++) {
+		f[n] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	if (n != 4 || p)
+		return -1;
+	if (!hl_name_ok(f[0], sizeof(k->layer)) ||
+	    !hl_name_ok(f[1], sizeof(k->comp)) ||
+	    !hl_name_ok(f[2], sizeof(k->host)) ||
+	    !hl_name_ok(f[3], sizeof(k->metric)))
+		return -1;
+	errno = 0;
+	*v = strtod(f[4], &end);
+	if (errno || end == f[4] || *end || !isfinite(*v) || *v < 0)
+		return -1;
+	memset(k, 0, sizeof(*k));
+	strcpy(k->layer, f[0]);
+	strcpy(k->comp, f[1]);
+	strcpy(k->host, f[2]);
+	strcpy(k->metric, f[3]);
+	return 0;
+}
+
+/* A failed night's line, its reason made one line of printable text. */
+static int failed_row(char *out, size_t cap, size_t *len, const char *night,
+		      const char *reason)
+{
+	int w = snprintf(out + *len, cap - *len, "%s\tfailed\t-\t-\t-\t-\t",
+			 night);
+
+	if (w < 0 || (size_t)w >= cap - *len)
+		return -1;
+	*len += (size_t)w;
+	for (size_t i = 0; reason[i] && i < 400 && *len + 2 < cap; i++) {
+		unsigned char c = (unsigned char)reason[i];
+
+		out[(*len)++] = c < 0x20 || c == 0x7f ? ' ' : (char)c;
+	}
+	out[(*len)++] = '\n';
+	out[*len] = '\0';
+	return 0;
+}
+
+int report_health_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"index", required_argument, NULL, 'i'},
+		{"night", required_argument, NULL, 'n'},
+		{"figure", required_argument, NULL, 'f'},
+		{"failed", required_argument, NULL, 'x'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *index = NULL, *night = NULL, *failed = NULL;
+	size_t cap = 1 << 20, len = 0;
+	char *out = malloc(cap);
+	struct ios_err err = {0};
+	struct stat st;
+	int c, rc = REPORT_EXIT_OK, nfig = 0;
+
+	if (!out)
+		return REPORT_EXIT_FAIL;
+	out[0] = '\0';
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:n:f:x:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			index = optarg;
+			break;
+		case 'n':
+			night = optarg;
+			break;
+		case 'x':
+			failed = optarg;
+			break;
+		case 'f':
+			break; /* checked below, once the night is known */
+		case 'h':
+			printf("usage: iostrata-report health-record --index=FILE --night=YYYYMMDDTHHMMSSZ [--figure=LAYER,COMPONENT,HOST,METRIC,VALUE]... [--failed=REASON] [FILE.h5...]\n");
+			free(out);
+			return 0;
+		default:
+			free(out);
+			return REPORT_EXIT_USAGE;
+		}
+	}
+	if (!index || !night || !hl_night_ok(night)) {
+		fprintf(stderr,
+			PROG
+			" health-record: --index=FILE and --night=YYYYMMDDTHHMMSSZ (UTC) are required%s%s%s\n",
+			night ? " (not \"" : "", night ? night : "",
+			night ? "\")" : "");
+		free(out);
+		return REPORT_EXIT_USAGE;
+	}
+	if (check_index_path(index, &err) < 0) {
+		fprintf(stderr, PROG " health-record: %s\n", err.msg);
+		free(out);
+		return REPORT_EXIT_USAGE;
+	}
+	if (lstat(index, &st) < 0)
+		len = (size_t)snprintf(out, cap, "%s", HL_INDEX_HEADER);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:n:f:x:h", opts, NULL)) != -1) {
+		struct hl_key k;
+		double v;
+
+		if (c != 'f')
+			continue;
+		if (parse_figure(optarg, &k, &v) < 0) {
+			fprintf(stderr,
+				PROG
+				" health-record: invalid --figure \"%s\" (accepted: LAYER,COMPONENT,HOST,METRIC,VALUE: names of 1-15, 63, 63, 47 characters of A-Z a-z 0-9 . _ : -, a finite VALUE >= 0)\n",
+				optarg);
+			free(out);
+			return REPORT_EXIT_USAGE;
+		}
+		if (add_row(out, cap, &len, night, &k, v) < 0)
+			goto full;
+		nfig++;
+	}
+	if (optind < argc) {
+		size_t n;
+		int nbad;
+		struct report_run *runs =
+			report_load(argc - optind, argv + optind, &n, &nbad);
+
+		for (size_t i = 0; i < n; i++)
+			if (client_rows(runs[i].run, night, out, cap, &len) <
+			    0) {
+				report_runs_free(runs, n);
+				goto full;
+			}
+		report_runs_free(runs, n);
+		if (nbad) {
+			rc = report_load_exit(nbad);
+			if (!failed)
+				failed = "a results file could not be read";
+		}
+	}
+	if (failed && failed_row(out, cap, &len, night, failed) < 0)
+		goto full;
+	(void)nfig;
+	if (sf_append(index, out, len, &err) < 0) {
+		fprintf(stderr, PROG " health-record: %s\n", err.msg);
+		free(out);
+		return REPORT_EXIT_FAIL;
+	}
+	free(out);
+	return rc;
+full:
+	fprintf(stderr,
+		PROG
+		" health-record: more than 1 MiB of figures for one night: nothing appended to %s\n",
+		index);
+	free(out);
+	return REPORT_EXIT_FAIL;
+}
+
+/* ---- health (the verdict) --------------------------------------------- */
+
+struct health_opts {
+	struct hl_rule rule;
+	/* --threshold=LAYER=F: a layer's own threshold ("latency": every
+	 * latency figure's), before the one of all layers */
+	struct {
+		char layer[16];
+		double thr;
+	} lthr[8];
+	int nlthr;
+	long last, keep, html_nights;
+	const char *index, *prom, *html;
+};
+
+static int parse_health(int argc, char **argv, struct health_opts *o)
+{
+	static const struct option opts[] = {
+		{"index", required_argument, NULL, 'i'},
+		{"last", required_argument, NULL, 'n'},
+		{"threshold", required_argument, NULL, 't'},
+		{"k", required_argument, NULL, 'k'},
+		{"min-nights", required_argument, NULL, 'm'},
+		{"keep", required_argument, NULL, 'K'},
+		{"prometheus", required_argument, NULL, 'p'},
+		{"html", required_argument, NULL, 'H'},
+		{"html-nights", required_argument, NULL, 'N'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:n:t:k:m:K:p:H:N:h", opts,
+				NULL)) != -1) {
+		char *end;
+		double d;
+
+		switch (c) {
+		case 'i':
+			o->index = optarg;
+			break;
+		case 'p':
+			o->prom = optarg;
+			break;
+		case 'H':
+			o->html = optarg;
+			break;
+		case 'n':
+		case 'm':
+		case 'K':
+		case 'N':
+			d = strtod(optarg, &end);
+			if (*end || d != floor(d) || d < 1 || d > 100000) {
+				fprintf(stderr,
+					PROG
+					" health: invalid value \"%s\" for --%s (a count, 1..100000)\n",
+					optarg,
+					c == 'n'   ? "last"
+					: c == 'm' ? "min-nights"
+					: c == 'N' ? "html-nights"
+						   : "keep");
+				return REPORT_EXIT_USAGE;
+			}
+			if (c == 'n')
+				o->last = (long)d;
+			else if (c == 'm')
+				o->rule.min_nights = (int)d;
+			else if (c == 'N')
+				o->html_nights = (long)d;
+			else
+				o->keep = (long)d;
+			break;
+		case 't': {
+			const char *eq = strchr(optarg, '='),
+				   *num = eq ? eq + 1 : optarg;
+			size_t ll = eq ? (size_t)(eq - optarg) : 0;
+
+			d = strtod(num, &end);
+			if (*end == '%') {
+				d /= 100;
+				end++;
+			}
+			if (end == num || *end || !(d > 0 && d <= 10) ||
+			    (eq && (!ll || ll >= sizeof(o->lthr[0].layer) ||
+				    o->nlthr == 8))) {
+				fprintf(stderr,
+					PROG
+					" health: invalid value \"%s\" for --threshold (a fraction in (0,10], e.g. 0.15 or 15%%, for every layer, or LAYER=FRACTION for one: osd, client, metadata, ..., or latency for every latency figure; at most 8 of those)\n",
+					optarg);
+				return REPORT_EXIT_USAGE;
+			}
+			if (eq) {
+				memcpy(o->lthr[o->nlthr].layer, optarg, ll);
+				o->lthr[o->nlthr].layer[ll] = '\0';
+				o->lthr[o->nlthr++].thr = d;
+			} else {
+				o->rule.thr = d;
+			}
+			break;
+		}
+		case 'k':
+			d = strtod(optarg, &end);
+			if (*end || !(d > 0 && d <= 100)) {
+				fprintf(stderr,
+					PROG
+					" health: invalid value \"%s\" for --k (the noise multiple, in (0,100])\n",
+					optarg);
+				return REPORT_EXIT_USAGE;
+			}
+			o->rule.k = d;
+			break;
+		case 'h':
+			printf("usage: iostrata-report health --index=FILE [--last=10] [--threshold=[LAYER=]0.15]... [--k=3] [--min-nights=3] [--keep=N] [--prometheus=FILE] [--html=FILE [--html-nights=30]]\n");
+			return 0;
+		default:
+			return REPORT_EXIT_USAGE;
+		}
+	}
+	if (!o->index) {
+		fprintf(stderr, PROG " health: --index=FILE is required\n");
+		return REPORT_EXIT_USAGE;
+	}
+	if (o->keep && o->keep < o->rule.min_nights + 1) {
+		fprintf(stderr,
+			PROG
+			" health: --keep=%ld keeps too few nights for a verdict (at least --min-nights + 1 = %d)\n",
+			o->keep, o->rule.min_nights + 1);
+		return REPORT_EXIT_USAGE;
+	}
+	return -1;
+}
+
+static int cmp_row_night(const void *a, const void *b)
+{
+	const struct hl_row *x = a, *y = b;
+	return strcmp(x->night, y->night);
+}
+
+static bool key_eq(const struct hl_key *a, const struct hl_key *b)
+{
+	return !strcmp(a->metric, b->metric) && !strcmp(a->comp, b->comp) &&
+	       !strcmp(a->host, b->host) && !strcmp(a->layer, b->layer);
+}
+
+/* The distinct nights of [ix] (sorted by night), in order: *nn of them,
+ * starts[i] the first row of night i, starts[nn] = ix->n. */
+static size_t *night_starts(const struct hl_index *ix, size_t *nn)
+{
+	size_t *s = calloc(ix->n + 1, sizeof(*s)), k = 0;
+
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < ix->n; i++)
+		if (!i || strcmp(ix->rows[i].night, ix->rows[i - 1].night))
+			s[k++] = i;
+	s[k] = ix->n;
+	*nn = k;
+	return s;
+}
+
+/* The value of [key] in night [t] (rows starts[t]..starts[t+1]), NAN. */
+static double night_value(const struct hl_index *ix, const size_t *starts,
+			  size_t t, const struct hl_key *key)
+{
+	for (size_t i = starts[t]; i < starts[t + 1]; i++)
+		if (!ix->rows[i].failed && key_eq(&ix->rows[i].key, key))
+			return ix->rows[i].value;
+	return NAN;
+}
+
+/* The threshold of [key]: latency's, else its layer's, else all's. */
+static double layer_threshold(const struct health_opts *o,
+			      const struct hl_key *key)
+{
+	double thr = o->rule.thr;
+	bool lat = hl_lower_better(key->metric);
+
+	for (int i = 0; i < o->nlthr; i++) {
+		if (lat && !strcmp(o->lthr[i].layer, "latency"))
+			return o->lthr[i].thr;
+		if (!strcmp(o->lthr[i].layer, key->layer))
+			thr = o->lthr[i].thr;
+	}
+	return thr;
+}
+
+/* [key] in night [t] against up to [last] earlier nights that have it. */
+static void judge_night(const struct hl_index *ix, const size_t *starts,
+			size_t t, const struct hl_key *key,
+			const struct health_opts *o, double *value,
+			struct hl_verdict *v)
+{
+	double base[256];
+	struct hl_rule rule = o->rule;
+	int n = 0;
+
+	*value = night_value(ix, starts, t, key);
+	for (size_t j = t; j-- > 0 && n < o->last && n < 256;) {
+		double b = night_value(ix, starts, j, key);
+
+		if (!isnan(b))
+			base[n++] = b;
+	}
+	if (isnan(*value)) {
+		memset(v, 0, sizeof(*v));
+		v->state = HL_NOHIST;
+		v->median = v->noise = v->change = NAN;
+		return;
+	}
+	rule.thr = layer_threshold(o, key);
+	hl_judge(*value, base, n, &rule, hl_lower_better(key->metric), v);
+}
+
+/* A value in the unit people read: MiB/s, IOPS, op/s, us, or % of the
+ * peers (a ratio to the other OSDs, *_vs_peers). */
+static double shown(const char *metric, double v, const char **unit)
+{
+	size_t l = strlen(metric);
+
+	if (hl_lower_better(metric)) {
+		*unit = "us";
+		return v / 1e3;
+	}
+	if (l > 9 && !strcmp(metric + l - 9, "_vs_peers")) {
+		*unit = "% of peers";
+		return v * 100;
+	}
+	if (l > 3 && !strcmp(metric + l - 3, "_bw")) {
+		*unit = "MiB/s";
+		return v / 1048576.0;
+	}
+	*unit = l > 5 && !strcmp(metric + l - 5, "_iops") ? "IOPS" : "op/s";
+	return v;
+}
+
+/* "osd.1 on host s2", "client c1", "the network of host s2",
+ * "metadata mds (probed from c1)". */
+static void who(const struct hl_key *k, char *buf, size_t len)
+{
+	if (!strcmp(k->layer, "client"))
+		snprintf(buf, len, "client %s", k->comp);
+	else if (!strcmp(k->layer, "metadata"))
+		snprintf(buf, len, "metadata %s (probed from %s)", k->comp,
+			 k->host);
+	else if (!strcmp(k->layer, "osd"))
+		snprintf(buf, len, "%s on host %s", k->comp, k->host);
+	else if (!strcmp(k->layer, "network"))
+		snprintf(buf, len, "the network of host %s", k->host);
+	else
+		snprintf(buf, len, "%s %s on host %s", k->layer, k->comp,
+			 k->host);
+}
+
+static void prom_series(FILE *pf, const char *name, const struct hl_key *k,
+			double v)
+{
+	bool osd = !strcmp(k->layer, "osd"), cl = !strcmp(k->layer, "client");
+
+	if (isnan(v))
+		return;
+	/* every name was checked against [A-Za-z0-9._:-]: nothing to escape */
+	fprintf(pf,
+		"%s{layer=\"%s\",osd=\"%s\",host=\"%s\",client=\"%s\",metric=\"%s\"} %.9g\n",
+		name, k->layer, osd ? k->comp : "", k->host, cl ? k->comp : "",
+		k->metric, v);
+}
+
+static void prom_head(FILE *pf)
+{
+	static const char *const h[][2] = {
+		{"iostrata_health_value",
+		 "Tonight's figure (B/s, op/s or ns)."},
+		{"iostrata_health_baseline",
+		 "Median of the figure over the earlier nights of the baseline."},
+		{"iostrata_health_noise",
+		 "1.4826 x the median absolute deviation of those nights."},
+		{"iostrata_regression",
+		 "1 when tonight is beyond k x noise and the threshold in the bad direction."},
+		{"iostrata_health_night_failed",
+		 "1 when tonight's nightly-health run failed (a night recorded as failed)."},
+		{"iostrata_health_night_timestamp_seconds",
+		 "When tonight's run started (Unix time)."},
+	};
+
+	for (size_t i = 0; i < sizeof(h) / sizeof(h[0]); i++)
+		fprintf(pf, "# HELP %s %s\n# TYPE %s gauge\n", h[i][0], h[i][1],
+			h[i][0]);
+}
+
+static double night_epoch(const char *night)
+{
+	struct tm tm = {0};
+
+	if (sscanf(night, "%4d%2d%2dT%2d%2d%2dZ", &tm.tm_year, &tm.tm_mon,
+		   &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+		return NAN;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (double)timegm(&tm);
+}
+
+/* Rewrite the index with its last [keep] nights. */
+static int prune(const struct health_opts *o, const struct hl_index *ix,
+		 const size_t *starts, size_t nn)
+{
+	struct sf_file f;
+	struct ios_err err = {0};
+	size_t from = starts[nn - (size_t)o->keep];
+
+	if (sf_create(&f, o->index, SF_SYNC, &err) < 0) {
+		fprintf(stderr, PROG " health: %s\n", err.msg);
+		return -1;
+	}
+	fputs(HL_INDEX_HEADER, f.fp);
+	for (size_t i = from; i < ix->n; i++) {
+		const struct hl_row *r = &ix->rows[i];
+
+		if (r->failed)
+			fprintf(f.fp, "%s\tfailed\t-\t-\t-\t-\t%s\n", r->night,
+				r->note);
+		else
+			fprintf(f.fp, "%s\tok\t%s\t%s\t%s\t%s\t%.9g\n",
+				r->night, r->key.layer, r->key.comp,
+				r->key.host, r->key.metric, r->value);
+	}
+	if (sf_commit(&f, &err) < 0) {
+		fprintf(stderr, PROG " health: %s\n", err.msg);
+		return -1;
+	}
+	printf("pruned: %zu night(s) before %s removed from the index (--keep=%ld)\n",
+	       nn - (size_t)o->keep, ix->rows[from].night, o->keep);
+	return 0;
+}
+
+static const char *state_name(enum hl_state s)
+{
+	static const char *const n[] = {"no history", "ok", "REGRESSION",
+					"improved"};
+
+	return n[s];
+}
+
+/* Tonight's table, the regressions with what moved with them, the
+ * recoveries; gauges to [pf].  The number of regressions. */
+static int verdict(const struct hl_index *ix, const size_t *starts, size_t nn,
+		   const struct health_opts *o, FILE *pf)
+{
+	size_t t = nn - 1, nk = starts[nn] - starts[t];
+	struct hl_verdict *v = calloc(nk ? nk : 1, sizeof(*v));
+	double *val = calloc(nk ? nk : 1, sizeof(*val));
+	int nreg = 0;
+
+	if (!v || !val) {
+		free(v);
+		free(val);
+		return -1;
+	}
+	printf("%-9s %-12s %-8s %-22s %12s %12s %10s %8s  %s\n", "layer",
+	       "component", "host", "metric", "tonight", "baseline", "noise",
+	       "change", "verdict");
+	for (size_t i = 0; i < nk; i++) {
+		const struct hl_row *r = &ix->rows[starts[t] + i];
+		const char *u = "";
+
+		if (r->failed)
+			continue;
+		judge_night(ix, starts, t, &r->key, o, &val[i], &v[i]);
+		printf("%-9s %-12s %-8s %-22s %12.1f %12.1f %10.1f %7.1f%%  %s (%d nights)\n",
+		       r->key.layer, r->key.comp, r->key.host, r->key.metric,
+		       shown(r->key.metric, val[i], &u),
+		       shown(r->key.metric, v[i].median, &u),
+		       shown(r->key.metric, v[i].noise, &u), v[i].change * 100,
+		       state_name(v[i].state), v[i].nbase);
+		if (pf) {
+			prom_series(pf, "iostrata_health_value", &r->key,
+				    val[i]);
+			prom_series(pf, "iostrata_health_baseline", &r->key,
+				    v[i].median);
+			prom_series(pf, "iostrata_health_noise", &r->key,
+				    v[i].noise);
+			prom_series(pf, "iostrata_regression", &r->key,
+				    v[i].state == HL_REGRESSION);
+		}
+	}
+	for (size_t i = 0; i < nk; i++) {
+		const struct hl_row *r = &ix->rows[starts[t] + i];
+		char name[160];
+		const char *u = "";
+		int moved = 0;
+
+		if (r->failed || v[i].state != HL_REGRESSION)
+			continue;
+		nreg++;
+		who(&r->key, name, sizeof(name));
+		printf("REGRESSION: %s: %s %.1f %s, %.0f%% of its usual %.1f %s (median of %d nights, noise %.1f %s); moved with it:",
+		       name, r->key.metric, shown(r->key.metric, val[i], &u), u,
+		       100 * (1 + v[i].change),
+		       shown(r->key.metric, v[i].median, &u), u, v[i].nbase,
+		       shown(r->key.metric, v[i].noise, &u), u);
+		for (size_t j = 0; j < nk; j++) {
+			const struct hl_row *q = &ix->rows[starts[t] + j];
+			char w[160];
+
+			if (j == i || q->failed || !v[j].moved)
+				continue;
+			who(&q->key, w, sizeof(w));
+			printf("%s %s %s %+.0f%%", moved++ ? "," : "", w,
+			       q->key.metric, v[j].change * 100);
+		}
+		printf("%s\n", moved ? "" : " nothing else beyond its noise");
+	}
+	/* recoveries: a figure that was a regression the night before */
+	for (size_t i = 0; i < nk && t > 0; i++) {
+		const struct hl_row *r = &ix->rows[starts[t] + i];
+		struct hl_verdict pv;
+		double pval;
+		char name[160];
+
+		if (r->failed || v[i].state == HL_REGRESSION ||
+		    v[i].state == HL_NOHIST)
+			continue;
+		judge_night(ix, starts, t - 1, &r->key, o, &pval, &pv);
+		if (pv.state != HL_REGRESSION)
+			continue;
+		who(&r->key, name, sizeof(name));
+		printf("RECOVERED: %s: %s back to %.0f%% of its usual rate (%s %.0f%% the night before, %s)\n",
+		       name, r->key.metric, 100 * (1 + v[i].change),
+		       hl_lower_better(r->key.metric) ? "latency" : "rate",
+		       100 * (1 + pv.change), ix->rows[starts[t - 1]].night);
+	}
+	free(v);
+	free(val);
+	return nreg;
+}
+
+/* ---- the HTML page ---------------------------------------------------- */
+
+/*
+ * FILE: the last [html_nights] nights, one trend plot (inline SVG) per
+ * figure: its value each night, the baseline's median as a dashed line,
+ * nights judged REGRESSION as red circles; nothing loaded from elsewhere.
+ * Names in the index are [A-Za-z0-9._:-] only: nothing to escape.
+ */
+static int write_html(const struct hl_index *ix, const size_t *starts,
+		      size_t nn, const struct health_opts *o)
+{
+	size_t t0 = nn > (size_t)o->html_nights ? nn - (size_t)o->html_nights
+						: 0,
+	       w = nn - t0, nkeys = 0;
+	struct hl_key *keys = calloc(ix->n ? ix->n : 1, sizeof(*keys));
+	double *val = calloc(w, sizeof(*val)), *med = calloc(w, sizeof(*med));
+	bool *reg = calloc(w, sizeof(*reg));
+	struct ios_err err = {0};
+	struct sf_file f;
+	int nregs = 0;
+
+	if (!keys || !val || !med || !reg ||
+	    sf_create(&f, o->html, SF_SYNC, &err) < 0) {
+		fprintf(stderr, PROG " health: %s\n",
+			err.msg[0] ? err.msg : "out of memory");
+		free(keys);
+		free(val);
+		free(med);
+		free(reg);
+		return -1;
+	}
+	for (size_t i = starts[t0]; i < ix->n; i++) {
+		size_t k;
+
+		if (ix->rows[i].failed)
+			continue;
+		for (k = 0; k < nkeys; k++)
+			if (key_eq(&keys[k], &ix->rows[i].key))
+				break;
+		if (k == nkeys)
+			keys[nkeys++] = ix->rows[i].key;
+	}
+	fprintf(f.fp,
+		"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>iostrata nightly health</title>\n"
+		"<style>body{font-family:sans-serif;margin:1em;background:#fff;color:#222}"
+		"div.fig{display:inline-block;margin:4px;border:1px solid #ccc;padding:4px}"
+		"div.fig.regressed{border:2px solid #c00}h1{font-size:1.3em}"
+		"p.t{margin:0;font-size:12px}</style></head><body>\n"
+		"<h1>iostrata nightly health: %zu night(s), %s to %s</h1>\n",
+		w, ix->rows[starts[t0]].night, ix->rows[starts[nn - 1]].night);
+	for (size_t t = t0; t < nn; t++)
+		for (size_t i = starts[t]; i < starts[t + 1]; i++)
+			if (ix->rows[i].failed)
+				fprintf(f.fp,
+					"<p class=\"failed\">night %s FAILED</p>\n",
+					ix->rows[i].night);
+	for (size_t k = 0; k < nkeys; k++) {
+		double lo = INFINITY, hi = -INFINITY;
+		bool any = false;
+		char name[160];
+		const char *u = "";
+
+		for (size_t t = t0; t < nn; t++) {
+			struct hl_verdict v;
+			size_t j = t - t0;
+
+			judge_night(ix, starts, t, &keys[k], o, &val[j], &v);
+			med[j] = v.median;
+			reg[j] = v.state == HL_REGRESSION;
+			any |= reg[j];
+			for (int m = 0; m < 2; m++) {
+				double x = m ? med[j] : val[j];
+
+				if (isnan(x))
+					continue;
+				lo = fmin(lo, x);
+				hi = fmax(hi, x);
+			}
+		}
+		if (!isfinite(lo))
+			continue;
+		if (hi <= lo)
+			hi = lo + 1, lo = lo > 1 ? lo - 1 : 0;
+		lo = fmin(lo, 0);
+		who(&keys[k], name, sizeof(name));
+		shown(keys[k].metric, 1, &u);
+		fprintf(f.fp,
+			"<div class=\"fig%s\" id=\"%s-%s-%s-%s\"><p class=\"t\">%s: %s (%s)%s</p>\n"
+			"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"320\" height=\"140\">"
+			"<rect x=\"40\" y=\"5\" width=\"270\" height=\"110\" fill=\"#e8eef6\"/>"
+			"<text x=\"2\" y=\"14\" font-size=\"10\">%.4g</text>"
+			"<text x=\"2\" y=\"115\" font-size=\"10\">%.4g</text>",
+			any ? " regressed" : "", keys[k].layer, keys[k].comp,
+			keys[k].host, keys[k].metric, name, keys[k].metric, u,
+			any ? " REGRESSION" : "", shown(keys[k].metric, hi, &u),
+			shown(keys[k].metric, lo, &u));
+#define HX(j) (40 + 270.0 * ((w > 1 ? (double)(j) / (double)(w - 1) : 0.5)))
+#define HY(x) (115 - 110 * ((x)-lo) / (hi - lo))
+		for (int m = 0; m < 2; m++) {
+			bool open = false;
+
+			for (size_t j = 0; j < w; j++) {
+				double x = m ? med[j] : val[j];
+
+				if (isnan(x)) {
+					if (open)
+						fputs("\"/>", f.fp);
+					open = false;
+					continue;
+				}
+				if (!open)
+					fprintf(f.fp,
+						"<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s points=\"",
+						m ? "#888" : "#1f77b4",
+						m ? "1" : "2",
+						m ? " stroke-dasharray=\"4 3\""
+						  : "");
+				open = true;
+				fprintf(f.fp, "%.1f,%.1f ", HX(j), HY(x));
+			}
+			if (open)
+				fputs("\"/>", f.fp);
+		}
+		for (size_t j = 0; j < w; j++)
+			if (!isnan(val[j]))
+				fprintf(f.fp,
+					"<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"><title>%s: %.4g %s</title></circle>",
+					reg[j] ? "regression" : "night", HX(j),
+					HY(val[j]), reg[j] ? "6" : "2.5",
+					reg[j] ? "#d00" : "#1f77b4",
+					ix->rows[starts[t0 + j]].night,
+					shown(keys[k].metric, val[j], &u), u);
+#undef HX
+#undef HY
+		fprintf(f.fp,
+			"<text x=\"40\" y=\"132\" font-size=\"10\">%.8s</text>"
+			"<text x=\"260\" y=\"132\" font-size=\"10\">%.8s</text></svg></div>\n",
+			ix->rows[starts[t0]].night,
+			ix->rows[starts[nn - 1]].night);
+		nregs += any;
+	}
+	fprintf(f.fp,
+		"<p>%d figure(s) with a regression in these nights (red: a night beyond the figure's noise and threshold; dashed: the baseline's median)</p></body></html>\n",
+		nregs);
+	free(keys);
+	free(val);
+	free(med);
+	free(reg);
+	if (sf_commit(&f, &err) < 0) {
+		fprintf(stderr, PROG " health: %s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+int report_health(int argc, char **argv)
+{
+	struct health_opts o = {
+		.rule = {.k = 3, .thr = 0.15, .min_nights = 3},
+		.last = 10,
+		.html_nights = 30,
+	};
+	struct hl_index ix;
+	struct ios_err err = {0};
+	struct sf_file pfile;
+	FILE *pf = NULL;
+	size_t nn = 0, *starts;
+	const char *failed = NULL;
+	int rc, nreg;
+
+	rc = parse_health(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	if ((rc = hl_index_load(o.index, &ix, &err)) < 0) {
+		fprintf(stderr, PROG " health: %s\n", err.msg);
+		return rc == -ENOMEM || rc == -EIO ? REPORT_EXIT_FAIL
+						   : REPORT_EXIT_USAGE;
+	}
+	if (!ix.n) {
+		fprintf(stderr, PROG " health: %s holds no night\n", o.index);
+		hl_index_free(&ix);
+		return REPORT_EXIT_FAIL;
+	}
+	qsort(ix.rows, ix.n, sizeof(*ix.rows), cmp_row_night);
+	starts = night_starts(&ix, &nn);
+	if (!starts || !nn) {
+		free(starts);
+		hl_index_free(&ix);
+		return REPORT_EXIT_FAIL;
+	}
+	for (size_t i = starts[nn - 1]; i < ix.n; i++)
+		if (ix.rows[i].failed && !failed)
+			failed = ix.rows[i].note;
+	if (o.prom) {
+		if (sf_create(&pfile, o.prom, SF_SYNC, &err) < 0) {
+			fprintf(stderr, PROG " health: %s\n", err.msg);
+			free(starts);
+			hl_index_free(&ix);
+			return REPORT_EXIT_FAIL;
+		}
+		pf = pfile.fp;
+		prom_head(pf);
+		fprintf(pf, "iostrata_health_night_failed %d\n",
+			failed != NULL);
+		fprintf(pf, "iostrata_health_night_timestamp_seconds %.0f\n",
+			night_epoch(ix.rows[starts[nn - 1]].night));
+	}
+	printf("health: night %s against up to %ld earlier nights of %zu (rule: beyond %g x 1.4826 MAD of the baseline and beyond %.0f%% of its median",
+	       ix.rows[starts[nn - 1]].night, o.last, nn - 1, o.rule.k,
+	       o.rule.thr * 100);
+	for (int i = 0; i < o.nlthr; i++)
+		printf(", %s %.0f%%", o.lthr[i].layer, o.lthr[i].thr * 100);
+	printf("; at least %d nights)\n", o.rule.min_nights);
+	nreg = verdict(&ix, starts, nn, &o, pf);
+	if (failed)
+		printf("FAILED: night %s: %s\n", ix.rows[starts[nn - 1]].night,
+		       failed);
+	rc = nreg < 0 ? REPORT_EXIT_FAIL : REPORT_EXIT_OK;
+	if (pf && sf_commit(&pfile, &err) < 0) {
+		fprintf(stderr, PROG " health: %s\n", err.msg);
+		rc = REPORT_EXIT_FAIL;
+	}
+	if (o.html && write_html(&ix, starts, nn, &o) < 0)
+		rc = REPORT_EXIT_FAIL;
+	if (o.keep && nn > (size_t)o.keep && prune(&o, &ix, starts, nn) < 0)
+		rc = REPORT_EXIT_FAIL;
+	if (nreg > 0)
+		fprintf(stderr, PROG " health: %d regression(s)\n", nreg);
+	if (nreg > 0 || failed)
+		rc = REPORT_EXIT_FAIL;
+	if (!nreg && !failed)
+		printf("no regression\n");
+	free(starts);
+	hl_index_free(&ix);
+	return rc;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report_health: the nightly health history (an index of one line per
+ * night per figure) and its verdict, `iostrata-report health-record` and
+ * `iostrata-report health`.  The pure parts are here for the unit tests
+ * (tests/unit/test_health.c).
+ */
+#ifndef IOSTRATA_REPORT_HEALTH_H
+#define IOSTRATA_REPORT_HEALTH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "errbuf.h"
+
+/* The first line of every index this version writes. */
+#define HL_INDEX_HEADER                                                        \
+	"# iostrata health index v1: night status layer component host metric value\n"
+
+/* Lines an index may hold (a year of 500 figures a night is 182500). */
+#define HL_MAX_ROWS 400000
+#define HL_MAX_LINE 1024
+
+/* One figure: which layer (osd, client, metadata, network), which
+ * component (osd.1, c1, mds), on which host, which metric. */
+struct hl_key {
+	char layer[16];
+	char comp[64];
+	char host[64];
+	char metric[48];
+};
+
+/* One index line.  A failed night has failed = true, no key, no value
+ * and the reason in note. */
+struct hl_row {
+	char night[17]; /* 20261206T070000Z */
+	bool failed;
+	struct hl_key key;
+	double value;
+	char *note; /* malloc'd reason of a failed night, else NULL */
+};
+
+struct hl_index {
+	struct hl_row *rows;
+	size_t n, cap;
+};
+
+/*
+ * Parse one index line (no newline) into [r].  0, or -1 with *why the
+ * reason (a static string naming the field and what is accepted).
+ */
+int hl_parse_line(const char *line, struct hl_row *r, const char **why);
+
+/* Is [s] a name the index accepts (1-[max-1] of A-Z a-z 0-9 . _ : -)? */
+bool hl_name_ok(const char *s, size_t max);
+
+/* Is [s] a night stamp, YYYYMMDDTHHMMSSZ? */
+bool hl_night_ok(const char *s);
+
+/*
+ * Load the index [path] (missing: empty).  Refused, nothing loaded: the
+ * index or its directory not this user's, writable by group or others, a
+ * symlink or not a regular file (-EPERM, -ELOOP, -EINVAL), a malformed
+ * line (-EBADMSG, "PATH:LINE: why"), more than HL_MAX_ROWS lines (-E2BIG).
+ */
+int hl_index_load(const char *path, struct hl_index *ix, struct ios_err *err);
+void hl_index_free(struct hl_index *ix);
+
+/*
+ * [path] must be a directory ([dir]) or regular file of this user that
+ * neither group nor others can write, and not a symlink; [what] names it
+ * in the message.  0, -ENOENT when missing, or a negative errno said in
+ * [err].
+ */
+int hl_check_private(const char *path, bool dir, const char *what,
+		     struct ios_err *err);
+
+/* Metrics where higher is worse: latencies (names holding "lat"). */
+bool hl_lower_better(const char *metric);
+
+/* The rule: a regression is beyond k x (1.4826 MAD) of the baseline's
+ * median AND beyond thr (a fraction of the median) in the bad direction;
+ * with fewer than min_nights earlier values there is no verdict. */
+struct hl_rule {
+	double k;
+	double thr;
+	int min_nights;
+};
+
+/* "moved" (with a regression) needs this much change besides the noise:
+ * a baseline of equal values has no noise, and 1% is no movement. */
+#define HL_MOVED_FLOOR 0.05
+
+enum hl_state { HL_NOHIST, HL_OK, HL_REGRESSION, HL_IMPROVED };
+
+struct hl_verdict {
+	enum hl_state state;
+	double median, noise; /* noise: 1.4826 x MAD of the baseline */
+	double change;        /* value / median - 1 */
+	int nbase;            /* baseline values used */
+	bool moved;           /* beyond the noise in the bad direction */
+};
+
+/* Judge [value] against the [n] baseline values [base] (reordered). */
+void hl_judge(double value, double *base, int n, const struct hl_rule *rule,
+	      bool lower_better, struct hl_verdict *v);
+
+/* The commands. */
+int report_health(int argc, char **argv);
+int report_health_record(int argc, char **argv);
+
+#endif

@@ -1,0 +1,549 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_health: the nightly health index and its verdict
+ * (report/report_health.c): the index's lines and what is refused, the
+ * rule (median and MAD of the baseline, the practical threshold) on fake
+ * series of known noise, its false-alarm rate and sensitivity there, and
+ * `health-record` + `health` end to end on a history directory: a slow OSD
+ * named with its host, the gauge, the recovery, the failed night.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "report.h"
+#include "report_fx.h"
+#include "report_health.h"
+
+/* ---- the index's lines ------------------------------------------------ */
+
+static void test_parse_line(void **state)
+{
+	struct hl_row r;
+	const char *why = NULL;
+	static const char *const bad[] = {
+		"20261206T070000Z\tok\tosd\tosd.1\ts2\twrite_bw",
+		"20261206T070000Z\tok\tosd\tosd.1\ts2\twrite_bw\t1\textra",
+		"2026-12-06\tok\tosd\tosd.1\ts2\twrite_bw\t1",
+		"20261206T070000Z\tmaybe\tosd\tosd.1\ts2\twrite_bw\t1",
+		"20261206T070000Z\tok\tosd\tosd 1\ts2\twrite_bw\t1",
+		"20261206T070000Z\tok\tosd\t$(id)\ts2\twrite_bw\t1",
+		"20261206T070000Z\tok\tosd\tosd.1\t\twrite_bw\t1",
+		"20261206T070000Z\tok\tosd\tosd.1\ts2\twrite_bw\t-1",
+		"20261206T070000Z\tok\tosd\tosd.1\ts2\twrite_bw\tnan",
+		"20261206T070000Z\tok\tosd\tosd.1\ts2\twrite_bw\tinf",
+		"20261206T070000Z\tok\tosd\tosd.1\ts2\twrite_bw\t12x",
+		"20261206T070000Z\tok\tverylonglayername\tosd.1\ts2\tw\t1",
+		"20261206T070000Z\tfailed\tosd\t-\t-\t-\twhy",
+	};
+
+	(void)state;
+	assert_int_equal(
+		hl_parse_line(
+			"20261206T070000Z\tok\tosd\tosd.1\ts2\twrite_bw\t1.5e8",
+			&r, &why),
+		0);
+	assert_false(r.failed);
+	assert_string_equal(r.key.comp, "osd.1");
+	assert_string_equal(r.key.host, "s2");
+	assert_true(r.value == 1.5e8);
+	assert_int_equal(
+		hl_parse_line(
+			"20261206T070000Z\tfailed\t-\t-\t-\t-\tsequential run failed (exit 1)",
+			&r, &why),
+		0);
+	assert_true(r.failed);
+	assert_string_equal(r.note, "sequential run failed (exit 1)");
+	free(r.note);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why = NULL;
+		assert_int_equal(hl_parse_line(bad[i], &r, &why), -1);
+		assert_non_null(why);
+	}
+}
+
+/* ---- the rule on fake series ------------------------------------------ */
+
+/* A fixed normal deviate stream (Box-Muller over a small LCG). */
+static unsigned long long lcg = 88172645463325252ull;
+
+static double unif(void)
+{
+	lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+	return ((lcg >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double gauss(void)
+{
+	return sqrt(-2 * log(unif())) * cos(2 * M_PI * unif());
+}
+
+static void test_judge(void **state)
+{
+	const struct hl_rule rule = {.k = 3, .thr = 0.15, .min_nights = 3};
+	double quiet[] = {100, 103, 98, 101, 99, 102, 97, 100, 101, 99};
+	double noisy[] = {100, 140, 60, 130, 70, 120, 80, 110, 90, 100};
+	double b[10];
+	struct hl_verdict v;
+
+	(void)state;
+	/* 60% of the usual rate: beyond noise and threshold */
+	memcpy(b, quiet, sizeof(b));
+	hl_judge(60, b, 10, &rule, false, &v);
+	assert_int_equal(v.state, HL_REGRESSION);
+	assert_true(v.moved);
+	assert_float_equal(v.median, 100, 1e-9);
+	assert_float_equal(v.change, -0.4, 1e-9);
+	/* within the noise of a quiet figure */
+	memcpy(b, quiet, sizeof(b));
+	hl_judge(97, b, 10, &rule, false, &v);
+	assert_int_equal(v.state, HL_OK);
+	assert_false(v.moved);
+	/* beyond the noise but not the practical threshold: moved, no alarm */
+	memcpy(b, quiet, sizeof(b));
+	hl_judge(90, b, 10, &rule, false, &v);
+	assert_int_equal(v.state, HL_OK);
+	assert_true(v.moved);
+	/* beyond the threshold but within a noisy figure's noise */
+	memcpy(b, noisy, sizeof(b));
+	hl_judge(65, b, 10, &rule, false, &v);
+	assert_int_equal(v.state, HL_OK);
+	/* latency: higher is worse */
+	memcpy(b, quiet, sizeof(b));
+	hl_judge(160, b, 10, &rule, true, &v);
+	assert_int_equal(v.state, HL_REGRESSION);
+	memcpy(b, quiet, sizeof(b));
+	hl_judge(160, b, 10, &rule, false, &v);
+	assert_int_equal(v.state, HL_IMPROVED);
+	assert_false(v.moved);
+	/* too few nights: no verdict */
+	memcpy(b, quiet, sizeof(b));
+	hl_judge(10, b, 2, &rule, false, &v);
+	assert_int_equal(v.state, HL_NOHIST);
+	assert_true(hl_lower_better("seq_write_lat_p99"));
+	assert_false(hl_lower_better("rand_read_iops"));
+}
+
+/*
+ * The false-alarm rate report/README.md states, on fake figures of known
+ * noise (normal, coefficient of variation cv), 10 earlier nights, k = 3,
+ * 20000 quiet nights per case; and the sensitivity: an OSD at 60% and 80%
+ * of its rate.  The threshold must be about 3 cv or more for a quiet
+ * figure: below that the MAD of 10 nights is often small by chance.
+ */
+static void test_false_alarms(void **state)
+{
+	static const struct {
+		double cv, thr, max_fa, min60, min80;
+	} c[] = {
+		{0.05, 0.15, 0.003, 0.999, 0.70},
+		{0.05, 0.25, 0.0005, 0.999, 0.05},
+		{0.10, 0.35, 0.001, 0.60, 0},
+		{0.20, 0.15, 0.04, 0, 0},
+	};
+	const int nights = 20000;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		const struct hl_rule rule = {
+			.k = 3, .thr = c[i].thr, .min_nights = 3};
+		int fa = 0, hit60 = 0, hit80 = 0;
+
+		for (int n = 0; n < nights; n++) {
+			double b[10], save[10],
+				t = 100 * (1 + c[i].cv * gauss());
+			struct hl_verdict v;
+
+			for (int j = 0; j < 10; j++)
+				save[j] = 100 * (1 + c[i].cv * gauss());
+			memcpy(b, save, sizeof(b));
+			hl_judge(t, b, 10, &rule, false, &v);
+			fa += v.state == HL_REGRESSION;
+			memcpy(b, save, sizeof(b));
+			hl_judge(t * 0.6, b, 10, &rule, false, &v);
+			hit60 += v.state == HL_REGRESSION;
+			memcpy(b, save, sizeof(b));
+			hl_judge(t * 0.8, b, 10, &rule, false, &v);
+			hit80 += v.state == HL_REGRESSION;
+		}
+		print_message(
+			"cv %.2f threshold %.2f: false alarms %d of %d (%.3f%%), caught at 60%%: %.1f%%, at 80%%: %.1f%%\n",
+			c[i].cv, c[i].thr, fa, nights, 100.0 * fa / nights,
+			100.0 * hit60 / nights, 100.0 * hit80 / nights);
+		assert_true(fa <= nights * c[i].max_fa);
+		assert_true(hit60 >= nights * c[i].min60);
+		assert_true(hit80 >= nights * c[i].min80);
+	}
+}
+
+/* ---- the history directory and index ----------------------------------- */
+
+static void write_text(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+static void test_index_refused(void **state)
+{
+	struct hl_index ix;
+	struct ios_err err = {0};
+	char hist[128], idx[256], other[256];
+
+	(void)state;
+	snprintf(hist, sizeof(hist), "%s/hist", dir);
+	snprintf(idx, sizeof(idx), "%s/index.tsv", hist);
+	assert_int_equal(mkdir(hist, 0700), 0);
+	/* missing: empty */
+	assert_int_equal(hl_index_load(idx, &ix, &err), 0);
+	assert_int_equal(ix.n, 0);
+	write_text(idx,
+		   HL_INDEX_HEADER
+		   "20261206T070000Z\tok\tosd\tosd.0\ts1\twrite_bw\t100\n"
+		   "20261206T070000Z\tok\tosd\tosd.1\ts2\twrite_bw\t1e2x\n",
+		   0600);
+	assert_int_equal(hl_index_load(idx, &ix, &err), -EBADMSG);
+	assert_non_null(strstr(err.msg, "index.tsv:3: value"));
+	write_text(idx,
+		   HL_INDEX_HEADER
+		   "20261206T070000Z\tok\tosd\tosd.0\ts1\twrite_bw\t100\n",
+		   0600);
+	assert_int_equal(hl_index_load(idx, &ix, &err), 0);
+	assert_int_equal(ix.n, 1);
+	hl_index_free(&ix);
+	/* an index others can write */
+	assert_int_equal(chmod(idx, 0622), 0);
+	assert_int_equal(hl_index_load(idx, &ix, &err), -EPERM);
+	assert_non_null(strstr(err.msg, "writable by its group or others"));
+	assert_int_equal(chmod(idx, 0600), 0);
+	/* a history directory others can write */
+	assert_int_equal(chmod(hist, 0777), 0);
+	assert_int_equal(hl_index_load(idx, &ix, &err), -EPERM);
+	assert_non_null(strstr(err.msg, "history directory"));
+	assert_int_equal(chmod(hist, 0700), 0);
+	/* an index that is a symlink */
+	snprintf(other, sizeof(other), "%s/elsewhere.tsv", dir);
+	write_text(other, HL_INDEX_HEADER, 0600);
+	assert_int_equal(unlink(idx), 0);
+	assert_int_equal(symlink(other, idx), 0);
+	assert_int_equal(hl_index_load(idx, &ix, &err), -ELOOP);
+	assert_int_equal(unlink(idx), 0);
+	/* another user's index and directory (root only: chown) */
+	if (geteuid() == 0) {
+		write_text(idx, HL_INDEX_HEADER, 0600);
+		assert_int_equal(chown(idx, 65534, 65534), 0);
+		assert_int_equal(hl_index_load(idx, &ix, &err), -EPERM);
+		assert_non_null(strstr(err.msg, "belongs to uid 65534"));
+		assert_int_equal(unlink(idx), 0);
+		assert_int_equal(chown(hist, 65534, 65534), 0);
+		assert_int_equal(hl_index_load(idx, &ix, &err), -EPERM);
+		assert_non_null(strstr(err.msg, "history directory"));
+		assert_int_equal(chown(hist, 0, 0), 0);
+	}
+}
+
+/* ---- end to end: health-record, then health ---------------------------- */
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *s;
+	long n;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	s = calloc(1, (size_t)n + 1);
+	if (fread(s, 1, (size_t)n, f) != (size_t)n)
+		fail();
+	fclose(f);
+	return s;
+}
+
+/* One night: three OSDs (osd.1 on s2 at [s2] of its rate), a client on
+ * c1 whose write falls with it. */
+static int night(const char *idx, const char *stamp, double s2, char **out)
+{
+	char f0[96], f1[96], f2[96], f3[96], f4[96], n[40];
+	double j = (stamp[14] - '0') * 0.01; /* a little night-to-night noise */
+
+	snprintf(n, sizeof(n), "--night=%s", stamp);
+	snprintf(f0, sizeof(f0), "--figure=osd,osd.0,s1,write_bw,%.0f",
+		 200e6 * (1 + j));
+	snprintf(f1, sizeof(f1), "--figure=osd,osd.1,s2,write_bw,%.0f",
+		 210e6 * s2 * (1 - j));
+	snprintf(f2, sizeof(f2), "--figure=osd,osd.2,s3,write_bw,%.0f",
+		 190e6 * (1 + j));
+	snprintf(f3, sizeof(f3), "--figure=client,c1,c1,seq_write_bw,%.0f",
+		 80e6 * (s2 < 1 ? 0.8 : 1 + j));
+	snprintf(f4, sizeof(f4),
+		 "--figure=metadata,mds,c1,md_create_lat_p99,%.0f",
+		 900e3 * (1 + j));
+	assert_int_equal(
+		run_cmd(out, 8, "health-record", idx, n, f0, f1, f2, f3, f4),
+		0);
+	free(*out);
+	return 0;
+}
+
+static void test_health_nights(void **state)
+{
+	char hist[128], idx[300], prom[300], *out, *p;
+	char iarg[320], parg[320];
+
+	(void)state;
+	snprintf(hist, sizeof(hist), "%s/history", dir);
+	assert_int_equal(mkdir(hist, 0700), 0);
+	snprintf(idx, sizeof(idx), "%s/index.tsv", hist);
+	snprintf(prom, sizeof(prom), "%s/iostrata.prom", dir);
+	snprintf(iarg, sizeof(iarg), "--index=%s", idx);
+	snprintf(parg, sizeof(parg), "--prometheus=%s", prom);
+	night(iarg, "20261201T070000Z", 1, &out);
+	/* one night: no history, no alarm */
+	assert_int_equal(run_cmd(&out, 3, "health", iarg, parg), 0);
+	assert_non_null(strstr(out, "no history"));
+	free(out);
+	night(iarg, "20261202T070001Z", 1, &out);
+	night(iarg, "20261203T070002Z", 1, &out);
+	night(iarg, "20261204T070001Z", 1, &out);
+	assert_int_equal(run_cmd(&out, 3, "health", iarg, parg), 0);
+	assert_non_null(strstr(out, "no regression"));
+	assert_null(strstr(out, "REGRESSION"));
+	free(out);
+	/* osd.1 at 60% */
+	night(iarg, "20261205T070000Z", 0.6, &out);
+	assert_int_equal(run_cmd(&out, 3, "health", iarg, parg), 1);
+	p = strstr(out, "REGRESSION: osd.1 on host s2: write_bw");
+	assert_non_null(p);
+	assert_non_null(strstr(p, "moved with it: client c1 seq_write_bw -2"));
+	assert_null(strstr(out, "REGRESSION: osd.0"));
+	free(out);
+	out = slurp(prom);
+	assert_non_null(strstr(
+		out,
+		"iostrata_regression{layer=\"osd\",osd=\"osd.1\",host=\"s2\",client=\"\",metric=\"write_bw\"} 1\n"));
+	assert_non_null(strstr(
+		out,
+		"iostrata_regression{layer=\"osd\",osd=\"osd.0\",host=\"s1\",client=\"\",metric=\"write_bw\"} 0\n"));
+	assert_non_null(strstr(
+		out,
+		"iostrata_health_value{layer=\"metadata\",osd=\"\",host=\"c1\",client=\"\",metric=\"md_create_lat_p99\"}"));
+	assert_non_null(strstr(out, "iostrata_health_night_failed 0\n"));
+	free(out);
+	/* a layer's own threshold: 50% for OSDs and clients lets 60% pass */
+	assert_int_equal(run_cmd(&out, 4, "health", iarg, "--threshold=osd=0.5",
+				 "--threshold=client=50%"),
+			 0);
+	assert_non_null(strstr(out, "no regression"));
+	free(out);
+	assert_int_equal(
+		run_cmd(&out, 3, "health", iarg, "--threshold=osd=0.5"), 1);
+	assert_non_null(strstr(out, "REGRESSION: client c1"));
+	assert_null(strstr(out, "REGRESSION: osd.1"));
+	free(out);
+	assert_int_equal(run_cmd(&out, 3, "health", iarg, "--threshold==0.5"),
+			 2);
+	free(out);
+	/* the page: osd.1's plot marked, its regressed night a red circle;
+	 * osd.0's not */
+	{
+		char harg[320], hpath[300];
+
+		snprintf(hpath, sizeof(hpath), "%s/health.html", hist);
+		snprintf(harg, sizeof(harg), "--html=%s", hpath);
+		assert_int_equal(run_cmd(&out, 3, "health", iarg, harg), 1);
+		free(out);
+		out = slurp(hpath);
+		p = strstr(
+			out,
+			"<div class=\"fig regressed\" id=\"osd-osd.1-s2-write_bw\">");
+		assert_non_null(p);
+		assert_non_null(strstr(p, "<circle class=\"regression\""));
+		assert_non_null(strstr(
+			out,
+			"<div class=\"fig\" id=\"osd-osd.0-s1-write_bw\">"));
+		free(out);
+	}
+	/* restored: cleared, and said */
+	night(iarg, "20261206T070000Z", 1, &out);
+	assert_int_equal(run_cmd(&out, 3, "health", iarg, parg), 0);
+	assert_non_null(
+		strstr(out, "RECOVERED: osd.1 on host s2: write_bw back to"));
+	free(out);
+	out = slurp(prom);
+	assert_non_null(strstr(
+		out,
+		"iostrata_regression{layer=\"osd\",osd=\"osd.1\",host=\"s2\",client=\"\",metric=\"write_bw\"} 0\n"));
+	free(out);
+	/* a failed night: recorded, the verdict fails and says why */
+	assert_int_equal(run_cmd(&out, 4, "health-record", iarg,
+				 "--night=20261207T070000Z",
+				 "--failed=sequential\trun\nfailed"),
+			 0);
+	free(out);
+	assert_int_equal(run_cmd(&out, 3, "health", iarg, parg), 1);
+	assert_non_null(strstr(
+		out, "FAILED: night 20261207T070000Z: sequential run failed"));
+	free(out);
+	out = slurp(prom);
+	assert_non_null(strstr(out, "iostrata_health_night_failed 1\n"));
+	free(out);
+	/* pruning keeps the last N nights */
+	assert_int_equal(
+		run_cmd(&out, 4, "health", iarg, "--keep=4", "--min-nights=3"),
+		1);
+	assert_non_null(
+		strstr(out, "pruned: 3 night(s) before 20261204T070001Z"));
+	free(out);
+	out = slurp(idx);
+	assert_null(strstr(out, "20261203T"));
+	assert_non_null(strstr(out, "20261204T070001Z\tok\tosd\tosd.0"));
+	assert_true(!strncmp(out, HL_INDEX_HEADER, strlen(HL_INDEX_HEADER)));
+	free(out);
+	/* bad input */
+	assert_int_equal(
+		run_cmd(&out, 3, "health-record", iarg, "--night=yesterday"),
+		2);
+	free(out);
+	assert_int_equal(run_cmd(&out, 4, "health-record", iarg,
+				 "--night=20261208T070000Z",
+				 "--figure=osd,osd.1,s2;rm,write_bw,1"),
+			 2);
+	free(out);
+	assert_int_equal(run_cmd(&out, 3, "health", iarg, "--keep=2"), 2);
+	free(out);
+}
+
+/* A storage host's network figure is named as that host's network, and
+ * its gauge carries the host with no OSD and no client. */
+static void test_network_named(void **state)
+{
+	char hist[128], idx[300], prom[300], iarg[320], parg[320], *out;
+	static const char *const nights[] = {
+		"--night=20261201T070000Z", "--night=20261202T070000Z",
+		"--night=20261203T070000Z", "--night=20261204T070000Z"};
+	static const char *const figs[] = {
+		"--figure=network,s2,s2,read_bw,900000000",
+		"--figure=network,s2,s2,read_bw,910000000",
+		"--figure=network,s2,s2,read_bw,880000000",
+		"--figure=network,s2,s2,read_bw,25000000"};
+
+	(void)state;
+	snprintf(hist, sizeof(hist), "%s/nethist", dir);
+	assert_int_equal(mkdir(hist, 0700), 0);
+	snprintf(idx, sizeof(idx), "%s/index.tsv", hist);
+	snprintf(prom, sizeof(prom), "%s/net.prom", dir);
+	snprintf(iarg, sizeof(iarg), "--index=%s", idx);
+	snprintf(parg, sizeof(parg), "--prometheus=%s", prom);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(run_cmd(&out, 5, "health-record", iarg,
+					 nights[i], figs[i],
+					 "--figure=osd,osd.1,s2,write_bw,2e8"),
+				 0);
+		free(out);
+	}
+	assert_int_equal(run_cmd(&out, 3, "health", iarg, parg), 1);
+	assert_non_null(strstr(
+		out, "REGRESSION: the network of host s2: read_bw 23.8 MiB/s"));
+	assert_null(strstr(out, "REGRESSION: osd.1"));
+	free(out);
+	out = slurp(prom);
+	assert_non_null(strstr(
+		out,
+		"iostrata_regression{layer=\"network\",osd=\"\",host=\"s2\",client=\"\",metric=\"read_bw\"} 1\n"));
+	free(out);
+}
+
+/* Per-node client figures from results files: one row per node and
+ * metric, the node's own rate. */
+static void test_record_h5(void **state)
+{
+	struct ios_synth s;
+	char hist[128], idx[300], iarg[320], *out;
+
+	(void)state;
+	ios_synth_defaults(&s);
+	s.nnodes = 2;
+	s.ranks_per_node = 2;
+	s.phases = "write,read";
+	s.nreps = 2;
+	s.rank_bw = 50e6;
+	synth_file("seq.h5", &s);
+	s.phases = "randwrite,randread";
+	s.bs = 4096;
+	synth_file("rand.h5", &s);
+	snprintf(hist, sizeof(hist), "%s/h5hist", dir);
+	assert_int_equal(mkdir(hist, 0700), 0);
+	snprintf(idx, sizeof(idx), "%s/index.tsv", hist);
+	snprintf(iarg, sizeof(iarg), "--index=%s", idx);
+	assert_int_equal(run_cmd(&out, 5, "health-record", iarg,
+				 "--night=20261206T070000Z", P("seq.h5"),
+				 P("rand.h5")),
+			 0);
+	free(out);
+	out = slurp(idx);
+	for (int nd = 1; nd <= 2; nd++) {
+		static const char *const m[] = {
+			"seq_write_bw",      "seq_write_lat_p50",
+			"seq_write_lat_p99", "seq_read_bw",
+			"rand_write_iops",   "rand_read_lat_p99",
+		};
+
+		for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+			char want[96];
+
+			snprintf(want, sizeof(want),
+				 "\tok\tclient\tn%d\tn%d\t%s\t", nd, nd, m[i]);
+			if (!strstr(out, want))
+				fail_msg("no row \"%s\" in\n%s", want, out);
+		}
+	}
+	/* a node's rate is its two ranks', not the run's four */
+	{
+		const char *p = strstr(out, "\tn1\tn1\tseq_write_bw\t");
+		double v;
+
+		assert_non_null(p);
+		v = strtod(p + strlen("\tn1\tn1\tseq_write_bw\t"), NULL);
+		assert_true(v > 2 * 50e6 * 0.8 && v < 2 * 50e6 * 1.2);
+	}
+	assert_null(strstr(out, "seq_write_iops"));
+	assert_null(strstr(out, "rand_write_bw"));
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_line),
+		cmocka_unit_test(test_judge),
+		cmocka_unit_test(test_false_alarms),
+		cmocka_unit_test_setup_teardown(test_index_refused, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_health_nights, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_record_h5, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_network_named, setup,
+						teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
