@@ -5,14 +5,14 @@
 # real nights into one history (the nights are minutes apart: the index's
 # stamps are their time): three on the untouched site, then one with s2's
 # OSD throttled by the SPANK plugin's own disk throttle (a job on s2 with
-# --iostrata-disk-bw at 60% of osd.1's lowest rate in the index) and one
-# after the throttle is gone.  Checked: every night in the index (OSDs,
+# --iostrata-disk-bw at 45% of osd.1's lowest rate in the index, about
+# half of it measured) and one after the throttle is gone.  Checked: every night in the index (OSDs,
 # both clients per node, metadata); the throttled night's job fails, its
 # verdict names osd.1 on host s2 (and no other OSD), the Prometheus gauge
 # iostrata_regression{osd="osd.1",host="s2"} of write_bw or of
 # write_bw_vs_peers (its rate over the other OSDs': this machine's load
-# moves every OSD's absolute rate by +-40% from night to night) is 1; the next night exits 0,
-# says RECOVERED for osd.1 and the gauge is 0.  A history directory of
+# moves every OSD's absolute rate by +-40% from night to night) is 1; the
+# next night flags no OSD, says RECOVERED for osd.1 and the gauge is 0.  A history directory of
 # another user is refused, the job failing before it measures.  With
 # IOSTRATA_LONG=1 (tests/run --long) 8 more quiet nights follow, each
 # without a regression (the false alarms are counted in the log).
@@ -62,11 +62,15 @@ for fig in 'osd	osd.0	s1	write_bw' 'osd	osd.1	s2	write_bw_vs_peers' 'osd	osd.2	s
 	[[ $n -eq 3 ]] || fail "the index has $n lines of \"$fig\" after 3 nights, want 3"
 done
 
-# night 4: s2's OSD at 60% of its rate so far
-# (of its lowest: a night as loaded as the slowest quiet one must still
-# show it; 3 nights are a crude baseline, their noise up to 20% here)
+# night 4: s2's OSD slowed to about 60% of its rate so far: a throttle at
+# 45% of its lowest quiet night (a night as loaded as the slowest quiet
+# one must still show it; 3 nights are a crude baseline, their noise up
+# to 20% here).  The blkio throttle lets its first ~100 ms through, and a
+# 256M bench at 1.6 GB/s lasts ~160 ms: a throttle at 60% measured 48-77%
+# of the usual rate (77% at 10:53 was not caught); at 45% three runs in
+# a row were caught (the last at 43%).
 bw=$(awk -F'\t' '$3 == "osd" && $4 == "osd.1" && $6 == "write_bw" { print $7 }' "$idx" | sort -g | sed -n 1p)
-rate=$(awk -v b="$bw" 'BEGIN { printf "%dK", b * 0.6 / 1024 }')
+rate=$(awk -v b="$bw" 'BEGIN { printf "%dK", b * 0.45 / 1024 }')
 log "osd.1's lowest rate of 3 nights $bw B/s: throttled to $rate"
 cat >"$work/hold.sh" <<JOB
 #!/bin/bash
@@ -88,9 +92,17 @@ grep -q "^REGRESSION: osd.1 on host s2: write_bw" "$h" || fail "night 4 does not
 grep -q "^REGRESSION: osd.[02] " "$h" && fail "night 4 names another OSD: $(cat "$h")"
 grep -Eq "$gauge 1\$" "$prom" || fail "night 4: no osd.1 gauge at 1 in $prom: $(grep regression "$prom")"
 
-# night 5: the throttle gone
-night 5 || fail "night 5, after the restore: the job failed: $(cat "$work/n5/elements/0/health.txt")"
+# night 5: the throttle gone.  Its OSD alert must clear.  The client
+# figures a minute after the restore (not a night) may still be slowed
+# while the cluster drains what night 4 queued (one run at 10:48: both
+# clients' sequential writes at 49% with 5x their p99): the job may then
+# exit non-zero, but never for an OSD.
 h=$work/n5/elements/0/health.txt
+if ! night 5; then
+	[[ -s $h ]] || fail "night 5, after the restore: the job failed without a verdict: $(tail -n 20 "$work"/n5/elements/0/slurm-*.out)"
+	grep -q "^REGRESSION: osd" "$h" && fail "night 5, after the restore: an OSD still flagged: $(cat "$h")"
+	log "night 5: client or metadata figures still slowed a minute after the restore (no OSD flagged)"
+fi
 grep -q "^RECOVERED: osd.1 on host s2: write_bw" "$h" || fail "night 5 does not say osd.1 recovered: $(cat "$h")"
 [[ $(grep -Ec "$gauge 0\$" "$prom") -eq 2 ]] || fail "night 5: osd.1's gauges are not both 0 in $prom: $(grep osd.1 "$prom")"
 shopt -s nullglob
