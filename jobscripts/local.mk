@@ -124,6 +124,7 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t55-sweep-replication.sh \
 	tests/integration/t56-accept-nersc.sh \
 	tests/integration/t57-campaign-dataset.sh \
+	tests/integration/t58-nightly-health.sh \
 	# End of dist_noinst_SCRIPTS (jobs)
 EXTRA_DIST += \
 	tests/integration/t5x-lib.bash \
