@@ -97,7 +97,9 @@ const struct ios_rados_api *ios_rados_load(struct ios_err *err);
 	X(ceph_fsetxattr)                                                      \
 	X(ceph_fremovexattr)                                                   \
 	X(ceph_lgetxattr)                                                      \
-	X(ceph_unlink)
+	X(ceph_unlink)                                                         \
+	X(ceph_mkdir)                                                          \
+	X(ceph_rmdir)
 
 struct ios_cephfs_api {
 #define IOS_DL_MEMBER(f) __typeof__(f) *f;

@@ -131,8 +131,8 @@ static double loo_at(const double *s, int skip, int k)
  * the MAD of all ranks, which one rank cannot move.  [s] and [tmp] hold n
  * values each.
  */
-static void rate_outliers(struct ios_rep_result *rep, const double *rate, int n,
-			  double *s, double *tmp)
+void ios_rate_outliers(const double *rate, int n, double *s, double *tmp,
+		       void (*flag)(void *arg, int i), void *arg)
 {
 	double mad_all = 0;
 	int m = n - 1;
@@ -171,8 +171,19 @@ static void rate_outliers(struct ios_rep_result *rep, const double *rate, int n,
 			   IOS_OUTLIER_RATE_FLOOR * ref);
 		if (rate[i] < ref - fmin(thr, IOS_OUTLIER_RATE_CEIL * ref) ||
 		    (n >= 3 && rate[i] > ref + thr))
-			rep->ranks[i].outlier |= IOS_OUTLIER_RATE;
+			flag(arg, i);
 	}
+}
+
+static void flag_rate(void *arg, int i)
+{
+	((struct ios_rep_result *)arg)->ranks[i].outlier |= IOS_OUTLIER_RATE;
+}
+
+static void rate_outliers(struct ios_rep_result *rep, const double *rate, int n,
+			  double *s, double *tmp)
+{
+	ios_rate_outliers(rate, n, s, tmp, flag_rate, rep);
 }
 
 /* Append one reason to rep->invalid_reason ("; "-separated). */

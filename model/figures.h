@@ -158,6 +158,11 @@ void ios_lat_stat(const struct ios_phase_result *ph, double q,
  * reordered), and the MAD of [n] values around [median] (uses [tmp], n).
  */
 double ios_median(double *v, int n);
+/* The rate rule of the outliers above over [n] rates (n >= 2): [flag]
+ * called with [arg] and i for every outlier i, slow or fast.  [s] and
+ * [tmp] hold n values each.  The metadata phases use it too. */
+void ios_rate_outliers(const double *rate, int n, double *s, double *tmp,
+		       void (*flag)(void *arg, int i), void *arg);
 double ios_mad(const double *v, int n, double median, double *tmp);
 
 #endif

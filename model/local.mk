@@ -12,6 +12,7 @@ model_libiostrata_model_la_SOURCES = \
 	model/runrec.h \
 	model/figures.c \
 	model/figures.h \
+	model/metafig.c \
 	model/layers.c \
 	model/layers.h \
 	model/roles.c \

@@ -67,6 +67,9 @@ void ios_run_clear(struct ios_run *run)
 	free(run->phases);
 	free(run->layers);
 	free(run->net);
+	for (int k = 0; run->meta && k < run->nmeta; k++)
+		ios_meta_phase_clear(&run->meta[k]);
+	free(run->meta);
 	memset(run, 0, sizeof(*run));
 }
 

@@ -168,6 +168,59 @@ struct ios_layer {
 };
 
 /* A whole run. */
+/*
+ * The metadata phases (iostrata-bench --meta; /meta in the results file).
+ * Raw per rank: the operations it did, the ones that failed and its wall
+ * time from the phase's common start (a barrier) to its last operation's
+ * end; the merged latency histogram of every operation of every rank.
+ * The figures (ios_meta_figures) are derived from these.
+ */
+struct ios_meta_rank {
+	uint64_t ops;    /* operations done (created, statted, ...) */
+	uint64_t errors; /* operations that failed (the first stops it) */
+	double wall_s;   /* from the common start to its last op's end */
+};
+
+struct ios_meta_rep {
+	int32_t nranks;
+	struct ios_meta_rank *ranks; /* [nranks] */
+	/* the latencies of every op of every rank: bucket counts
+	 * [IOS_LAT_BUCKETS] (lathist.h) and their summary */
+	uint64_t *lat_hist;
+	struct ios_lat_summary lat;
+	/* 1 when a --meta-time stonewall ended the phase */
+	int32_t stonewalled;
+};
+
+struct ios_meta_phase {
+	char op[16]; /* create, stat, read, remove, mkdir, dirstat, rmdir */
+	int32_t nreps;
+	struct ios_meta_rep *reps; /* [nreps] */
+};
+
+/* The figures of one metadata repetition, from its ranks. */
+struct ios_meta_fig {
+	uint64_t ops, errors; /* over the ranks */
+	double wall_max_s;    /* the slowest rank's wall time */
+	int32_t slowest_rank;
+	/* ops / wall_max_s: mdtest's rate (all work over the slowest
+	 * rank's time) */
+	double ops_s;
+	/* ops_i / wall_i over the ranks */
+	double rank_ops_s_min, rank_ops_s_median, rank_ops_s_max;
+	double sum_rank_ops_s;
+	/* ranks whose rate is an outlier by figures.h's rate rule */
+	int32_t nstragglers;
+	int32_t straggler[8]; /* the first 8 of them */
+	double lat_p50_ns, lat_p99_ns, lat_max_ns;
+};
+
+/* Compute [f] from [rep]; NAN rates where a rank has no time. */
+void ios_meta_figures(const struct ios_meta_rep *rep, struct ios_meta_fig *f);
+
+/* Release what [ph] holds (its repetitions' arrays); zeroes it. */
+void ios_meta_phase_clear(struct ios_meta_phase *ph);
+
 struct ios_run {
 	/* identity and provenance */
 	char *run_id;      /* random UUID */
@@ -205,6 +258,9 @@ struct ios_run {
 	size_t nnet;
 	struct ios_net_pair *net;
 	char *verdict; /* layered run: the verdict in words */
+	/* the metadata phases (--meta), in the order they ran */
+	int32_t nmeta;
+	struct ios_meta_phase *meta;
 };
 
 /*

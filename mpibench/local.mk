@@ -19,6 +19,7 @@ mpibench_backends_libiostrata_mbbe_la_SOURCES = \
 	mpibench/backends/mb_config.c \
 	mpibench/backends/mb_config.h \
 	mpibench/backends/mb_config_check.c \
+	mpibench/backends/mb_config_meta.c \
 	mpibench/backends/mb_config_parse.c \
 	mpibench/backends/mb_config_internal.h \
 	mpibench/backends/mb_target.c \
@@ -63,6 +64,8 @@ mpibench_engine_libiostrata_mbeng_la_SOURCES = \
 	mpibench/engine/dataset.h \
 	mpibench/engine/crashlog.c \
 	mpibench/engine/crashlog.h \
+	mpibench/engine/meta.h \
+	mpibench/engine/meta_name.c \
 	# End of mpibench_engine_libiostrata_mbeng_la_SOURCES
 mpibench_engine_libiostrata_mbeng_la_CPPFLAGS = \
 	$(AM_CPPFLAGS) \
@@ -75,6 +78,7 @@ if HAVE_MPI
 noinst_LTLIBRARIES += mpibench/engine/libiostrata_mbengmpi.la
 endif
 mpibench_engine_libiostrata_mbengmpi_la_SOURCES = \
+	mpibench/engine/meta.c \
 	mpibench/engine/phase.c \
 	mpibench/engine/phase.h \
 	mpibench/engine/phase_gather.c \
@@ -212,6 +216,7 @@ check_PROGRAMS += \
 	tests/unit/test_mb_summary \
 	tests/unit/test_mb_dataset \
 	tests/unit/test_mb_thrq \
+	tests/unit/test_mb_meta \
 	# End of check_PROGRAMS (mpibench)
 TESTS += \
 	tests/unit/test_mb_config \
@@ -225,6 +230,7 @@ TESTS += \
 	tests/unit/test_mb_summary \
 	tests/unit/test_mb_dataset \
 	tests/unit/test_mb_thrq \
+	tests/unit/test_mb_meta \
 	# End of TESTS (mpibench)
 if HAVE_MPI
 check_PROGRAMS += tests/unit/test_mb_exit
@@ -246,6 +252,11 @@ tests_unit_test_mb_thrq_LDADD = $(MB_TEST_LDADD)
 tests_unit_test_mb_hostile_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_hostile_CFLAGS = $(MB_TEST_CFLAGS)
 tests_unit_test_mb_hostile_LDADD = $(MB_TEST_LDADD)
+# The metadata phases: options, names, stonewall, figures, posix hooks
+# (no MPI).
+tests_unit_test_mb_meta_CPPFLAGS = $(MB_TEST_CPPFLAGS)
+tests_unit_test_mb_meta_CFLAGS = $(MB_TEST_CFLAGS)
+tests_unit_test_mb_meta_LDADD = $(MB_TEST_LDADD)
 # The --once block order and I/O bound (no MPI).
 tests_unit_test_mb_once_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_once_CFLAGS = $(MB_TEST_CFLAGS)

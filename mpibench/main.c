@@ -39,6 +39,8 @@
 #include "layers.h"
 #include "layers_run.h"
 #include "mb_config.h"
+#define IOSTRATA_MB_META_MPI
+#include "meta.h"
 #include "mb_exit.h"
 #include "ownfile.h"
 #include "phase.h"
@@ -281,7 +283,10 @@ static int check_inputs(const struct mb_world *w, int nranks,
 {
 	int rc = 0;
 
-	if (!(g_cfg.backend->flags & (MB_BF_NO_LOCAL_FS | MB_BF_NO_DATA)))
+	/* the metadata phases make their own directory under --dir (meta.h),
+	 * resolved by the backend with the same link rule */
+	if (!(g_cfg.backend->flags & (MB_BF_NO_LOCAL_FS | MB_BF_NO_DATA)) &&
+	    !g_cfg.nmeta)
 		rc = mb_config_check_target(&g_cfg, g_rank, nranks,
 					    w->ranks_on_node, err);
 	if (agree_fail(rc, err))
@@ -354,6 +359,24 @@ static bool run_phases(struct mb_world *w, struct ios_run *run,
 				fprintf(stderr, "%s\n", err->msg);
 			return false;
 		}
+	}
+	return true;
+}
+
+static void meta_rep_done(void *arg)
+{
+	(void)arg;
+	write_results(NULL);
+}
+
+/* The metadata phases (--meta), instead of the --rw ones. */
+static bool run_meta(struct ios_run *run, struct ios_err *err)
+{
+	if (mb_meta_run(&g_cfg, MPI_COMM_WORLD, g_rank == 0 ? run : NULL,
+			meta_rep_done, NULL, err)) {
+		if (g_rank == 0)
+			fprintf(stderr, "iostrata-bench: %s\n", err->msg);
+		return false;
 	}
 	return true;
 }
@@ -433,7 +456,7 @@ static void remove_files(void)
 	struct mb_phase_spec spec = {.cfg = &g_cfg};
 	struct ios_err e = {0};
 
-	if (g_cfg.keep || (g_cfg.backend->flags & MB_BF_NO_DATA))
+	if (g_cfg.keep || g_cfg.nmeta || (g_cfg.backend->flags & MB_BF_NO_DATA))
 		return;
 	if (mb_phase_cleanup(&spec, MPI_COMM_WORLD, &e) && e.msg[0])
 		fprintf(stderr, "iostrata-bench: rank %d: %s\n", g_rank, e.msg);
@@ -498,7 +521,8 @@ int main(int argc, char **argv)
 
 	install_signal_cleanup();
 	g_files_created = true;
-	failed = !run_phases(w, &run, &err);
+	failed = g_cfg.nmeta ? !run_meta(&run, &err)
+			     : !run_phases(w, &run, &err);
 	gather_rss(nranks);
 	if (g_rank == 0)
 		finish_record(&run, &any_invalid, &failed);

@@ -66,5 +66,18 @@ int mb_backend_validate(const struct mb_backend *be, struct ios_err *err)
 			err, -EINVAL,
 			"backend %s: submit and reap must both be present exactly when MB_BF_ASYNC is set",
 			be->name);
+	if (mb_backend_has_meta(be) != (be->meta_create || be->meta_stat ||
+					be->meta_read || be->meta_remove ||
+					be->meta_mkdir))
+		return ios_errf(
+			err, -EINVAL,
+			"backend %s: the metadata hooks (meta_create, meta_stat, meta_read, meta_remove, meta_mkdir) must be all present or all absent",
+			be->name);
 	return 0;
+}
+
+bool mb_backend_has_meta(const struct mb_backend *b)
+{
+	return b && b->meta_create && b->meta_stat && b->meta_read &&
+	       b->meta_remove && b->meta_mkdir;
 }

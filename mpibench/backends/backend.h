@@ -127,6 +127,28 @@ struct mb_backend {
 	/* Optional: remove [name] (cleanup unless --keep).  0, -ENOENT, -errno
 	 */
 	int (*unlink)(struct mb_ctx *ctx, const char *name);
+	/*
+	 * Optional, all five or none: the metadata workload (--meta,
+	 * engine/meta.h).  [path] is relative to --dir (cephfs: to --dir
+	 * inside --cephfs-root) and made only of names the core built, under
+	 * a directory the core created itself (never following a symbolic
+	 * link: O_NOFOLLOW, AT_SYMLINK_NOFOLLOW).  Each returns 0 or -errno
+	 * with ctx->err set.  Without them --meta is refused for the backend.
+	 */
+	/* create [path] exclusively (never an existing name) and write
+	 * [len] bytes of [buf] */
+	int (*meta_create)(struct mb_ctx *ctx, const char *path,
+			   const void *buf, size_t len);
+	/* stat [path] without following a link: -ENOTDIR / -EISDIR when
+	 * it is not a directory / a regular file as [dir] says */
+	int (*meta_stat)(struct mb_ctx *ctx, const char *path, bool dir);
+	/* open [path], read [len] bytes (-EIO when fewer), close */
+	int (*meta_read)(struct mb_ctx *ctx, const char *path, void *buf,
+			 size_t len);
+	/* unlink the file (rmdir the directory with [dir]) [path] */
+	int (*meta_remove)(struct mb_ctx *ctx, const char *path, bool dir);
+	/* create the directory [path] (mode 0700) */
+	int (*meta_mkdir)(struct mb_ctx *ctx, const char *path);
 	/* Required: release what init allocated. */
 	void (*fini)(struct mb_ctx *ctx);
 };
@@ -142,6 +164,9 @@ const struct mb_backend *mb_backend_find(const char *name);
  * reap both present iff MB_BF_ASYNC.  Returns 0 or -EINVAL with [err] set.
  */
 int mb_backend_validate(const struct mb_backend *be, struct ios_err *err);
+
+/* Whether [b] has the metadata hooks (--meta). */
+bool mb_backend_has_meta(const struct mb_backend *b);
 
 /*
  * The Ceph connection options of [cfg] (--ceph-conf, --ceph-id,

@@ -461,6 +461,127 @@ static int cephfs_unlink(struct mb_ctx *ctx, const char *name)
 	return rc;
 }
 
+/* ---- the metadata hooks (--meta): paths under --dir, no link followed
+ * ------------------------------------------------------------------ */
+
+static int meta_path(struct mb_ctx *ctx, const char *what, const char *name,
+		     char *buf, size_t len)
+{
+	struct cephfs_priv *cp = ctx->priv;
+	int rc = path_of(cp, name, buf, len);
+
+	if (rc < 0)
+		return ios_errf(ctx->err, rc, "cephfs: %s '%s/%s': %s", what,
+				cp->dir, name, strerror(-rc));
+	return 0;
+}
+
+static int meta_fail(struct mb_ctx *ctx, const char *what, const char *path,
+		     int rc)
+{
+	return ios_errf(ctx->err, rc, "cephfs: %s '%s': %s", what, path,
+			strerror(-rc));
+}
+
+static int cephfs_meta_create(struct mb_ctx *ctx, const char *name,
+			      const void *buf, size_t len)
+{
+	struct cephfs_priv *cp = ctx->priv;
+	char path[4096 + 256];
+	int fd, rc;
+
+	rc = meta_path(ctx, "create", name, path, sizeof(path));
+	if (rc)
+		return rc;
+	fd = libcephfs->ceph_open(cp->cmount, path,
+				  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW,
+				  0600);
+	if (fd < 0)
+		return meta_fail(ctx, "create", path, fd);
+	if (len) {
+		rc = libcephfs->ceph_write(cp->cmount, fd, buf, (int64_t)len,
+					   0);
+		if (rc >= 0 && (size_t)rc != len)
+			rc = -EIO;
+		if (rc < 0) {
+			libcephfs->ceph_close(cp->cmount, fd);
+			return meta_fail(ctx, "write", path, rc);
+		}
+	}
+	rc = libcephfs->ceph_close(cp->cmount, fd);
+	return rc < 0 ? meta_fail(ctx, "close", path, rc) : 0;
+}
+
+static int cephfs_meta_stat(struct mb_ctx *ctx, const char *name, bool dir)
+{
+	struct cephfs_priv *cp = ctx->priv;
+	struct ceph_statx stx;
+	char path[4096 + 256];
+	int rc;
+
+	rc = meta_path(ctx, "stat", name, path, sizeof(path));
+	if (rc)
+		return rc;
+	rc = libcephfs->ceph_statx(cp->cmount, path, &stx,
+				   CEPH_STATX_BASIC_STATS, AT_SYMLINK_NOFOLLOW);
+	if (rc < 0)
+		return meta_fail(ctx, "stat", path, rc);
+	if (dir && !S_ISDIR(stx.stx_mode))
+		return meta_fail(ctx, "stat", path, -ENOTDIR);
+	if (!dir && !S_ISREG(stx.stx_mode))
+		return meta_fail(ctx, "stat", path, -EISDIR);
+	return 0;
+}
+
+static int cephfs_meta_read(struct mb_ctx *ctx, const char *name, void *buf,
+			    size_t len)
+{
+	struct cephfs_priv *cp = ctx->priv;
+	char path[4096 + 256];
+	int fd, rc = 0;
+
+	rc = meta_path(ctx, "read", name, path, sizeof(path));
+	if (rc)
+		return rc;
+	fd = libcephfs->ceph_open(cp->cmount, path, O_RDONLY | O_NOFOLLOW, 0);
+	if (fd < 0)
+		return meta_fail(ctx, "open", path, fd);
+	if (len) {
+		rc = libcephfs->ceph_read(cp->cmount, fd, buf, (int64_t)len, 0);
+		if (rc >= 0 && (size_t)rc != len)
+			rc = -EIO;
+	}
+	libcephfs->ceph_close(cp->cmount, fd);
+	return rc < 0 ? meta_fail(ctx, "read", path, rc) : 0;
+}
+
+static int cephfs_meta_remove(struct mb_ctx *ctx, const char *name, bool dir)
+{
+	struct cephfs_priv *cp = ctx->priv;
+	char path[4096 + 256];
+	int rc;
+
+	rc = meta_path(ctx, dir ? "rmdir" : "unlink", name, path, sizeof(path));
+	if (rc)
+		return rc;
+	rc = dir ? libcephfs->ceph_rmdir(cp->cmount, path)
+		 : libcephfs->ceph_unlink(cp->cmount, path);
+	return rc < 0 ? meta_fail(ctx, dir ? "rmdir" : "unlink", path, rc) : 0;
+}
+
+static int cephfs_meta_mkdir(struct mb_ctx *ctx, const char *name)
+{
+	struct cephfs_priv *cp = ctx->priv;
+	char path[4096 + 256];
+	int rc;
+
+	rc = meta_path(ctx, "mkdir", name, path, sizeof(path));
+	if (rc)
+		return rc;
+	rc = libcephfs->ceph_mkdir(cp->cmount, path, 0700);
+	return rc < 0 ? meta_fail(ctx, "mkdir", path, rc) : 0;
+}
+
 const struct mb_backend mb_backend_cephfs = {
 	.name = "cephfs",
 	.abi = MB_BACKEND_ABI,
@@ -483,5 +604,10 @@ const struct mb_backend mb_backend_cephfs = {
 	.xattr_set = cephfs_xattr_set,
 	.close = cephfs_close,
 	.unlink = cephfs_unlink,
+	.meta_create = cephfs_meta_create,
+	.meta_stat = cephfs_meta_stat,
+	.meta_read = cephfs_meta_read,
+	.meta_remove = cephfs_meta_remove,
+	.meta_mkdir = cephfs_meta_mkdir,
 	.fini = cephfs_fini,
 };

@@ -93,6 +93,39 @@ static int null_close(struct mb_file *f)
 	return 0;
 }
 
+/* The metadata hooks: no name is made; they measure the harness. */
+static int null_meta_create(struct mb_ctx *ctx, const char *path,
+			    const void *buf, size_t len)
+{
+	(void)ctx, (void)path, (void)buf, (void)len;
+	return 0;
+}
+
+static int null_meta_stat(struct mb_ctx *ctx, const char *path, bool dir)
+{
+	(void)ctx, (void)path, (void)dir;
+	return 0;
+}
+
+static int null_meta_read(struct mb_ctx *ctx, const char *path, void *buf,
+			  size_t len)
+{
+	(void)ctx, (void)path, (void)buf, (void)len;
+	return 0;
+}
+
+static int null_meta_remove(struct mb_ctx *ctx, const char *path, bool dir)
+{
+	(void)ctx, (void)path, (void)dir;
+	return 0;
+}
+
+static int null_meta_mkdir(struct mb_ctx *ctx, const char *path)
+{
+	(void)ctx, (void)path;
+	return 0;
+}
+
 static void null_fini(struct mb_ctx *ctx)
 {
 	(void)ctx;
@@ -111,5 +144,10 @@ const struct mb_backend mb_backend_null = {
 	.submit = null_submit,
 	.reap = null_reap,
 	.close = null_close,
+	.meta_create = null_meta_create,
+	.meta_stat = null_meta_stat,
+	.meta_read = null_meta_read,
+	.meta_remove = null_meta_remove,
+	.meta_mkdir = null_meta_mkdir,
 	.fini = null_fini,
 };

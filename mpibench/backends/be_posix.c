@@ -582,6 +582,126 @@ static int posix_unlink(struct mb_ctx *ctx, const char *name)
 	return mb_own_remove(d, name, "posix: remove", ctx->err);
 }
 
+/* ---- the metadata hooks (--meta): names under --dir's resolved fd,
+ * never following a symbolic link ---------------------------------- */
+
+static int meta_dirfd(struct mb_ctx *ctx, int *fd)
+{
+	const struct mb_dir *d;
+	int rc;
+
+	*fd = -1;
+	if (!ctx->cfg->dir)
+		return ios_errf(ctx->err, -EINVAL, "posix: no --dir");
+	rc = mb_dir_get(ctx->cfg->dir, false, &d, ctx->err);
+	if (rc)
+		return rc;
+	*fd = d->fd;
+	return 0;
+}
+
+static int meta_fail(struct mb_ctx *ctx, const char *what, const char *path,
+		     int rc)
+{
+	return ios_errf(ctx->err, rc, "posix: %s '%s/%s': %s", what,
+			ctx->cfg->dir, path, strerror(-rc));
+}
+
+static int posix_meta_create(struct mb_ctx *ctx, const char *path,
+			     const void *buf, size_t len)
+{
+	int dfd = -1, fd, rc;
+	size_t done = 0;
+
+	rc = meta_dirfd(ctx, &dfd);
+	if (rc)
+		return rc;
+	fd = openat(dfd, path,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return meta_fail(ctx, "create", path, -errno);
+	while (done < len) {
+		ssize_t n = write(fd, (const char *)buf + done, len - done);
+
+		if (n <= 0) {
+			rc = n < 0 ? -errno : -EIO;
+			close(fd);
+			return meta_fail(ctx, "write", path, rc);
+		}
+		done += (size_t)n;
+	}
+	if (close(fd))
+		return meta_fail(ctx, "close", path, -errno);
+	return 0;
+}
+
+static int posix_meta_stat(struct mb_ctx *ctx, const char *path, bool dir)
+{
+	struct stat st;
+	int dfd = -1, rc;
+
+	rc = meta_dirfd(ctx, &dfd);
+	if (rc)
+		return rc;
+	if (fstatat(dfd, path, &st, AT_SYMLINK_NOFOLLOW))
+		return meta_fail(ctx, "stat", path, -errno);
+	if (dir && !S_ISDIR(st.st_mode))
+		return meta_fail(ctx, "stat", path, -ENOTDIR);
+	if (!dir && !S_ISREG(st.st_mode))
+		return meta_fail(ctx, "stat", path, -EISDIR);
+	return 0;
+}
+
+static int posix_meta_read(struct mb_ctx *ctx, const char *path, void *buf,
+			   size_t len)
+{
+	int dfd = -1, fd, rc;
+	size_t done = 0;
+
+	rc = meta_dirfd(ctx, &dfd);
+	if (rc)
+		return rc;
+	fd = openat(dfd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return meta_fail(ctx, "open", path, -errno);
+	while (done < len) {
+		ssize_t n = read(fd, (char *)buf + done, len - done);
+
+		if (n <= 0) {
+			rc = n < 0 ? -errno : -EIO;
+			close(fd);
+			return meta_fail(ctx, "read", path, rc);
+		}
+		done += (size_t)n;
+	}
+	close(fd);
+	return 0;
+}
+
+static int posix_meta_remove(struct mb_ctx *ctx, const char *path, bool dir)
+{
+	int dfd = -1, rc;
+
+	rc = meta_dirfd(ctx, &dfd);
+	if (rc)
+		return rc;
+	if (unlinkat(dfd, path, dir ? AT_REMOVEDIR : 0))
+		return meta_fail(ctx, dir ? "rmdir" : "unlink", path, -errno);
+	return 0;
+}
+
+static int posix_meta_mkdir(struct mb_ctx *ctx, const char *path)
+{
+	int dfd = -1, rc;
+
+	rc = meta_dirfd(ctx, &dfd);
+	if (rc)
+		return rc;
+	if (mkdirat(dfd, path, 0700))
+		return meta_fail(ctx, "mkdir", path, -errno);
+	return 0;
+}
+
 static void posix_fini(struct mb_ctx *ctx)
 {
 	(void)ctx;
@@ -606,5 +726,10 @@ const struct mb_backend mb_backend_posix = {
 	.xattr_set = posix_xattr_set,
 	.close = posix_close,
 	.unlink = posix_unlink,
+	.meta_create = posix_meta_create,
+	.meta_stat = posix_meta_stat,
+	.meta_read = posix_meta_read,
+	.meta_remove = posix_meta_remove,
+	.meta_mkdir = posix_meta_mkdir,
 	.fini = posix_fini,
 };

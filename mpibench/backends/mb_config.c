@@ -78,6 +78,7 @@ void mb_config_defaults(struct mb_config *cfg)
 	cfg->backend = mb_backend_find("posix");
 	cfg->runtime = 150.0;
 	cfg->reps = 7;
+	cfg->meta_files = 1000;
 	cfg->interval = 1.0;
 	cfg->summary = MB_SUM_TEXT;
 	cfg->direct = true;

@@ -48,6 +48,30 @@ enum mb_summary {
 };
 
 #define MB_MAX_PHASES 8
+
+/* --meta: the metadata phases (engine/meta.h), run in the order given. */
+enum mb_meta_op {
+	MB_META_CREATE =
+		0,       /* create a file (O_CREAT|O_EXCL), write --meta-size */
+	MB_META_STAT,    /* stat a file created by this run */
+	MB_META_READ,    /* open, read its --meta-size bytes, close */
+	MB_META_REMOVE,  /* unlink a file */
+	MB_META_MKDIR,   /* create a directory */
+	MB_META_DIRSTAT, /* stat a directory */
+	MB_META_RMDIR,   /* remove a directory */
+	MB_META_NOPS,
+};
+
+/* --meta-layout: a directory per rank (mdtest-easy) or one shared
+ * directory where every rank creates its own names (mdtest-hard). */
+enum mb_meta_layout {
+	MB_META_EASY = 0,
+	MB_META_HARD,
+};
+
+#define MB_META_MAX_SIZE (1024 * 1024)  /* --meta-size: small files */
+#define MB_META_MAX_FILES 100000000ull  /* --meta-files per rank */
+#define MB_META_TIME_FILES 100000000ull /* the bound with --meta-time */
 #define MB_MAX_ATTACH 16
 #define MB_MAX_HOST_FACTS 256
 #define MB_MAX_BOPTS 32
@@ -110,6 +134,16 @@ struct mb_config {
 	char *host_facts[MB_MAX_HOST_FACTS];
 	int nbopts;
 	struct mb_bopt bopts[MB_MAX_BOPTS];
+	/* --meta (engine/meta.h): nmeta > 0 runs these metadata phases
+	 * instead of the --rw ones */
+	int nmeta;
+	enum mb_meta_op meta[MB_META_NOPS];
+	enum mb_meta_layout meta_layout;
+	uint64_t meta_files; /* per rank; with meta_time: the bound */
+	uint64_t meta_size;  /* bytes written by create, read by read */
+	double meta_time;    /* 0: a fixed count; else the stonewall (s) */
+	bool meta_files_given;
+	bool rw_given;
 	char *command_line; /* argv joined, shell-quoted */
 	bool help;
 	bool version;
@@ -125,6 +159,17 @@ const char *mb_config_engine(const struct mb_config *cfg);
 bool mb_pattern_writes(enum mb_pattern p);
 bool mb_pattern_reads(enum mb_pattern p);
 bool mb_pattern_random(enum mb_pattern p);
+
+/* "create", "stat", ... (--meta's names, the record's); NULL when out of
+ * range. */
+const char *mb_meta_op_name(enum mb_meta_op op);
+/* "easy" or "hard". */
+const char *mb_meta_layout_name(enum mb_meta_layout l);
+/* Whether [op] works on directories (mkdir, dirstat, rmdir). */
+bool mb_meta_op_dir(enum mb_meta_op op);
+/* Whether [op] makes the names later ones work on (create, mkdir): the
+ * only phases a --meta-time stonewall bounds. */
+bool mb_meta_op_makes(enum mb_meta_op op);
 
 /* Fill [cfg] with the defaults (documented by mb_config_usage). */
 void mb_config_defaults(struct mb_config *cfg);

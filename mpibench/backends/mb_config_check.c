@@ -150,5 +150,5 @@ int mb_config_check_options(const struct mb_config *cfg, struct ios_err *err)
 					"--%s: not an option of backend \"%s\"",
 					cfg->bopts[p].name, cfg->backend->name);
 	}
-	return 0;
+	return mb_meta_check(cfg, err);
 }

@@ -19,4 +19,15 @@
  */
 int mb_config_check_options(const struct mb_config *cfg, struct ios_err *err);
 
+/* --meta's list into cfg->meta (each phase once), --meta-layout's value;
+ * 0 or -EINVAL with [err] naming the option and what is accepted. */
+int mb_meta_parse_ops(struct mb_config *cfg, const char *v,
+		      struct ios_err *err);
+int mb_meta_parse_layout(struct mb_config *cfg, const char *v,
+			 struct ios_err *err);
+
+/* The metadata options against each other, the --rw ones and the backend
+ * (mb_config_meta.c).  0 or -EINVAL with [err]. */
+int mb_meta_check(const struct mb_config *cfg, struct ios_err *err);
+
 #endif

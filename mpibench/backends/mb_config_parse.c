@@ -52,6 +52,11 @@ enum opt_id {
 	OPT_HOST_FACTS,
 	OPT_SCRAMBLE,
 	OPT_BUFFER_COMPRESS,
+	OPT_META,
+	OPT_META_LAYOUT,
+	OPT_META_FILES,
+	OPT_META_SIZE,
+	OPT_META_TIME,
 	OPT_HELP,
 	OPT_VERSION,
 };
@@ -124,6 +129,16 @@ static const struct opt opts[] = {
 	 "store FILE's text under /attachments/NAME (repeatable)"},
 	{OPT_HOST_FACTS, "host-facts", "FILE", NULL,
 	 "a host record made by iostrata-facts on a host without ranks (a storage host), stored under /hosts (repeatable)"},
+	{OPT_META, "meta", "PHASE[,PHASE...]", NULL,
+	 "metadata phases instead of --rw, run in order (mdtest's): create, stat, read, remove (small files), mkdir, dirstat, rmdir (directories); stat, read and remove need create before them, dirstat and rmdir need mkdir; posix, cephfs and null backends"},
+	{OPT_META_LAYOUT, "meta-layout", "LAYOUT", "easy",
+	 "easy: a directory per rank (mdtest-easy); hard: one directory shared by every rank, names unique per rank (mdtest-hard)"},
+	{OPT_META_FILES, "meta-files", "N", "1000",
+	 "files (and directories) per rank and repetition (1-100000000); with --meta-time the most a rank makes"},
+	{OPT_META_SIZE, "meta-size", "SIZE", "0",
+	 "bytes each create writes and each read reads (0 to 1M; IO500's mdtest-hard: 3901)"},
+	{OPT_META_TIME, "meta-time", "DURATION", "0",
+	 "stonewall: create and mkdir stop on every rank at this time after their common start (0: --meta-files each); later phases work on what was made"},
 	{OPT_HELP, "help", NULL, NULL, "this text"},
 	{OPT_VERSION, "version", NULL, NULL, "print the version"},
 };
@@ -377,7 +392,42 @@ static int apply(struct mb_config *cfg, const struct opt *o, const char *v,
 
 	switch (o->id) {
 	case OPT_RW:
+		cfg->rw_given = true;
 		return parse_patterns(cfg, v, err);
+	case OPT_META:
+		return mb_meta_parse_ops(cfg, v, err);
+	case OPT_META_LAYOUT:
+		return mb_meta_parse_layout(cfg, v, err);
+	case OPT_META_FILES:
+		rc = ios_parse_uint(v, "--meta-files", 1, MB_META_MAX_FILES, &u,
+				    err);
+		if (rc)
+			return rc;
+		cfg->meta_files = u;
+		cfg->meta_files_given = true;
+		return 0;
+	case OPT_META_SIZE:
+		rc = ios_parse_size(v, "--meta-size", &u, err);
+		if (rc)
+			return rc;
+		if (u > MB_META_MAX_SIZE)
+			return ios_errf(
+				err, -EINVAL,
+				"--meta-size: \"%s\" out of range (accepted: 0 to 1M: the metadata phases' small files)",
+				v);
+		cfg->meta_size = u;
+		return 0;
+	case OPT_META_TIME:
+		rc = ios_parse_duration(v, "--meta-time", &d, err);
+		if (rc)
+			return rc;
+		if (!(d == 0 || (d >= 0.1 && d <= 86400.0)))
+			return ios_errf(
+				err, -EINVAL,
+				"--meta-time: \"%s\" out of range (accepted: 0 for a fixed --meta-files, or 100ms to 24h)",
+				v);
+		cfg->meta_time = d;
+		return 0;
 	case OPT_RWMIXREAD:
 		rc = ios_parse_uint(v, "--rwmixread", 0, 100, &u, err);
 		if (rc)
@@ -677,6 +727,10 @@ static int fill_derived(struct mb_config *cfg, bool output_given,
 
 	if (cfg->once)
 		cfg->runtime = 0;
+	if (cfg->nmeta && cfg->meta_time > 0 && !cfg->meta_files_given)
+		cfg->meta_files = MB_META_TIME_FILES;
+	if (cfg->nmeta) /* no --rw phase runs */
+		cfg->npatterns = 0;
 	if (cfg->file_layout == MB_LAYOUT_SHARED && !cfg->shared_block)
 		cfg->shared_block = cfg->bs;
 
