@@ -644,6 +644,104 @@ static int read_phases(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
 	return rc;
 }
 
+/* /meta/[k]/reps/[i] (group [g]). */
+static int read_meta_rep(struct ios_h5_rctx *r, hid_t g,
+			 struct ios_meta_rep *rep)
+{
+	hsize_t cols;
+	size_t n;
+	void *p;
+	int rc;
+
+	if ((rc = ios_h5r_read_attrs(r, g, IOS_G_MREP, rep)))
+		return rc;
+	if (rep->nranks < 0 || rep->nranks > IOS_H5_MAX_COUNT)
+		return ios_h5_rfail(r, -ERANGE, "nranks %d out of range",
+				    rep->nranks);
+	if ((rc = ios_h5r_read_compound(r, g, "ranks", IOS_T_METARANK, &p, &n,
+					rep->nranks)))
+		return rc;
+	rep->ranks = p;
+	return ios_h5r_read_u64_2d(r, g, "lat_hist", 1, IOS_LAT_BUCKETS,
+				   &rep->lat_hist, &cols);
+}
+
+/* /meta/[k] (group [g] is /meta). */
+static int read_meta_phase(struct ios_h5_rctx *r, hid_t g, int k,
+			   struct ios_meta_phase *ph)
+{
+	char name[64];
+	hid_t sub, reps = -1;
+	int nreps, rc;
+
+	snprintf(name, sizeof(name), "%d", k);
+	snprintf(r->obj, sizeof(r->obj), "/meta/%d", k);
+	if ((sub = H5Gopen2(g, name, H5P_DEFAULT)) < 0)
+		return ios_h5_rfail(r, -EBADMSG, "missing group");
+	rc = ios_h5r_read_attrs(r, sub, IOS_G_META, ph);
+	nreps = ph->nreps;
+	ph->nreps = 0; /* counts the reps read, for ios_run_free */
+	if (!rc && (nreps < 0 || nreps > IOS_H5_MAX_COUNT))
+		rc = ios_h5_rfail(r, -ERANGE, "nreps %d out of range", nreps);
+	if (!rc && (reps = H5Gopen2(sub, "reps", H5P_DEFAULT)) < 0)
+		rc = ios_h5_rfail(r, -EBADMSG, "missing group 'reps'");
+	if (!rc) {
+		snprintf(r->obj, sizeof(r->obj), "/meta/%d/reps", k);
+		rc = ios_h5r_count_bound(r, reps, "nreps", nreps);
+	}
+	if (!rc && !(ph->reps = calloc((size_t)nreps + 1, sizeof(*ph->reps))))
+		rc = ios_h5_rfail(r, -ENOMEM, "%s", strerror(ENOMEM));
+	for (int i = 0; !rc && i < nreps; i++) {
+		hid_t rg;
+
+		snprintf(name, sizeof(name), "%d", i);
+		snprintf(r->obj, sizeof(r->obj), "/meta/%d/reps/%d", k, i);
+		if ((rg = H5Gopen2(reps, name, H5P_DEFAULT)) < 0) {
+			rc = ios_h5_rfail(r, -EBADMSG, "missing group");
+			break;
+		}
+		ph->nreps++;
+		rc = read_meta_rep(r, rg, &ph->reps[i]);
+		H5Gclose(rg);
+	}
+	if (reps >= 0)
+		H5Gclose(reps);
+	H5Gclose(sub);
+	return rc;
+}
+
+/* /meta: the metadata phases, when the root says there are some. */
+static int read_meta(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
+{
+	int32_t n = run->nmeta;
+	hid_t g;
+	int rc;
+
+	run->nmeta = 0; /* counts the phases allocated, for ios_run_free */
+	if (n == 0)
+		return 0;
+	snprintf(r->obj, sizeof(r->obj), "/meta");
+	if (n < 0 || n > IOS_H5_MAX_COUNT)
+		return ios_h5_rfail(r, -ERANGE, "nmeta %d out of range", n);
+	if ((g = H5Gopen2(f, "meta", H5P_DEFAULT)) < 0)
+		return ios_h5_rfail(r, -EBADMSG, "missing group");
+	if ((rc = ios_h5r_count_bound(r, g, "nmeta", n))) {
+		H5Gclose(g);
+		return rc;
+	}
+	run->meta = calloc((size_t)n + 1, sizeof(*run->meta));
+	if (!run->meta) {
+		H5Gclose(g);
+		return ios_h5_rfail(r, -ENOMEM, "%s", strerror(ENOMEM));
+	}
+	run->nmeta = n;
+	for (int k = 0; !rc && k < n; k++)
+		rc = read_meta_phase(r, g, k, &run->meta[k]);
+	H5Gclose(g);
+	r->obj[0] = '\0';
+	return rc;
+}
+
 static int read_body(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
 {
 	int rc;
@@ -651,7 +749,9 @@ static int read_body(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
 	if ((rc = read_root(r, f, run)) || (rc = read_config(r, f, run)) ||
 	    (rc = read_nodes(r, f, run)) || (rc = read_attachments(r, f, run)))
 		return rc;
-	return read_phases(r, f, run);
+	if ((rc = read_phases(r, f, run)))
+		return rc;
+	return read_meta(r, f, run);
 }
 
 int ios_h5_read_run(const char *path, struct ios_run **out, struct ios_err *err)

@@ -242,6 +242,66 @@ static int write_rep(struct wctx *w, hid_t loc, int phase, int r,
 	return rc;
 }
 
+/* /meta/<k>/reps/<r>: the per-rank counts and times, the histogram. */
+static int write_meta_rep(struct wctx *w, hid_t loc, int r,
+			  const struct ios_meta_rep *rep)
+{
+	static const uint64_t zero[IOS_LAT_BUCKETS];
+	char name[32];
+	hid_t g;
+	int rc;
+
+	snprintf(name, sizeof(name), "%d", r);
+	if ((g = ios_h5w_group_create(w, loc, name, 0)) < 0)
+		return w->rc;
+	rc = write_attrs(w, g, IOS_G_MREP, rep);
+	if (!rc)
+		rc = write_compound(w, g, "ranks", IOS_T_METARANK, rep->ranks,
+				    rep->ranks && rep->nranks > 0
+					    ? (size_t)rep->nranks
+					    : 0);
+	if (!rc)
+		rc = write_array(w, g, "lat_hist", H5T_NATIVE_UINT64, 2, 1,
+				 IOS_LAT_BUCKETS,
+				 rep->lat_hist ? rep->lat_hist : zero);
+	H5Gclose(g);
+	return rc;
+}
+
+/* /meta: the metadata phases, when the run has them. */
+static int write_meta(struct wctx *w, hid_t f, const struct ios_run *run)
+{
+	char name[32];
+	hid_t g, sub, reps;
+	int rc = 0;
+
+	if (run->nmeta <= 0 || !run->meta)
+		return 0;
+	if ((g = ios_h5w_group_create(w, f, "meta", 0)) < 0)
+		return w->rc;
+	for (int k = 0; !rc && k < run->nmeta; k++) {
+		const struct ios_meta_phase *ph = &run->meta[k];
+
+		snprintf(name, sizeof(name), "%d", k);
+		if ((sub = ios_h5w_group_create(w, g, name, 0)) < 0) {
+			rc = w->rc;
+			break;
+		}
+		rc = write_attrs(w, sub, IOS_G_META, ph);
+		if (!rc &&
+		    (reps = ios_h5w_group_create(w, sub, "reps", 0)) >= 0) {
+			for (int r = 0; !rc && r < ph->nreps; r++)
+				rc = write_meta_rep(w, reps, r, &ph->reps[r]);
+			H5Gclose(reps);
+		} else if (!rc) {
+			rc = w->rc;
+		}
+		H5Gclose(sub);
+	}
+	H5Gclose(g);
+	return rc;
+}
+
 static int write_body(struct wctx *w, hid_t f, const struct ios_run *run)
 {
 	hid_t g, sub;
@@ -359,7 +419,8 @@ static int write_body(struct wctx *w, hid_t f, const struct ios_run *run)
 	H5Gclose(g);
 	if (rc || hook(w, "phases"))
 		return w->rc ? w->rc : rc;
-	return 0;
+	rc = write_meta(w, f, run);
+	return rc ? (w->rc ? w->rc : rc) : 0;
 }
 
 static int check_run(const char *path, const struct ios_run *run,

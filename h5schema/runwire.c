@@ -136,6 +136,25 @@ void ios_wire_run(struct ios_wire *w, const struct ios_run *run)
 	put_array(w, run->layers, (size_t)run->nlayers, sizeof(*run->layers));
 	ios_wire_u64(w, run->nnet);
 	put_array(w, run->net, run->nnet, sizeof(*run->net));
+	/* the metadata phases */
+	ios_wire_u32(w, run->meta ? (uint32_t)run->nmeta : 0);
+	for (int k = 0; run->meta && k < run->nmeta; k++) {
+		const struct ios_meta_phase *ph = &run->meta[k];
+
+		put(w, ph->op, sizeof(ph->op));
+		ios_wire_u32(w, ph->reps ? (uint32_t)ph->nreps : 0);
+		for (int r = 0; ph->reps && r < ph->nreps; r++) {
+			const struct ios_meta_rep *rep = &ph->reps[r];
+
+			ios_wire_u32(w, rep->ranks ? (uint32_t)rep->nranks : 0);
+			put_array(w, rep->ranks, (size_t)rep->nranks,
+				  sizeof(*rep->ranks));
+			put_array(w, rep->lat_hist, IOS_LAT_BUCKETS,
+				  sizeof(uint64_t));
+			put(w, &rep->lat, sizeof(rep->lat));
+			ios_wire_u32(w, (uint32_t)rep->stonewalled);
+		}
+	}
 }
 
 /* ---- decoding -------------------------------------------------------- */
@@ -376,6 +395,59 @@ static void get_phase(struct ios_unwire *u, struct ios_phase_result *ph)
 	}
 }
 
+/* The metadata phases as ios_wire_run sent them. */
+static void get_meta(struct ios_unwire *u, struct ios_run *run)
+{
+	int32_t n = get_count(u, "nmeta out of bounds");
+
+	if (u->bad || !n ||
+	    !fits(u, (uint64_t)n, sizeof(((struct ios_meta_phase *)0)->op)))
+		return;
+	run->meta = calloc((size_t)n + 1, sizeof(*run->meta));
+	if (!run->meta) {
+		u->bad = "out of memory";
+		return;
+	}
+	for (int k = 0; k < n && !u->bad; k++) {
+		struct ios_meta_phase *ph = &run->meta[k];
+		int32_t nreps;
+
+		run->nmeta++;
+		if (!get(u, ph->op, sizeof(ph->op)))
+			return;
+		TERMINATE(ph->op);
+		nreps = get_count(
+			u, "a metadata phase's repetitions out of bounds");
+		if (u->bad || !fits(u, (uint64_t)nreps, sizeof(uint32_t)))
+			return;
+		ph->reps = calloc((size_t)nreps + 1, sizeof(*ph->reps));
+		if (!ph->reps) {
+			u->bad = "out of memory";
+			return;
+		}
+		for (int r = 0; r < nreps && !u->bad; r++) {
+			struct ios_meta_rep *rep = &ph->reps[r];
+
+			ph->nreps++;
+			rep->nranks = get_count(
+				u,
+				"a metadata repetition's ranks out of bounds");
+			rep->ranks = get_array(
+				u, (uint64_t)rep->nranks, sizeof(*rep->ranks),
+				true,
+				"a metadata repetition without its ranks");
+			if (!rep->ranks)
+				rep->nranks = 0;
+			rep->lat_hist = get_array(
+				u, IOS_LAT_BUCKETS, sizeof(uint64_t), true,
+				"a metadata repetition without its histogram");
+			if (!get(u, &rep->lat, sizeof(rep->lat)))
+				return;
+			rep->stonewalled = (int32_t)ios_unwire_u32(u);
+		}
+	}
+}
+
 static void get_body(struct ios_unwire *u, struct ios_run *run)
 {
 	char **str[] = {
@@ -461,6 +533,7 @@ static void get_body(struct ios_unwire *u, struct ios_run *run)
 			     false, "a network table missing");
 	if (!run->net)
 		run->nnet = 0;
+	get_meta(u, run);
 	/* the reader's required strings (the first 8) are never NULL */
 	for (size_t i = 0; i < 8 && !u->bad; i++)
 		if (!*str[i])

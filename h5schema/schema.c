@@ -66,6 +66,8 @@ size_t ios_h5_compound_size(enum ios_h5_type t)
 		return sizeof(struct ios_layer);
 	case IOS_T_NETPAIR:
 		return sizeof(struct ios_net_pair);
+	case IOS_T_METARANK:
+		return sizeof(struct ios_meta_rank);
 	default:
 		return 0;
 	}
@@ -74,15 +76,25 @@ size_t ios_h5_compound_size(enum ios_h5_type t)
 const char *ios_h5_type_name(enum ios_h5_type t)
 {
 	static const char *const names[] = {
-		[IOS_T_STR] = "STR",         [IOS_T_FSTR] = "FSTR",
-		[IOS_T_I32] = "I32",         [IOS_T_U32] = "U32",
-		[IOS_T_I64] = "I64",         [IOS_T_U64] = "U64",
-		[IOS_T_U8] = "U8",           [IOS_T_BOOL] = "BOOL",
-		[IOS_T_F64] = "F64",         [IOS_T_KV] = "KV",
-		[IOS_T_TEXT] = "TEXT",       [IOS_T_U64_2D] = "U64_2D",
-		[IOS_T_F64_1D] = "F64_1D",   [IOS_T_RANKINFO] = "RANKINFO",
-		[IOS_T_RANKRES] = "RANKRES", [IOS_T_IOERR] = "IOERR",
-		[IOS_T_LAYER] = "LAYER",     [IOS_T_NETPAIR] = "NETPAIR",
+		[IOS_T_STR] = "STR",
+		[IOS_T_FSTR] = "FSTR",
+		[IOS_T_I32] = "I32",
+		[IOS_T_U32] = "U32",
+		[IOS_T_I64] = "I64",
+		[IOS_T_U64] = "U64",
+		[IOS_T_U8] = "U8",
+		[IOS_T_BOOL] = "BOOL",
+		[IOS_T_F64] = "F64",
+		[IOS_T_KV] = "KV",
+		[IOS_T_TEXT] = "TEXT",
+		[IOS_T_U64_2D] = "U64_2D",
+		[IOS_T_F64_1D] = "F64_1D",
+		[IOS_T_RANKINFO] = "RANKINFO",
+		[IOS_T_RANKRES] = "RANKRES",
+		[IOS_T_IOERR] = "IOERR",
+		[IOS_T_LAYER] = "LAYER",
+		[IOS_T_NETPAIR] = "NETPAIR",
+		[IOS_T_METARANK] = "METARANK",
 	};
 	if ((size_t)t < sizeof(names) / sizeof(names[0]) && names[t])
 		return names[t];

@@ -43,6 +43,7 @@ enum ios_h5_type {
 	IOS_T_IOERR,
 	IOS_T_LAYER,
 	IOS_T_NETPAIR,
+	IOS_T_METARANK,
 };
 
 struct ios_h5_group_def {

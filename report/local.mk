@@ -16,6 +16,7 @@ report_libiostrata_report_la_SOURCES = \
 	report/report_accept.c \
 	report/report_nersc.c \
 	report/report_hosts.c \
+	report/report_meta.c \
 	report/report_plot.c \
 	report/report_advise.c \
 	report/report_advise.h \

@@ -863,6 +863,7 @@ int report_show(int argc, char **argv)
 	show_runs(runs, n, fname);
 	show_mode(runs, n);
 	show_invalid(runs, n);
+	report_show_meta(runs, n);
 	if (hosts)
 		report_show_hosts(runs, n);
 	free(cols);
@@ -1012,6 +1013,51 @@ static void csv_row(FILE *out, const struct report_run *rr,
 	fputc('\n', out);
 }
 
+/* The metadata phases' rows: phase "meta-OP", the figures of
+ * report_meta.c, valid when no operation failed. */
+static void export_meta_rows(const struct report_run *rr, bool json, FILE *out,
+			     struct jsonw *w)
+{
+	const struct ios_run *run = rr->run;
+	const char *be = report_config(run, "backend");
+	const char *layout = report_config(run, "meta_layout");
+
+	for (int k = 0; k < run->nmeta; k++) {
+		struct ios_phase_result ph = {0};
+
+		snprintf(ph.name, sizeof(ph.name), "meta-%.10s",
+			 run->meta[k].op);
+		snprintf(ph.layer, sizeof(ph.layer), "%s",
+			 layout ? layout : "");
+		snprintf(ph.backend, sizeof(ph.backend), "%s", be ? be : "");
+		for (int r = 0; r < run->meta[k].nreps; r++) {
+			struct ios_rep_result rep = {0};
+			struct ios_meta_fig mf;
+
+			ios_meta_figures(&run->meta[k].reps[r], &mf);
+			rep.nranks = run->meta[k].reps[r].nranks;
+			rep.rep = r;
+			rep.valid = mf.errors == 0;
+			if (mf.errors)
+				snprintf(rep.invalid_reason,
+					 sizeof(rep.invalid_reason),
+					 "%llu operation(s) failed",
+					 (unsigned long long)mf.errors);
+			for (int q = 0; q < REPORT_META_NFIGS; q++) {
+				struct ios_fig_desc f = {
+					.name = report_meta_figs[q].name,
+					.unit = report_meta_figs[q].unit};
+				double v = report_meta_value(&mf, q);
+
+				if (json)
+					json_row(w, rr, &ph, &rep, &f, v);
+				else
+					csv_row(out, rr, &ph, &rep, &f, v);
+			}
+		}
+	}
+}
+
 /* Every run x phase x repetition x figure of [runs]: JSON objects into
  * [w], or CSV lines to [out]. */
 static void export_rows(const struct report_run *runs, size_t n, bool json,
@@ -1042,6 +1088,7 @@ static void export_rows(const struct report_run *runs, size_t n, bool json,
 				}
 			}
 		}
+		export_meta_rows(&runs[i], json, out, w);
 	}
 }
 

@@ -125,6 +125,16 @@ int report_show(int argc, char **argv);
 void report_show_hosts(const struct report_run *runs, size_t n);
 /* The same on [o]. */
 void report_print_hosts(FILE *o, const struct report_run *runs, size_t n);
+/* show: the metadata phases of [runs] (report_meta.c). */
+void report_show_meta(const struct report_run *runs, size_t n);
+/* export: the figures of a metadata repetition, by index (name, unit). */
+struct report_meta_fig {
+	const char *name, *unit;
+};
+#define REPORT_META_NFIGS 8
+extern const struct report_meta_fig report_meta_figs[REPORT_META_NFIGS];
+struct ios_meta_fig;
+double report_meta_value(const struct ios_meta_fig *f, int i);
 int report_export(int argc, char **argv);
 int report_validate(int argc, char **argv);
 int report_efficiency(int argc, char **argv);

@@ -43,6 +43,22 @@ int mb_runrec_config(struct ios_run *run, const struct mb_config *c)
 	if (c->file_layout == MB_LAYOUT_SHARED)
 		rc |= ios_runrec_kv(run, "shared_block", "%" PRIu64,
 				    c->shared_block);
+	if (c->nmeta) { /* the metadata phases (engine/meta.h) */
+		char meta[128] = "";
+
+		for (i = 0; i < c->nmeta; i++) {
+			if (i)
+				strcat(meta, ",");
+			strcat(meta, mb_meta_op_name(c->meta[i]));
+		}
+		rc |= ios_runrec_kv(run, "meta", "%s", meta);
+		rc |= ios_runrec_kv(run, "meta_layout", "%s",
+				    mb_meta_layout_name(c->meta_layout));
+		rc |= ios_runrec_kv(run, "meta_files", "%" PRIu64,
+				    c->meta_files);
+		rc |= ios_runrec_kv(run, "meta_size", "%" PRIu64, c->meta_size);
+		rc |= ios_runrec_kv(run, "meta_time", "%g", c->meta_time);
+	}
 	rc |= ios_runrec_kv(run, "reps", "%u", c->reps);
 	rc |= ios_runrec_kv(run, "interval", "%g", c->interval);
 	rc |= ios_runrec_kv(run, "output", "%s",

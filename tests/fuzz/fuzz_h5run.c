@@ -104,6 +104,21 @@ static void check_shape(const struct ios_run *run)
 					broken("an error record off the ranks",
 					       (long)e, rep->errors[e].rank);
 		}
+	/* the metadata phases: the rows model/metafig.c indexes */
+	if (run->nmeta < 0 || (run->nmeta && !run->meta))
+		broken("a metadata phase count without its phases", run->nmeta,
+		       0);
+	for (int k = 0; k < run->nmeta; k++)
+		for (int r = 0; r < run->meta[k].nreps; r++) {
+			const struct ios_meta_rep *m = &run->meta[k].reps[r];
+
+			if (m->nranks < 0 || (m->nranks && !m->ranks))
+				broken("a metadata repetition without its ranks",
+				       k, m->nranks);
+			if (!m->lat_hist)
+				broken("a metadata repetition without its histogram",
+				       k, r);
+		}
 }
 
 /* What iostrata-report computes from a run (report.c report_recompute,
@@ -113,6 +128,12 @@ static void compute(struct ios_run *run)
 	struct ios_acc_set set = {0};
 
 	ios_figures_compute_run(run);
+	for (int k = 0; k < run->nmeta; k++)
+		for (int r = 0; r < run->meta[k].nreps; r++) {
+			struct ios_meta_fig f;
+
+			ios_meta_figures(&run->meta[k].reps[r], &f);
+		}
 	ios_acc_add_run(&set, run, "fuzz");
 	ios_acc_set_clear(&set);
 }

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 #include <hdf5.h>
 
+#include "h5iso.h"
 #include "h5run.h"
 #include "h5run_internal.h"
 #include "schema.h"
@@ -488,6 +489,79 @@ static void test_schema_documented(void **state)
 	free(doc);
 }
 
+/*
+ * The metadata phases (/meta): written, validated and read back equal,
+ * ops/s recomputed from the file's per-rank rows; a file whose nmeta
+ * says more phases than /meta holds, or whose rep lost its ranks, is
+ * refused naming the object.
+ */
+static void test_meta_roundtrip(void **state)
+{
+	struct fx *fx = *state;
+	struct ios_run *a = fx->run, *b = NULL;
+	struct ios_err err = {0};
+	struct ios_meta_rank ranks[2] = {{400, 0, 0.5}, {300, 1, 0.8}};
+	struct ios_meta_rep reps[1] = {{.nranks = 2,
+					.ranks = ranks,
+					.lat = {700, 1000, 90000, 3.5e6},
+					.stonewalled = 1}};
+	struct ios_meta_phase ph[1] = {{.op = "create", .nreps = 1}};
+	struct ios_meta_fig f;
+	uint64_t *hist = calloc(IOS_LAT_BUCKETS, sizeof(*hist));
+
+	assert_non_null(hist);
+	hist[ios_lathist_bucket(5000)] = 700;
+	reps[0].lat_hist = hist;
+	ph[0].reps = reps;
+	a->meta = ph; /* borrowed */
+	a->nmeta = 1;
+	write_ok(fx);
+	a->meta = NULL;
+	a->nmeta = 0;
+	free(hist);
+	assert_int_equal(ios_h5_validate(fx->path, &err), 0);
+	assert_int_equal(ios_h5_read_run(fx->path, &b, &err), 0);
+	assert_int_equal(b->nmeta, 1);
+	assert_string_equal(b->meta[0].op, "create");
+	assert_int_equal(b->meta[0].nreps, 1);
+	assert_int_equal(b->meta[0].reps[0].nranks, 2);
+	assert_int_equal(b->meta[0].reps[0].stonewalled, 1);
+	assert_int_equal(b->meta[0].reps[0].ranks[1].ops, 300);
+	assert_int_equal(b->meta[0].reps[0].ranks[1].errors, 1);
+	assert_true(b->meta[0].reps[0].ranks[1].wall_s == 0.8);
+	assert_int_equal(b->meta[0].reps[0].lat.n, 700);
+	assert_int_equal(b->meta[0].reps[0].lat_hist[ios_lathist_bucket(5000)],
+			 700);
+	ios_meta_figures(&b->meta[0].reps[0], &f);
+	assert_true(fabs(f.ops_s - 700 / 0.8) < 1e-9);
+	ios_run_free(b);
+	b = NULL;
+	/* the same through the isolated reader (the report's) */
+	assert_int_equal(ios_h5_read_run_isolated(fx->path, NULL, &b, &err), 0);
+	assert_int_equal(b->nmeta, 1);
+	assert_string_equal(b->meta[0].op, "create");
+	assert_int_equal(b->meta[0].reps[0].ranks[0].ops, 400);
+	assert_int_equal(b->meta[0].reps[0].stonewalled, 1);
+	assert_int_equal(b->meta[0].reps[0].lat_hist[ios_lathist_bucket(5000)],
+			 700);
+	ios_run_free(b);
+	b = NULL;
+
+	/* nmeta 2, one phase in /meta */
+	set_attr_int(fx->path, "/", "nmeta", 2);
+	assert_int_not_equal(ios_h5_validate(fx->path, &err), 0);
+	assert_non_null(strstr(err.msg, "/meta"));
+	assert_int_not_equal(ios_h5_read_run(fx->path, &b, &err), 0);
+	assert_null(b);
+	set_attr_int(fx->path, "/", "nmeta", 1);
+	assert_int_equal(ios_h5_validate(fx->path, &err), 0);
+	/* a repetition without its per-rank rows */
+	delete_obj(fx->path, "/meta/0/reps/0/ranks", NULL);
+	assert_int_not_equal(ios_h5_validate(fx->path, &err), 0);
+	assert_non_null(strstr(err.msg, "/meta/0/reps/0"));
+	assert_non_null(strstr(err.msg, "'ranks'"));
+}
+
 /* A complete host record (SCHEMA.md /hosts) with [role] and, for
  * mpi_library, [mpi] (the text "unknown" leaves out its reason when [why]
  * is 0). */
@@ -729,6 +803,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_validate_rejects, setup,
 						teardown),
 		cmocka_unit_test(test_schema_documented),
+		cmocka_unit_test_setup_teardown(test_meta_roundtrip, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_hosts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hosts_slurm_running, setup,
 						teardown),
