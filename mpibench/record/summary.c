@@ -158,6 +158,28 @@ static void text_phase(const struct ios_run *run,
 	}
 }
 
+/* The metadata phases (--meta): each repetition's ops/s (all ops over
+ * the slowest rank's time, model/metafig.c), the per-rank spread. */
+static void text_meta(const struct ios_run *run)
+{
+	for (int k = 0; k < run->nmeta; k++) {
+		const struct ios_meta_phase *ph = &run->meta[k];
+
+		printf("meta %s:\n", ph->op);
+		for (int r = 0; r < ph->nreps; r++) {
+			struct ios_meta_fig f;
+
+			ios_meta_figures(&ph->reps[r], &f);
+			printf("  rep %d: %.0f ops/s (%llu ops, slowest rank %d in %.3f s; per rank %.0f..%.0f ops/s)%s%s\n",
+			       r + 1, f.ops_s, (unsigned long long)f.ops,
+			       f.slowest_rank, f.wall_max_s, f.rank_ops_s_min,
+			       f.rank_ops_s_max,
+			       ph->reps[r].stonewalled ? ", stonewalled" : "",
+			       f.errors ? ", FAILED operations" : "");
+		}
+	}
+}
+
 void mb_summary_text(const struct ios_run *run,
 		     const struct mb_summary_extra *x)
 {
@@ -167,8 +189,11 @@ void mb_summary_text(const struct ios_run *run,
 	printf("iostrata-bench %s: %d ranks on %d node(s), backend %s, results %s\n",
 	       PACKAGE_VERSION, run->nranks, run->nnodes, x->backend,
 	       x->output ? x->output : "(none)");
-	printf("mode %s: %d of %d repetition(s) size-based\n", mode, nsize,
-	       nreps);
+	if (run->nmeta > 0)
+		text_meta(run);
+	else
+		printf("mode %s: %d of %d repetition(s) size-based\n", mode,
+		       nsize, nreps);
 	for (p = 0; p < run->nphases; p++)
 		text_phase(run, &run->phases[p]);
 	fflush(stdout);

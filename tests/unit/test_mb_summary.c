@@ -131,10 +131,32 @@ static void test_mode(void **state)
 	}
 }
 
+/* A run of metadata phases: each repetition's ops/s (all ops over the
+ * slowest rank's time), not the data phases' mode line. */
+static void test_meta(void **state)
+{
+	struct ios_meta_rank ranks[2] = {{500, 0, 0.25}, {500, 0, 0.5}};
+	struct ios_meta_rep rep = {
+		.nranks = 2, .ranks = ranks, .stonewalled = 1};
+	struct ios_meta_phase ph = {.op = "create", .nreps = 1, .reps = &rep};
+	struct ios_run run = {
+		.nranks = 2, .nnodes = 1, .nmeta = 1, .meta = &ph};
+	char *out;
+
+	(void)state;
+	out = capture(text_of, &run);
+	if (!strstr(out,
+		    "\nmeta create:\n  rep 1: 2000 ops/s (1000 ops, slowest rank 1 in 0.500 s; per rank 1000..2000 ops/s), stonewalled\n") ||
+	    strstr(out, "size-based"))
+		fail_msg("text summary of a metadata run:\n%s", out);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mode),
+		cmocka_unit_test(test_meta),
 	};
 
 	return cmocka_run_group_tests_name("mb_summary", tests, NULL, NULL);
