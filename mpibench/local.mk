@@ -186,6 +186,7 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t13-bench-straggler.sh \
 	tests/integration/t14-bench-once.sh \
 	tests/integration/t15-bench-shared.sh \
+	tests/integration/t62-bench-meta.sh \
 	bench/compare-fio.sh \
 	bench/compare-ior.sh \
 	bench/truth-diskstats.sh \
