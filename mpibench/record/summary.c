@@ -201,6 +201,52 @@ void mb_summary_text(const struct ios_run *run,
 
 /* ---- JSON --------------------------------------------------------- */
 
+/* "meta": each metadata phase, its repetitions' figures
+ * (model/metafig.c) and stragglers. */
+static void json_meta(struct jsonw *w, const struct ios_run *run)
+{
+	jsonw_key(w, "meta");
+	jsonw_arr_begin(w);
+	for (int k = 0; k < run->nmeta; k++) {
+		const struct ios_meta_phase *ph = &run->meta[k];
+
+		jsonw_obj_begin(w);
+		jsonw_kv_str(w, "op", ph->op);
+		jsonw_key(w, "reps");
+		jsonw_arr_begin(w);
+		for (int r = 0; r < ph->nreps; r++) {
+			struct ios_meta_fig f;
+
+			ios_meta_figures(&ph->reps[r], &f);
+			jsonw_obj_begin(w);
+			jsonw_kv_int(w, "rep", r + 1);
+			jsonw_kv_uint(w, "ops", f.ops);
+			jsonw_kv_uint(w, "errors", f.errors);
+			jsonw_kv_double(w, "ops_s", f.ops_s);
+			jsonw_kv_double(w, "wall_max_s", f.wall_max_s);
+			jsonw_kv_int(w, "slowest_rank", f.slowest_rank);
+			jsonw_kv_double(w, "rank_ops_s_min", f.rank_ops_s_min);
+			jsonw_kv_double(w, "rank_ops_s_median",
+					f.rank_ops_s_median);
+			jsonw_kv_double(w, "rank_ops_s_max", f.rank_ops_s_max);
+			jsonw_kv_double(w, "sum_rank_ops_s", f.sum_rank_ops_s);
+			jsonw_kv_double(w, "lat_p50_ns", f.lat_p50_ns);
+			jsonw_kv_double(w, "lat_p99_ns", f.lat_p99_ns);
+			jsonw_kv_bool(w, "stonewalled",
+				      ph->reps[r].stonewalled);
+			jsonw_key(w, "stragglers");
+			jsonw_arr_begin(w);
+			for (int s = 0; s < f.nstragglers && s < 8; s++)
+				jsonw_int(w, f.straggler[s]);
+			jsonw_arr_end(w);
+			jsonw_obj_end(w);
+		}
+		jsonw_arr_end(w);
+		jsonw_obj_end(w);
+	}
+	jsonw_arr_end(w);
+}
+
 /* "stragglers": the outlier ranks of [rep]. */
 static void json_stragglers(struct jsonw *w, const struct ios_run *run,
 			    const struct ios_rep_result *rep)
@@ -377,6 +423,8 @@ void mb_summary_json(const struct ios_run *run, bool valid,
 	for (p = 0; p < run->nphases; p++)
 		json_phase(&w, run, &run->phases[p], &t, x);
 	jsonw_arr_end(&w);
+	if (run->nmeta > 0)
+		json_meta(&w, run);
 	if (run->nlayers)
 		json_layers(&w, run);
 	jsonw_obj_end(&w);

@@ -139,9 +139,18 @@ static void test_meta(void **state)
 	struct ios_meta_rep rep = {
 		.nranks = 2, .ranks = ranks, .stonewalled = 1};
 	struct ios_meta_phase ph = {.op = "create", .nreps = 1, .reps = &rep};
-	struct ios_run run = {
-		.nranks = 2, .nnodes = 1, .nmeta = 1, .meta = &ph};
+	struct ios_synth sy;
+	struct ios_run *synth, run;
 	char *out;
+
+	ios_synth_defaults(&sy);
+	synth = ios_synth_run(&sy);
+	assert_non_null(synth);
+	/* a run of metadata phases only: the synthetic run's identity */
+	run = *synth;
+	run.nphases = 0;
+	run.nmeta = 1;
+	run.meta = &ph;
 
 	(void)state;
 	out = capture(text_of, &run);
@@ -150,6 +159,26 @@ static void test_meta(void **state)
 	    strstr(out, "size-based"))
 		fail_msg("text summary of a metadata run:\n%s", out);
 	free(out);
+	out = capture(json_of, &run);
+	{
+		json_error_t je;
+		json_t *j = json_loads(out, 0, &je), *m, *r0;
+
+		if (!j)
+			fail_msg("not JSON: %s", out);
+		m = json_array_get(json_object_get(j, "meta"), 0);
+		r0 = json_array_get(json_object_get(m, "reps"), 0);
+		assert_string_equal(json_string_value(json_object_get(m, "op")),
+				    "create");
+		assert_true(json_number_value(json_object_get(r0, "ops_s")) ==
+			    2000.0);
+		assert_int_equal(json_integer_value(json_object_get(r0, "ops")),
+				 1000);
+		assert_true(json_is_true(json_object_get(r0, "stonewalled")));
+		json_decref(j);
+	}
+	free(out);
+	ios_synth_free(synth);
 }
 
 int main(void)
