@@ -585,18 +585,69 @@ static int posix_unlink(struct mb_ctx *ctx, const char *name)
 /* ---- the metadata hooks (--meta): names under --dir's resolved fd,
  * never following a symbolic link ---------------------------------- */
 
-static int meta_dirfd(struct mb_ctx *ctx, int *fd)
+/* The parent directory of the last [path] resolved (a rank works on the
+ * names of one directory per phase: one walk per phase), its fd. */
+static char meta_parent_path[1024];
+static int meta_parent_fd = -1;
+
+/*
+ * The directory holding [path]'s last component, as an fd, and that
+ * component in *[leaf]: walked from --dir's fd one component at a time
+ * with O_NOFOLLOW, so a symbolic link planted on the way (the run's
+ * directory renamed and replaced) is refused (ELOOP / ENOTDIR), never
+ * followed.  The fd is kept for the next name in the same directory.
+ */
+static int meta_dirfd(struct mb_ctx *ctx, const char *path, int *fd,
+		      const char **leaf)
 {
 	const struct mb_dir *d;
-	int rc;
+	const char *slash = strrchr(path, '/');
+	char buf[1024], *save = NULL, *tok;
+	int rc, cur;
 
 	*fd = -1;
+	*leaf = slash ? slash + 1 : path;
 	if (!ctx->cfg->dir)
 		return ios_errf(ctx->err, -EINVAL, "posix: no --dir");
 	rc = mb_dir_get(ctx->cfg->dir, false, &d, ctx->err);
 	if (rc)
 		return rc;
-	*fd = d->fd;
+	if (!slash) {
+		*fd = d->fd;
+		return 0;
+	}
+	if ((size_t)(slash - path) >= sizeof(buf))
+		return ios_errf(ctx->err, -ENAMETOOLONG, "posix: '%s': %s",
+				path, strerror(ENAMETOOLONG));
+	memcpy(buf, path, (size_t)(slash - path));
+	buf[slash - path] = '\0';
+	if (meta_parent_fd >= 0 && !strcmp(buf, meta_parent_path)) {
+		*fd = meta_parent_fd;
+		return 0;
+	}
+	if (meta_parent_fd >= 0)
+		close(meta_parent_fd);
+	meta_parent_fd = -1;
+	snprintf(meta_parent_path, sizeof(meta_parent_path), "%s", buf);
+	cur = d->fd;
+	for (tok = strtok_r(buf, "/", &save); tok;
+	     tok = strtok_r(NULL, "/", &save)) {
+		int next =
+			openat(cur, tok,
+			       O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+		rc = next < 0 ? -errno : 0;
+		if (cur != d->fd)
+			close(cur);
+		if (rc)
+			return ios_errf(
+				ctx->err, rc,
+				"posix: '%s/%s': component '%s': %s (a symbolic link is never followed)",
+				ctx->cfg->dir, path, tok, strerror(-rc));
+		cur = next;
+	}
+	meta_parent_fd = cur;
+	*fd = cur;
 	return 0;
 }
 
@@ -610,13 +661,14 @@ static int meta_fail(struct mb_ctx *ctx, const char *what, const char *path,
 static int posix_meta_create(struct mb_ctx *ctx, const char *path,
 			     const void *buf, size_t len)
 {
+	const char *leaf;
 	int dfd = -1, fd, rc;
 	size_t done = 0;
 
-	rc = meta_dirfd(ctx, &dfd);
+	rc = meta_dirfd(ctx, path, &dfd, &leaf);
 	if (rc)
 		return rc;
-	fd = openat(dfd, path,
+	fd = openat(dfd, leaf,
 		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return meta_fail(ctx, "create", path, -errno);
@@ -638,12 +690,13 @@ static int posix_meta_create(struct mb_ctx *ctx, const char *path,
 static int posix_meta_stat(struct mb_ctx *ctx, const char *path, bool dir)
 {
 	struct stat st;
+	const char *leaf;
 	int dfd = -1, rc;
 
-	rc = meta_dirfd(ctx, &dfd);
+	rc = meta_dirfd(ctx, path, &dfd, &leaf);
 	if (rc)
 		return rc;
-	if (fstatat(dfd, path, &st, AT_SYMLINK_NOFOLLOW))
+	if (fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW))
 		return meta_fail(ctx, "stat", path, -errno);
 	if (dir && !S_ISDIR(st.st_mode))
 		return meta_fail(ctx, "stat", path, -ENOTDIR);
@@ -655,13 +708,14 @@ static int posix_meta_stat(struct mb_ctx *ctx, const char *path, bool dir)
 static int posix_meta_read(struct mb_ctx *ctx, const char *path, void *buf,
 			   size_t len)
 {
+	const char *leaf;
 	int dfd = -1, fd, rc;
 	size_t done = 0;
 
-	rc = meta_dirfd(ctx, &dfd);
+	rc = meta_dirfd(ctx, path, &dfd, &leaf);
 	if (rc)
 		return rc;
-	fd = openat(dfd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	fd = openat(dfd, leaf, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return meta_fail(ctx, "open", path, -errno);
 	while (done < len) {
@@ -680,24 +734,26 @@ static int posix_meta_read(struct mb_ctx *ctx, const char *path, void *buf,
 
 static int posix_meta_remove(struct mb_ctx *ctx, const char *path, bool dir)
 {
+	const char *leaf;
 	int dfd = -1, rc;
 
-	rc = meta_dirfd(ctx, &dfd);
+	rc = meta_dirfd(ctx, path, &dfd, &leaf);
 	if (rc)
 		return rc;
-	if (unlinkat(dfd, path, dir ? AT_REMOVEDIR : 0))
+	if (unlinkat(dfd, leaf, dir ? AT_REMOVEDIR : 0))
 		return meta_fail(ctx, dir ? "rmdir" : "unlink", path, -errno);
 	return 0;
 }
 
 static int posix_meta_mkdir(struct mb_ctx *ctx, const char *path)
 {
+	const char *leaf;
 	int dfd = -1, rc;
 
-	rc = meta_dirfd(ctx, &dfd);
+	rc = meta_dirfd(ctx, path, &dfd, &leaf);
 	if (rc)
 		return rc;
-	if (mkdirat(dfd, path, 0700))
+	if (mkdirat(dfd, leaf, 0700))
 		return meta_fail(ctx, "mkdir", path, -errno);
 	return 0;
 }

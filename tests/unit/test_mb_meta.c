@@ -297,6 +297,21 @@ static void test_posix_hooks(void **state)
 	assert_int_equal(be->meta_read(&ctx, "d/g", buf, 1), -ELOOP);
 	assert_int_equal(lstat("/etc/passwd", &st), 0);
 	assert_int_equal(unlink(path), 0);
+	/* a directory of the path replaced by a link to elsewhere: refused,
+	 * nothing made there */
+	snprintf(path, sizeof(path), "%s/elsewhere", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/d/sub", dir);
+	assert_int_equal(symlink("../elsewhere", path), 0);
+	assert_true(be->meta_create(&ctx, "d/sub/x", "x", 1) < 0);
+	assert_non_null(strstr(err.msg, "component 'sub'"));
+	assert_true(be->meta_mkdir(&ctx, "d/sub/y") < 0);
+	snprintf(path, sizeof(path), "%s/elsewhere/x", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/d/sub", dir);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/elsewhere", dir);
+	assert_int_equal(rmdir(path), 0);
 	assert_int_equal(be->meta_remove(&ctx, "d/f", false), 0);
 	assert_int_equal(be->meta_stat(&ctx, "d/f", false), -ENOENT);
 	assert_int_equal(be->meta_remove(&ctx, "d", true), 0);
