@@ -811,31 +811,49 @@ static double layer_threshold(const struct health_opts *o,
 	return thr;
 }
 
-/* [key] in night [t] against up to [last] earlier nights that have it. */
+/*
+ * [key] in night [t] against up to [last] earlier nights that have it and
+ * were not themselves a regression of it: a slowdown that lasts stays a
+ * regression night after night until it recovers, instead of joining its
+ * own baseline (a night at 3% of the usual rate in a baseline of 6 raised
+ * its MAD so far that the next night at 3% was "ok").  The nights are
+ * judged in order, each against the nights before it.
+ */
 static void judge_night(const struct hl_index *ix, const size_t *starts,
 			size_t t, const struct hl_key *key,
 			const struct health_opts *o, double *value,
 			struct hl_verdict *v)
 {
-	double base[256];
 	struct hl_rule rule = o->rule;
-	int n = 0;
+	size_t nn = t + 1;
+	double *val = malloc(nn * sizeof(*val)), base[256];
+	bool *bad = calloc(nn, sizeof(*bad));
 
+	rule.thr = layer_threshold(o, key);
+	memset(v, 0, sizeof(*v));
+	v->state = HL_NOHIST;
+	v->median = v->noise = v->change = NAN;
 	*value = night_value(ix, starts, t, key);
-	for (size_t j = t; j-- > 0 && n < o->last && n < 256;) {
-		double b = night_value(ix, starts, j, key);
-
-		if (!isnan(b))
-			base[n++] = b;
-	}
-	if (isnan(*value)) {
-		memset(v, 0, sizeof(*v));
-		v->state = HL_NOHIST;
-		v->median = v->noise = v->change = NAN;
+	if (!val || !bad || isnan(*value)) {
+		free(val);
+		free(bad);
 		return;
 	}
-	rule.thr = layer_threshold(o, key);
-	hl_judge(*value, base, n, &rule, hl_lower_better(key->metric), v);
+	for (size_t j = 0; j <= t; j++) {
+		int n = 0;
+
+		val[j] = night_value(ix, starts, j, key);
+		if (isnan(val[j]))
+			continue;
+		for (size_t i = j; i-- > 0 && n < o->last && n < 256;)
+			if (!isnan(val[i]) && !bad[i])
+				base[n++] = val[i];
+		hl_judge(val[j], base, n, &rule, hl_lower_better(key->metric),
+			 v);
+		bad[j] = v->state == HL_REGRESSION;
+	}
+	free(val);
+	free(bad);
 }
 
 /* A value in the unit people read: MiB/s, IOPS, op/s, us, or % of the

@@ -471,6 +471,40 @@ static void test_network_named(void **state)
 	free(out);
 }
 
+/* A regression that lasts: a second slow night is judged against the
+ * nights before the first, not against a baseline the first slow night
+ * has joined (t58 at 12:42: c1's seq_read_bw at 3% of its usual rate two
+ * nights running, the second "ok" and "RECOVERED": the slow night had
+ * doubled the MAD).  Quiet 800/500/900, then 25 twice: with 25 in the
+ * baseline the median is 650 and 3 x 1.4826 x MAD 890 > 625. */
+static void test_lasting_regression(void **state)
+{
+	char hist[128], idx[300], iarg[320], nights[5][40], figs[5][64], *out;
+	static const double v[5] = {800e6, 500e6, 900e6, 25e6, 25e6};
+
+	(void)state;
+	snprintf(hist, sizeof(hist), "%s/lasthist", dir);
+	assert_int_equal(mkdir(hist, 0700), 0);
+	snprintf(idx, sizeof(idx), "%s/index.tsv", hist);
+	snprintf(iarg, sizeof(iarg), "--index=%s", idx);
+	for (int i = 0; i < 5; i++) {
+		snprintf(nights[i], sizeof(nights[i]),
+			 "--night=2026120%dT070000Z", i + 1);
+		snprintf(figs[i], sizeof(figs[i]),
+			 "--figure=client,c1,c1,seq_read_bw,%.0f", v[i]);
+		assert_int_equal(run_cmd(&out, 4, "health-record", iarg,
+					 nights[i], figs[i]),
+				 0);
+		free(out);
+	}
+	assert_int_equal(run_cmd(&out, 3, "health", iarg, "--threshold=0.5"),
+			 1);
+	assert_non_null(strstr(out, "REGRESSION: client c1: seq_read_bw"));
+	assert_non_null(strstr(out, "(median of 3 nights"));
+	assert_null(strstr(out, "RECOVERED"));
+	free(out);
+}
+
 /* Per-node client figures from results files: one row per node and
  * metric, the node's own rate. */
 static void test_record_h5(void **state)
@@ -540,6 +574,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_health_nights, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_record_h5, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_lasting_regression, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_network_named, setup,
 						teardown),
