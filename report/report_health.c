@@ -173,14 +173,14 @@ int hl_check_private(const char *path, bool dir, const char *what,
 	return 0;
 }
 
-/* The directory of [path] and the index itself, checked. */
-static int check_index_path(const char *path, struct ios_err *err)
+/* The directory part of [path] (".", "/" or the part before the last
+ * slash), allocated; NULL when out of memory. */
+static char *dir_of(const char *path)
 {
 	char *d = strdup(path), *slash;
-	int rc;
 
 	if (!d)
-		return ios_errf(err, -ENOMEM, "out of memory");
+		return NULL;
 	slash = strrchr(d, '/');
 	if (!slash)
 		strcpy(d, ".");
@@ -188,6 +188,49 @@ static int check_index_path(const char *path, struct ios_err *err)
 		d[1] = '\0';
 	else
 		*slash = '\0';
+	return d;
+}
+
+/*
+ * The directory [path] (the Prometheus textfile, the HTML page) is written
+ * in: this user's or root's (node_exporter's collector directory), and
+ * neither group nor others may write it: in a shared directory anybody
+ * could replace the file the alerts read between two nights (a sticky bit
+ * keeps them from replacing ours, not from planting their own .prom).
+ */
+static int check_out_dir(const char *path, const char *opt, struct ios_err *err)
+{
+	char *d = dir_of(path);
+	struct stat st;
+	int rc = 0;
+
+	if (!d)
+		return ios_errf(err, -ENOMEM, "out of memory");
+	if (stat(d, &st) < 0)
+		rc = ios_errf(err, -errno, "%s=%s: its directory %s: %s", opt,
+			      path, d, strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		rc = ios_errf(err, -ENOTDIR, "%s=%s: %s is not a directory",
+			      opt, path, d);
+	else if ((st.st_uid != geteuid() && st.st_uid != 0) ||
+		 (st.st_mode & (S_IWGRP | S_IWOTH)))
+		rc = ios_errf(
+			err, -EPERM,
+			"%s=%s: its directory %s (uid %u, mode %04o) is refused: others could replace what is read from it (accepted: a directory of yours or root's that neither group nor others can write)",
+			opt, path, d, (unsigned)st.st_uid,
+			(unsigned)(st.st_mode & 07777));
+	free(d);
+	return rc;
+}
+
+/* The directory of [path] and the index itself, checked. */
+static int check_index_path(const char *path, struct ios_err *err)
+{
+	char *d = dir_of(path);
+	int rc;
+
+	if (!d)
+		return ios_errf(err, -ENOMEM, "out of memory");
 	rc = hl_check_private(d, true, "history directory", err);
 	free(d);
 	if (rc < 0)
@@ -1251,6 +1294,11 @@ int report_health(int argc, char **argv)
 	rc = parse_health(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
+	if ((o.prom && check_out_dir(o.prom, "--prometheus", &err) < 0) ||
+	    (o.html && check_out_dir(o.html, "--html", &err) < 0)) {
+		fprintf(stderr, PROG " health: %s\n", err.msg);
+		return REPORT_EXIT_USAGE;
+	}
 	if ((rc = hl_index_load(o.index, &ix, &err)) < 0) {
 		fprintf(stderr, PROG " health: %s\n", err.msg);
 		return rc == -ENOMEM || rc == -EIO ? REPORT_EXIT_FAIL
