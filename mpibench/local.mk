@@ -186,6 +186,7 @@ dist_noinst_SCRIPTS += \
 	bench/compare-ior.sh \
 	bench/truth-diskstats.sh \
 	bench/scale.sh \
+	bench/reference-shape \
 	# End of dist_noinst_SCRIPTS (mpibench)
 
 # Unit tests: the MPI-free parts (options, backends, verify stamps), each a

@@ -171,7 +171,7 @@ check_health_arg() {
 # ---------------------------------------------------------------- slurm
 
 write_slurm_conf() {
-	local ncpu mem n
+	local ncpu mem n c
 	# Configured, not online, CPUs: a test may have cpu1 offline right now.
 	ncpu=$(getconf _NPROCESSORS_CONF)
 	mem=$(awk '/^MemTotal:/ { printf "%d", $2 / 1024 * 0.8 }' /proc/meminfo)
@@ -226,8 +226,13 @@ SlurmctldDebug=info
 SlurmdDebug=info
 Include $HEALTH_FILE
 EOF
+	# The compute hosts advertise COMPUTE_CPUS when the shape sets them
+	# (the reference shape's 64: Slurm places that many ranks on a host
+	# whose processes share this machine's cores).
 	for n in "${NODES[@]}"; do
-		echo "NodeName=$n NodeHostname=$n NodeAddr=$(host_addr "$n") CPUs=$ncpu Sockets=1 CoresPerSocket=$ncpu ThreadsPerCore=1 RealMemory=$mem State=UNKNOWN"
+		c=$ncpu
+		[[ $n != c* || -z $COMPUTE_CPUS ]] || c=$COMPUTE_CPUS
+		echo "NodeName=$n NodeHostname=$n NodeAddr=$(host_addr "$n") CPUs=$c Sockets=1 CoresPerSocket=$c ThreadsPerCore=1 RealMemory=$mem State=UNKNOWN"
 	done >>"$SLURM_CONF_FILE"
 	# The guests (guest.bash): one CPU, their own kernel's memory.
 	for n in "${GUESTS[@]}"; do
