@@ -177,7 +177,8 @@ print(" ".join(sorted(n["name"] + ":" + str(len(n["children"])) for n in t if n[
 	"$localsite" link off s4 --base "$base" >>"$work/link.log" 2>&1 || fail "link of s4: $(cat "$work/link.log")"
 {
 	echo '#!/bin/bash'
-	echo 'export PATH=/usr/sbin:/usr/bin:/sbin:/bin OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1'
+	echo 'export PATH=/usr/sbin:/usr/bin:/sbin:/bin'
+	grep '^export OMPI_' "$base/env"
 	printf 'exec srun --mpi=pmix --overcommit'
 	printf ' %q' "$bench" --backend=null --bs=4K --size=4M --runtime=1 --reps=1 --quiet --summary=json \
 		"--output=$work/shape24.h5"
