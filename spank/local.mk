@@ -192,4 +192,5 @@ EXTRA_DIST += \
 	tests/integration/t26-spank-soak.sh \
 	tests/integration/t27-spank-osds.sh \
 	tests/integration/t28-spank-osdmem.sh \
+	tests/integration/t63-spank-mds.sh \
 	# End of EXTRA_DIST (spank integration)
