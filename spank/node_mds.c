@@ -527,7 +527,7 @@ void node_mds_json(struct jsonw *w, const struct node_ctx *c,
 void node_mds_env(FILE *f, const struct node_ctx *c,
 		  const struct iostrata_req *req, const struct snapshot *snap)
 {
-	const struct snap_mds *m = &snap->mds;
+	const struct snap_mds *m;
 	uint64_t a, b;
 
 	if (req->has_mds_cpus)
@@ -536,8 +536,9 @@ void node_mds_env(FILE *f, const struct node_ctx *c,
 		fprintf(f, "IOSTRATA_REQ_MDS_MEM=%s\n", req->raw_mds_mem);
 	if (req->has_mds_cache)
 		fprintf(f, "IOSTRATA_REQ_MDS_CACHE=%s\n", req->raw_mds_cache);
-	if (!snap || !m->id[0])
+	if (!snap || !snap->mds.id[0])
 		return;
+	m = &snap->mds;
 	if (m->cpu && read_cpu(&c->fs, m->cpu_ver, m->cg, &a, &b) == 0 &&
 	    a != SNAP_MDS_NOLIMIT)
 		fprintf(f,

@@ -514,6 +514,25 @@ static void test_no_mds_here(void **state)
 	assert_int_equal(node_restore(&f->c, "709", &err), 0);
 }
 
+/* A refused job's record keeps the MDS request (no applied values). */
+static void test_refusal_record(void **state)
+{
+	struct fx *f = *state;
+	struct iostrata_req r;
+	const char *j;
+
+	req_mds(&r, "0.5", NULL, "256M");
+	assert_int_equal(node_publish_refusal(&f->c, "710", &r, "refused"), 0);
+	j = fake_read(f->r, "run/iostrata/710.env");
+	assert_non_null(strstr(j, "IOSTRATA_REQ_MDS_CPUS=0.5\n"));
+	assert_non_null(strstr(j, "IOSTRATA_REQ_MDS_CACHE=256M\n"));
+	assert_null(strstr(j, "IOSTRATA_APPLIED_MDS"));
+	j = fake_read(f->r, "run/iostrata/710.applied.json");
+	assert_non_null(strstr(j, "\"mds_cache_bytes\": 268435456"));
+	assert_null(strstr(j, "\"mds\": {"));
+	assert_mds_whole(f);
+}
+
 /* iostrata-node status shows the MDS's shape now. */
 static void test_status(void **state)
 {
@@ -605,6 +624,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_symlink, setup_mds,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_no_mds_here, setup_mds,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_refusal_record, setup_mds,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_status, setup_mds,
 						teardown),
