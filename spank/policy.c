@@ -807,7 +807,7 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 	p->min_mds_mcpus = POLICY_DEFAULT_MIN_MDS_MCPUS;
 	p->min_mds_mem = POLICY_DEFAULT_MIN_MDS_MEM;
 	p->min_mds_cache = POLICY_DEFAULT_MIN_MDS_CACHE;
-	p->ceph.timeout_ms = 30000;
+	p->ceph.timeout_ms = POLICY_DEFAULT_CEPH_TIMEOUT_MS;
 	p->mem_attempt_ms = 2000;
 	p->mem_total_ms = 60000;
 	while ((len = getline(&line, &cap, f)) >= 0) {

@@ -28,6 +28,8 @@
 /* How to run the ceph CLI (cephcli.h): the policy's ceph, ceph_conf and
  * ceph_timeout, journalled with the OSD memory targets so that the
  * restore runs the same command without the policy. */
+/* ceph_timeout when the policy does not set it. */
+#define POLICY_DEFAULT_CEPH_TIMEOUT_MS 30000
 #define CEPH_PATH_MAX 480 /* "ceph PATH CONF MS" fits a journal line */
 struct ceph_cli {
 	char path[CEPH_PATH_MAX]; /* absolute; "" = "ceph" in PATH */

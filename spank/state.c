@@ -639,6 +639,13 @@ int state_journal_read(struct state_dir *sd, const char *jobid,
 		lineno++;
 		rc = -EINVAL;
 	}
+	/* Ceph values to restore (omt, mdscache) without a "ceph" line:
+	 * the CLI as the policy's defaults run it ("ceph" in PATH, Ceph's
+	 * configuration, 30 s), which the writer then writes out, so that
+	 * what is read writes back the same (a timeout of 0 it would write
+	 * is refused by the reader) */
+	if (rc == 0 && (s->n_omt || s->mds.cache) && s->ceph.timeout_ms == 0)
+		s->ceph.timeout_ms = POLICY_DEFAULT_CEPH_TIMEOUT_MS;
 	if (rc == -EINVAL || rc == -EIO) {
 		snapshot_free(s);
 		return ios_errf(

@@ -581,6 +581,7 @@ static void test_hostile_journal(void **state)
 		"mds a /x\nmdsmem 1 x 5\n",
 		"mds a /x\nmdscache 2 1 2\n",
 		"mds a /x\nmdscache 1 1 2\nmdscache 1 1 2\n",
+
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -598,6 +599,30 @@ static void test_hostile_journal(void **state)
 		if (state_journal_read(&f->c.sd, "800", &s, &err) != -EINVAL)
 			fail_msg("case %zu accepted", i);
 		snapshot_free(&s);
+	}
+	/* Ceph values without a "ceph" line: the policy's default CLI and
+	 * timeout, so that it writes back as it reads (a timeout of 0
+	 * would be written and then refused: fuzz_journal found it) */
+	{
+		struct snapshot s, g;
+		struct ios_err err;
+
+		fake_write(f->r, "run/iostrata/journal/800.state",
+			   "iostrata-journal 1\njob 800\nuid 0\nnode n1\n"
+			   "time 1\nmemblock 134217728\n"
+			   "mds a /x\nmdscache 0 1 2\nend\n");
+		chmod(fake_path(f->r, "run/iostrata/journal/800.state"), 0600);
+		assert_int_equal(state_journal_read(&f->c.sd, "800", &s, &err),
+				 0);
+		assert_int_equal(s.ceph.timeout_ms, 30000);
+		assert_string_equal(s.ceph.path, "");
+		assert_int_equal(state_journal_write(&f->c.sd, &s), 0);
+		assert_int_equal(state_journal_read(&f->c.sd, "800", &g, &err),
+				 0);
+		assert_int_equal(g.ceph.timeout_ms, 30000);
+		assert_true(g.mds.cache);
+		snapshot_free(&s);
+		snapshot_free(&g);
 	}
 	unlink(fake_path(f->r, "run/iostrata/journal/800.state"));
 }
