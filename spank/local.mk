@@ -193,4 +193,5 @@ EXTRA_DIST += \
 	tests/integration/t27-spank-osds.sh \
 	tests/integration/t28-spank-osdmem.sh \
 	tests/integration/t63-spank-mds.sh \
+	tests/integration/t64-spank-mds-cache.sh \
 	# End of EXTRA_DIST (spank integration)
