@@ -94,6 +94,12 @@ write_policy() { # file explicit|auto [cgroups...]
 			echo "osd_memory_target = share"
 			echo "ceph = $(command -v ceph)"
 			echo "ceph_conf = $CEPH_CONF_FILE"
+			# the first storage host also shapes the MDS
+			# (--iostrata-mds-*; its own cgroup: setup_mds_cgroups)
+			if [[ -n ${POLICY_MDS:-} && -n ${MDS_CGROUP:-} ]]; then
+				echo "mds = a"
+				echo "mds_cgroup = $MDS_CGROUP"
+			fi
 		else
 			for cg in "$@"; do
 				echo "cgroup = $cg"
@@ -116,7 +122,7 @@ write_policies() {
 		h=${STORAGE_NODES[$i]}
 		install -d -m 0755 -o root -g root "$HOSTS_DIR/$h/iostrata" "$HOSTS_DIR/$h/iostrata/state"
 		if [[ -n ${OSD_CGROUPS[$i]:-} ]]; then
-			write_policy "$HOSTS_DIR/$h/iostrata/policy.conf" auto
+			POLICY_MDS=$( ((i == 0)) && echo yes) write_policy "$HOSTS_DIR/$h/iostrata/policy.conf" auto
 		else
 			write_policy "$HOSTS_DIR/$h/iostrata/policy.conf" explicit
 		fi

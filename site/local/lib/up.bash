@@ -45,6 +45,7 @@ export IOSTRATA_SLURMCTLD_PORT=$CTLD_PORT
 export IOSTRATA_SLURMD_PORT=$SLURMD_PORT
 export IOSTRATA_MON_PORT=$MON_PORT
 export IOSTRATA_OSD_CGROUPS='${OSD_CGROUPS[*]}'
+export IOSTRATA_MDS_CGROUP='${MDS_CGROUP:-}'
 export IOSTRATA_DISK_DEV=$DISK_DEV
 export IOSTRATA_GUESTS='${GUESTS[*]}'
 export IOSTRATA_GUEST_PARTITION=$GUEST_PARTITION
@@ -123,6 +124,7 @@ do_up() {
 	chmod 1777 "$LOCAL_DIR"
 	DISK_DEV=$(disk_dev_of "$BASE")
 	setup_cgroups
+	setup_mds_cgroups
 
 	start_hosts
 	setup_network
