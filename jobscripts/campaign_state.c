@@ -458,6 +458,9 @@ int camp_print_estimate(const struct campaign *c, bool done)
 		if (!read_timing(c, i, &t, &m))
 			continue;
 		sum_over += t - m - each[i].layout_s - each[i].rep_s;
+		/* what the defaults predicted for it, before it ran */
+		took += t;
+		pred += each[i].total_s;
 		nrec++;
 	}
 	if (nrec) {
@@ -490,18 +493,12 @@ int camp_print_estimate(const struct campaign *c, bool done)
 	printf("  this campaign ([workload] reuse_dataset = %d): %.2f h\n",
 	       reuse, mine->total_s / 3600);
 	if (done) {
-		nrec = 0;
-		for (size_t i = 0; i < c->nel; i++) {
-			if (read_timing(c, i, &t, &m)) {
-				took += t;
-				pred += each[i].total_s;
-				nrec++;
-			} else {
+		/* left: with the overheads measured so far */
+		for (size_t i = 0; i < c->nel; i++)
+			if (!read_timing(c, i, &t, &m))
 				left += each[i].total_s;
-			}
-		}
 		if (nrec)
-			printf("  done: %u element(s) took %.0f s, predicted %.0f s (%.2fx); left: %zu element(s), %.2f h predicted\n",
+			printf("  done: %u element(s) took %.0f s, predicted %.0f s by the defaults (%.2fx); left: %zu element(s), %.2f h predicted\n",
 			       nrec, took, pred, pred > 0 ? took / pred : 0,
 			       c->nel - nrec, left / 3600);
 		else
