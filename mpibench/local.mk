@@ -174,6 +174,7 @@ EXTRA_DIST += \
 	tests/integration/t1x-lib.bash \
 	bench/README.md \
 	bench/lib.bash \
+	bench/clock-loop.c \
 	# End of EXTRA_DIST (mpibench)
 dist_noinst_SCRIPTS += \
 	tests/integration/t10-bench.sh \
@@ -184,6 +185,7 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t15-bench-shared.sh \
 	bench/compare-fio.sh \
 	bench/compare-ior.sh \
+	bench/compare-harness.sh \
 	bench/truth-diskstats.sh \
 	bench/scale.sh \
 	bench/reference-shape \
