@@ -15,13 +15,7 @@ void ios_lathist_init(struct ios_lathist *h)
 
 unsigned ios_lathist_bucket(uint64_t ns)
 {
-	unsigned k, sub;
-
-	if (ns < IOS_LAT_SUB)
-		return (unsigned)ns;
-	k = 63u - (unsigned)__builtin_clzll(ns); /* 2^k <= ns < 2^(k+1) */
-	sub = (unsigned)(ns >> (k - IOS_LAT_SUB_BITS)) & (IOS_LAT_SUB - 1);
-	return IOS_LAT_SUB + (k - IOS_LAT_SUB_BITS) * IOS_LAT_SUB + sub;
+	return ios_lathist_bucket_inline(ns);
 }
 
 uint64_t ios_lathist_lower(unsigned b)

@@ -46,13 +46,26 @@ void ios_lathist_merge_parts(struct ios_lathist *dst, const uint64_t *count,
 /* Bucket index of [ns] (always < IOS_LAT_BUCKETS). */
 unsigned ios_lathist_bucket(uint64_t ns);
 
+/* The same, inline: ios_lathist_add() runs once per timed operation, and
+ * a call across files cost 3% of the null backend's 4 KiB loop. */
+static inline unsigned ios_lathist_bucket_inline(uint64_t ns)
+{
+	unsigned k, sub;
+
+	if (ns < IOS_LAT_SUB)
+		return (unsigned)ns;
+	k = 63u - (unsigned)__builtin_clzll(ns); /* 2^k <= ns < 2^(k+1) */
+	sub = (unsigned)(ns >> (k - IOS_LAT_SUB_BITS)) & (IOS_LAT_SUB - 1);
+	return IOS_LAT_SUB + (k - IOS_LAT_SUB_BITS) * IOS_LAT_SUB + sub;
+}
+
 /* Lower bound (inclusive) of bucket [b] in ns. */
 uint64_t ios_lathist_lower(unsigned b);
 
 /* Record one latency. */
 static inline void ios_lathist_add(struct ios_lathist *h, uint64_t ns)
 {
-	h->count[ios_lathist_bucket(ns)]++;
+	h->count[ios_lathist_bucket_inline(ns)]++;
 	h->n++;
 	if (ns < h->min_ns)
 		h->min_ns = ns;

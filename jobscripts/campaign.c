@@ -40,6 +40,7 @@
 #include <slurm/slurm_errno.h>
 
 #include "campaign.h"
+#include "campaign_estimate.h"
 #include "safefile.h"
 #include "siteconf.h"
 #include "slurmcompat.h"
@@ -54,13 +55,18 @@ static int usage(FILE *fp)
 		"  submit SITE JOB [--campaign=DIR] [--throttle=N] [--resume] [--dry-run] [-- SBATCH_ARGS...]\n"
 		"         expand JOB over SITE's sweep and submit one Slurm job per element\n"
 		"  status SITE JOB [--campaign=DIR] [--wait[=SECONDS]]\n"
-		"         elements done / failed / running / pending (job states via libslurm), the wall-clock efficiency\n"
+		"         elements done / failed / running / pending (job states via libslurm), the wall-clock efficiency,\n"
+		"         and for sweeps the estimate (plan --estimate): elements done, their time against it, the hours left\n"
 		"  collect SITE JOB [--campaign=DIR]\n"
 		"         gather results files into DIR/results with DIR/index.tsv and index.json\n"
-		"  plan SITE JOB        print the elements and their --iostrata-* options\n"
-		"                       (and the pool of each with [sweep] replication); a sweep of\n"
-		"                       the storage nodes runs between its unconstrained baseline\n"
-		"                       (options -: the host whole), first and last ([sweep] baseline)\n"
+		"  plan SITE JOB [--campaign=DIR] [--estimate]\n"
+		"         print the elements and their --iostrata-* options (and the pool of each with\n"
+		"         [sweep] replication); a sweep of the storage nodes runs between its unconstrained\n"
+		"         baseline (options -: the host whole), first and last ([sweep] baseline);\n"
+		"         --estimate: the campaign's expected hours (phases x repetitions x runtime, the\n"
+		"         lay-out with and without dataset reuse, the overheads per repetition and per\n"
+		"         element: measured from DIR's elements/N/timing when there are any, else stated\n"
+		"         defaults); status prints it too, with the elements done against it\n"
 		"  clean SITE JOB [--campaign=DIR]\n"
 		"         remove the datasets its elements shared ([workload] reuse_dataset) and the pools and directories it made for [sweep] replication:\n"
 		"         only what it derives from SITE and DIR (PREFIX-rN, [workload] dir/PREFIX-rN, iostrata-datasets/<campaign>/KEY),\n"
@@ -240,6 +246,7 @@ int main(int argc, char **argv)
 		{"wait", optional_argument, NULL, 'w'},
 		{"list", no_argument, NULL, 'l'},
 		{"default", required_argument, NULL, 'd'},
+		{"estimate", no_argument, NULL, 'e'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -310,6 +317,9 @@ int main(int argc, char **argv)
 		case 'd':
 			o.dflt = optarg;
 			break;
+		case 'e':
+			o.estimate = true;
+			break;
 		case 'h':
 			return usage(stdout);
 		default:
@@ -332,11 +342,23 @@ int main(int argc, char **argv)
 		return die_usage("unknown command \"%s\"", cmd);
 	if (npos != 2)
 		return die_usage("%s: expected SITE JOB", cmd);
+	if (o.estimate && strcmp(cmd, "plan") != 0)
+		return die_usage("%s: --estimate is plan's option", cmd);
 	if (camp_open(&c, pos[0], pos[1], o.campaign) < 0) {
 		camp_close(&c);
 		return 2;
 	}
 	if (strcmp(cmd, "plan") == 0) {
+		unsigned runs, phases;
+
+		if (o.estimate && camp_est_shape(c.job, &runs, &phases) < 0) {
+			fprintf(stderr,
+				PROG
+				": plan --estimate: job %s: not estimated (accepted: sweep-cores-mem, sweep-disk-bw, sweep-threads)\n",
+				c.job);
+			camp_close(&c);
+			return 2;
+		}
 		for (size_t i = 0; i < c.nel; i++) {
 			printf("%d\t%s\t%s", c.el[i].index, c.el[i].label,
 			       c.el[i].options[0] ? c.el[i].options : "-");
@@ -345,8 +367,9 @@ int main(int argc, char **argv)
 				       c.el[i].replication, c.el[i].pool);
 			printf("\n");
 		}
+		rc = o.estimate && camp_print_estimate(&c, false) < 0 ? 2 : 0;
 		camp_close(&c);
-		return 0;
+		return rc;
 	}
 	if (camp_dir_check(c.dir) < 0) {
 		camp_close(&c);

@@ -41,6 +41,7 @@ struct opts {
 	bool list;
 	const char *dflt;
 	double wait;
+	bool estimate;
 	char **extra;
 };
 
@@ -67,6 +68,10 @@ void camp_close(struct campaign *c);
 int camp_read_jobids(struct campaign *c);
 int camp_write_jobids(const struct campaign *c);
 int camp_load_recorded(struct campaign *c);
+/* `plan --estimate` and `status`: the campaign's expected wall time
+ * (campaign_estimate.h); with [done], against the elements done.  0, or
+ * -1 said on stderr (a job not estimated, a site value missing). */
+int camp_print_estimate(const struct campaign *c, bool done);
 
 /* Run argv, its stdout into [out] (NULL: not kept; [first_line]: only
  * its first line).  Returns the exit status, or a negative errno

@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <glob.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,6 +29,7 @@
 #include <slurm/slurm_errno.h>
 
 #include "campaign.h"
+#include "campaign_estimate.h"
 #include "campaign_progress.h"
 #include "safefile.h"
 #include "siteconf.h"
@@ -325,32 +327,186 @@ static bool settled(const int *count)
  * elements/N/timing, "total_s measured_s", written by the job scripts at
  * its end).  Printed when at least one element has it.
  */
+/* Element [i]'s timing record: 1 with [total] and [measured] set, 0 when
+ * it has none (or not a valid one). */
+static int read_timing(const struct campaign *c, size_t i, double *total,
+		       double *measured)
+{
+	char path[PATH_MAX];
+	int ok = 0;
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s/elements/%d/timing", c->dir,
+		     c->el[i].index) >= (int)sizeof(path))
+		return 0;
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lf %lf", total, measured) == 2 && *total > 0 &&
+	    *measured >= 0 && isfinite(*total) && isfinite(*measured))
+		ok = 1;
+	fclose(f);
+	return ok;
+}
+
 static void print_efficiency(const struct campaign *c)
 {
 	double total = 0, measured = 0;
 	int n = 0;
 
 	for (size_t i = 0; i < c->nel; i++) {
-		char path[PATH_MAX];
 		double t, m;
-		FILE *f;
 
-		if (snprintf(path, sizeof(path), "%s/elements/%d/timing",
-			     c->dir, c->el[i].index) >= (int)sizeof(path))
+		if (!read_timing(c, i, &t, &m))
 			continue;
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%lf %lf", &t, &m) == 2 && t > 0 && m >= 0) {
-			total += t;
-			measured += m;
-			n++;
-		}
-		fclose(f);
+		total += t;
+		measured += m;
+		n++;
 	}
 	if (n)
 		printf("efficiency: measured %.0f s of %.0f s (%.1f%%) over %d element(s)\n",
 		       measured, total, 100.0 * measured / total, n);
+}
+
+/* The estimate's parameters from the site: 0, or -1 said on stderr. */
+static int est_params(const struct campaign *c, struct camp_est_params *p,
+		      bool *reuse)
+{
+	struct ios_err err = {0};
+	uint64_t u, nodes, rpn;
+	const char *v;
+	unsigned runs, phases;
+
+	memset(p, 0, sizeof(*p));
+	p->job = c->job;
+	if (camp_est_shape(c->job, &runs, &phases) < 0) {
+		fprintf(stderr,
+			PROG
+			": --estimate: job %s: not estimated (accepted: sweep-cores-mem, sweep-disk-bw, sweep-threads)\n",
+			c->job);
+		return -1;
+	}
+	/* the benchmark's defaults where the site sets nothing
+	 * (ios_timed_s in iostrata-jobs.sh) */
+	p->runtime_s = 150;
+	p->reps = 7;
+	if ((ios_site_get_duration(c->site, "workload", "runtime",
+				   &p->runtime_s, &err) < 0 &&
+	     err.code != -ENOENT) ||
+	    (ios_site_get_uint(c->site, "workload", "reps", &u, &err) == 0 &&
+	     (u == 0 || u > 100000)))
+		goto bad;
+	if (ios_site_get_uint(c->site, "workload", "reps", &u, &err) == 0)
+		p->reps = (unsigned)u;
+	if (ios_site_get_size(c->site, "workload", "file_size", &p->file_size,
+			      &err) < 0 ||
+	    ios_site_get_uint(c->site, "compute", "nodes", &nodes, &err) < 0 ||
+	    ios_site_get_uint(c->site, "compute", "ranks_per_node", &rpn,
+			      &err) < 0)
+		goto bad;
+	p->ranks = nodes * rpn;
+	if (ios_site_get_uint(c->site, "storage", "replication", &u, &err) ==
+		    0 &&
+	    u >= 1 && u <= 64)
+		p->replication = (unsigned)u;
+	v = ios_site_get(c->site, "workload", "reuse_dataset");
+	*reuse = v && !strcmp(v, "1");
+	p->rep_overhead_s = CAMP_EST_REP_OVERHEAD_S;
+	p->elem_overhead_s = CAMP_EST_ELEM_OVERHEAD_S;
+	return 0;
+bad:
+	fprintf(stderr, PROG ": --estimate: %s\n",
+		err.msg[0] ? err.msg : "[workload] reps: expected 1..100000");
+	return -1;
+}
+
+static void print_hours(const char *what, const struct camp_est *x)
+{
+	printf("  %s: %.2f h (%.0f s: timed %.0f s, per repetition %.0f s, lay-out %.0f s in %u element(s), per element %.0f s)\n",
+	       what, x->total_s / 3600, x->total_s, x->timed_s, x->rep_s,
+	       x->layout_s, x->layouts, x->overhead_s);
+}
+
+/*
+ * The estimate: the campaign's expected wall time with and without
+ * dataset reuse, its parameters and where its overheads come from; the
+ * per-element overhead is measured when elements of the campaign have a
+ * timing record (their total - timed - predicted lay-out and repetition
+ * overheads, averaged).  With [done] (status), the elements with a record
+ * against their prediction and what is left.  Returns 0, or -1 said.
+ */
+int camp_print_estimate(const struct campaign *c, bool done)
+{
+	struct camp_est_params p;
+	struct camp_est with, without, *mine;
+	struct camp_est_element *each;
+	double t, m, sum_over = 0, took = 0, pred = 0, left = 0;
+	unsigned runs, phases, nrec = 0;
+	bool reuse;
+
+	if (est_params(c, &p, &reuse) < 0)
+		return -1;
+	each = calloc(c->nel ? c->nel : 1, sizeof(*each));
+	if (!each) {
+		fprintf(stderr, PROG ": --estimate: %s\n", strerror(ENOMEM));
+		return -1;
+	}
+	/* measured overheads: what the recorded elements took beyond their
+	 * timed windows and predicted lay-out */
+	camp_estimate(&p, c->el, c->nel, reuse, &with, each);
+	for (size_t i = 0; i < c->nel; i++) {
+		if (!read_timing(c, i, &t, &m))
+			continue;
+		sum_over += t - m - each[i].layout_s - each[i].rep_s;
+		/* what the defaults predicted for it, before it ran */
+		took += t;
+		pred += each[i].total_s;
+		nrec++;
+	}
+	if (nrec) {
+		p.elem_overhead_s = sum_over / nrec > 0 ? sum_over / nrec : 0;
+		p.rep_overhead_s = 0; /* in the measured figure */
+	}
+	camp_est_shape(c->job, &runs, &phases);
+	camp_estimate(&p, c->el, c->nel, true, &with, NULL);
+	camp_estimate(&p, c->el, c->nel, false, &without, NULL);
+	mine = reuse ? &with : &without;
+	camp_estimate(&p, c->el, c->nel, reuse, mine, each);
+	printf("estimate: %zu element(s) x %u run(s) x %u phase(s) x %u repetition(s) x %g s; lay-out %llu rank(s) x %.6g GiB per run\n",
+	       c->nel, runs, phases, p.reps, p.runtime_s,
+	       (unsigned long long)p.ranks,
+	       (double)p.file_size / (1024.0 * 1024 * 1024));
+	printf("  lay-out rate, GiB/s: %.2f at replication 1, %.2f at 2, %.2f at 3 (%s)\n",
+	       camp_est_layout_bps(&p, 1) / (1024.0 * 1024 * 1024),
+	       camp_est_layout_bps(&p, 2) / (1024.0 * 1024 * 1024),
+	       camp_est_layout_bps(&p, 3) / (1024.0 * 1024 * 1024),
+	       CAMP_EST_LAYOUT_SRC);
+	if (nrec)
+		printf("  overhead per element: %.1f s, measured: mean total - timed - predicted lay-out over %u element(s) (elements/N/timing), repetitions' overheads included\n",
+		       p.elem_overhead_s, nrec);
+	else
+		printf("  overhead per element: %.1f s (default: %s); per repetition: %.2f s (default: %s)\n",
+		       p.elem_overhead_s, CAMP_EST_ELEM_OVERHEAD_SRC,
+		       p.rep_overhead_s, CAMP_EST_REP_OVERHEAD_SRC);
+	print_hours("with dataset reuse", &with);
+	print_hours("without dataset reuse", &without);
+	printf("  this campaign ([workload] reuse_dataset = %d): %.2f h\n",
+	       reuse, mine->total_s / 3600);
+	if (done) {
+		/* left: with the overheads measured so far */
+		for (size_t i = 0; i < c->nel; i++)
+			if (!read_timing(c, i, &t, &m))
+				left += each[i].total_s;
+		if (nrec)
+			printf("  done: %u element(s) took %.0f s, predicted %.0f s by the defaults (%.2fx); left: %zu element(s), %.2f h predicted\n",
+			       nrec, took, pred, pred > 0 ? took / pred : 0,
+			       c->nel - nrec, left / 3600);
+		else
+			printf("  done: no element has a timing record yet; left: %zu element(s), %.2f h predicted\n",
+			       c->nel, left / 3600);
+	}
+	free(each);
+	return 0;
 }
 
 int camp_cmd_status(struct campaign *c, const struct opts *o)
@@ -411,6 +567,12 @@ int camp_cmd_status(struct campaign *c, const struct opts *o)
 	       count[CAMP_RUNNING], count[CAMP_PENDING], count[CAMP_LOST],
 	       count[CAMP_UNSUBMITTED]);
 	print_efficiency(c);
+	{
+		unsigned runs, phases;
+
+		if (camp_est_shape(c->job, &runs, &phases) == 0)
+			camp_print_estimate(c, true);
+	}
 	rc = camp_status_exit(count, nverdict);
 out:
 	free(w.prev);

@@ -22,6 +22,8 @@ if HAVE_JANSSON
 noinst_LTLIBRARIES += jobscripts/libiostrata_progress.la
 endif
 jobscripts_libiostrata_progress_la_SOURCES = \
+	jobscripts/campaign_estimate.c \
+	jobscripts/campaign_estimate.h \
 	jobscripts/campaign_progress.c \
 	jobscripts/campaign_progress.h \
 	jobscripts/campaign.h \
@@ -78,6 +80,14 @@ endif
 
 if HAVE_CMOCKA
 if HAVE_JANSSON
+check_PROGRAMS += tests/unit/test_campaign_estimate
+TESTS += tests/unit/test_campaign_estimate
+tests_unit_test_campaign_estimate_CPPFLAGS = \
+	$(jobscripts_libiostrata_progress_la_CPPFLAGS)
+tests_unit_test_campaign_estimate_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_campaign_estimate_LDADD = jobscripts/libiostrata_progress.la \
+	$(CMOCKA_LIBS) -lm
+
 check_PROGRAMS += tests/unit/test_campaign_progress
 TESTS += tests/unit/test_campaign_progress
 tests_unit_test_campaign_progress_CPPFLAGS = \
@@ -105,10 +115,12 @@ endif
 # when the tool is not built).
 TESTS += tests/unit/test_campaign_env.sh tests/unit/test_jobs_noscrub.sh tests/unit/test_jobs_hetsrun.sh \
 	tests/unit/test_jobs_wdir.sh tests/unit/test_jobs_source.sh tests/unit/test_campaign_dir.sh \
-	tests/unit/test_jobs_srcrace.sh tests/unit/test_jobs_edir.sh tests/unit/test_jobs_campfiles.sh
+	tests/unit/test_jobs_srcrace.sh tests/unit/test_jobs_edir.sh tests/unit/test_jobs_campfiles.sh \
+	tests/unit/test_campaign_estimate.sh
 dist_noinst_SCRIPTS += tests/unit/test_campaign_env.sh tests/unit/test_jobs_noscrub.sh tests/unit/test_jobs_hetsrun.sh \
 	tests/unit/test_jobs_wdir.sh tests/unit/test_jobs_source.sh tests/unit/test_campaign_dir.sh \
-	tests/unit/test_jobs_srcrace.sh tests/unit/test_jobs_edir.sh tests/unit/test_jobs_campfiles.sh
+	tests/unit/test_jobs_srcrace.sh tests/unit/test_jobs_edir.sh tests/unit/test_jobs_campfiles.sh \
+	tests/unit/test_campaign_estimate.sh
 # The canonical copy of the block every job script carries (checked by
 # test_jobs_source.sh)
 EXTRA_DIST += jobscripts/source-helpers.block tests/unit/users.bash

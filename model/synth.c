@@ -310,6 +310,31 @@ struct ios_run *ios_synth_run(const struct ios_synth *s)
 	return run;
 }
 
+char *ios_synth_host_record(const char *name, const char *role, const char *mpi,
+			    bool why)
+{
+	char *s = NULL;
+
+	if (asprintf(
+		    &s,
+		    "{\"hostname\":\"%s\",\"role\":\"%s\",\"role_source\":\"test\",\"slurm_node\":\"%s\",\"kernel\":\"6.1\",\"os\":\"Debian\","
+		    "\"cpu\":{\"model\":\"X\",\"online_count\":2,\"microcode\":\"0x1\",\"frequency\":{\"driver\":\"unknown\",\"governor\":\"unknown\",\"base_khz\":\"unknown\",\"min_khz\":\"unknown\",\"max_khz\":\"unknown\",\"why_unknown\":{\"driver\":\"no cpufreq\",\"governor\":\"no cpufreq\",\"base_khz\":\"no cpufreq\",\"min_khz\":\"no cpufreq\",\"max_khz\":\"no cpufreq\"}}},"
+		    "\"memory\":{\"total_bytes\":1024},"
+		    "\"system\":{\"sys_vendor\":\"Dell\",\"product_name\":\"R760\",\"product_version\":\"1\",\"board_vendor\":\"Dell\",\"board_name\":\"B\",\"bios_vendor\":\"Dell\",\"bios_version\":\"2.1\",\"bios_date\":\"01/01/2026\","
+		    "\"dimms\":[{\"locator\":\"A1\",\"size_bytes\":17179869184,\"speed_mts\":4800,\"manufacturer\":\"Samsung\",\"part_number\":\"M321\"}]},"
+		    "\"block_devices\":[{\"name\":\"sda\",\"model\":\"M\",\"vendor\":\"V\",\"serial\":\"S\",\"firmware\":\"F\",\"rotational\":1,\"scheduler\":\"none\",\"nr_requests\":64,\"queue_depth\":32,\"size_bytes\":1000}],"
+		    "\"nics\":[{\"name\":\"eth0\",\"speed_mbps\":25000,\"mtu\":9000,\"driver\":\"mlx5_core\",\"state\":\"up\"}],"
+		    "\"infiniband\":[{\"device\":\"mlx5_0\",\"port\":1,\"rate\":\"100 Gb/sec (4X EDR)\",\"state\":\"4: ACTIVE\",\"link_layer\":\"InfiniBand\"}],"
+		    "\"slurm\":{\"version_built\":\"22.05.8\",\"conf\":\"/etc/slurm/slurm.conf\",\"SelectType\":\"select/cons_tres\",\"SelectTypeParameters\":\"CR_Core\",\"TaskPlugin\":\"task/cgroup\",\"ProctrackType\":\"proctrack/cgroup\",\"PrologFlags\":\"unset (default)\","
+		    "\"cgroup\":{\"conf\":\"/etc/slurm/cgroup.conf\",\"CgroupPlugin\":\"autodetect\",\"ConstrainCores\":\"yes\",\"ConstrainRAMSpace\":\"yes\",\"ConstrainDevices\":\"no\"}},"
+		    "\"mpi_library\":\"%s\",\"shape\":{\"requested\":{\"cpus\":2},\"applied\":{\"cpus\":2}}%s}",
+		    name, role, name, mpi,
+		    why ? ",\"why_unknown\":{\"mpi_library\":\"not MPI\"}"
+			: "") < 0)
+		return NULL;
+	return s;
+}
+
 void ios_synth_free(struct ios_run *run)
 {
 	/* same ownership as the reader's runs */

@@ -48,6 +48,13 @@ void ios_synth_defaults(struct ios_synth *s);
 /* A newly allocated run (free with ios_synth_free), or NULL (ENOMEM). */
 struct ios_run *ios_synth_run(const struct ios_synth *s);
 
+/* A complete host record (SCHEMA.md /hosts, the validator's every
+ * member) of host [name] with [role] and, for mpi_library, [mpi] ("unknown"
+ * without its reason unless [why]); malloc'd, NULL when out of memory.
+ * Tests put it in a run's host_json. */
+char *ios_synth_host_record(const char *name, const char *role, const char *mpi,
+			    bool why);
+
 /* Free a run built by ios_synth_run. */
 void ios_synth_free(struct ios_run *run);
 

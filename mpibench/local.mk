@@ -178,6 +178,7 @@ EXTRA_DIST += \
 	tests/integration/t1x-lib.bash \
 	bench/README.md \
 	bench/lib.bash \
+	bench/clock-loop.c \
 	# End of EXTRA_DIST (mpibench)
 dist_noinst_SCRIPTS += \
 	tests/integration/t10-bench.sh \
@@ -189,8 +190,10 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t62-bench-meta.sh \
 	bench/compare-fio.sh \
 	bench/compare-ior.sh \
+	bench/compare-harness.sh \
 	bench/truth-diskstats.sh \
 	bench/scale.sh \
+	bench/reference-shape \
 	# End of dist_noinst_SCRIPTS (mpibench)
 
 # Unit tests: the MPI-free parts (options, backends, verify stamps), each a

@@ -167,6 +167,12 @@ static uint64_t peak_rss(void)
 }
 
 static uint64_t g_rss_max, g_rss_median, g_rss_rank0;
+/* Start-up costs (bench/reference-shape): the wall clock at main() of the
+ * earliest and the latest rank, MPI_Init's time on rank 0 and its longest
+ * over the ranks, and rank 0's time from MPI_Init's end to the first
+ * phase (every host's facts, the checks, the record's first write). */
+static double g_main_epoch, g_main_first, g_main_last, g_init_s, g_init_max,
+	g_startup_s;
 
 /* ---- main --------------------------------------------------------- */
 
@@ -408,6 +414,26 @@ static void gather_rss(int nranks)
 	free(all);
 }
 
+static double epoch_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The start-up figures of every rank, to rank 0 (g_main_first, _last,
+ * g_init_max). */
+static void gather_startup(void)
+{
+	double mine[3] = {-g_main_epoch, g_main_epoch, g_init_s}, all[3];
+
+	MPI_Reduce(mine, all, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+	g_main_first = -all[0];
+	g_main_last = all[1];
+	g_init_max = all[2];
+}
+
 /* Rank 0: the final results file and the summary.  Sets *any_invalid;
  * sets *failed when the file cannot be written. */
 static void finish_record(struct ios_run *run, bool *any_invalid, bool *failed)
@@ -418,6 +444,11 @@ static void finish_record(struct ios_run *run, bool *any_invalid, bool *failed)
 		.rss_max = g_rss_max,
 		.rss_median = g_rss_median,
 		.rss_rank0 = g_rss_rank0,
+		.main_first = g_main_first,
+		.main_last = g_main_last,
+		.init_s = g_init_s,
+		.init_max = g_init_max,
+		.startup_s = g_startup_s,
 		.gather_s = g_gather_s,
 		.write_s = g_write_s,
 		.ntimed = g_ntimed,
@@ -488,7 +519,9 @@ int main(int argc, char **argv)
 	 * with the rank once it is known: over Open MPI's own handler) */
 	mb_crashlog_install(-1, NULL);
 	mb_crashlog_stage("MPI_Init");
+	g_main_epoch = epoch_now();
 	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+	g_init_s = epoch_now() - g_main_epoch;
 	MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
 	mb_crashlog_install(g_rank, NULL);
 	mb_crashlog_stage("start-up");
@@ -521,9 +554,11 @@ int main(int argc, char **argv)
 
 	install_signal_cleanup();
 	g_files_created = true;
+	g_startup_s = epoch_now() - g_main_epoch - g_init_s;
 	failed = g_cfg.nmeta ? !run_meta(&run, &err)
 			     : !run_phases(w, &run, &err);
 	gather_rss(nranks);
+	gather_startup();
 	if (g_rank == 0)
 		finish_record(&run, &any_invalid, &failed);
 	mb_watchdog_arm(120.0, "cleanup");

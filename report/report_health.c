@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * report_health: the nightly health history and its verdict.
+ * report_health: `iostrata-report health`, the verdict over the nightly
+ * health index (report_health_index.c; its records come from
+ * report_health_record.c), the Prometheus textfile and the HTML page.
  *
- *   health-record --index=FILE --night=STAMP [--figure=L,C,H,M,V]...
- *                 [--failed=REASON] [FILE.h5...]
  *   health --index=FILE [--last=N] [--threshold=F] [--k=K]
  *          [--min-nights=N] [--keep=N] [--prometheus=FILE]
  *
@@ -29,600 +29,6 @@
 #include "safefile.h"
 
 #define PROG "iostrata-report"
-
-bool hl_name_ok(const char *s, size_t max)
-{
-	size_t n = 0;
-
-	for (; s[n]; n++) {
-		char c = s[n];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
-		      c == ':' || c == '-'))
-			return false;
-	}
-	return n > 0 && n < max;
-}
-
-bool hl_night_ok(const char *s)
-{
-	static const char *shape = "ddddddddTddddddZ";
-
-	if (strlen(s) != 16)
-		return false;
-	for (int i = 0; i < 16; i++)
-		if (shape[i] == 'd' ? (s[i] < '0' || s[i] > '9')
-				    : s[i] != shape[i])
-			return false;
-	return true;
-}
-
-/* Split [line] at tabs into at most [max] fields of [buf]; the count. */
-static int split_tabs(char *buf, char **f, int max)
-{
-	int n = 0;
-	char *p = buf;
-
-	while (n < max) {
-		f[n++] = p;
-		p = strchr(p, '\t');
-		if (!p)
-			break;
-		*p++ = '\0';
-	}
-	return p ? max + 1 : n;
-}
-
-int hl_parse_line(const char *line, struct hl_row *r, const char **why)
-{
-	char buf[HL_MAX_LINE + 1], *f[8], *end;
-	int n;
-
-	memset(r, 0, sizeof(*r));
-	if (strlen(line) > HL_MAX_LINE) {
-		*why = "line longer than 1024 bytes";
-		return -1;
-	}
-	strcpy(buf, line);
-	n = split_tabs(buf, f, 7);
-	if (n != 7) {
-		*why = "not 7 tab-separated fields (night status layer component host metric value)";
-		return -1;
-	}
-	if (!hl_night_ok(f[0])) {
-		*why = "night: accepted YYYYMMDDTHHMMSSZ (UTC)";
-		return -1;
-	}
-	strcpy(r->night, f[0]);
-	if (!strcmp(f[1], "failed")) {
-		for (int i = 2; i < 6; i++)
-			if (strcmp(f[i], "-")) {
-				*why = "a failed night's layer, component, host and metric must be -";
-				return -1;
-			}
-		for (const char *p = f[6]; *p; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f) {
-				*why = "a failed night's reason holds a control character";
-				return -1;
-			}
-		r->failed = true;
-		r->note = strdup(f[6]);
-		if (!r->note) {
-			*why = "out of memory";
-			return -1;
-		}
-		return 0;
-	}
-	if (strcmp(f[1], "ok")) {
-		*why = "status: accepted ok or failed";
-		return -1;
-	}
-	if (!hl_name_ok(f[2], sizeof(r->key.layer)) ||
-	    !hl_name_ok(f[3], sizeof(r->key.comp)) ||
-	    !hl_name_ok(f[4], sizeof(r->key.host)) ||
-	    !hl_name_ok(f[5], sizeof(r->key.metric))) {
-		*why = "layer, component, host, metric: accepted 1-15, 63, 63, 47 characters of A-Z a-z 0-9 . _ : -";
-		return -1;
-	}
-	strcpy(r->key.layer, f[2]);
-	strcpy(r->key.comp, f[3]);
-	strcpy(r->key.host, f[4]);
-	strcpy(r->key.metric, f[5]);
-	errno = 0;
-	r->value = strtod(f[6], &end);
-	if (errno || end == f[6] || *end || !isfinite(r->value) ||
-	    r->value < 0) {
-		*why = "value: accepted a finite number >= 0";
-		return -1;
-	}
-	return 0;
-}
-
-int hl_check_private(const char *path, bool dir, const char *what,
-		     struct ios_err *err)
-{
-	struct stat st;
-
-	if (lstat(path, &st) < 0)
-		return ios_errf(err, -errno, "%s %s: %s", what, path,
-				strerror(errno));
-	if (S_ISLNK(st.st_mode))
-		return ios_errf(
-			err, -ELOOP,
-			"%s %s is a symlink: refused (accepted: a %s of yours that neither group nor others can write)",
-			what, path, dir ? "directory" : "file");
-	if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
-		return ios_errf(err, -EINVAL, "%s %s is not a %s: refused",
-				what, path, dir ? "directory" : "regular file");
-	if (st.st_uid != geteuid())
-		return ios_errf(
-			err, -EPERM,
-			"%s %s belongs to uid %u, not to you (uid %u): refused, as its owner decides what the verdict reads (accepted: a %s of yours that neither group nor others can write)",
-			what, path, (unsigned)st.st_uid, (unsigned)geteuid(),
-			dir ? "directory" : "file");
-	if (st.st_mode & (S_IWGRP | S_IWOTH))
-		return ios_errf(
-			err, -EPERM,
-			"%s %s is writable by its group or others (mode %04o): refused, as they could plant or rewrite nights (chmod go-w it)",
-			what, path, (unsigned)(st.st_mode & 07777));
-	if (!dir && st.st_nlink != 1)
-		return ios_errf(err, -EINVAL,
-				"%s %s has other hard links: refused", what,
-				path);
-	return 0;
-}
-
-/* The directory of [path] and the index itself, checked. */
-static int check_index_path(const char *path, struct ios_err *err)
-{
-	char *d = strdup(path), *slash;
-	int rc;
-
-	if (!d)
-		return ios_errf(err, -ENOMEM, "out of memory");
-	slash = strrchr(d, '/');
-	if (!slash)
-		strcpy(d, ".");
-	else if (slash == d)
-		d[1] = '\0';
-	else
-		*slash = '\0';
-	rc = hl_check_private(d, true, "history directory", err);
-	free(d);
-	if (rc < 0)
-		return rc;
-	rc = hl_check_private(path, false, "index", err);
-	return rc == -ENOENT ? 0 : rc;
-}
-
-void hl_index_free(struct hl_index *ix)
-{
-	for (size_t i = 0; i < ix->n; i++)
-		free(ix->rows[i].note);
-	free(ix->rows);
-	memset(ix, 0, sizeof(*ix));
-}
-
-int hl_index_load(const char *path, struct hl_index *ix, struct ios_err *err)
-{
-	char line[HL_MAX_LINE + 2];
-	long lineno = 0;
-	FILE *f;
-	int fd, rc;
-
-	memset(ix, 0, sizeof(*ix));
-	if ((rc = check_index_path(path, err)) < 0)
-		return rc;
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return 0;
-		return ios_errf(err, -errno, "index %s: %s", path,
-				strerror(errno));
-	}
-	f = fdopen(fd, "r");
-	if (!f) {
-		close(fd);
-		return ios_errf(err, -ENOMEM, "index %s: out of memory", path);
-	}
-	rc = 0;
-	while (fgets(line, sizeof(line), f)) {
-		size_t len = strlen(line);
-		const char *why = NULL;
-		struct hl_row r;
-
-		lineno++;
-		if (len && line[len - 1] == '\n')
-			line[--len] = '\0';
-		else if (!feof(f)) {
-			rc = ios_errf(err, -EBADMSG,
-				      "%s:%ld: line longer than 1024 bytes",
-				      path, lineno);
-			break;
-		}
-		if (!len || line[0] == '#')
-			continue;
-		if (memchr(line, '\0', len) || strlen(line) != len) {
-			rc = ios_errf(err, -EBADMSG, "%s:%ld: a NUL byte", path,
-				      lineno);
-			break;
-		}
-		if (hl_parse_line(line, &r, &why) < 0) {
-			rc = ios_errf(err, -EBADMSG, "%s:%ld: %s", path, lineno,
-				      why);
-			break;
-		}
-		if (ix->n == HL_MAX_ROWS) {
-			free(r.note);
-			rc = ios_errf(
-				err, -E2BIG,
-				"%s: more than %d lines: refused (prune it: --keep=N)",
-				path, HL_MAX_ROWS);
-			break;
-		}
-		if (ix->n == ix->cap) {
-			size_t cap = ix->cap ? ix->cap * 2 : 256;
-			struct hl_row *nr =
-				realloc(ix->rows, cap * sizeof(*nr));
-
-			if (!nr) {
-				free(r.note);
-				rc = ios_errf(err, -ENOMEM, "out of memory");
-				break;
-			}
-			ix->rows = nr;
-			ix->cap = cap;
-		}
-		ix->rows[ix->n++] = r;
-	}
-	if (!rc && ferror(f))
-		rc = ios_errf(err, -EIO, "index %s: read error", path);
-	fclose(f);
-	if (rc < 0)
-		hl_index_free(ix);
-	return rc;
-}
-
-bool hl_lower_better(const char *metric)
-{
-	return strstr(metric, "lat") != NULL;
-}
-
-void hl_judge(double value, double *base, int n, const struct hl_rule *rule,
-	      bool lower_better, struct hl_verdict *v)
-{
-	double *tmp, bad, rel;
-
-	memset(v, 0, sizeof(*v));
-	v->nbase = n;
-	v->median = v->noise = v->change = NAN;
-	if (n < rule->min_nights || n < 1) {
-		v->state = HL_NOHIST;
-		return;
-	}
-	tmp = malloc((size_t)n * sizeof(*tmp));
-	v->median = ios_median(base, n);
-	v->noise = tmp ? 1.4826 * ios_mad(base, n, v->median, tmp) : NAN;
-	free(tmp);
-	if (!(v->median > 0) || isnan(v->noise)) {
-		v->state = HL_NOHIST;
-		return;
-	}
-	v->change = value / v->median - 1;
-	bad = lower_better ? value - v->median : v->median - value;
-	rel = bad / v->median;
-	v->moved = bad > rule->k * v->noise && rel > HL_MOVED_FLOOR;
-	if (v->moved && rel > rule->thr)
-		v->state = HL_REGRESSION;
-	else if (-bad > rule->k * v->noise && -rel > rule->thr)
-		v->state = HL_IMPROVED;
-	else
-		v->state = HL_OK;
-}
-
-/* ---- health-record ---------------------------------------------------- */
-
-/* Append "night ok key value" for [k], [v] to [out]; -1 when it is full. */
-static int add_row(char *out, size_t cap, size_t *len, const char *night,
-		   const struct hl_key *k, double v)
-{
-	int w = snprintf(out + *len, cap - *len,
-			 "%s\tok\t%s\t%s\t%s\t%s\t%.9g\n", night, k->layer,
-			 k->comp, k->host, k->metric, v);
-
-	if (w < 0 || (size_t)w >= cap - *len)
-		return -1;
-	*len += (size_t)w;
-	return 0;
-}
-
-/* The latency quantile [q] of node [nd]'s ranks in [rep]: their histogram
- * rows merged.  NAN when there are none. */
-static double node_lat_quantile(const struct ios_run *run,
-				const struct ios_rep_result *rep, int nd,
-				double q, struct ios_lathist *h)
-{
-	ios_lathist_init(h);
-	if (!rep->lat_hist)
-		return NAN;
-	for (int i = 0; i < rep->nranks; i++) {
-		int r = rep->ranks[i].rank;
-
-		if (r < 0 || r >= run->nranks || run->rank_info[r].node != nd)
-			continue;
-		ios_lathist_merge_parts(
-			h, rep->lat_hist + (size_t)i * IOS_LAT_BUCKETS,
-			&rep->ranks[i].lat);
-	}
-	return ios_lathist_quantile(h->count, h->n, q, h->min_ns, h->max_ns);
-}
-
-/* The client figures of [run], per node: rate and latency p50/p99 per
- * phase, means over the valid repetitions, appended to [out]. */
-static int client_rows(const struct ios_run *run, const char *night, char *out,
-		       size_t cap, size_t *len)
-{
-	int nn = run->nnodes;
-	double *bw, *iops, *sum;
-	int *cnt;
-	struct ios_lathist *h;
-	int rc = 0;
-
-	if (nn <= 0 || nn > 100000 || !run->rank_info)
-		return 0;
-	bw = calloc((size_t)nn, sizeof(*bw));
-	iops = calloc((size_t)nn, sizeof(*iops));
-	sum = calloc((size_t)nn * 4, sizeof(*sum));
-	cnt = calloc((size_t)nn, sizeof(*cnt));
-	h = malloc(sizeof(*h));
-	if (!bw || !iops || !sum || !cnt || !h) {
-		rc = -1;
-		goto out;
-	}
-	for (int k = 0; k < run->nphases && !rc; k++) {
-		const struct ios_phase_result *ph = &run->phases[k];
-		bool rnd = !strncmp(ph->name, "rand", 4);
-		char base[40];
-
-		if (ph->layer[0])
-			continue;
-		snprintf(base, sizeof(base), "%s_%s", rnd ? "rand" : "seq",
-			 rnd ? ph->name + 4 : ph->name);
-		memset(sum, 0, (size_t)nn * 4 * sizeof(*sum));
-		memset(cnt, 0, (size_t)nn * sizeof(*cnt));
-		for (int r = 0; r < ph->nreps; r++) {
-			const struct ios_rep_result *rep = &ph->reps[r];
-
-			if (!rep->valid)
-				continue;
-			ios_node_rates(rep, run->rank_info, nn, bw, iops);
-			for (int nd = 0; nd < nn; nd++) {
-				double p50 =
-					node_lat_quantile(run, rep, nd, 0.5, h);
-				double p99 = node_lat_quantile(run, rep, nd,
-							       0.99, h);
-
-				if (isnan(p50) || isnan(p99))
-					continue;
-				sum[nd * 4] += bw[nd];
-				sum[nd * 4 + 1] += iops[nd];
-				sum[nd * 4 + 2] += p50;
-				sum[nd * 4 + 3] += p99;
-				cnt[nd]++;
-			}
-		}
-		for (int nd = 0; nd < nn && !rc; nd++) {
-			struct hl_key key = {.layer = "client"};
-			const char *host = NULL;
-			static const char *const what[4] = {
-				"bw", "iops", "lat_p50", "lat_p99"};
-
-			if (!cnt[nd])
-				continue;
-			for (int i = 0; i < run->nranks && !host; i++)
-				if (run->rank_info[i].node == nd)
-					host = run->rank_info[i].host;
-			if (!host || !hl_name_ok(host, sizeof(key.host))) {
-				fprintf(stderr,
-					PROG
-					" health-record: node %d of the run has no usable host name: its figures left out\n",
-					nd);
-				continue;
-			}
-			snprintf(key.comp, sizeof(key.comp), "%s", host);
-			snprintf(key.host, sizeof(key.host), "%s", host);
-			for (int w = 0; w < 4 && !rc; w++) {
-				/* a sequential phase's rate in B/s, a random
-				 * one's in op/s */
-				if ((w == 0 && rnd) || (w == 1 && !rnd))
-					continue;
-				snprintf(key.metric, sizeof(key.metric),
-					 "%s_%s", base, what[w]);
-				rc = add_row(out, cap, len, night, &key,
-					     sum[nd * 4 + w] / cnt[nd]);
-			}
-		}
-	}
-out:
-	free(bw);
-	free(iops);
-	free(sum);
-	free(cnt);
-	free(h);
-	return rc;
-}
-
-/* --figure=LAYER,COMPONENT,HOST,METRIC,VALUE into [k], [v]; 0 or -1. */
-static int parse_figure(const char *arg, struct hl_key *k, double *v)
-{
-	char buf[256], *f[5], *p, *end;
-	int n = 0;
-
-	if (strlen(arg) >= sizeof(buf))
-		return -1;
-	strcpy(buf, arg);
-	for (p = buf; n < 5; n++) {
-		f[n] = p;
-		p = strchr(p, ',');
-		if (!p)
-			break;
-		*p++ = '\0';
-	}
-	if (n != 4 || p)
-		return -1;
-	if (!hl_name_ok(f[0], sizeof(k->layer)) ||
-	    !hl_name_ok(f[1], sizeof(k->comp)) ||
-	    !hl_name_ok(f[2], sizeof(k->host)) ||
-	    !hl_name_ok(f[3], sizeof(k->metric)))
-		return -1;
-	errno = 0;
-	*v = strtod(f[4], &end);
-	if (errno || end == f[4] || *end || !isfinite(*v) || *v < 0)
-		return -1;
-	memset(k, 0, sizeof(*k));
-	strcpy(k->layer, f[0]);
-	strcpy(k->comp, f[1]);
-	strcpy(k->host, f[2]);
-	strcpy(k->metric, f[3]);
-	return 0;
-}
-
-/* A failed night's line, its reason made one line of printable text. */
-static int failed_row(char *out, size_t cap, size_t *len, const char *night,
-		      const char *reason)
-{
-	int w = snprintf(out + *len, cap - *len, "%s\tfailed\t-\t-\t-\t-\t",
-			 night);
-
-	if (w < 0 || (size_t)w >= cap - *len)
-		return -1;
-	*len += (size_t)w;
-	for (size_t i = 0; reason[i] && i < 400 && *len + 2 < cap; i++) {
-		unsigned char c = (unsigned char)reason[i];
-
-		out[(*len)++] = c < 0x20 || c == 0x7f ? ' ' : (char)c;
-	}
-	out[(*len)++] = '\n';
-	out[*len] = '\0';
-	return 0;
-}
-
-int report_health_record(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{"index", required_argument, NULL, 'i'},
-		{"night", required_argument, NULL, 'n'},
-		{"figure", required_argument, NULL, 'f'},
-		{"failed", required_argument, NULL, 'x'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *index = NULL, *night = NULL, *failed = NULL;
-	size_t cap = 1 << 20, len = 0;
-	char *out = malloc(cap);
-	struct ios_err err = {0};
-	struct stat st;
-	int c, rc = REPORT_EXIT_OK, nfig = 0;
-
-	if (!out)
-		return REPORT_EXIT_FAIL;
-	out[0] = '\0';
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:n:f:x:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			index = optarg;
-			break;
-		case 'n':
-			night = optarg;
-			break;
-		case 'x':
-			failed = optarg;
-			break;
-		case 'f':
-			break; /* checked below, once the night is known */
-		case 'h':
-			printf("usage: iostrata-report health-record --index=FILE --night=YYYYMMDDTHHMMSSZ [--figure=LAYER,COMPONENT,HOST,METRIC,VALUE]... [--failed=REASON] [FILE.h5...]\n");
-			free(out);
-			return 0;
-		default:
-			free(out);
-			return REPORT_EXIT_USAGE;
-		}
-	}
-	if (!index || !night || !hl_night_ok(night)) {
-		fprintf(stderr,
-			PROG
-			" health-record: --index=FILE and --night=YYYYMMDDTHHMMSSZ (UTC) are required%s%s%s\n",
-			night ? " (not \"" : "", night ? night : "",
-			night ? "\")" : "");
-		free(out);
-		return REPORT_EXIT_USAGE;
-	}
-	if (check_index_path(index, &err) < 0) {
-		fprintf(stderr, PROG " health-record: %s\n", err.msg);
-		free(out);
-		return REPORT_EXIT_USAGE;
-	}
-	if (lstat(index, &st) < 0)
-		len = (size_t)snprintf(out, cap, "%s", HL_INDEX_HEADER);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:n:f:x:h", opts, NULL)) != -1) {
-		struct hl_key k;
-		double v;
-
-		if (c != 'f')
-			continue;
-		if (parse_figure(optarg, &k, &v) < 0) {
-			fprintf(stderr,
-				PROG
-				" health-record: invalid --figure \"%s\" (accepted: LAYER,COMPONENT,HOST,METRIC,VALUE: names of 1-15, 63, 63, 47 characters of A-Z a-z 0-9 . _ : -, a finite VALUE >= 0)\n",
-				optarg);
-			free(out);
-			return REPORT_EXIT_USAGE;
-		}
-		if (add_row(out, cap, &len, night, &k, v) < 0)
-			goto full;
-		nfig++;
-	}
-	if (optind < argc) {
-		size_t n;
-		int nbad;
-		struct report_run *runs =
-			report_load(argc - optind, argv + optind, &n, &nbad);
-
-		for (size_t i = 0; i < n; i++)
-			if (client_rows(runs[i].run, night, out, cap, &len) <
-			    0) {
-				report_runs_free(runs, n);
-				goto full;
-			}
-		report_runs_free(runs, n);
-		if (nbad) {
-			rc = report_load_exit(nbad);
-			if (!failed)
-				failed = "a results file could not be read";
-		}
-	}
-	if (failed && failed_row(out, cap, &len, night, failed) < 0)
-		goto full;
-	(void)nfig;
-	if (sf_append(index, out, len, &err) < 0) {
-		fprintf(stderr, PROG " health-record: %s\n", err.msg);
-		free(out);
-		return REPORT_EXIT_FAIL;
-	}
-	free(out);
-	return rc;
-full:
-	fprintf(stderr,
-		PROG
-		" health-record: more than 1 MiB of figures for one night: nothing appended to %s\n",
-		index);
-	free(out);
-	return REPORT_EXIT_FAIL;
-}
 
 /* ---- health (the verdict) --------------------------------------------- */
 
@@ -811,31 +217,49 @@ static double layer_threshold(const struct health_opts *o,
 	return thr;
 }
 
-/* [key] in night [t] against up to [last] earlier nights that have it. */
+/*
+ * [key] in night [t] against up to [last] earlier nights that have it and
+ * were not themselves a regression of it: a slowdown that lasts stays a
+ * regression night after night until it recovers, instead of joining its
+ * own baseline (a night at 3% of the usual rate in a baseline of 6 raised
+ * its MAD so far that the next night at 3% was "ok").  The nights are
+ * judged in order, each against the nights before it.
+ */
 static void judge_night(const struct hl_index *ix, const size_t *starts,
 			size_t t, const struct hl_key *key,
 			const struct health_opts *o, double *value,
 			struct hl_verdict *v)
 {
-	double base[256];
 	struct hl_rule rule = o->rule;
-	int n = 0;
+	size_t nn = t + 1;
+	double *val = malloc(nn * sizeof(*val)), base[256];
+	bool *bad = calloc(nn, sizeof(*bad));
 
+	rule.thr = layer_threshold(o, key);
+	memset(v, 0, sizeof(*v));
+	v->state = HL_NOHIST;
+	v->median = v->noise = v->change = NAN;
 	*value = night_value(ix, starts, t, key);
-	for (size_t j = t; j-- > 0 && n < o->last && n < 256;) {
-		double b = night_value(ix, starts, j, key);
-
-		if (!isnan(b))
-			base[n++] = b;
-	}
-	if (isnan(*value)) {
-		memset(v, 0, sizeof(*v));
-		v->state = HL_NOHIST;
-		v->median = v->noise = v->change = NAN;
+	if (!val || !bad || isnan(*value)) {
+		free(val);
+		free(bad);
 		return;
 	}
-	rule.thr = layer_threshold(o, key);
-	hl_judge(*value, base, n, &rule, hl_lower_better(key->metric), v);
+	for (size_t j = 0; j <= t; j++) {
+		int n = 0;
+
+		val[j] = night_value(ix, starts, j, key);
+		if (isnan(val[j]))
+			continue;
+		for (size_t i = j; i-- > 0 && n < o->last && n < 256;)
+			if (!isnan(val[i]) && !bad[i])
+				base[n++] = val[i];
+		hl_judge(val[j], base, n, &rule, hl_lower_better(key->metric),
+			 v);
+		bad[j] = v->state == HL_REGRESSION;
+	}
+	free(val);
+	free(bad);
 }
 
 /* A value in the unit people read: MiB/s, IOPS, op/s, us, or % of the
@@ -1233,6 +657,11 @@ int report_health(int argc, char **argv)
 	rc = parse_health(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
+	if ((o.prom && hl_check_out_dir(o.prom, "--prometheus", &err) < 0) ||
+	    (o.html && hl_check_out_dir(o.html, "--html", &err) < 0)) {
+		fprintf(stderr, PROG " health: %s\n", err.msg);
+		return REPORT_EXIT_USAGE;
+	}
 	if ((rc = hl_index_load(o.index, &ix, &err)) < 0) {
 		fprintf(stderr, PROG " health: %s\n", err.msg);
 		return rc == -ENOMEM || rc == -EIO ? REPORT_EXIT_FAIL

@@ -76,6 +76,20 @@ void hl_index_free(struct hl_index *ix);
 int hl_check_private(const char *path, bool dir, const char *what,
 		     struct ios_err *err);
 
+/*
+ * The health index [path]: its directory private (hl_check_private) and
+ * the index too when it exists.  0 or a negative errno said in [err].
+ */
+int hl_check_index_path(const char *path, struct ios_err *err);
+
+/*
+ * The directory of an output file [path] (the textfile, the page) given
+ * as [opt]: this user's or root's, writable by neither group nor others
+ * (in a shared directory anybody could replace what is read from it).
+ * 0 or a negative errno said in [err], naming [opt].
+ */
+int hl_check_out_dir(const char *path, const char *opt, struct ios_err *err);
+
 /* Metrics where higher is worse: latencies (names holding "lat"). */
 bool hl_lower_better(const char *metric);
 

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "layers.h"
 #include "report.h"
 #include "report_layers.h"
@@ -159,6 +161,65 @@ bad_site:
 	return -1;
 }
 
+/*
+ * The client the full-stack layer went through, from the records of the
+ * hosts that ran it (role "client"; filesystem.client: kernel, fuse or
+ * libcephfs, its type and mount point): "fuse (fuse.ceph-fuse on /mnt:
+ * c1 c2)", one group per kind of mount, "; " between them.  [kind] gets
+ * the first group's client kind, "" when no record says.
+ */
+static void fullstack_client(const struct ios_run *run, char *buf, size_t len,
+			     char *kind, size_t klen)
+{
+	char key[8][192], hosts[8][256];
+	int ng = 0;
+	size_t off = 0;
+
+	buf[0] = kind[0] = '\0';
+	for (int i = 0; i < run->nhosts; i++) {
+		json_t *h = json_loads(run->host_json[i], 0, NULL), *fs;
+		const char *role, *cl, *ty, *mp, *hn;
+		char k[192];
+		int g;
+
+		fs = json_object_get(h, "filesystem");
+		role = json_string_value(json_object_get(h, "role"));
+		cl = json_string_value(json_object_get(fs, "client"));
+		ty = json_string_value(json_object_get(fs, "type"));
+		mp = json_string_value(json_object_get(fs, "mount_point"));
+		hn = json_string_value(json_object_get(h, "hostname"));
+		if (!role || strcmp(role, "client") || !cl) {
+			json_decref(h);
+			continue;
+		}
+		snprintf(k, sizeof(k), "%s (%s on %s", cl, ty ? ty : "?",
+			 mp ? mp : "?");
+		for (g = 0; g < ng && strcmp(key[g], k); g++)
+			;
+		if (g == ng && ng < 8) {
+			snprintf(key[ng], sizeof(key[ng]), "%s", k);
+			hosts[ng][0] = '\0';
+			ng++;
+			if (!kind[0])
+				snprintf(kind, klen, "%s", cl);
+		}
+		if (g < ng) {
+			size_t l = strlen(hosts[g]);
+
+			snprintf(hosts[g] + l, sizeof(hosts[g]) - l, " %s",
+				 hn ? hn : "?");
+		}
+		json_decref(h);
+	}
+	for (int g = 0; g < ng && off < len; g++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s:%s)",
+					g ? "; " : "", key[g], hosts[g]);
+	if (!ng)
+		snprintf(
+			buf, len,
+			"not recorded (no client host record names its filesystem client)");
+}
+
 /* One layered run: its layers, bandwidth per layer, and the verdict. */
 static void print_run(const struct report_run *r, const struct lyr_numbers *num,
 		      const struct lyr_check *ck, int nc)
@@ -175,6 +236,13 @@ static void print_run(const struct report_run *r, const struct lyr_numbers *num,
 		printf("  %-14s write %-14s read %-14s\n", lyr_layer_names[l],
 		       rate(num->bw[l][LYR_WRITE], a, sizeof(a)),
 		       rate(num->bw[l][LYR_READ], b, sizeof(b)));
+	}
+	if (!isnan(num->bw[LYR_FULLSTACK][0]) ||
+	    !isnan(num->bw[LYR_FULLSTACK][1])) {
+		char cl[1024], k[32];
+
+		fullstack_client(r->run, cl, sizeof(cl), k, sizeof(k));
+		printf("  full stack through: %s\n", cl);
 	}
 	v = lyr_verdict(num, ck, nc, NULL);
 	if (v)
@@ -257,6 +325,53 @@ static void print_tables(struct row *rows, size_t nrows, double rated,
 	printf("Efficiency = stonewalled aggregate bandwidth / peak; write efficiency is not divided by the replication factor (as in the paper). A full stack measured without direct I/O is left out.\n");
 }
 
+/* The full stack by client kind over the runs: the best write and read
+ * of each kind (libcephfs: the fullstack-lib layer). */
+struct by_client {
+	char kind[32];
+	int runs;
+	double bw[2];
+};
+
+static void add_client(struct by_client *bc, int *n, const char *kind,
+		       const double *bw)
+{
+	int k;
+
+	if (!kind[0] || (isnan(bw[0]) && isnan(bw[1])))
+		return;
+	for (k = 0; k < *n && strcmp(bc[k].kind, kind); k++)
+		;
+	if (k == *n) {
+		if (*n == 8)
+			return;
+		snprintf(bc[k].kind, sizeof(bc[k].kind), "%s", kind);
+		bc[k].runs = 0;
+		bc[k].bw[0] = bc[k].bw[1] = NAN;
+		(*n)++;
+	}
+	bc[k].runs++;
+	for (int d = 0; d < 2; d++)
+		bc[k].bw[d] = fmax_nan(bc[k].bw[d], bw[d]);
+}
+
+static void print_by_client(const struct by_client *bc, int n)
+{
+	if (n < 2)
+		return;
+	printf("Full stack by client (the best of each kind's runs; compare clients on hosts of one kind: a 1-CPU guest is not a compute node)\n");
+	printf("| Client | Runs | Full-stack write | Full-stack read |\n");
+	printf("| --- | --- | --- | --- |\n");
+	for (int k = 0; k < n; k++) {
+		char a[32], b[32];
+
+		printf("| %s | %d | %s | %s |\n", bc[k].kind, bc[k].runs,
+		       rate(bc[k].bw[LYR_WRITE], a, sizeof(a)),
+		       rate(bc[k].bw[LYR_READ], b, sizeof(b)));
+	}
+	printf("\n");
+}
+
 int report_layers(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -272,7 +387,8 @@ int report_layers(int argc, char **argv)
 	struct row rows[MAX_ROWS];
 	size_t n, nrows = 0, nlayered = 0;
 	double rated = NAN;
-	int c, nbad, nsuspect = 0;
+	int c, nbad, nsuspect = 0, nbc = 0;
+	struct by_client bc[8];
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "s:mqh", opts, NULL)) != -1) {
@@ -325,7 +441,17 @@ int report_layers(int argc, char **argv)
 		if (!quiet)
 			print_run(&runs[i], &num, ck, nc);
 		add_to_row(rows, &nrows, &num);
+		{
+			char cl[1024], k[32];
+
+			fullstack_client(runs[i].run, cl, sizeof(cl), k,
+					 sizeof(k));
+			if (num.direct[LYR_FULLSTACK])
+				add_client(bc, &nbc, k, num.bw[LYR_FULLSTACK]);
+			add_client(bc, &nbc, "libcephfs", num.bw[LYR_FULLLIB]);
+		}
 	}
+	print_by_client(bc, nbc);
 	print_tables(rows, nrows, rated, site_path, nsuspect);
 	report_runs_free(runs, n);
 	if (report_load_exit(nbad) == REPORT_EXIT_USAGE)

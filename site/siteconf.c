@@ -95,6 +95,7 @@ static const struct key_def keys[] = {
 	{"health", "keep", IOS_SITE_UINT, NULL, false},
 	{"health", "osd_bench_size", IOS_SITE_SIZE, NULL, false},
 	{"health", "md_files", IOS_SITE_UINT, NULL, false},
+	{"health", "net_objects", IOS_SITE_UINT, NULL, false},
 	{"accept", "tiers", IOS_SITE_STRING, NULL, true},
 	{"accept", "tier", IOS_SITE_STRING, NULL, false},
 	{"accept", "fio_tolerance", IOS_SITE_DOUBLE, NULL, false},

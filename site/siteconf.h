@@ -54,7 +54,8 @@
  *               (its noise multiple), last (nights in the baseline), keep
  *               (nights the index keeps, 0 all), osd_bench_size (bytes
  *               each `ceph tell osd.N bench` writes), md_files (files of
- *               the metadata probe)
+ *               the metadata probe), net_objects (objects of the network
+ *               probe per storage host, read from its primary)
  *   [accept]    tiers, tier, fio_tolerance (fraction), fio (0/1: run fio);
  *               profile (tiers: the tier table, the default; nersc: the
  *               NERSC-10-style profile of model/nersc.h, no tier table:

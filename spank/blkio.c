@@ -94,7 +94,7 @@ out:
 
 /* Refuse a cgroup reached through a symlink: openat2(RESOLVE_BENEATH)
  * keeps it below the root but would follow a link to another cgroup. */
-static int no_symlinks(const struct sysfs *fs, const char *cg)
+int blkio_no_symlinks(const struct sysfs *fs, const char *cg)
 {
 	char comp[BLKIO_CG_MAX];
 	const char *p = cg;
@@ -150,7 +150,7 @@ int blkio_detect(const struct sysfs *fs, const char *cg, enum blkio_ver *ver)
 	rc = blkio_check_cgroup(cg, NULL);
 	if (rc < 0)
 		return rc;
-	rc = no_symlinks(fs, cg);
+	rc = blkio_no_symlinks(fs, cg);
 	if (rc == -ENOTDIR)
 		return -ENOENT;
 	if (rc < 0)

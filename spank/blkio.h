@@ -38,6 +38,10 @@ struct blkio_dev {
  */
 int blkio_check_cgroup(const char *cg, const char **why);
 
+/* No component of the directory [cg] below the root is a symlink:
+ * 0, -ELOOP (one is), -ENOTDIR / -ENOENT, -ENAMETOOLONG. */
+int blkio_no_symlinks(const struct sysfs *fs, const char *cg);
+
 /*
  * Which interface the cgroup directory [cg] offers.  Returns 0 and sets
  * *ver, -EINVAL / -ENAMETOOLONG (blkio_check_cgroup refuses [cg]), -ELOOP

@@ -106,13 +106,10 @@ static int parse_bytes(const char *s, uint64_t *v)
 	return 0;
 }
 
-/* Does the "ceph config dump" text [dump] hold an entry of osd.[id]
- * itself (no mask) for osd_memory_target? */
-static bool dump_has(char *dump, int id)
+/* Does the "ceph config dump" text [dump] hold an entry of [who] itself
+ * (no mask) for [key]? */
+static bool dump_has(char *dump, const char *who, const char *key)
 {
-	char who[32];
-
-	snprintf(who, sizeof(who), "osd.%d", id);
 	for (char *line = strtok(dump, "\n"); line; line = strtok(NULL, "\n")) {
 		char w[4][64];
 
@@ -122,30 +119,29 @@ static bool dump_has(char *dump, int id)
 		    (strcmp(w[1], "basic") == 0 ||
 		     strcmp(w[1], "advanced") == 0 ||
 		     strcmp(w[1], "dev") == 0) &&
-		    strcmp(w[2], "osd_memory_target") == 0)
+		    strcmp(w[2], key) == 0)
 			return true;
 	}
 	return false;
 }
 
-int cephcli_omt_get(const struct ceph_cli *cc, int id, uint64_t *bytes,
-		    bool *explicit_, struct ios_err *err)
+int cephcli_cfg_get(const struct ceph_cli *cc, const char *who, const char *key,
+		    uint64_t *bytes, bool *explicit_, struct ios_err *err)
 {
-	char who[32], out[256];
-	const char *get[] = {"config", "get", who, "osd_memory_target", NULL};
+	char out[256];
+	const char *get[] = {"config", "get", who, key, NULL};
 	const char *dump[] = {"config", "dump", NULL};
 	char *d;
 	int rc;
 
-	snprintf(who, sizeof(who), "osd.%d", id);
 	rc = cephcli_run(cc, get, out, sizeof(out), err);
 	if (rc < 0)
 		return rc;
 	if (parse_bytes(out, bytes) < 0)
 		return ios_errf(
 			err, -EINVAL,
-			"iostrata: ceph config get %s osd_memory_target: answer \"%.60s\" is not a number of bytes",
-			who, out);
+			"iostrata: ceph config get %s %s: answer \"%.60s\" is not a number of bytes",
+			who, key, out);
 	if (!explicit_)
 		return 0;
 	d = malloc(1 << 20);
@@ -153,28 +149,52 @@ int cephcli_omt_get(const struct ceph_cli *cc, int id, uint64_t *bytes,
 		return -ENOMEM;
 	rc = cephcli_run(cc, dump, d, 1 << 20, err);
 	if (rc == 0)
-		*explicit_ = dump_has(d, id);
+		*explicit_ = dump_has(d, who, key);
 	free(d);
 	return rc;
+}
+
+int cephcli_cfg_set(const struct ceph_cli *cc, const char *who, const char *key,
+		    uint64_t bytes, struct ios_err *err)
+{
+	char val[32];
+	const char *set[] = {"config", "set", who, key, val, NULL};
+
+	snprintf(val, sizeof(val), "%" PRIu64, bytes);
+	return cephcli_run(cc, set, NULL, 0, err);
+}
+
+int cephcli_cfg_rm(const struct ceph_cli *cc, const char *who, const char *key,
+		   struct ios_err *err)
+{
+	const char *rm[] = {"config", "rm", who, key, NULL};
+
+	return cephcli_run(cc, rm, NULL, 0, err);
+}
+
+int cephcli_omt_get(const struct ceph_cli *cc, int id, uint64_t *bytes,
+		    bool *explicit_, struct ios_err *err)
+{
+	char who[32];
+
+	snprintf(who, sizeof(who), "osd.%d", id);
+	return cephcli_cfg_get(cc, who, "osd_memory_target", bytes, explicit_,
+			       err);
 }
 
 int cephcli_omt_set(const struct ceph_cli *cc, int id, uint64_t bytes,
 		    struct ios_err *err)
 {
-	char who[32], val[32];
-	const char *set[] = {"config", "set", who, "osd_memory_target",
-			     val,      NULL};
+	char who[32];
 
 	snprintf(who, sizeof(who), "osd.%d", id);
-	snprintf(val, sizeof(val), "%" PRIu64, bytes);
-	return cephcli_run(cc, set, NULL, 0, err);
+	return cephcli_cfg_set(cc, who, "osd_memory_target", bytes, err);
 }
 
 int cephcli_omt_rm(const struct ceph_cli *cc, int id, struct ios_err *err)
 {
 	char who[32];
-	const char *rm[] = {"config", "rm", who, "osd_memory_target", NULL};
 
 	snprintf(who, sizeof(who), "osd.%d", id);
-	return cephcli_run(cc, rm, NULL, 0, err);
+	return cephcli_cfg_rm(cc, who, "osd_memory_target", err);
 }

@@ -2,8 +2,9 @@
 /*
  * cephcli: the ceph command line tool, run without a shell (posix_spawnp
  * with an argv) and killed after the policy's ceph_timeout, for what the
- * node logic asks the monitors: each OSD's osd_memory_target in the
- * configuration database, read, set and removed.
+ * node logic asks the monitors: each OSD's osd_memory_target and the MDS's
+ * mds_cache_memory_limit in the configuration database, read, set and
+ * removed.
  */
 #ifndef IOSTRATA_CEPHCLI_H
 #define IOSTRATA_CEPHCLI_H
@@ -26,6 +27,24 @@
  */
 int cephcli_run(const struct ceph_cli *cc, const char *const *args, char *out,
 		size_t len, struct ios_err *err);
+
+/*
+ * [who]'s ("osd.3", "mds.a") [key] in the monitors' configuration
+ * database ("ceph config get WHO KEY", a number of bytes) in [bytes], and
+ * whether [who] has an entry of its own for it ("ceph config dump": a
+ * line "WHO LEVEL KEY VALUE") in [explicit_] (NULL: not asked).  Returns
+ * 0 or -errno as cephcli_run, -EINVAL for an answer that is not a number.
+ */
+int cephcli_cfg_get(const struct ceph_cli *cc, const char *who, const char *key,
+		    uint64_t *bytes, bool *explicit_, struct ios_err *err);
+
+/* "ceph config set WHO KEY BYTES".  0 or -errno. */
+int cephcli_cfg_set(const struct ceph_cli *cc, const char *who, const char *key,
+		    uint64_t bytes, struct ios_err *err);
+
+/* "ceph config rm WHO KEY".  0 or -errno. */
+int cephcli_cfg_rm(const struct ceph_cli *cc, const char *who, const char *key,
+		   struct ios_err *err);
 
 /*
  * osd.[id]'s osd_memory_target in the monitors' configuration database

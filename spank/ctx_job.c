@@ -29,7 +29,7 @@ static const char *const opt_name[] = {IOSTRATA_SPANK_OPTIONS(OPT_NAME)};
 static int read_opts(spank_t sp, struct iostrata_req *req, struct ios_err *err)
 {
 	memset(req, 0, sizeof(*req));
-	for (int i = REQ_CPUS; i <= REQ_PROFILE; i++) {
+	for (int i = REQ_CPUS; i < REQ_N_OPTS; i++) {
 		struct spank_option o = {
 			.name = (char *)opt_name[i], .has_arg = 1, .val = i};
 		char *val = NULL;

@@ -56,6 +56,9 @@ static void usage(FILE *f)
 		"  --disk-bw RATE[,READ]  apply: throttle the storage disks to RATE (writes; reads too unless READ)\n"
 		"  --disk-iops N     apply: throttle the storage disks to N read and N write IOPS\n"
 		"  --profile NAME    apply: a named node shape from the site policy\n"
+		"  --mds-cpus N      apply: the MDS's CPU quota in CPUs (e.g. 0.5; policy mds =)\n"
+		"  --mds-mem SIZE    apply: the MDS cgroup's memory limit\n"
+		"  --mds-cache SIZE  apply: the MDS's mds_cache_memory_limit (through the monitors)\n"
 		"  -v                more messages (repeat for more)\n"
 		"  -h, --help        this text\n"
 		"  --version         print the version\n"
@@ -143,6 +146,9 @@ static int parse_args(int argc, char **argv, struct cli *a)
 		{"disk-bw", required_argument, NULL, 'b'},
 		{"disk-iops", required_argument, NULL, 'i'},
 		{"profile", required_argument, NULL, 'P'},
+		{"mds-cpus", required_argument, NULL, 'C'},
+		{"mds-mem", required_argument, NULL, 'M'},
+		{"mds-cache", required_argument, NULL, 'K'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -199,6 +205,15 @@ static int parse_args(int argc, char **argv, struct cli *a)
 			break;
 		case 'P':
 			ro = REQ_PROFILE;
+			break;
+		case 'C':
+			ro = REQ_MDS_CPUS;
+			break;
+		case 'M':
+			ro = REQ_MDS_MEM;
+			break;
+		case 'K':
+			ro = REQ_MDS_CACHE;
 			break;
 		default:
 			usage(stderr);
@@ -306,7 +321,7 @@ static int run_cmd(struct cli *a, struct node_ctx *c, struct policy *pol,
 	} else {
 		if (!req_any(&a->req)) {
 			fprintf(stderr,
-				"iostrata-node: apply: nothing requested (give --cpus, --mem, --disk-bw, --disk-iops or --profile)\n");
+				"iostrata-node: apply: nothing requested (give --cpus, --mem, --disk-bw, --disk-iops, --mds-cpus, --mds-mem, --mds-cache or --profile)\n");
 			return 2;
 		}
 		rc = policy_check_req(pol, &a->req, 0, err);

@@ -23,6 +23,7 @@ spank_core_sources = \
 	spank/node_apply.c \
 	spank/node_internal.h \
 	spank/node_omt.c \
+	spank/node_mds.c \
 	spank/node_publish.c \
 	spank/node_restore.c \
 	spank/node_status.c \
@@ -125,6 +126,7 @@ check_PROGRAMS += \
 	tests/unit/test_mem \
 	tests/unit/test_node \
 	tests/unit/test_node_omt \
+	tests/unit/test_node_mds \
 	tests/unit/test_node_osds \
 	tests/unit/test_options \
 	tests/unit/test_osd \
@@ -137,6 +139,7 @@ TESTS += \
 	tests/unit/test_mem \
 	tests/unit/test_node \
 	tests/unit/test_node_omt \
+	tests/unit/test_node_mds \
 	tests/unit/test_node_osds \
 	tests/unit/test_options \
 	tests/unit/test_osd \
@@ -161,6 +164,9 @@ tests_unit_test_node_osds_LDADD = tests/unit/libnode_fx.la $(spank_test_ldadd)
 tests_unit_test_node_omt_CPPFLAGS = $(spank_test_cppflags)
 tests_unit_test_node_omt_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_node_omt_LDADD = tests/unit/libnode_fx.la $(spank_test_ldadd)
+tests_unit_test_node_mds_CPPFLAGS = $(spank_test_cppflags)
+tests_unit_test_node_mds_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_node_mds_LDADD = tests/unit/libnode_fx.la $(spank_test_ldadd)
 tests_unit_test_options_CPPFLAGS = $(spank_test_cppflags)
 tests_unit_test_options_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_options_LDADD = $(spank_test_ldadd)
@@ -186,4 +192,6 @@ EXTRA_DIST += \
 	tests/integration/t26-spank-soak.sh \
 	tests/integration/t27-spank-osds.sh \
 	tests/integration/t28-spank-osdmem.sh \
+	tests/integration/t63-spank-mds.sh \
+	tests/integration/t64-spank-mds-cache.sh \
 	# End of EXTRA_DIST (spank integration)

@@ -419,6 +419,8 @@ static int apply_change(struct node_ctx *c, const char *jobid,
 		return rc;
 	if (snap->n_omt && (rc = node_omt_apply(c, snap, err)) < 0)
 		return rc;
+	if ((rc = node_mds_apply(c, snap, err)) < 0)
+		return rc;
 	rc = apply_verify(c, req, snap, now, err);
 	if (rc < 0)
 		return rc;
@@ -460,6 +462,11 @@ int node_apply(struct node_ctx *c, const char *jobid, unsigned uid,
 	/* the OSDs' memory targets: read (and with share planned) before
 	 * the journal, so that the journal holds their old values */
 	rc = node_omt_plan(c, req, &snap, &omt, err);
+	if (rc < 0)
+		goto out_free;
+	/* the MDS: its cgroup's limits and its cache limit now, for the
+	 * journal */
+	rc = node_mds_plan(c, req, &snap, err);
 	if (rc < 0)
 		goto out_free;
 	rc = jobcg_plan(c, jobid, req, &snap, err);

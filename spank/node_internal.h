@@ -112,6 +112,49 @@ void node_omt_json(struct jsonw *w, const struct node_omt *o);
  * OSD). */
 void node_omt_status_json(const struct node_ctx *c, struct jsonw *w);
 
+/*
+ * The MDS (node_mds.c) for --iostrata-mds-*: on a node whose policy names
+ * it ("mds =", "mds_cgroup ="), read its cgroup's CPU quota and memory
+ * limit and its mds_cache_memory_limit (and whether mds.ID has an entry
+ * of its own) into [snap]->mds with the new values, before the journal;
+ * a cgroup or a Ceph that cannot be read refuses the job (-errno, [err];
+ * nothing changed).  Without "mds =" in the policy, nothing (the record
+ * says why).
+ */
+int node_mds_plan(struct node_ctx *c, const struct iostrata_req *req,
+		  struct snapshot *snap, struct ios_err *err);
+
+/* Set and read back what [snap]->mds says: the CPU quota, the memory
+ * limit, the cache limit, in that order.  0 or -errno ([err]). */
+int node_mds_apply(struct node_ctx *c, const struct snapshot *snap,
+		   struct ios_err *err);
+
+/* Put [s]->mds back (also what the apply had not reached yet: it is
+ * written as it was) and read it back; what is not back goes into [left]
+ * at [*off].  Returns the count of items not back. */
+int node_mds_restore(struct node_ctx *c, const struct snapshot *s, char *left,
+		     size_t len, size_t *off);
+
+/* The "mds" member of a published file: requested, applied (read back),
+ * before; applied null with the reason where the policy names no MDS. */
+void node_mds_json(struct jsonw *w, const struct node_ctx *c,
+		   const struct iostrata_req *req, const struct snapshot *snap);
+
+/* IOSTRATA_REQ_MDS_* and IOSTRATA_APPLIED_MDS_* lines ([snap] NULL:
+ * only the requested). */
+void node_mds_env(FILE *f, const struct node_ctx *c,
+		  const struct iostrata_req *req, const struct snapshot *snap);
+
+/* Status: the MDS the policy names, its cgroup's quota and limit and its
+ * cache limit now. */
+void node_mds_status_json(const struct node_ctx *c, struct jsonw *w);
+
+/* Health check: the MDS cgroup the policy names has a CPU quota or a
+ * memory limit (the MDS is whole without either, as an OSD cgroup is
+ * without a throttle); each added to [why] at [*off].  The count. */
+int node_mds_check(const struct node_ctx *c, char *why, size_t len,
+		   size_t *off);
+
 /* One item of what is left at [*off] of [left] (", " between items),
  * cut to [len]. */
 void node_left_add(char *left, size_t len, size_t *off, const char *fmt, ...)

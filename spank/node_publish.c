@@ -98,6 +98,12 @@ static void json_req(struct jsonw *w, const struct iostrata_req *req)
 		jsonw_kv_uint(w, "iops", req->iops);
 	if (req->has_profile)
 		jsonw_kv_str(w, "profile", req->profile);
+	if (req->has_mds_cpus)
+		jsonw_kv_double(w, "mds_cpus", req->mds_mcpus / 1000.0);
+	if (req->has_mds_mem)
+		jsonw_kv_uint(w, "mds_mem_bytes", req->mds_mem);
+	if (req->has_mds_cache)
+		jsonw_kv_uint(w, "mds_cache_bytes", req->mds_cache);
 	jsonw_obj_end(w);
 }
 
@@ -139,6 +145,7 @@ int node_publish(struct node_ctx *c, const char *jobid,
 		node_json_state(&w, snap, ncpu, list, snap_mem(snap));
 		if (omt && omt->active)
 			node_omt_json(&w, omt);
+		node_mds_json(&w, c, req, snap);
 		if (req->has_bw || req->has_iops) {
 			/* where the job's own tasks on this host do I/O */
 			jsonw_key(&w, "job_cgroup");
@@ -179,6 +186,7 @@ int node_publish(struct node_ctx *c, const char *jobid,
 		fprintf(f, "IOSTRATA_REQ_DISK_IOPS=%s\n", req->raw_iops);
 	if (req->has_profile)
 		fprintf(f, "IOSTRATA_REQ_PROFILE=%s\n", req->profile);
+	node_mds_env(f, c, req, refused ? NULL : snap);
 	if (refused) {
 		fputs("IOSTRATA_REFUSED=", f);
 		for (const char *p = refused; *p; p++)

@@ -240,6 +240,7 @@ int node_restore_snapshot(struct node_ctx *c, const struct snapshot *s,
 	bad += verify_throttles(c, s, left, len, &off);
 	/* Ceph last: the kernel's state does not wait for the monitors. */
 	bad += node_omt_restore(c, s, left, len, &off);
+	bad += node_mds_restore(c, s, left, len, &off);
 	snapshot_free(&now);
 	return bad ? -EIO : 0;
 }

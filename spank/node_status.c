@@ -101,6 +101,7 @@ int node_status_json(const struct node_ctx *c, FILE *out)
 	}
 	json_mem_hotplug(c, &w);
 	node_omt_status_json(c, &w);
+	node_mds_status_json(c, &w);
 	jsonw_key(&w, "journals");
 	jsonw_arr_begin(&w);
 	if (c->sd.jdirfd >= 0 &&
@@ -158,6 +159,8 @@ int node_check(const struct node_ctx *c, struct ios_err *err)
 		off += (size_t)snprintf(why + off, sizeof(why) - off,
 					"%s%u throttles set", off ? ", " : "",
 					thr);
+	if (off < sizeof(why))
+		node_mds_check(c, why, sizeof(why), &off);
 	if (off)
 		return ios_errf(err, -EBUSY, "iostrata: node %s not whole: %s",
 				c->node[0] ? c->node : "?", why);

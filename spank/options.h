@@ -22,7 +22,13 @@
 	X(REQ_DISK_IOPS, "iostrata-disk-iops", "N",                                  \
 	  "throttle the storage disks to N read and N write IOPS")                   \
 	X(REQ_PROFILE, "iostrata-profile", "NAME",                                   \
-	  "a named node shape from the site policy")
+	  "a named node shape from the site policy")                                 \
+	X(REQ_MDS_CPUS, "iostrata-mds-cpus", "N",                                    \
+	  "CPU quota of the metadata server's cgroup, in CPUs (e.g. 0.5)")           \
+	X(REQ_MDS_MEM, "iostrata-mds-mem", "SIZE",                                   \
+	  "memory limit of the metadata server's cgroup")                            \
+	X(REQ_MDS_CACHE, "iostrata-mds-cache", "SIZE",                               \
+	  "the metadata server's mds_cache_memory_limit, set through the monitors")
 
 /* X(key without "=", argument, what it sets) */
 #define IOSTRATA_PLUGSTACK_ARGS(X)                                                               \

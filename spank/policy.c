@@ -22,13 +22,69 @@
 #include "policy.h"
 #include "units.h"
 
+static bool safe_chars(const char *s, bool name);
+
 static const char *const opt_names[] = {
 	[REQ_CPUS] = "--iostrata-cpus",
 	[REQ_MEM] = "--iostrata-mem",
 	[REQ_DISK_BW] = "--iostrata-disk-bw",
 	[REQ_DISK_IOPS] = "--iostrata-disk-iops",
 	[REQ_PROFILE] = "--iostrata-profile",
+	[REQ_MDS_CPUS] = "--iostrata-mds-cpus",
+	[REQ_MDS_MEM] = "--iostrata-mds-mem",
+	[REQ_MDS_CACHE] = "--iostrata-mds-cache",
 };
+
+int policy_parse_mcpus(const char *val, const char *what, unsigned *out,
+		       struct ios_err *err)
+{
+	uint64_t whole = 0, frac = 0;
+	const char *p = val;
+	int digits = 0, decimals = 0;
+
+	for (; isdigit((unsigned char)*p) && digits < 6; p++, digits++)
+		whole = whole * 10 + (uint64_t)(*p - '0');
+	if (*p == '.' && digits > 0) {
+		for (p++; isdigit((unsigned char)*p) && decimals < 3;
+		     p++, decimals++)
+			frac = frac * 10 + (uint64_t)(*p - '0');
+		if (decimals == 0)
+			digits = 0;
+	}
+	if (digits == 0 || *p)
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: %s: invalid value \"%.40s\" (accepted: a number of CPUs from 0.001 to 65536, at most 3 decimals, e.g. 2 or 0.5)",
+			what, val);
+	for (; decimals < 3; decimals++)
+		frac *= 10;
+	if (whole * 1000 + frac == 0 || whole * 1000 + frac > 65536000)
+		return ios_errf(
+			err, -ERANGE,
+			"iostrata: %s: \"%.40s\" out of range (accepted: 0.001 to 65536 CPUs)",
+			what, val);
+	*out = (unsigned)(whole * 1000 + frac);
+	return 0;
+}
+
+bool policy_valid_mds_id(const char *id)
+{
+	size_t n = strlen(id);
+
+	if (n == 0 || n >= POLICY_NAME_MAX || id[0] == '.')
+		return false;
+	return safe_chars(id, true);
+}
+
+bool policy_valid_mds_cgroup(const char *cg)
+{
+	char full[BLKIO_CG_MAX + 32];
+
+	return cg[0] == '/' && strlen(cg) < POLICY_MDS_CG_MAX &&
+	       snprintf(full, sizeof(full), "/sys/fs/cgroup%s", cg) <
+		       (int)sizeof(full) &&
+	       blkio_check_cgroup(full, NULL) == 0;
+}
 
 /* Only characters of the documented grammars: no shell, no paths. */
 static bool safe_chars(const char *s, bool name)
@@ -161,6 +217,38 @@ static int parse_opt(struct iostrata_req *req, enum req_opt opt,
 		req->has_iops = true;
 		snprintf(req->raw_iops, sizeof(req->raw_iops), "%s", val);
 		return 0;
+	case REQ_MDS_CPUS:
+		rc = policy_parse_mcpus(val, what, &req->mds_mcpus, err);
+		if (rc < 0)
+			return rc;
+		req->has_mds_cpus = true;
+		snprintf(req->raw_mds_cpus, sizeof(req->raw_mds_cpus), "%s",
+			 val);
+		return 0;
+	case REQ_MDS_MEM:
+	case REQ_MDS_CACHE:
+		rc = ios_parse_size(val, what, &v, err);
+		if (rc < 0)
+			return rc;
+		if (v == 0)
+			return ios_errf(
+				err, -EINVAL,
+				"iostrata: %s: invalid value \"%s\": must be above 0",
+				what, val);
+		if (opt == REQ_MDS_MEM) {
+			req->mds_mem = v;
+			req->has_mds_mem = true;
+			snprintf(req->raw_mds_mem, sizeof(req->raw_mds_mem),
+				 "%s", val);
+		} else {
+			req->mds_cache = v;
+			req->has_mds_cache = true;
+			snprintf(req->raw_mds_cache, sizeof(req->raw_mds_cache),
+				 "%s", val);
+		}
+		return 0;
+	case REQ_N_OPTS:
+		break;
 	case REQ_PROFILE:
 		if (strlen(val) >= POLICY_NAME_MAX)
 			return ios_errf(err, -EINVAL,
@@ -175,7 +263,8 @@ static int parse_opt(struct iostrata_req *req, enum req_opt opt,
 bool req_any(const struct iostrata_req *req)
 {
 	return req->has_cpus || req->has_mem || req->has_bw || req->has_iops ||
-	       req->has_profile;
+	       req->has_profile || req->has_mds_cpus || req->has_mds_mem ||
+	       req->has_mds_cache;
 }
 
 void policy_free(struct policy *p)
@@ -265,9 +354,16 @@ static const char *const scalar_keys[] = {
 	"ceph_conf",
 	"ceph_timeout",
 	"throttle_job",
+	"mds",
+	"mds_cgroup",
+	"min_mds_cpus",
+	"min_mds_mem",
+	"min_mds_cache",
 };
 #define N_SCALAR (sizeof(scalar_keys) / sizeof(scalar_keys[0]))
 #define OMT_KEY 10 /* scalar_keys[10]: "osd_memory_target" */
+#define MDS_KEY 16 /* scalar_keys[16]: "mds" */
+#define MDS_CG_KEY 17
 
 /* A yes/no key. */
 static int parse_yes_no(const char *key, const char *val, bool *out,
@@ -468,10 +564,19 @@ static int set_profile_key(struct policy_profile *prof, const char *key,
 	} else if (strcmp(key, "disk_iops") == 0) {
 		o = REQ_DISK_IOPS;
 		dup = prof->req.has_iops;
+	} else if (strcmp(key, "mds_cpus") == 0) {
+		o = REQ_MDS_CPUS;
+		dup = prof->req.has_mds_cpus;
+	} else if (strcmp(key, "mds_mem") == 0) {
+		o = REQ_MDS_MEM;
+		dup = prof->req.has_mds_mem;
+	} else if (strcmp(key, "mds_cache") == 0) {
+		o = REQ_MDS_CACHE;
+		dup = prof->req.has_mds_cache;
 	} else {
 		return ios_errf(
 			err, -EINVAL,
-			"iostrata: %s: unknown profile key \"%s\" (accepted: cpus, mem, disk_bw, disk_iops)",
+			"iostrata: %s: unknown profile key \"%s\" (accepted: cpus, mem, disk_bw, disk_iops, mds_cpus, mds_mem, mds_cache)",
 			where, key);
 	}
 	if (dup)
@@ -560,6 +665,28 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 				  sizeof(p->ceph.path), key, val, err, where);
 		if (rc < 0)
 			return rc;
+	} else if (strcmp(key, "mds") == 0) {
+		if (!policy_valid_mds_id(val))
+			return ios_errf(
+				err, -EINVAL,
+				"iostrata: %s: mds: invalid MDS id \"%.80s\" (accepted: the ID of mds.ID, 1 to %d letters, digits and ._-, not starting with a dot)",
+				where, val, POLICY_NAME_MAX - 1);
+		snprintf(p->mds_id, sizeof(p->mds_id), "%s", val);
+		rc = 0;
+	} else if (strcmp(key, "mds_cgroup") == 0) {
+		if (!policy_valid_mds_cgroup(val))
+			return ios_errf(
+				err, -EINVAL,
+				"iostrata: %s: mds_cgroup: invalid cgroup \"%.80s\" (accepted: an absolute path in the cgroup hierarchy as /proc/PID/cgroup shows it, e.g. /system.slice/ceph-mds@a.service, shorter than %d characters, names of letters, digits, ._-:@+ and systemd's \\xHH escapes, no \"..\")",
+				where, val, POLICY_MDS_CG_MAX);
+		snprintf(p->mds_cgroup, sizeof(p->mds_cgroup), "%s", val);
+		rc = 0;
+	} else if (strcmp(key, "min_mds_cpus") == 0) {
+		rc = policy_parse_mcpus(val, key, &p->min_mds_mcpus, err);
+	} else if (strcmp(key, "min_mds_mem") == 0) {
+		rc = ios_parse_size(val, key, &p->min_mds_mem, err);
+	} else if (strcmp(key, "min_mds_cache") == 0) {
+		rc = ios_parse_size(val, key, &p->min_mds_cache, err);
 	} else if (strcmp(key, "min_cpus") == 0) {
 		rc = ios_parse_uint(val, key, 1, 65536, &v, err);
 		p->min_cpus = (unsigned)v;
@@ -677,7 +804,10 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 	p->min_mem = POLICY_DEFAULT_MIN_MEM;
 	p->mem_reserve = POLICY_DEFAULT_MEM_RESERVE;
 	p->omt_min = POLICY_DEFAULT_OMT_MIN;
-	p->ceph.timeout_ms = 30000;
+	p->min_mds_mcpus = POLICY_DEFAULT_MIN_MDS_MCPUS;
+	p->min_mds_mem = POLICY_DEFAULT_MIN_MDS_MEM;
+	p->min_mds_cache = POLICY_DEFAULT_MIN_MDS_CACHE;
+	p->ceph.timeout_ms = POLICY_DEFAULT_CEPH_TIMEOUT_MS;
 	p->mem_attempt_ms = 2000;
 	p->mem_total_ms = 60000;
 	while ((len = getline(&line, &cap, f)) >= 0) {
@@ -766,6 +896,17 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 			path, seen[OMT_KEY]);
 		goto fail;
 	}
+	/* the MDS is named by its id (for the monitors) and its cgroup:
+	 * one without the other is a half-written policy */
+	if (!p->mds_id[0] != !p->mds_cgroup[0]) {
+		rc = ios_errf(
+			err, -EINVAL,
+			"iostrata: %s:%u: %s without %s (accepted: both \"mds = ID\" and \"mds_cgroup = PATH\", or neither)",
+			path, p->mds_id[0] ? seen[MDS_KEY] : seen[MDS_CG_KEY],
+			p->mds_id[0] ? "mds" : "mds_cgroup",
+			p->mds_id[0] ? "mds_cgroup" : "mds");
+		goto fail;
+	}
 	free(line);
 	fclose(f);
 	*out = p;
@@ -777,9 +918,68 @@ fail:
 	return rc;
 }
 
+/* A value of an MDS option: as given, or (from a profile) formatted. */
+static const char *mds_raw(const char *raw, uint64_t v, bool cpus, char *buf,
+			   size_t len)
+{
+	if (raw[0])
+		return raw;
+	if (cpus)
+		snprintf(buf, len, "%u.%03u", (unsigned)(v / 1000),
+			 (unsigned)(v % 1000));
+	else
+		ios_fmt_size(v, buf, len);
+	return buf;
+}
+
+/* The MDS options against the policy's floors (and the cache within the
+ * memory limit): refused naming the option, the value and the floor. */
+static int check_mds_req(const struct policy *p, const struct iostrata_req *req,
+			 struct ios_err *err)
+{
+	char a[32], b[32];
+
+	if (req->has_mds_cpus && req->mds_mcpus < p->min_mds_mcpus)
+		return ios_errf(
+			err, -ERANGE,
+			"iostrata: --iostrata-mds-cpus=%s is below the site minimum min_mds_cpus %u.%03u (policy %s)",
+			mds_raw(req->raw_mds_cpus, req->mds_mcpus, true, a,
+				sizeof(a)),
+			p->min_mds_mcpus / 1000, p->min_mds_mcpus % 1000,
+			p->path);
+	if (req->has_mds_mem && req->mds_mem < p->min_mds_mem)
+		return ios_errf(
+			err, -ERANGE,
+			"iostrata: --iostrata-mds-mem=%s is below the site minimum min_mds_mem %s (policy %s)",
+			mds_raw(req->raw_mds_mem, req->mds_mem, false, a,
+				sizeof(a)),
+			ios_fmt_size(p->min_mds_mem, b, sizeof(b)), p->path);
+	if (req->has_mds_cache && req->mds_cache < p->min_mds_cache)
+		return ios_errf(
+			err, -ERANGE,
+			"iostrata: --iostrata-mds-cache=%s is below the site minimum min_mds_cache %s (policy %s)",
+			mds_raw(req->raw_mds_cache, req->mds_cache, false, a,
+				sizeof(a)),
+			ios_fmt_size(p->min_mds_cache, b, sizeof(b)), p->path);
+	/* the MDS uses more than its cache: a cache as large as the memory
+	 * limit would have it killed */
+	if (req->has_mds_mem && req->has_mds_cache &&
+	    req->mds_cache >= req->mds_mem)
+		return ios_errf(
+			err, -ERANGE,
+			"iostrata: --iostrata-mds-cache=%s is not below --iostrata-mds-mem=%s (the MDS needs memory beyond its cache)",
+			mds_raw(req->raw_mds_cache, req->mds_cache, false, a,
+				sizeof(a)),
+			mds_raw(req->raw_mds_mem, req->mds_mem, false, b,
+				sizeof(b)));
+	return 0;
+}
+
 int policy_check_req(const struct policy *p, struct iostrata_req *req,
 		     unsigned online_cpus, struct ios_err *err)
 {
+	int rc;
+
 	if (req->has_profile) {
 		const struct policy_profile *pr = NULL;
 
@@ -808,7 +1008,22 @@ int policy_check_req(const struct policy *p, struct iostrata_req *req,
 			req->iops = pr->req.iops;
 			req->has_iops = true;
 		}
+		if (!req->has_mds_cpus && pr->req.has_mds_cpus) {
+			req->mds_mcpus = pr->req.mds_mcpus;
+			req->has_mds_cpus = true;
+		}
+		if (!req->has_mds_mem && pr->req.has_mds_mem) {
+			req->mds_mem = pr->req.mds_mem;
+			req->has_mds_mem = true;
+		}
+		if (!req->has_mds_cache && pr->req.has_mds_cache) {
+			req->mds_cache = pr->req.mds_cache;
+			req->has_mds_cache = true;
+		}
 	}
+	rc = check_mds_req(p, req, err);
+	if (rc < 0)
+		return rc;
 	if (req->has_cpus && req->cpus < p->min_cpus)
 		return ios_errf(
 			err, -ERANGE,

@@ -28,6 +28,8 @@
 /* How to run the ceph CLI (cephcli.h): the policy's ceph, ceph_conf and
  * ceph_timeout, journalled with the OSD memory targets so that the
  * restore runs the same command without the policy. */
+/* ceph_timeout when the policy does not set it. */
+#define POLICY_DEFAULT_CEPH_TIMEOUT_MS 30000
 #define CEPH_PATH_MAX 480 /* "ceph PATH CONF MS" fits a journal line */
 struct ceph_cli {
 	char path[CEPH_PATH_MAX]; /* absolute; "" = "ceph" in PATH */
@@ -48,9 +50,24 @@ struct iostrata_req {
 	uint64_t wbps, rbps; /* bytes/s */
 	uint64_t iops;       /* read and write IOPS */
 	char profile[POLICY_NAME_MAX];
+	/* the metadata server (policy "mds =", node_mds.c): its cgroup's
+	 * CPU quota and memory limit, its mds_cache_memory_limit */
+	bool has_mds_cpus, has_mds_mem, has_mds_cache;
+	unsigned mds_mcpus;          /* CPUs x 1000 (0.5 = 500) */
+	uint64_t mds_mem, mds_cache; /* bytes */
 	/* the raw option strings, as given (published as IOSTRATA_REQ_*) */
 	char raw_cpus[32], raw_mem[32], raw_bw[64], raw_iops[32];
+	char raw_mds_cpus[32], raw_mds_mem[32], raw_mds_cache[32];
 };
+
+/* The MDS's CPUs in thousandths: "N" or "N.D" up to 3 decimals, from
+ * 0.001 to 65536.  0 or -EINVAL / -ERANGE with [err] naming [what]. */
+int policy_parse_mcpus(const char *val, const char *what, unsigned *out,
+		       struct ios_err *err);
+
+/* The longest "mds_cgroup =" path, with its NUL (blkio.h BLKIO_CG_MAX
+ * less "/sys/fs/cgroup/unified"). */
+#define POLICY_MDS_CG_MAX 224
 
 struct policy_profile {
 	char name[POLICY_NAME_MAX];
@@ -99,6 +116,14 @@ struct policy {
 	/* the ceph CLI for osd_memory_target (ceph, ceph_conf,
 	 * ceph_timeout) */
 	struct ceph_cli ceph;
+	/* the metadata server this node shapes (node_mds.c): "mds = ID"
+	 * (mds.ID in Ceph; "" for none) and "mds_cgroup =" its cgroup in
+	 * the hierarchy ("/system.slice/ceph-mds@a.service"), and the
+	 * floors of --iostrata-mds-* (min_mds_cpus in thousandths) */
+	char mds_id[POLICY_NAME_MAX];
+	char mds_cgroup[POLICY_MDS_CG_MAX];
+	unsigned min_mds_mcpus;
+	uint64_t min_mds_mem, min_mds_cache;
 	struct policy_profile profiles[POLICY_MAX_LIST];
 	size_t n_profiles;
 };
@@ -110,7 +135,25 @@ enum req_opt {
 	REQ_DISK_BW,
 	REQ_DISK_IOPS,
 	REQ_PROFILE,
+	REQ_MDS_CPUS,
+	REQ_MDS_MEM,
+	REQ_MDS_CACHE,
+	REQ_N_OPTS
 };
+
+/* Floors of the MDS options when the policy does not set them. */
+#define POLICY_DEFAULT_MIN_MDS_MCPUS 100                  /* 0.1 CPU */
+#define POLICY_DEFAULT_MIN_MDS_MEM (UINT64_C(512) << 20)  /* 512 MiB */
+#define POLICY_DEFAULT_MIN_MDS_CACHE (UINT64_C(16) << 20) /* 16 MiB */
+
+/* Is [id] an MDS id the policy and the journal accept (mds.ID):
+ * letters, digits, ._- , 1 to 63 characters, not starting with a dot? */
+bool policy_valid_mds_id(const char *id);
+
+/* Is [cg] an "mds_cgroup =" path: absolute in the cgroup hierarchy,
+ * shorter than POLICY_MDS_CG_MAX, its names as blkio_check_cgroup
+ * accepts? */
+bool policy_valid_mds_cgroup(const char *cg);
 
 /*
  * Parse one option value into [req] (tolerates being called twice with

@@ -31,6 +31,7 @@ void snapshot_free(struct snapshot *s)
 	s->omt = NULL;
 	s->n_cpu = s->n_mem = s->n_thr = s->n_ioen = s->n_omt = 0;
 	s->jobcg[0] = '\0';
+	memset(&s->mds, 0, sizeof(s->mds));
 }
 
 int snapshot_push_thr(struct snapshot *s, const struct snap_thr *t)
@@ -288,6 +289,9 @@ int state_journal_write(struct state_dir *sd, const struct snapshot *s)
 		return -EINVAL;
 	if (s->jobcg[0] && !jobcg_ok(s->jobid, s->jobcg))
 		return -EINVAL;
+	if (s->mds.id[0] && (!policy_valid_mds_id(s->mds.id) ||
+			     !policy_valid_mds_cgroup(s->mds.cg)))
+		return -EINVAL;
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return -ENOMEM;
@@ -311,7 +315,7 @@ int state_journal_write(struct state_dir *sd, const struct snapshot *s)
 		fprintf(f, "ioen %s\n", s->ioen[i].cg);
 	if (s->jobcg[0])
 		fprintf(f, "jobcg %s\n", s->jobcg);
-	if (s->n_omt)
+	if (s->n_omt || (s->mds.id[0] && s->mds.cache))
 		fprintf(f, "ceph %s %s %d\n",
 			s->ceph.path[0] ? s->ceph.path : "-",
 			s->ceph.conf[0] ? s->ceph.conf : "-",
@@ -320,6 +324,24 @@ int state_journal_write(struct state_dir *sd, const struct snapshot *s)
 		fprintf(f, "omt %d %d %" PRIu64 " %" PRIu64 "\n", s->omt[i].id,
 			s->omt[i].explicit_old ? 1 : 0, s->omt[i].old_bytes,
 			s->omt[i].new_bytes);
+	if (s->mds.id[0]) {
+		const struct snap_mds *m = &s->mds;
+
+		fprintf(f, "mds %s %s\n", m->id, m->cg);
+		if (m->cpu)
+			fprintf(f,
+				"mdscpu %d %" PRIu64 " %" PRIu64 " %" PRIu64
+				"\n",
+				m->cpu_ver, m->cpu_old, m->cpu_period,
+				m->cpu_new);
+		if (m->mem)
+			fprintf(f, "mdsmem %d %" PRIu64 " %" PRIu64 "\n",
+				m->mem_ver, m->mem_old, m->mem_new);
+		if (m->cache)
+			fprintf(f, "mdscache %d %" PRIu64 " %" PRIu64 "\n",
+				m->cache_explicit_old ? 1 : 0, m->cache_old,
+				m->cache_new);
+	}
 	fprintf(f, "end\n");
 	if (fclose(f) != 0) {
 		free(buf);
@@ -490,6 +512,50 @@ static int journal_line(struct snapshot *s, char *line, unsigned *seen)
 		nv[s->n_omt++] = o;
 		return 0;
 	}
+	if (strcmp(w[0], "mds") == 0 && n == 3) {
+		/* once, before its mdscpu/mdsmem/mdscache lines */
+		if (s->mds.id[0] || !policy_valid_mds_id(w[1]) ||
+		    !policy_valid_mds_cgroup(w[2]))
+			return -EINVAL;
+		snprintf(s->mds.id, sizeof(s->mds.id), "%s", w[1]);
+		snprintf(s->mds.cg, sizeof(s->mds.cg), "%s", w[2]);
+		return 0;
+	}
+	if (strcmp(w[0], "mdscpu") == 0 && n == 5) {
+		struct snap_mds *m = &s->mds;
+
+		if (!m->id[0] || m->cpu || !parse_dec(w[1], 2, &a) || a < 1 ||
+		    !parse_dec(w[2], UINT64_MAX, &m->cpu_old) ||
+		    !parse_dec(w[3], 1000000, &m->cpu_period) ||
+		    m->cpu_period < 1000 ||
+		    !parse_dec(w[4], UINT64_MAX, &m->cpu_new))
+			return -EINVAL;
+		m->cpu_ver = (int)a;
+		m->cpu = true;
+		return 0;
+	}
+	if (strcmp(w[0], "mdsmem") == 0 && n == 4) {
+		struct snap_mds *m = &s->mds;
+
+		if (!m->id[0] || m->mem || !parse_dec(w[1], 2, &a) || a < 1 ||
+		    !parse_dec(w[2], UINT64_MAX, &m->mem_old) ||
+		    !parse_dec(w[3], UINT64_MAX, &m->mem_new))
+			return -EINVAL;
+		m->mem_ver = (int)a;
+		m->mem = true;
+		return 0;
+	}
+	if (strcmp(w[0], "mdscache") == 0 && n == 4) {
+		struct snap_mds *m = &s->mds;
+
+		if (!m->id[0] || m->cache || !parse_dec(w[1], 1, &a) ||
+		    !parse_dec(w[2], UINT64_MAX, &m->cache_old) ||
+		    !parse_dec(w[3], UINT64_MAX, &m->cache_new))
+			return -EINVAL;
+		m->cache_explicit_old = a == 1;
+		m->cache = true;
+		return 0;
+	}
 	if (strcmp(w[0], "thr") == 0 && n == 8) {
 		struct snap_thr t;
 		uint64_t ver;
@@ -573,6 +639,13 @@ int state_journal_read(struct state_dir *sd, const char *jobid,
 		lineno++;
 		rc = -EINVAL;
 	}
+	/* Ceph values to restore (omt, mdscache) without a "ceph" line:
+	 * the CLI as the policy's defaults run it ("ceph" in PATH, Ceph's
+	 * configuration, 30 s), which the writer then writes out, so that
+	 * what is read writes back the same (a timeout of 0 it would write
+	 * is refused by the reader) */
+	if (rc == 0 && (s->n_omt || s->mds.cache) && s->ceph.timeout_ms == 0)
+		s->ceph.timeout_ms = POLICY_DEFAULT_CEPH_TIMEOUT_MS;
 	if (rc == -EINVAL || rc == -EIO) {
 		snapshot_free(s);
 		return ios_errf(

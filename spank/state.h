@@ -32,6 +32,22 @@ struct snap_item {
 	bool online;
 };
 
+/* "No limit" in struct snap_mds (cgroup v1 -1, v2 "max"). */
+#define SNAP_MDS_NOLIMIT UINT64_MAX
+
+/* The MDS's shape, before and after (struct snapshot's mds). */
+struct snap_mds {
+	char id[POLICY_NAME_MAX];   /* mds.ID; "" none */
+	char cg[POLICY_MDS_CG_MAX]; /* in the hierarchy: "/system.slice/..." */
+	bool cpu, mem, cache;       /* what the apply changes */
+	int cpu_ver, mem_ver;       /* 1: cgroup v1, 2: cgroup v2 */
+	uint64_t cpu_old, cpu_new;  /* quota, microseconds per period */
+	uint64_t cpu_period;        /* microseconds */
+	uint64_t mem_old, mem_new;  /* bytes */
+	bool cache_explicit_old;    /* mds.ID had an entry of its own */
+	uint64_t cache_old, cache_new; /* bytes */
+};
+
 /* Observed node state: a journal's snapshot, or what is in effect now. */
 struct snapshot {
 	char jobid[STATE_ID_MAX];
@@ -72,9 +88,15 @@ struct snapshot {
 	 * the hierarchy's root and removes it (journal line "jobcg DIR");
 	 * "" for none */
 	char jobcg[BLKIO_CG_MAX];
-	/* how the apply ran the ceph CLI for them (journal line "ceph
-	 * PATH CONF TIMEOUT_MS", "-" for an empty path): the restore needs
-	 * no policy (the epilog and slurmd's start have none) */
+	/* the metadata server (policy mds, mds_cgroup; node_mds.c): what
+	 * its cgroup's CPU quota, memory limit and its
+	 * mds_cache_memory_limit were and what the apply sets (journal
+	 * lines "mds ID CGROUP", "mdscpu VER OLD PERIOD NEW", "mdsmem VER
+	 * OLD NEW", "mdscache EXPLICIT OLD NEW"); id "" for none */
+	struct snap_mds mds;
+	/* how the apply ran the ceph CLI for them and the MDS cache (journal
+	 * line "ceph PATH CONF TIMEOUT_MS", "-" for an empty path): the restore
+	 * needs no policy (the epilog and slurmd's start have none) */
 	struct ceph_cli ceph;
 };
 

@@ -38,10 +38,9 @@ static inline uint64_t rng_next(uint64_t *s)
 
 static inline void next_io(struct mb_rank_run *rr, uint64_t *off, int *op)
 {
-
-	if (mb_pattern_random(rr->pattern) && rr->cfg->once)
+	if (rr->random && rr->cfg->once)
 		*off = mb_perm_at(&rr->perm, rr->issued) * rr->cfg->bs;
-	else if (mb_pattern_random(rr->pattern))
+	else if (rr->random)
 		*off = (rng_next(&rr->rng) % rr->nblocks) * rr->cfg->bs;
 	else {
 		*off = rr->cursor * rr->cfg->bs;
@@ -52,19 +51,12 @@ static inline void next_io(struct mb_rank_run *rr, uint64_t *off, int *op)
 	 * of the shared one */
 	*off = mb_seg_offset(&rr->seg, (int)rr->writer_rank, *off);
 	rr->issued++;
-	switch (rr->pattern) {
-	case MB_PAT_WRITE:
-	case MB_PAT_RANDWRITE:
-		*op = IOS_OP_WRITE;
-		break;
-	case MB_PAT_RANDRW:
+	if (rr->fixed_op >= 0)
+		*op = rr->fixed_op;
+	else /* MB_PAT_RANDRW */
 		*op = (int)(rng_next(&rr->rng) % 100) < rr->cfg->rwmixread
 			      ? IOS_OP_READ
 			      : IOS_OP_WRITE;
-		break;
-	default:
-		*op = IOS_OP_READ;
-	}
 }
 
 /* Whether the loop issues another I/O at [now]: before the deadline, or
@@ -77,7 +69,10 @@ static inline bool more_io(const struct mb_rank_run *rr, int64_t now)
 			     : now < rr->deadline_local;
 }
 
-static void checkpoint(struct mb_rank_run *rr, int64_t now)
+/* Called at every completion: the test inline, the work (once per
+ * cp_step) out of the loop. */
+static __attribute__((noinline)) void checkpoint_slow(struct mb_rank_run *rr,
+						      int64_t now)
 {
 	while (now >= rr->cp_next) {
 		if (rr->ncp == rr->cp_cap) {
@@ -102,6 +97,12 @@ static void checkpoint(struct mb_rank_run *rr, int64_t now)
 		rr->ncp++;
 		rr->cp_next += rr->cp_step;
 	}
+}
+
+static inline void checkpoint(struct mb_rank_run *rr, int64_t now)
+{
+	if (now >= rr->cp_next)
+		checkpoint_slow(rr, now);
 }
 
 void mb_rank_cum_at(const struct mb_rank_run *rr, int64_t t, double *b,
@@ -164,10 +165,9 @@ static void record_error(struct mb_rank_run *rr, int op, uint64_t off,
 	rr->stop = true;
 }
 
-static void progress_tick(struct mb_rank_run *rr, int64_t now)
+static __attribute__((noinline)) void progress_send(struct mb_rank_run *rr,
+						    int64_t now)
 {
-	if (now < rr->prog_next)
-		return;
 	rr->prog_next += rr->prog_step;
 	if (rr->prog_next <= now)
 		rr->prog_next = now + rr->prog_step;
@@ -185,9 +185,17 @@ static void progress_tick(struct mb_rank_run *rr, int64_t now)
 	}
 }
 
+/* Called at every completion; sends once per progress period. */
+static inline void progress_tick(struct mb_rank_run *rr, int64_t now)
+{
+	if (now >= rr->prog_next)
+		progress_send(rr, now);
+}
+
 /* Account one completed I/O. */
-static inline void complete(struct mb_rank_run *rr, int op, void *buf,
-			    uint64_t off, ssize_t n, int64_t lat, int64_t now)
+static inline __attribute__((always_inline)) void
+complete(struct mb_rank_run *rr, int op, void *buf, uint64_t off, ssize_t n,
+	 int64_t lat, int64_t now)
 {
 
 	checkpoint(rr, now);
@@ -221,7 +229,8 @@ static inline void complete(struct mb_rank_run *rr, int op, void *buf,
 	rr->r.t_end_ns = now; /* local for now; converted later */
 }
 
-static void fill_write(struct mb_rank_run *rr, void *buf, uint64_t off)
+static inline __attribute__((always_inline)) void
+fill_write(struct mb_rank_run *rr, void *buf, uint64_t off)
 {
 	if (rr->cfg->verify)
 		mb_verify_fill(buf, rr->cfg->bs, (uint32_t)rr->w->rank, rr->rep,
@@ -407,6 +416,18 @@ void mb_rank_init(struct mb_rank_run *rr, const struct mb_config *cfg,
 	memset(rr, 0, sizeof(*rr));
 	rr->cfg = cfg;
 	rr->pattern = pattern;
+	rr->random = mb_pattern_random(pattern);
+	switch (pattern) {
+	case MB_PAT_WRITE:
+	case MB_PAT_RANDWRITE:
+		rr->fixed_op = IOS_OP_WRITE;
+		break;
+	case MB_PAT_RANDRW:
+		rr->fixed_op = -1;
+		break;
+	default:
+		rr->fixed_op = IOS_OP_READ;
+	}
 	rr->be = cfg->backend;
 	rr->w = w;
 	rr->rep = rep;

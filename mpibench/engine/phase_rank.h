@@ -29,6 +29,9 @@
 struct mb_rank_run {
 	const struct mb_config *cfg; /* the phase's configuration */
 	enum mb_pattern pattern;     /* and its access pattern */
+	bool random;                 /* mb_pattern_random(pattern), and */
+	int fixed_op; /* the op of every I/O (-1: randrw draws it), set once:
+		       * the loop calls no function to learn them */
 	const struct mb_backend *be;
 	struct mb_file *f;
 	struct mb_world *w;

@@ -400,6 +400,11 @@ void mb_summary_json(const struct ios_run *run, bool valid,
 	jsonw_kv_uint(&w, "rss_max_bytes", x->rss_max);
 	jsonw_kv_uint(&w, "rss_median_bytes", x->rss_median);
 	jsonw_kv_uint(&w, "rss_rank0_bytes", x->rss_rank0);
+	jsonw_kv_double(&w, "main_epoch_first_s", x->main_first);
+	jsonw_kv_double(&w, "main_epoch_last_s", x->main_last);
+	jsonw_kv_double(&w, "mpi_init_s", x->init_s);
+	jsonw_kv_double(&w, "mpi_init_max_s", x->init_max);
+	jsonw_kv_double(&w, "startup_s", x->startup_s);
 	jsonw_key(&w, "node_names");
 	jsonw_arr_begin(&w);
 	for (k = 0; k < run->nnodes; k++)

@@ -18,6 +18,10 @@ struct mb_summary_extra {
 	const char *output;  /* the results file; NULL: none */
 	/* peak resident set size over the ranks (VmHWM), bytes */
 	uint64_t rss_max, rss_median, rss_rank0;
+	/* start-up: the wall clock (Unix seconds) at main() of the earliest
+	 * and the latest rank, MPI_Init's seconds on rank 0 and the longest
+	 * over the ranks, rank 0's seconds from MPI_Init to the first phase */
+	double main_first, main_last, init_s, init_max, startup_s;
 	/* seconds the gather and the results file took after each
 	 * repetition, in the order they ran ([ntimed] of them) */
 	const double *gather_s, *write_s;

@@ -2,7 +2,8 @@
 /*
  * fuzz_spank_opts: the values of the SPANK options (--iostrata-cpus=,
  * --iostrata-mem=, --iostrata-disk-bw=, --iostrata-disk-iops=,
- * --iostrata-profile=; spank/policy.c req_parse_opt) and the plugstack
+ * --iostrata-profile=, --iostrata-mds-cpus=, --iostrata-mds-mem=,
+ * --iostrata-mds-cache=; spank/policy.c req_parse_opt) and the plugstack
  * arguments (spank/args.c).  The first byte picks the option; the text is
  * the value, and its lines are also the plugstack arguments.  Checks
  * policy.h's contract: a failure leaves the request as it was, a second
@@ -43,7 +44,15 @@ static bool req_equal(const struct iostrata_req *a,
 	       !strcmp(a->raw_cpus, b->raw_cpus) &&
 	       !strcmp(a->raw_mem, b->raw_mem) &&
 	       !strcmp(a->raw_bw, b->raw_bw) &&
-	       !strcmp(a->raw_iops, b->raw_iops);
+	       !strcmp(a->raw_iops, b->raw_iops) &&
+	       a->has_mds_cpus == b->has_mds_cpus &&
+	       a->has_mds_mem == b->has_mds_mem &&
+	       a->has_mds_cache == b->has_mds_cache &&
+	       a->mds_mcpus == b->mds_mcpus && a->mds_mem == b->mds_mem &&
+	       a->mds_cache == b->mds_cache &&
+	       !strcmp(a->raw_mds_cpus, b->raw_mds_cpus) &&
+	       !strcmp(a->raw_mds_mem, b->raw_mds_mem) &&
+	       !strcmp(a->raw_mds_cache, b->raw_mds_cache);
 }
 
 static void check_opt(enum req_opt opt, const char *val)
@@ -99,7 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	s = fuzz_strndup(data + 1, size - 1);
-	check_opt((enum req_opt)(data[0] % (REQ_PROFILE + 1)), s);
+	check_opt((enum req_opt)(data[0] % REQ_N_OPTS), s);
 	check_args(s);
 	free(s);
 	return 0;

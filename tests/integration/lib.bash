@@ -74,7 +74,7 @@ site_leftovers() {
 	ip -o link show 2>/dev/null | awk -F': ' -v p="$prefix-" '{ sub(/@.*/, "", $2) } index($2, p) == 1 { print "interface " $2 }'
 	[[ -n $subnet ]] && ip -4 -o addr show | awk -v s="${subnet%.0/24}." 'index($4, s) == 1 { print "address " $4 " on " $2 }'
 	[[ -n $subnet ]] && ip -4 route show table all | grep -F "${subnet%.0/24}." | sed 's/^/route /'
-	for r in $(awk '($3 == "cgroup" && $4 ~ /(^|,)blkio(,|$)/) || $3 == "cgroup2" { print $2 }' /proc/mounts); do
+	for r in $(awk '($3 == "cgroup" && $4 ~ /(^|,)(blkio|cpu|memory)(,|$)/) || $3 == "cgroup2" { print $2 }' /proc/mounts); do
 		[[ -n $fsid && -e "$r/system.slice/system-ceph$esc${fsid//-/$esc}.slice" ]] &&
 			echo "cgroup $r/system.slice/system-ceph$esc${fsid//-/$esc}.slice"
 	done

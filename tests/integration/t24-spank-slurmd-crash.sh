@@ -12,51 +12,14 @@
 ensure_plugin
 snapshot
 P=$IOSTRATA_STORAGE_PARTITION
-pidfile=$IOSTRATA_SITE_BASE/run/slurmd-s1.pid
-[ -f "$pidfile" ] || skip "no $pidfile"
 bwopt=
 [ -n "${IOSTRATA_OSD_CGROUPS:-}" ] && bwopt=--iostrata-disk-bw=50M
-
-pid=$(cat "$pidfile")
-mapfile -d '' argv <"/proc/$pid/cmdline"
-[[ " ${argv[*]} " == *" -N s1 "* ]] || skip "pid $pid is not slurmd -N s1"
-grep -qz "^SLURM_CONF=$SLURM_CONF\$" "/proc/$pid/environ" ||
-	[[ " ${argv[*]} " == *" $SLURM_CONF "* ]] || skip "pid $pid is not our site's slurmd"
-# Restarted with localsite respawn: same argv, SLURM_CONF, site marker and
-# host (s1's namespaces), and recorded where localsite looks, so "localsite
-# down" stops it.
-restart_slurmd() {
-	"$LOCALSITE" respawn slurmd-s1 "$IOSTRATA_SITE_BASE" || log "localsite respawn slurmd-s1 failed"
-}
+slurmd_find
 t2x_cleanup() {
 	if ! kill -0 "$(cat "$pidfile" 2>/dev/null)" 2>/dev/null; then
 		restart_slurmd
 		sleep 2
 	fi
-}
-
-# kill_slurmd WHY: SIGKILL our slurmd s1; wait_slurmd_up PATTERN: until the
-# restarted slurmd logged PATTERN (only lines written since the kill).
-log_lines=0
-kill_slurmd() {
-	log_lines=$(wc -l <"$IOSTRATA_SITE_BASE/log/slurmd-s1.log")
-	log "killing slurmd s1 (pid $pid)$1"
-	kill -KILL "$pid"
-	for _ in $(seq 1 50); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -0 "$pid" 2>/dev/null && fail "slurmd $pid did not die"
-}
-wait_slurmd_up() {
-	local t=0
-	while [ $t -lt 60 ]; do
-		pid=$(cat "$pidfile" 2>/dev/null)
-		tail -n +$((log_lines + 1)) "$IOSTRATA_SITE_BASE/log/slurmd-s1.log" | grep -q "$1" && return 0
-		sleep 0.5
-		t=$((t + 1))
-	done
-	return 1
 }
 throttle_now() {
 	local cg

@@ -37,6 +37,13 @@ machine_state() {
 			[ -f "$f" ] && echo "$f $(tr '\n' ' ' <"$f")"
 		done
 	done
+	# the MDS's own cgroup (--iostrata-mds-cpus, --iostrata-mds-mem)
+	if [ -n "${IOSTRATA_MDS_CGROUP:-}" ]; then
+		for f in "/sys/fs/cgroup/cpu$IOSTRATA_MDS_CGROUP/cpu.cfs_quota_us" \
+			"/sys/fs/cgroup/memory$IOSTRATA_MDS_CGROUP/memory.limit_in_bytes"; do
+			[ -f "$f" ] && echo "$f $(cat "$f")"
+		done
+	fi
 }
 
 machine_whole() {
@@ -126,12 +133,15 @@ force_restore() {
 	done
 	while read -r f val; do
 		case "$f" in
+		*/cpu.cfs_quota_us | */memory.limit_in_bytes)
+			printf '%s\n' "$val" >"$f" 2>/dev/null
+			;;
 		*/blkio.throttle.*)
 			printf '%s 0\n' "${IOSTRATA_DISK_DEV:-254:0}" >"$f" 2>/dev/null
 			[ -n "$val" ] && printf '%s\n' "$val" >"$f" 2>/dev/null
 			;;
 		esac
-	done < <(echo "$T2X_BEFORE" | grep blkio.throttle)
+	done < <(echo "$T2X_BEFORE" | grep -E 'blkio.throttle|cpu.cfs_quota_us|memory.limit_in_bytes')
 }
 
 at_exit t2x_exit
@@ -214,4 +224,45 @@ slurmd_rss() {
 	local pid
 	read -r pid _ <"$IOSTRATA_SITE_BASE/run/pids/slurmd-$T2X_HOST" || return 1
 	sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$pid/status"
+}
+
+# slurmd of s1, for the tests that kill and respawn it (t24, t63).
+# slurmd_find: its pid and pidfile (skips when the pid is not our site's
+# slurmd -N s1).  restart_slurmd: localsite respawn (same argv,
+# SLURM_CONF, site marker and host, s1's namespaces, and recorded where
+# localsite looks, so "localsite down" stops it).  kill_slurmd WHY:
+# SIGKILL it (only our own site's PID).  wait_slurmd_up PATTERN: until the
+# restarted slurmd logged PATTERN (only lines written since the kill).
+pid= pidfile=$IOSTRATA_SITE_BASE/run/slurmd-s1.pid log_lines=0
+slurmd_find() {
+	local -a argv
+	[ -f "$pidfile" ] || skip "no $pidfile"
+	pid=$(cat "$pidfile")
+	mapfile -d '' argv <"/proc/$pid/cmdline"
+	[[ " ${argv[*]} " == *" -N s1 "* ]] || skip "pid $pid is not slurmd -N s1"
+	grep -qz "^SLURM_CONF=$SLURM_CONF\$" "/proc/$pid/environ" ||
+		[[ " ${argv[*]} " == *" $SLURM_CONF "* ]] || skip "pid $pid is not our site's slurmd"
+}
+restart_slurmd() {
+	"$LOCALSITE" respawn slurmd-s1 "$IOSTRATA_SITE_BASE" || log "localsite respawn slurmd-s1 failed"
+}
+kill_slurmd() {
+	log_lines=$(wc -l <"$IOSTRATA_SITE_BASE/log/slurmd-s1.log")
+	log "killing slurmd s1 (pid $pid)$1"
+	kill -KILL "$pid"
+	for _ in $(seq 1 50); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$pid" 2>/dev/null && fail "slurmd $pid did not die"
+}
+wait_slurmd_up() {
+	local t=0
+	while [ $t -lt 60 ]; do
+		pid=$(cat "$pidfile" 2>/dev/null)
+		tail -n +$((log_lines + 1)) "$IOSTRATA_SITE_BASE/log/slurmd-s1.log" | grep -q "$1" && return 0
+		sleep 0.5
+		t=$((t + 1))
+	done
+	return 1
 }

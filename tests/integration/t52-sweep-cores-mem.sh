@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # t52-sweep-cores-mem: a 2x2 CPU x memory sweep (cpus 1/2 x two memory
-# sizes, 2 repetitions, 2 s phases) submitted with iostrata-campaign to the
+# sizes, 2 repetitions, 1 s phases) submitted with iostrata-campaign to the
 # real local Slurm with the real SPANK plugin (CPU and memory hotplug on s1).
 # Asserts: all elements DONE with the CPUs the plugin applied recorded,
 # collect indexes them, `iostrata-report plot` draws the heatmaps, and
@@ -21,7 +21,7 @@ t5x_need_real
 site=$work/site/site.conf
 # the unconstrained baseline before the sweep only (t51 runs it first and
 # last, with the drift): advise normalises to it
-t5x_site "$site" workload.file_size=2M workload.seq_bs=1M workload.runtime=2 workload.reps=2 \
+t5x_site "$site" workload.file_size=2M workload.seq_bs=1M workload.runtime=1 workload.reps=2 \
 	workload.iodepth=2 'sweep.cpus=1, 2' 'sweep.mem=22G, 23G' sweep.baseline=first
 start=$SECONDS
 "$CAMPAIGN" submit "$site" sweep-cores-mem || fail "submit failed"
@@ -122,7 +122,7 @@ adv=$(sed -nE 's/^Advice: ([0-9]+) cores, ([0-9.]+) GiB RAM, (.*) disks: .*/\1|\
 if [[ -n $adv ]]; then
 	IFS='|' read -r ac ag ad <<<"$adv"
 	csite=$work/check/site.conf
-	t5x_site "$csite" workload.file_size=2M workload.seq_bs=1M workload.runtime=2 workload.reps=2 \
+	t5x_site "$csite" workload.file_size=2M workload.seq_bs=1M workload.runtime=1 workload.reps=2 \
 		workload.iodepth=2 "sweep.cpus=$ac" "sweep.mem=${ag}G" site.name=check sweep.baseline=none
 	if [[ $ad != "the installed" ]]; then
 		# the drive class as the plugin's throttle ([slurm] extra reaches

@@ -11,7 +11,9 @@
 # (every phase that lays out says reused, layout_bytes 0) and the pool took
 # no more bytes during it than its own timed writes wrote (its read phase
 # wrote nothing: a lay-out would add 256 MiB less what the write phase
-# wrote); `status` prints the efficiency; a planted mark with another block
+# wrote); `status` prints the efficiency and the estimate (plan --estimate)
+# with its overhead measured from the 2 elements and them against the
+# defaults' prediction; a planted mark with another block
 # size is refused by iostrata-bench naming the file and the field, and the
 # file is not rewritten; `clean` removes the dataset directory, and
 # refuses by line (exit 2) the records a group member could add beside it
@@ -81,6 +83,11 @@ cat "$work/status.txt"
 log "2 elements ran in $((SECONDS - start)) s"
 grep -E '^efficiency: measured [0-9]+ s of [0-9]+ s \([0-9.]+%\) over 2 element\(s\)$' "$work/status.txt" ||
 	fail "status prints no efficiency over 2 elements"
+# the estimate (plan --estimate) against the two elements done, its
+# per-element overhead measured from their timing records
+grep -E '^  overhead per element: [0-9.]+ s, measured: .* over 2 element\(s\)' "$work/status.txt" &&
+	grep -E '^  done: 2 element\(s\) took [0-9]+ s, predicted [0-9]+ s by the defaults \([0-9.]+x\); left: 0 element\(s\), 0\.00 h predicted$' "$work/status.txt" ||
+	fail "status prints no estimate against the 2 elements done"
 
 /usr/bin/python3 - "$camp" "$dsdir" "${w[0]}" "${w[1]}" "${w[2]}" <<'PY' || fail "the second element did not reuse the first's dataset (above)"
 import os, sys, h5py

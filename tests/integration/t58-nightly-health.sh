@@ -13,7 +13,9 @@
 # write_bw_vs_peers (its rate over the other OSDs': this machine's load
 # moves every OSD's absolute rate by +-40% from night to night) is 1; the
 # next night flags no OSD, says RECOVERED for osd.1 and the gauge is 0.  A history directory of
-# another user is refused, the job failing before it measures.  With
+# another user is refused, the job failing before it measures.  Then a
+# slow link (localsite link 400mbit) on s2 is named as the network of
+# host s2 (nights 6), on c1 as client c1 (night 7), neither as an OSD.  With
 # IOSTRATA_LONG=1 (tests/run --long) 8 more quiet nights follow, each
 # without a regression (the false alarms are counted in the log).
 # Afterwards the node is whole and nothing is drained.
@@ -123,9 +125,39 @@ grep -q "history directory: $work/strange belongs to uid" "$work"/strange-run/el
 	fail "the refusal does not name the history directory: $(cat "$work"/strange-run/elements/0/slurm-*.out)"
 [[ -z $(ls -A "$work/strange") ]] || fail "something was written into the stranger's history directory"
 
+# nights 6 and 7: a slow link on one storage host, then on one client
+# (localsite link: tbf both ways on the host's veth pair).  Night 6 must
+# fail naming the network of host s2 (its read_bw_vs_peers: the objects
+# whose primary is on s2 read through its link) and no OSD, no other
+# host's network; night 7 (s2 whole again, c1 slowed) must fail naming
+# client c1, and no OSD and no storage host's network.
+[[ -n ${IOSTRATA_SITE_BASE:-} ]] || fail "IOSTRATA_SITE_BASE unset: cannot shape a link"
+localsite=$top/site/local/localsite
+links_off() { "$localsite" link off s2 c1 --base "$IOSTRATA_SITE_BASE" >/dev/null 2>&1; }
+at_exit links_off
+"$localsite" link 400mbit s2 --base "$IOSTRATA_SITE_BASE" || fail "localsite link 400mbit s2 failed"
+night 6 && fail "night 6, s2's link at 400 Mbit/s: the job exited 0"
+h=$work/n6/elements/0/health.txt
+grep -q "^REGRESSION: the network of host s2: read_bw_vs_peers" "$h" ||
+	fail "night 6 does not name the network of host s2: $(cat "$h")"
+grep -Eq "^REGRESSION: (osd|the network of host s[13])" "$h" &&
+	fail "night 6 names an OSD or another storage host's network: $(cat "$h")"
+grep -Eq '^iostrata_regression\{layer="network",osd="",host="s2",client="",metric="read_bw_vs_peers"\} 1$' "$prom" ||
+	fail "night 6: no gauge at 1 for the network of s2 in $prom: $(grep network "$prom")"
+"$localsite" link off s2 --base "$IOSTRATA_SITE_BASE" >/dev/null || fail "localsite link off s2 failed"
+"$localsite" link 400mbit c1 --base "$IOSTRATA_SITE_BASE" || fail "localsite link 400mbit c1 failed"
+night 7 && fail "night 7, c1's link at 400 Mbit/s: the job exited 0"
+links_off || fail "localsite link off s2 c1 failed"
+h=$work/n7/elements/0/health.txt
+grep -q "^REGRESSION: client c1: " "$h" || fail "night 7 does not name client c1: $(cat "$h")"
+grep -q "^RECOVERED: the network of host s2: read_bw_vs_peers" "$h" ||
+	fail "night 7 does not say the network of s2 recovered: $(cat "$h")"
+grep -Eq "^REGRESSION: (osd|the network of host)" "$h" &&
+	fail "night 7 names an OSD or a storage host's network for a slow client link: $(cat "$h")"
+
 if [[ -n ${IOSTRATA_LONG:-} ]]; then
 	alarms=0
-	for i in $(seq 6 13); do
+	for i in $(seq 8 15); do
 		night "$i" || alarms=$((alarms + 1))
 	done
 	log "8 quiet nights after the restore: $alarms false alarm(s)"

@@ -19,6 +19,13 @@
 # client wrote are CephFS's (seen through the head's ceph-fuse).  After `down`: nothing of
 # the site left (processes, the tap, interfaces, base), no UML directory
 # in ~/.uml.  The test site stays healthy.
+# The second site also has a shape of its own (issue 34's small form of
+# the reference shape: LOCALSITE_STORAGE=4 LOCALSITE_COMPUTE=3
+# LOCALSITE_CPUS=8): Slurm has c1..c3 with 8 CPUs each and s1..s4, Ceph
+# four hosts with an OSD each, `localsite link` knows s4, and a 24-rank
+# job over c1..c3 (sbatch, srun --mpi=pmix, the null backend) runs with
+# every rank and host in its record; a shape that cannot be (2 storage
+# hosts: the pools keep 3 copies) is refused before anything starts.
 
 set -uo pipefail
 T=t60-guest-kernel-client
@@ -41,8 +48,13 @@ second_down() {
 at_exit second_down
 
 # 1. up with a guest
+bad=$(env -u IOSTRATA_SITE_BASE LOCALSITE_STORAGE=2 "$localsite" up "$base" 2>&1) &&
+	fail "a site of 2 storage hosts came up: $bad"
+[[ $bad == *'storage hosts "2" (LOCALSITE_STORAGE): accepted 3'* && ! -e $base ]] ||
+	fail "LOCALSITE_STORAGE=2: no clear refusal, or $base made: $bad"
 t0=$SECONDS
 env -u IOSTRATA_SITE_BASE LOCALSITE_GUESTS=k1 LOCALSITE_PLUGIN=off \
+	LOCALSITE_STORAGE=4 LOCALSITE_COMPUTE=3 LOCALSITE_CPUS=8 \
 	"$localsite" up "$base" >"$work/up.log" 2>&1 ||
 	fail "second site with guest k1 did not come up: $(tail -25 "$work/up.log")"
 log "second site with guest k1 up in $((SECONDS - t0)) s; $(grep -o 'guest k1: .*' "$work/up.log")"
@@ -147,7 +159,53 @@ log "$(cat "$work/figures.txt")"
 n=$(find "$dir/k1" -name 'iostrata-bench.*' -size 32M | wc -l)
 [[ $n == 1 ]] || fail "the head's ceph-fuse sees $n files of 32 MiB written by k1: $(ls -l "$dir/k1")"
 
-# 4. down leaves nothing
+# 4. the shape: Slurm's nodes, Ceph's hosts, a link of s4, 24 ranks on
+# three 8-CPU hosts through Slurm
+on2() { SLURM_CONF=$base/etc/slurm.conf "$@"; }
+nodes=$(on2 sinfo -h -N -o '%N %c %P' | sort -u | paste -sd' ')
+ncpu=$(getconf _NPROCESSORS_CONF)
+[[ $nodes == "c1 8 compute* c2 8 compute* c3 8 compute* k1 1 guests s1 $ncpu storage s2 $ncpu storage s3 $ncpu storage s4 $ncpu storage" ]] ||
+	fail "Slurm's nodes of the shaped site: $nodes"
+hosts=$(env -u CEPH_ARGS ceph -c "$base/etc/ceph.conf" -k "$base/etc/ceph.client.admin.keyring" \
+	osd tree --format=json | /usr/bin/python3 -c '
+import json, sys
+t = json.load(sys.stdin)["nodes"]
+print(" ".join(sorted(n["name"] + ":" + str(len(n["children"])) for n in t if n["type"] == "host")),
+      sum(1 for n in t if n["type"] == "osd" and n["status"] == "up"))')
+[[ $hosts == "s1:1 s2:1 s3:1 s4:1 4" ]] || fail "Ceph's hosts and OSDs up of the shaped site: $hosts"
+"$localsite" link 1gbit s4 --base "$base" >"$work/link.log" 2>&1 &&
+	"$localsite" link off s4 --base "$base" >>"$work/link.log" 2>&1 || fail "link of s4: $(cat "$work/link.log")"
+{
+	echo '#!/bin/bash'
+	echo 'export PATH=/usr/sbin:/usr/bin:/sbin:/bin'
+	grep '^export OMPI_' "$base/env"
+	printf 'exec srun --mpi=pmix --overcommit'
+	printf ' %q' "$bench" --backend=null --bs=4K --size=4M --runtime=1 --reps=1 --quiet --summary=json \
+		"--output=$work/shape24.h5"
+	printf ' >%q 2>%q\n' "$work/shape24.json" "$work/shape24.err"
+} >"$work/shape24.sbatch"
+t=$SECONDS
+jid=$(on2 sbatch --parsable -p compute -N 3 -n 24 --overcommit --export=NONE -o "$work/shape24.out" \
+	"$work/shape24.sbatch") || fail "sbatch of 24 ranks on c1..c3 failed"
+for ((i = 0; i < 1800; i++)); do
+	[[ -z $(on2 squeue -h -j "$jid" 2>/dev/null) ]] && break
+	sleep 0.1
+done
+/usr/bin/python3 - "$work/shape24.json" "$work/shape24.h5" <<'PY' >"$work/shape24.txt" ||
+import json, sys
+import h5py
+d = json.load(open(sys.argv[1]))
+assert d["ranks"] == 24 and d["nodes"] == 3 and d["valid"] is True, d
+assert sorted(d["node_names"]) == ["c1", "c2", "c3"], d["node_names"]
+with h5py.File(sys.argv[2], "r") as f:
+    assert f.attrs["status"] == "complete", f.attrs["status"]
+    assert len(f["hosts"]) == 3, list(f["hosts"])
+print("24 ranks on %s: MPI_Init %.2f s (longest), start-up %.2f s" % (" ".join(d["node_names"]), d["mpi_init_max_s"], d["startup_s"]))
+PY
+	fail "the 24-rank job $jid: $(cat "$work/shape24.txt" "$work/shape24.err" "$work/shape24.out" 2>&1 | tail -n 20)"
+log "$(cat "$work/shape24.txt"), job $jid in $((SECONDS - t)) s"
+
+# 5. down leaves nothing
 t0=$SECONDS
 env -u IOSTRATA_SITE_BASE "$localsite" down "$base" >"$work/down.log" 2>&1 || fail "down failed: $(cat "$work/down.log")"
 log "down in $((SECONDS - t0)) s"

@@ -25,6 +25,7 @@
 #include "hostile.h"
 #include "report.h"
 #include "report_health.h"
+#include "report_layers.h"
 #include "synth.h"
 #include "report_fx.h"
 
@@ -97,6 +98,8 @@ int run_cmd(char **out, int argc, ...)
 		rc = report_health(argc, argv);
 	else if (!strcmp(argv[0], "health-record"))
 		rc = report_health_record(argc, argv);
+	else if (!strcmp(argv[0], "layers"))
+		rc = report_layers(argc, argv);
 	else
 		rc = report_validate(argc, argv);
 	fflush(stdout);

@@ -471,6 +471,110 @@ static void test_network_named(void **state)
 	free(out);
 }
 
+/* A regression that lasts: a second slow night is judged against the
+ * nights before the first, not against a baseline the first slow night
+ * has joined (t58 at 12:42: c1's seq_read_bw at 3% of its usual rate two
+ * nights running, the second "ok" and "RECOVERED": the slow night had
+ * doubled the MAD).  Quiet 800/500/900, then 25 twice: with 25 in the
+ * baseline the median is 650 and 3 x 1.4826 x MAD 890 > 625. */
+static void test_lasting_regression(void **state)
+{
+	char hist[128], idx[300], iarg[320], nights[5][40], figs[5][64], *out;
+	static const double v[5] = {800e6, 500e6, 900e6, 25e6, 25e6};
+
+	(void)state;
+	snprintf(hist, sizeof(hist), "%s/lasthist", dir);
+	assert_int_equal(mkdir(hist, 0700), 0);
+	snprintf(idx, sizeof(idx), "%s/index.tsv", hist);
+	snprintf(iarg, sizeof(iarg), "--index=%s", idx);
+	for (int i = 0; i < 5; i++) {
+		snprintf(nights[i], sizeof(nights[i]),
+			 "--night=2026120%dT070000Z", i + 1);
+		snprintf(figs[i], sizeof(figs[i]),
+			 "--figure=client,c1,c1,seq_read_bw,%.0f", v[i]);
+		assert_int_equal(run_cmd(&out, 4, "health-record", iarg,
+					 nights[i], figs[i]),
+				 0);
+		free(out);
+	}
+	assert_int_equal(run_cmd(&out, 3, "health", iarg, "--threshold=0.5"),
+			 1);
+	assert_non_null(strstr(out, "REGRESSION: client c1: seq_read_bw"));
+	assert_non_null(strstr(out, "(median of 3 nights"));
+	assert_null(strstr(out, "RECOVERED"));
+	free(out);
+}
+
+/* The textfile and the page only in a directory nobody else can write:
+ * in a shared one (/tmp-like, 1777) anybody could replace what
+ * node_exporter and the alerts read.  Refused with exit 2 naming the
+ * option, nothing written. */
+/* `iostrata-report health` with [a] and [b], its stderr in *[err]. */
+static int health_err(char **err, const char *a, const char *b)
+{
+	char path[300], *out;
+	int save, fd, rc;
+
+	snprintf(path, sizeof(path), "%s/stderr.txt", dir);
+	fflush(stderr);
+	save = dup(2);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(save >= 0 && fd >= 0);
+	dup2(fd, 2);
+	close(fd);
+	rc = run_cmd(&out, 3, "health", a, b);
+	fflush(stderr);
+	dup2(save, 2);
+	close(save);
+	free(out);
+	*err = slurp(path);
+	return rc;
+}
+
+static void test_outdir_refused(void **state)
+{
+	char hist[128], idx[300], shared[128], iarg[320], parg[320], harg[320],
+		prom[300], *out;
+
+	(void)state;
+	snprintf(hist, sizeof(hist), "%s/ohist", dir);
+	snprintf(shared, sizeof(shared), "%s/shared", dir);
+	assert_int_equal(mkdir(hist, 0700), 0);
+	assert_int_equal(mkdir(shared, 0700), 0);
+	assert_int_equal(chmod(shared, 01777), 0);
+	snprintf(idx, sizeof(idx), "%s/index.tsv", hist);
+	snprintf(iarg, sizeof(iarg), "--index=%s", idx);
+	snprintf(prom, sizeof(prom), "%s/iostrata.prom", shared);
+	snprintf(parg, sizeof(parg), "--prometheus=%s", prom);
+	assert_int_equal(run_cmd(&out, 4, "health-record", iarg,
+				 "--night=20261201T070000Z",
+				 "--figure=osd,osd.0,s1,write_bw,2e8"),
+			 0);
+	free(out);
+	assert_int_equal(health_err(&out, iarg, parg), 2);
+	assert_non_null(strstr(out, "--prometheus="));
+	assert_non_null(strstr(out, "neither group nor others can write"));
+	free(out);
+	assert_int_equal(access(prom, F_OK), -1);
+	snprintf(harg, sizeof(harg), "--html=%s/h.html", shared);
+	assert_int_equal(health_err(&out, iarg, harg), 2);
+	assert_non_null(strstr(out, "--html="));
+	free(out);
+	/* a directory of another user (root only: chown) */
+	if (geteuid() == 0) {
+		assert_int_equal(chmod(shared, 0755), 0);
+		assert_int_equal(chown(shared, 65534, 65534), 0);
+		assert_int_equal(health_err(&out, iarg, parg), 2);
+		assert_non_null(strstr(out, "uid 65534"));
+		free(out);
+		assert_int_equal(chown(shared, 0, 0), 0);
+	}
+	assert_int_equal(chmod(shared, 0755), 0);
+	assert_int_equal(run_cmd(&out, 3, "health", iarg, parg), 0);
+	free(out);
+	assert_int_equal(access(prom, F_OK), 0);
+}
+
 /* Per-node client figures from results files: one row per node and
  * metric, the node's own rate. */
 static void test_record_h5(void **state)
@@ -540,6 +644,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_health_nights, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_record_h5, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_lasting_regression, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_outdir_refused, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_network_named, setup,
 						teardown),

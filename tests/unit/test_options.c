@@ -39,6 +39,17 @@ static const struct opt_case cases[] = {
 	{REQ_DISK_IOPS, "200", 0, 200, 0},
 	{REQ_PROFILE, "small", 0, 0, 0},
 	{REQ_PROFILE, "hdd-slow_2", 0, 0, 0},
+	{REQ_MDS_CPUS, "0.5", 0, 500, 0},
+	{REQ_MDS_CPUS, "3", 0, 3000, 0},
+	{REQ_MDS_CPUS, "0.001", 0, 1, 0},
+	{REQ_MDS_MEM, "1G", 0, 1ULL << 30, 0},
+	{REQ_MDS_CACHE, "64M", 0, 64ULL << 20, 0},
+	{REQ_MDS_CPUS, "0", -ERANGE, 0, 0},
+	{REQ_MDS_CPUS, "70000", -ERANGE, 0, 0},
+	{REQ_MDS_CPUS, "0.0001", -EINVAL, 0, 0},
+	{REQ_MDS_CPUS, "-1", -EINVAL, 0, 0},
+	{REQ_MDS_MEM, "0", -EINVAL, 0, 0},
+	{REQ_MDS_CACHE, "12Q", -EINVAL, 0, 0},
 	/* 0 */
 	{REQ_CPUS, "0", -ERANGE, 0, 0},
 	{REQ_MEM, "0", -EINVAL, 0, 0},
@@ -130,6 +141,17 @@ static void test_opt_table(void **state)
 		case REQ_PROFILE:
 			assert_string_equal(r.profile, c->val);
 			break;
+		case REQ_MDS_CPUS:
+			assert_int_equal(r.mds_mcpus, c->want);
+			break;
+		case REQ_MDS_MEM:
+			assert_int_equal(r.mds_mem, c->want);
+			break;
+		case REQ_MDS_CACHE:
+			assert_int_equal(r.mds_cache, c->want);
+			break;
+		case REQ_N_OPTS:
+			fail_msg("REQ_N_OPTS is no option");
 		}
 		assert_true(req_any(&r));
 	}

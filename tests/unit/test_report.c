@@ -250,6 +250,95 @@ static void test_efficiency_layered(void **state)
 	free(out);
 }
 
+/* A layered run whose full stack went through [client] on c1 and c2
+ * ([type] on /mnt/cephfs), s1 a storage host, at [fs] B/s both ways. */
+static void layered_client(const char *name, const char *client,
+			   const char *type, double fs)
+{
+	static const char *const lname[3] = {"device", "protocol", "fullstack"};
+	struct ios_synth s;
+	struct ios_err err = {0};
+	struct ios_run *run;
+	const char *cfg[][2] = {{"layers", "1"}, {"layers.replicas", "3"}};
+
+	ios_synth_defaults(&s);
+	run = ios_synth_run(&s);
+	assert_non_null(run);
+	run->config =
+		realloc(run->config, (run->nconfig + 2) * sizeof(*run->config));
+	assert_non_null(run->config);
+	for (int i = 0; i < 2; i++) {
+		run->config[run->nconfig].key = strdup(cfg[i][0]);
+		run->config[run->nconfig++].value = strdup(cfg[i][1]);
+	}
+	run->nlayers = 4;
+	run->layers = calloc(4, sizeof(*run->layers));
+	for (int i = 0; i < 3; i++) {
+		strcpy(run->layers[i].name, lname[i]);
+		run->layers[i].read_bw = run->layers[i].write_bw =
+			i < 2 ? 400 * MIB : fs;
+		run->layers[i].read_iops = run->layers[i].write_iops = NAN;
+	}
+	strcpy(run->layers[3].name, "fullstack-lib");
+	run->layers[3].read_bw = run->layers[3].write_bw = 90 * MIB;
+	run->layers[3].read_iops = run->layers[3].write_iops = NAN;
+	/* host records: c1 c2 clients through [client], s1 storage */
+	run->nhosts = 3;
+	run->host_json = calloc(3, sizeof(char *));
+	assert_non_null(run->host_json);
+	for (int i = 0; i < 3; i++) {
+		json_t *h;
+		char hn[8], *rec;
+
+		snprintf(hn, sizeof(hn), i < 2 ? "c%d" : "s1", i + 1);
+		rec = ios_synth_host_record(hn, i < 2 ? "client" : "storage",
+					    "Open MPI", false);
+		assert_non_null(rec);
+		h = json_loads(rec, 0, NULL);
+		free(rec);
+		assert_non_null(h);
+		if (i < 2)
+			json_object_set_new(h, "filesystem",
+					    json_pack("{s:s, s:s, s:s}",
+						      "client", client, "type",
+						      type, "mount_point",
+						      "/mnt/cephfs"));
+		run->host_json[i] = json_dumps(h, JSON_COMPACT);
+		json_decref(h);
+	}
+	assert_int_equal(ios_h5_write_run(P(name), run, &err), 0);
+	ios_synth_free(run);
+}
+
+/* `layers` names the client its full stack went through, and compares
+ * the kinds when the runs have several (issue 33). */
+static void test_layers_client(void **state)
+{
+	char *out;
+
+	(void)state;
+	layered_client("lfuse.h5", "fuse", "fuse.ceph-fuse", 60 * MIB);
+	layered_client("lkern.h5", "kernel", "ceph", 120 * MIB);
+	run_cmd(&out, 3, "layers", P("lfuse.h5"), P("lkern.h5"));
+	assert_non_null(strstr(
+		out,
+		"  full stack through: fuse (fuse.ceph-fuse on /mnt/cephfs: c1 c2)\n"));
+	assert_non_null(strstr(
+		out,
+		"  full stack through: kernel (ceph on /mnt/cephfs: c1 c2)\n"));
+	assert_non_null(strstr(out, "Full stack by client"));
+	assert_non_null(strstr(out, "| fuse | 1 | "));
+	assert_non_null(strstr(out, "| kernel | 1 | "));
+	assert_non_null(strstr(out, "| libcephfs | 2 | "));
+	free(out);
+	/* one run: its mount's client next to its libcephfs layer */
+	run_cmd(&out, 2, "layers", P("lfuse.h5"));
+	assert_non_null(strstr(out, "| fuse | 1 | "));
+	assert_non_null(strstr(out, "| libcephfs | 1 | "));
+	assert_null(strstr(out, "| kernel |"));
+	free(out);
+}
+
 /* A text row "METRIC CLIENT SCOPE RESULT ..." of accept's output. */
 static bool has_row(const char *out, const char *metric, const char *client,
 		    const char *scope, const char *result)
@@ -938,6 +1027,7 @@ int main(void)
 		cmocka_unit_test(test_table4),
 		cmocka_unit_test(test_efficiency_cmd),
 		cmocka_unit_test(test_efficiency_layered),
+		cmocka_unit_test(test_layers_client),
 		cmocka_unit_test(test_accept),
 		cmocka_unit_test(test_export),
 		cmocka_unit_test(test_export_hostile_names),

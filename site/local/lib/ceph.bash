@@ -306,7 +306,8 @@ start_ceph() {
 	rec_alive mon.a || fail_daemon mon.a "$LOG/ceph-mon.a.log"
 	ceph_py cmds "${cmds[@]}" || die "creating pools, CephFS and OSD ids failed (see $LOG/ceph-mon.a.log)"
 	msg "  pools, CephFS, OSD ids ($(elapsed "$t") s)"
-	spawn mds.a "$LOG/ceph-mds.a.out" "" "" ceph-mds -c "$CEPH_CONF_FILE" -f -i a
+	# in its own cgroup (setup_mds_cgroups), which the plugin shapes
+	spawn mds.a "$LOG/ceph-mds.a.out" "${MDS_CGROUPS:-}" "" ceph-mds -c "$CEPH_CONF_FILE" -f -i a
 	wait_ok "ceph-osd --mkfs (see $LOG/ceph-osd.*.mkfs.log)" "${p[@]}"
 	msg "  OSD mkfs ($(elapsed "$t") s)"
 	for ((i = 0; i < NOSD; i++)); do

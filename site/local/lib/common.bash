@@ -11,15 +11,24 @@
 PROG=localsite
 DEFAULT_BASE=/tmp/iostrata-site
 MARKER=.iostrata-site
+# The site's shape (set_shape below): storage hosts s1..sM, one OSD each,
+# and compute hosts c1..cN advertising COMPUTE_CPUS CPUs to Slurm; by
+# default 3 and 2 with this machine's CPUs.
 STORAGE_NODES=(s1 s2 s3)
 COMPUTE_NODES=(c1 c2)
 NODES=("${STORAGE_NODES[@]}" "${COMPUTE_NODES[@]}")
+COMPUTE_CPUS=
 STORAGE_PARTITION=storage
 COMPUTE_PARTITION=compute
 POOL=bench
 FSNAME=cephfs
 # One OSD per storage host: osd.I runs on STORAGE_NODES[I].
 NOSD=${#STORAGE_NODES[@]}
+# The largest shape: addresses (host_addr) and the 15-character interface
+# names (PREFIX-s10) have room for 49 hosts of each kind; the reference
+# shape is 8 compute hosts x 64 CPUs and 10 storage hosts.
+SHAPE_MAX_HOSTS=49
+SHAPE_MAX_CPUS=1024
 # Every slurmd listens on this port in its own host's network namespace.
 SLURMD_PORT_DEFAULT=16818
 # The /24 of a site is drawn from this range (RFC 2544's benchmark test
@@ -71,6 +80,35 @@ pid_alive() {
 
 # ---------------------------------------------------------------- paths
 
+# set_shape STORAGE COMPUTE [CPUS]: the hosts of this site.  CPUS, the
+# CPUs each compute host advertises (Slurm oversubscribes the machine's
+# cores: ranks beyond them share them), empty for the machine's own.
+set_shape() {
+	local ns=$1 nc=$2 cpus=${3:-} i
+	[[ $ns =~ ^[1-9][0-9]*$ ]] && ((ns >= 3 && ns <= SHAPE_MAX_HOSTS)) ||
+		die "storage hosts \"$ns\" (LOCALSITE_STORAGE): accepted 3 (the pools keep 3 copies) to $SHAPE_MAX_HOSTS"
+	[[ $nc =~ ^[1-9][0-9]*$ ]] && ((nc <= SHAPE_MAX_HOSTS)) ||
+		die "compute hosts \"$nc\" (LOCALSITE_COMPUTE): accepted 1 to $SHAPE_MAX_HOSTS"
+	[[ -z $cpus ]] || { [[ $cpus =~ ^[1-9][0-9]*$ ]] && ((cpus <= SHAPE_MAX_CPUS)); } ||
+		die "CPUs per compute host \"$cpus\" (LOCALSITE_CPUS): accepted 1 to $SHAPE_MAX_CPUS, or empty for this machine's"
+	STORAGE_NODES=() COMPUTE_NODES=()
+	for ((i = 1; i <= ns; i++)); do STORAGE_NODES+=("s$i"); done
+	for ((i = 1; i <= nc; i++)); do COMPUTE_NODES+=("c$i"); done
+	NODES=("${STORAGE_NODES[@]}" "${COMPUTE_NODES[@]}")
+	NOSD=$ns
+	COMPUTE_CPUS=$cpus
+}
+
+# The shape kept in the state file by `up` (a site of the default shape
+# from before it was kept has none: the default).
+load_shape() {
+	local sh
+	sh=$(state_get shape) || return 0
+	[[ -n $sh ]] || return 0
+	# shellcheck disable=SC2086 # "STORAGE COMPUTE [CPUS]"
+	set_shape $sh
+}
+
 set_paths() {
 	BASE=$1
 	ETC=$BASE/etc
@@ -103,6 +141,7 @@ set_paths() {
 	# "is" + 6 hex digits + "-br" / "-s1"), derived from BASE.
 	PREFIX=is$(printf '%s' "$BASE" | sha256sum | cut -c1-6)
 	BRIDGE=$PREFIX-br
+	load_shape
 }
 
 resolve_base() {
@@ -162,6 +201,8 @@ host_addr() { # head|node
 	head) echo "$NET3.1" ;;
 	s[1-9]) echo "$NET3.$((10 + ${1#s}))" ;;
 	c[1-9]) echo "$NET3.$((20 + ${1#c}))" ;;
+	s[1-4][0-9]) echo "$NET3.$((100 + ${1#s}))" ;; # s10..s49: .110-.149
+	c[1-4][0-9]) echo "$NET3.$((150 + ${1#c}))" ;; # c10..c49: .160-.199
 	k[1-9]) echo "$NET3.$((30 + ${1#k}))" ;;
 	*) die "no address for host \"$1\"" ;;
 	esac

@@ -276,9 +276,59 @@ setup_cgroups() {
 	done
 }
 
+# The MDS's own cgroup, as cephadm lays it out (its unit
+# ceph-<fsid>@mds.a.service in system-ceph\x2d<fsid>.slice), in the cgroup
+# v1 cpu and memory hierarchies: the SPANK plugin's --iostrata-mds-cpus and
+# --iostrata-mds-mem shape the MDS there, not the whole machine (s1's
+# policy names it: write_policies).  MDS_CGROUP: its path in the
+# hierarchy ("" when the hierarchies are missing); MDS_CGROUPS: the
+# directories ceph-mds joins.  The directories made are kept in the
+# state (mds_cgroup_dirs) for remove_cgroups.
+setup_mds_cgroups() {
+	local esc='\x2d' rel h p c
+	local -a made=()
+	# shellcheck disable=SC2034 # read by write_policy and write_env
+	MDS_CGROUP=''
+	MDS_CGROUPS=''
+	for h in /sys/fs/cgroup/cpu /sys/fs/cgroup/memory; do
+		if [[ ! -f $h/cgroup.procs ]]; then
+			warn "no cgroup v1 hierarchy $h: the MDS shares the head's cgroup (--iostrata-mds-cpus and --iostrata-mds-mem cannot shape it)"
+			return 0
+		fi
+	done
+	rel=/system.slice/system-ceph$esc${FSID//-/$esc}.slice/ceph-$FSID@mds.a.service
+	for h in /sys/fs/cgroup/cpu /sys/fs/cgroup/memory; do
+		p=$h
+		for c in ${rel//\// }; do
+			p=$p/$c
+			[[ -d $p ]] && continue
+			mkdir "$p"
+			made+=("$p")
+			state_set mds_cgroup_dirs "${made[*]}"
+		done
+		MDS_CGROUPS+="${MDS_CGROUPS:+ }$p"
+	done
+	# shellcheck disable=SC2034 # read by write_policy and write_env
+	MDS_CGROUP=$rel
+	state_set mds_cgroup "$rel"
+}
+
 remove_cgroups() {
 	local dirs root i
 	local -a d
+	# the MDS's first (its slice in the cpu and memory hierarchies)
+	if dirs=$(state_get mds_cgroup_dirs); then
+		read -r -a d <<<"$dirs"
+		for ((i = ${#d[@]} - 1; i >= 0; i--)); do
+			[[ -d ${d[$i]} ]] || continue
+			# system.slice may hold another site's slice
+			if [[ ${d[$i]} == */system.slice ]]; then
+				rmdir "${d[$i]}" 2>/dev/null || true
+				continue
+			fi
+			rmdir "${d[$i]}" 2>/dev/null || warn "cannot remove cgroup ${d[$i]} (processes left in it?)"
+		done
+	fi
 	dirs=$(state_get cgroup_dirs) || return 0
 	read -r -a d <<<"$dirs"
 	for ((i = ${#d[@]} - 1; i >= 0; i--)); do

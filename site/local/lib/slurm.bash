@@ -94,6 +94,12 @@ write_policy() { # file explicit|auto [cgroups...]
 			echo "osd_memory_target = share"
 			echo "ceph = $(command -v ceph)"
 			echo "ceph_conf = $CEPH_CONF_FILE"
+			# the first storage host also shapes the MDS
+			# (--iostrata-mds-*; its own cgroup: setup_mds_cgroups)
+			if [[ -n ${POLICY_MDS:-} && -n ${MDS_CGROUP:-} ]]; then
+				echo "mds = a"
+				echo "mds_cgroup = $MDS_CGROUP"
+			fi
 		else
 			for cg in "$@"; do
 				echo "cgroup = $cg"
@@ -116,7 +122,7 @@ write_policies() {
 		h=${STORAGE_NODES[$i]}
 		install -d -m 0755 -o root -g root "$HOSTS_DIR/$h/iostrata" "$HOSTS_DIR/$h/iostrata/state"
 		if [[ -n ${OSD_CGROUPS[$i]:-} ]]; then
-			write_policy "$HOSTS_DIR/$h/iostrata/policy.conf" auto
+			POLICY_MDS=$( ((i == 0)) && echo yes) write_policy "$HOSTS_DIR/$h/iostrata/policy.conf" auto
 		else
 			write_policy "$HOSTS_DIR/$h/iostrata/policy.conf" explicit
 		fi
@@ -171,7 +177,7 @@ check_health_arg() {
 # ---------------------------------------------------------------- slurm
 
 write_slurm_conf() {
-	local ncpu mem n
+	local ncpu mem n c
 	# Configured, not online, CPUs: a test may have cpu1 offline right now.
 	ncpu=$(getconf _NPROCESSORS_CONF)
 	mem=$(awk '/^MemTotal:/ { printf "%d", $2 / 1024 * 0.8 }' /proc/meminfo)
@@ -226,8 +232,13 @@ SlurmctldDebug=info
 SlurmdDebug=info
 Include $HEALTH_FILE
 EOF
+	# The compute hosts advertise COMPUTE_CPUS when the shape sets them
+	# (the reference shape's 64: Slurm places that many ranks on a host
+	# whose processes share this machine's cores).
 	for n in "${NODES[@]}"; do
-		echo "NodeName=$n NodeHostname=$n NodeAddr=$(host_addr "$n") CPUs=$ncpu Sockets=1 CoresPerSocket=$ncpu ThreadsPerCore=1 RealMemory=$mem State=UNKNOWN"
+		c=$ncpu
+		[[ $n != c* || -z $COMPUTE_CPUS ]] || c=$COMPUTE_CPUS
+		echo "NodeName=$n NodeHostname=$n NodeAddr=$(host_addr "$n") CPUs=$c Sockets=1 CoresPerSocket=$c ThreadsPerCore=1 RealMemory=$mem State=UNKNOWN"
 	done >>"$SLURM_CONF_FILE"
 	# The guests (guest.bash): one CPU, their own kernel's memory.
 	for n in "${GUESTS[@]}"; do

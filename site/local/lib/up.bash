@@ -45,6 +45,7 @@ export IOSTRATA_SLURMCTLD_PORT=$CTLD_PORT
 export IOSTRATA_SLURMD_PORT=$SLURMD_PORT
 export IOSTRATA_MON_PORT=$MON_PORT
 export IOSTRATA_OSD_CGROUPS='${OSD_CGROUPS[*]}'
+export IOSTRATA_MDS_CGROUP='${MDS_CGROUP:-}'
 export IOSTRATA_DISK_DEV=$DISK_DEV
 export IOSTRATA_GUESTS='${GUESTS[*]}'
 export IOSTRATA_GUEST_PARTITION=$GUEST_PARTITION
@@ -95,6 +96,7 @@ do_up() {
 	check_plugstack_arg
 	check_health_arg
 	check_guests_arg
+	set_shape "${LOCALSITE_STORAGE:-3}" "${LOCALSITE_COMPUTE:-2}" "${LOCALSITE_CPUS:-}"
 	[[ -z ${LOCALSITE_LINK:-} || $LOCALSITE_LINK == off ]] || check_rate LOCALSITE_LINK "$LOCALSITE_LINK"
 	[[ ${LOCALSITE_LINK:-} != off ]] || LOCALSITE_LINK=
 	resolve_plugin
@@ -116,11 +118,13 @@ do_up() {
 	state_set prefix "$PREFIX"
 	state_set ports "$CTLD_PORT $SLURMD_PORT $MON_PORT $MON_V1_PORT"
 	state_set plugin "${PLUGIN:-off}"
+	state_set shape "$NOSD ${#COMPUTE_NODES[@]} $COMPUTE_CPUS"
 	mkdir -p "$ETC" "$HOST_ETC" "$PIDS" "$LOG" "$LOCAL_DIR" "$CEPH_DIR" "$HOSTS_DIR" "$IOS_DIR"
 	chmod 755 "$ETC" "$HOST_ETC" "$RUN" "$HOSTS_DIR"
 	chmod 1777 "$LOCAL_DIR"
 	DISK_DEV=$(disk_dev_of "$BASE")
 	setup_cgroups
+	setup_mds_cgroups
 
 	start_hosts
 	setup_network
