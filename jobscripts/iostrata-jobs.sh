@@ -229,9 +229,25 @@ ios_init() {
 	ios_msg "job ${SLURM_JOB_ID:-none}: storage ${!sn:-${SLURM_JOB_NODELIST:-?}} compute ${!cn:-${SLURM_JOB_NODELIST:-?}}"
 }
 
+# ios_per_node G: srun's arguments for one task on each node of het group
+# G: --ntasks-per-node=1 alone is ignored when the component has more
+# tasks than nodes ("can't honor --ntasks-per-node set to 1 which doesn't
+# match the requested tasks 6 with the number of requested nodes 2"): the
+# step inherits the component's task count, and every rank of a 64-rank
+# node ran the command (at 2 x 64 ranks, 128 iostrata-facts racing on two
+# files).  The node count from Slurm's SLURM_JOB_NUM_NODES_HET_GROUP_G.
+ios_per_node() {
+	local v=SLURM_JOB_NUM_NODES_HET_GROUP_$1
+	printf '%s\n' --het-group="$1" --ntasks-per-node=1
+	[[ ${!v:-} =~ ^[1-9][0-9]*$ ]] && printf '%s\n' --nodes="${!v}" --ntasks="${!v}"
+	return 0
+}
+
 # Run on every node of a heterogeneous job's storage component.
 ios_on_storage() {
-	srun --het-group="${IOS_STORAGE_GROUP:-1}" --ntasks-per-node=1 --kill-on-bad-exit=1 "$@"
+	local a
+	mapfile -t a < <(ios_per_node "${IOS_STORAGE_GROUP:-1}")
+	srun "${a[@]}" --kill-on-bad-exit=1 "$@"
 }
 
 # ---- scrubbing off for a campaign ([sweep] noscrub = 1) ----------------
@@ -439,13 +455,14 @@ ios_node_state() {
 # iostrata-bench, which stores them in /hosts (the storage hosts run no
 # rank in a sweep element).  Not a heterogeneous job: nothing.
 ios_host_facts() {
-	local sg=${1:-1} cg=${2:-0} g role f
+	local sg=${1:-1} cg=${2:-0} g role f a
 	[[ -n ${SLURM_HET_SIZE:-} ]] || return 0
 	for g in "$sg" "$cg"; do
 		role=client
 		[[ $g == "$sg" ]] && role=storage
+		mapfile -t a < <(ios_per_node "$g")
 		# shellcheck disable=SC2016
-		srun --het-group="$g" --ntasks-per-node=1 --kill-on-bad-exit=1 bash -c 'facts=$1 edir=$2 role=$3
+		srun "${a[@]}" --kill-on-bad-exit=1 bash -c 'facts=$1 edir=$2 role=$3
 			out=$edir/host-facts-$SLURMD_NODENAME.json
 			"$facts" --role="$role" ${IOSTRATA_APPLIED_FILE:+--applied="$IOSTRATA_APPLIED_FILE"} >"$out.tmp" &&
 				mv -f "$out.tmp" "$out"' _ "${FACTS:-iostrata-facts}" "$IOS_EDIR" "$role" >&2 ||

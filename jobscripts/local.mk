@@ -116,11 +116,11 @@ endif
 TESTS += tests/unit/test_campaign_env.sh tests/unit/test_jobs_noscrub.sh tests/unit/test_jobs_hetsrun.sh \
 	tests/unit/test_jobs_wdir.sh tests/unit/test_jobs_source.sh tests/unit/test_campaign_dir.sh \
 	tests/unit/test_jobs_srcrace.sh tests/unit/test_jobs_edir.sh tests/unit/test_jobs_campfiles.sh \
-	tests/unit/test_campaign_estimate.sh
+	tests/unit/test_campaign_estimate.sh tests/unit/test_jobs_pernode.sh
 dist_noinst_SCRIPTS += tests/unit/test_campaign_env.sh tests/unit/test_jobs_noscrub.sh tests/unit/test_jobs_hetsrun.sh \
 	tests/unit/test_jobs_wdir.sh tests/unit/test_jobs_source.sh tests/unit/test_campaign_dir.sh \
 	tests/unit/test_jobs_srcrace.sh tests/unit/test_jobs_edir.sh tests/unit/test_jobs_campfiles.sh \
-	tests/unit/test_campaign_estimate.sh
+	tests/unit/test_campaign_estimate.sh tests/unit/test_jobs_pernode.sh
 # The canonical copy of the block every job script carries (checked by
 # test_jobs_source.sh)
 EXTRA_DIST += jobscripts/source-helpers.block tests/unit/users.bash
