@@ -438,16 +438,21 @@ static int verdict(const struct hl_index *ix, const size_t *starts, size_t nn,
 		char name[160];
 		const char *u = "";
 		int moved = 0;
+		double now, med, noise;
 
 		if (r->failed || v[i].state != HL_REGRESSION)
 			continue;
 		nreg++;
 		who(&r->key, name, sizeof(name));
+		/* the unit is set by shown() before printf reads it (the
+		 * order arguments are evaluated in is unspecified: the last
+		 * unit printed empty) */
+		now = shown(r->key.metric, val[i], &u);
+		med = shown(r->key.metric, v[i].median, &u);
+		noise = shown(r->key.metric, v[i].noise, &u);
 		printf("REGRESSION: %s: %s %.1f %s, %.0f%% of its usual %.1f %s (median of %d nights, noise %.1f %s); moved with it:",
-		       name, r->key.metric, shown(r->key.metric, val[i], &u), u,
-		       100 * (1 + v[i].change),
-		       shown(r->key.metric, v[i].median, &u), u, v[i].nbase,
-		       shown(r->key.metric, v[i].noise, &u), u);
+		       name, r->key.metric, now, u, 100 * (1 + v[i].change),
+		       med, u, v[i].nbase, noise, u);
 		for (size_t j = 0; j < nk; j++) {
 			const struct hl_row *q = &ix->rows[starts[t] + j];
 			char w[160];

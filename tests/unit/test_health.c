@@ -462,6 +462,11 @@ static void test_network_named(void **state)
 	assert_int_equal(run_cmd(&out, 3, "health", iarg, parg), 1);
 	assert_non_null(strstr(
 		out, "REGRESSION: the network of host s2: read_bw 23.8 MiB/s"));
+	/* every figure of the line with its unit, the noise's too (it was
+	 * printed without: printf's arguments read the unit before the
+	 * call that sets it) */
+	assert_non_null(strstr(out, " MiB/s (median of 3 nights, noise "));
+	assert_non_null(strstr(out, " MiB/s); moved with it"));
 	assert_null(strstr(out, "REGRESSION: osd.1"));
 	free(out);
 	out = slurp(prom);
