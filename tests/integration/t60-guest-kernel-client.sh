@@ -22,8 +22,8 @@
 # The second site also has a shape of its own (issue 34's small form of
 # the reference shape: LOCALSITE_STORAGE=4 LOCALSITE_COMPUTE=3
 # LOCALSITE_CPUS=8): Slurm has c1..c3 with 8 CPUs each and s1..s4, Ceph
-# four hosts with an OSD each, `localsite link` knows s4, and a 24-rank
-# job over c1..c3 (sbatch, srun --mpi=pmix, the null backend) runs with
+# four hosts with an OSD each, `localsite link` knows s4, and a
+# job of 9 ranks over c1..c3 (sbatch, srun --mpi=pmix, the null backend) runs with
 # every rank and host in its record; a shape that cannot be (2 storage
 # hosts: the pools keep 3 copies) is refused before anything starts.
 
@@ -159,7 +159,7 @@ log "$(cat "$work/figures.txt")"
 n=$(find "$dir/k1" -name 'iostrata-bench.*' -size 32M | wc -l)
 [[ $n == 1 ]] || fail "the head's ceph-fuse sees $n files of 32 MiB written by k1: $(ls -l "$dir/k1")"
 
-# 4. the shape: Slurm's nodes, Ceph's hosts, a link of s4, 24 ranks on
+# 4. the shape: Slurm's nodes, Ceph's hosts, a link of s4, 9 ranks on
 # three 8-CPU hosts through Slurm
 on2() { SLURM_CONF=$base/etc/slurm.conf "$@"; }
 nodes=$(on2 sinfo -h -N -o '%N %c %P' | sort -u | paste -sd' ')
@@ -181,29 +181,29 @@ print(" ".join(sorted(n["name"] + ":" + str(len(n["children"])) for n in t if n[
 	grep '^export OMPI_' "$base/env"
 	printf 'exec srun --mpi=pmix --overcommit'
 	printf ' %q' "$bench" --backend=null --bs=4K --size=4M --runtime=1 --reps=1 --quiet --summary=json \
-		"--output=$work/shape24.h5"
-	printf ' >%q 2>%q\n' "$work/shape24.json" "$work/shape24.err"
-} >"$work/shape24.sbatch"
+		"--output=$work/shape9.h5"
+	printf ' >%q 2>%q\n' "$work/shape9.json" "$work/shape9.err"
+} >"$work/shape9.sbatch"
 t=$SECONDS
-jid=$(on2 sbatch --parsable -p compute -N 3 -n 24 --overcommit --export=NONE -o "$work/shape24.out" \
-	"$work/shape24.sbatch") || fail "sbatch of 24 ranks on c1..c3 failed"
+jid=$(on2 sbatch --parsable -p compute -N 3 -n 9 --overcommit --export=NONE -o "$work/shape9.out" \
+	"$work/shape9.sbatch") || fail "sbatch of 9 ranks on c1..c3 failed"
 for ((i = 0; i < 1800; i++)); do
 	[[ -z $(on2 squeue -h -j "$jid" 2>/dev/null) ]] && break
 	sleep 0.1
 done
-/usr/bin/python3 - "$work/shape24.json" "$work/shape24.h5" <<'PY' >"$work/shape24.txt" ||
+/usr/bin/python3 - "$work/shape9.json" "$work/shape9.h5" <<'PY' >"$work/shape9.txt" ||
 import json, sys
 import h5py
 d = json.load(open(sys.argv[1]))
-assert d["ranks"] == 24 and d["nodes"] == 3 and d["valid"] is True, d
+assert d["ranks"] == 9 and d["nodes"] == 3 and d["valid"] is True, d
 assert sorted(d["node_names"]) == ["c1", "c2", "c3"], d["node_names"]
 with h5py.File(sys.argv[2], "r") as f:
     assert f.attrs["status"] == "complete", f.attrs["status"]
     assert len(f["hosts"]) == 3, list(f["hosts"])
-print("24 ranks on %s: MPI_Init %.2f s (longest), start-up %.2f s" % (" ".join(d["node_names"]), d["mpi_init_max_s"], d["startup_s"]))
+print("9 ranks on %s: MPI_Init %.2f s (longest), start-up %.2f s" % (" ".join(d["node_names"]), d["mpi_init_max_s"], d["startup_s"]))
 PY
-	fail "the 24-rank job $jid: $(cat "$work/shape24.txt" "$work/shape24.err" "$work/shape24.out" 2>&1 | tail -n 20)"
-log "$(cat "$work/shape24.txt"), job $jid in $((SECONDS - t)) s"
+	fail "the 9-rank job $jid: $(cat "$work/shape9.txt" "$work/shape9.err" "$work/shape9.out" 2>&1 | tail -n 20)"
+log "$(cat "$work/shape9.txt"), job $jid in $((SECONDS - t)) s"
 
 # 5. down leaves nothing
 t0=$SECONDS
