@@ -575,47 +575,80 @@ static int read_attachments(struct ios_h5_rctx *r, hid_t f, struct ios_run *run)
 	return it.rc;
 }
 
-/* /phases/[k] (group [g] is /phases): its attributes and repetitions. */
-static int read_phase(struct ios_h5_rctx *r, hid_t g, int k,
-		      struct ios_phase_result *ph)
+/* Reads repetition [rep] (an element of a phase's array) from group [g]. */
+typedef int (*rep_reader)(struct ios_h5_rctx *r, hid_t g, void *rep);
+
+/*
+ * /[top]/[k] (group [g] is /[top]): a phase's attributes (schema group
+ * [grp], into [obj], which holds the repetition count *[nrepsp]) and its
+ * repetitions /[top]/[k]/reps/[i], each read by [one] into an array of
+ * [size]-byte elements, returned (NULL if none was allocated; it is freed
+ * with the run even on failure).  *[rcp]: 0 or the failure.  Shared by
+ * /phases and /meta.
+ */
+static void *read_phase_group(struct ios_h5_rctx *r, hid_t g, const char *top,
+			      int k, enum ios_h5_group grp, void *obj,
+			      int32_t *nrepsp, size_t size, rep_reader one,
+			      int *rcp)
 {
 	char name[64];
 	hid_t sub, reps = -1;
 	int nreps, rc;
+	char *arr = NULL;
 
 	snprintf(name, sizeof(name), "%d", k);
-	snprintf(r->obj, sizeof(r->obj), "/phases/%d", k);
-	if ((sub = H5Gopen2(g, name, H5P_DEFAULT)) < 0)
-		return ios_h5_rfail(r, -EBADMSG, "missing group");
-	rc = ios_h5r_read_attrs(r, sub, IOS_G_PHASE, ph);
-	nreps = ph->nreps;
-	ph->nreps = 0; /* counts the reps read, for ios_run_free */
+	snprintf(r->obj, sizeof(r->obj), "/%s/%d", top, k);
+	if ((sub = H5Gopen2(g, name, H5P_DEFAULT)) < 0) {
+		*rcp = ios_h5_rfail(r, -EBADMSG, "missing group");
+		return NULL;
+	}
+	rc = ios_h5r_read_attrs(r, sub, grp, obj);
+	nreps = *nrepsp;
+	*nrepsp = 0; /* counts the reps read, for ios_run_free */
 	if (!rc && (nreps < 0 || nreps > IOS_H5_MAX_COUNT))
 		rc = ios_h5_rfail(r, -ERANGE, "nreps %d out of range", nreps);
 	if (!rc && (reps = H5Gopen2(sub, "reps", H5P_DEFAULT)) < 0)
 		rc = ios_h5_rfail(r, -EBADMSG, "missing group 'reps'");
 	if (!rc) {
-		snprintf(r->obj, sizeof(r->obj), "/phases/%d/reps", k);
+		snprintf(r->obj, sizeof(r->obj), "/%s/%d/reps", top, k);
 		rc = ios_h5r_count_bound(r, reps, "nreps", nreps);
 	}
-	if (!rc && !(ph->reps = calloc((size_t)nreps + 1, sizeof(*ph->reps))))
+	if (!rc && !(arr = calloc((size_t)nreps + 1, size)))
 		rc = ios_h5_rfail(r, -ENOMEM, "%s", strerror(ENOMEM));
 	for (int i = 0; !rc && i < nreps; i++) {
 		hid_t rg;
 
 		snprintf(name, sizeof(name), "%d", i);
-		snprintf(r->obj, sizeof(r->obj), "/phases/%d/reps/%d", k, i);
+		snprintf(r->obj, sizeof(r->obj), "/%s/%d/reps/%d", top, k, i);
 		if ((rg = H5Gopen2(reps, name, H5P_DEFAULT)) < 0) {
 			rc = ios_h5_rfail(r, -EBADMSG, "missing group");
 			break;
 		}
-		ph->nreps++;
-		rc = read_rep(r, rg, &ph->reps[i]);
+		(*nrepsp)++;
+		rc = one(r, rg, arr + (size_t)i * size);
 		H5Gclose(rg);
 	}
 	if (reps >= 0)
 		H5Gclose(reps);
 	H5Gclose(sub);
+	*rcp = rc;
+	return arr;
+}
+
+static int read_data_rep(struct ios_h5_rctx *r, hid_t g, void *rep)
+{
+	return read_rep(r, g, rep);
+}
+
+/* /phases/[k] (group [g] is /phases): its attributes and repetitions. */
+static int read_phase(struct ios_h5_rctx *r, hid_t g, int k,
+		      struct ios_phase_result *ph)
+{
+	int rc;
+
+	ph->reps =
+		read_phase_group(r, g, "phases", k, IOS_G_PHASE, ph, &ph->nreps,
+				 sizeof(*ph->reps), read_data_rep, &rc);
 	return rc;
 }
 
@@ -666,47 +699,19 @@ static int read_meta_rep(struct ios_h5_rctx *r, hid_t g,
 				   &rep->lat_hist, &cols);
 }
 
+static int read_meta_rep_any(struct ios_h5_rctx *r, hid_t g, void *rep)
+{
+	return read_meta_rep(r, g, rep);
+}
+
 /* /meta/[k] (group [g] is /meta). */
 static int read_meta_phase(struct ios_h5_rctx *r, hid_t g, int k,
 			   struct ios_meta_phase *ph)
 {
-	char name[64];
-	hid_t sub, reps = -1;
-	int nreps, rc;
+	int rc;
 
-	snprintf(name, sizeof(name), "%d", k);
-	snprintf(r->obj, sizeof(r->obj), "/meta/%d", k);
-	if ((sub = H5Gopen2(g, name, H5P_DEFAULT)) < 0)
-		return ios_h5_rfail(r, -EBADMSG, "missing group");
-	rc = ios_h5r_read_attrs(r, sub, IOS_G_META, ph);
-	nreps = ph->nreps;
-	ph->nreps = 0; /* counts the reps read, for ios_run_free */
-	if (!rc && (nreps < 0 || nreps > IOS_H5_MAX_COUNT))
-		rc = ios_h5_rfail(r, -ERANGE, "nreps %d out of range", nreps);
-	if (!rc && (reps = H5Gopen2(sub, "reps", H5P_DEFAULT)) < 0)
-		rc = ios_h5_rfail(r, -EBADMSG, "missing group 'reps'");
-	if (!rc) {
-		snprintf(r->obj, sizeof(r->obj), "/meta/%d/reps", k);
-		rc = ios_h5r_count_bound(r, reps, "nreps", nreps);
-	}
-	if (!rc && !(ph->reps = calloc((size_t)nreps + 1, sizeof(*ph->reps))))
-		rc = ios_h5_rfail(r, -ENOMEM, "%s", strerror(ENOMEM));
-	for (int i = 0; !rc && i < nreps; i++) {
-		hid_t rg;
-
-		snprintf(name, sizeof(name), "%d", i);
-		snprintf(r->obj, sizeof(r->obj), "/meta/%d/reps/%d", k, i);
-		if ((rg = H5Gopen2(reps, name, H5P_DEFAULT)) < 0) {
-			rc = ios_h5_rfail(r, -EBADMSG, "missing group");
-			break;
-		}
-		ph->nreps++;
-		rc = read_meta_rep(r, rg, &ph->reps[i]);
-		H5Gclose(rg);
-	}
-	if (reps >= 0)
-		H5Gclose(reps);
-	H5Gclose(sub);
+	ph->reps = read_phase_group(r, g, "meta", k, IOS_G_META, ph, &ph->nreps,
+				    sizeof(*ph->reps), read_meta_rep_any, &rc);
 	return rc;
 }
 
