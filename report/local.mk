@@ -20,6 +20,10 @@ report_libiostrata_report_la_SOURCES = \
 	report/report_hosts.c \
 	report/report_meta.c \
 	report/report_plot.c \
+	report/report_plot_int.h \
+	report/report_plot_heatmap.c \
+	report/report_plot_throttle.c \
+	report/report_plot_timeline.c \
 	report/report_advise.c \
 	report/report_advise.h \
 	report/report_advise_int.h \
