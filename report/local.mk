@@ -9,6 +9,8 @@ if HAVE_INIH
 noinst_LTLIBRARIES += report/libiostrata_report.la
 report_libiostrata_report_la_SOURCES = \
 	report/report.c \
+	report/report_show.c \
+	report/report_export.c \
 	report/report.h \
 	report/report_check.c \
 	report/report_health.c \
