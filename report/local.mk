@@ -18,6 +18,8 @@ report_libiostrata_report_la_SOURCES = \
 	report/report_health_record.c \
 	report/report_health.h \
 	report/report_accept.c \
+	report/report_accept.h \
+	report/report_accept_print.c \
 	report/report_nersc.c \
 	report/report_hosts.c \
 	report/report_meta.c \
