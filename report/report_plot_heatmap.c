@@ -185,6 +185,198 @@ static void heatmap_text(const char *phase, const char *rtitle,
 	dim_text(cells, nc, base, false);
 }
 
+/* A heatmap's grid: the axes (requested cores and memory per OSD), the
+ * measured cells, the largest configuration's cell (bcell: bx cores, by
+ * bytes of memory, the host's). */
+struct hm_map {
+	double *xs, *ys;
+	struct hm_cell *cells;
+	size_t nx, ny, nc, bcell;
+	double bx, by;
+};
+
+/* The disk throttle of the runs in the map into *[disk]: the unthrottled
+ * runs when there are any, else the one throttle they all ran at.  A
+ * disk-speed sweep (several throttles, nothing unthrottled) has no cores
+ * x memory map to draw: said, and false. */
+static bool heatmap_disk(struct plot_ctx *pc, const struct report_run *runs,
+			 size_t n, const char *phase,
+			 const struct ios_fig_desc *f, int repl, bool multi,
+			 const char *rtitle, uint64_t *disk)
+{
+	bool any = false, unthrottled = false, several = false;
+
+	*disk = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!in_map(&runs[i], phase, f, repl, multi, runs[i].disk_bw))
+			continue;
+		unthrottled |= !runs[i].disk_bw;
+		several |= any && runs[i].disk_bw != *disk;
+		*disk = any ? *disk : runs[i].disk_bw;
+		any = true;
+	}
+	if (unthrottled) {
+		*disk = 0;
+	} else if (several) {
+		printf("heatmap %s%s: not drawn: every run is throttled, at several disk speeds (a disk-speed sweep): no cores x memory map (see the throttle curves)\n",
+		       phase, rtitle);
+		pc->said++;
+		return false;
+	}
+	return true;
+}
+
+/* The grid of the runs in the map at disk throttle [disk] into [m]: its
+ * axes, the largest configuration, the measured cells, each its runs
+ * pooled. */
+static void heatmap_grid(const struct report_run *runs, size_t n, double osds,
+			 const char *phase, const struct ios_fig_desc *f,
+			 int repl, bool multi, uint64_t disk, struct hm_map *m)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!in_map(&runs[i], phase, f, repl, multi, disk))
+			continue;
+		m->xs[m->nx++] = key_cpus(&runs[i]) / osds;
+		m->ys[m->ny++] = key_mem(&runs[i]) / osds / 1073741824.0;
+		/* baseline: the largest configuration, most cores, then
+		 * memory */
+		if (key_cpus(&runs[i]) > m->bx ||
+		    (key_cpus(&runs[i]) == m->bx &&
+		     key_mem(&runs[i]) > m->by)) {
+			m->bx = key_cpus(&runs[i]);
+			m->by = key_mem(&runs[i]);
+		}
+	}
+	m->nx = plot_uniq(m->xs, m->nx);
+	m->ny = plot_uniq(m->ys, m->ny);
+	/* the measured cells, each its runs pooled */
+	for (size_t i = 0; i < n; i++) {
+		size_t ix, iy, k;
+
+		if (!in_map(&runs[i], phase, f, repl, multi, disk))
+			continue;
+		ix = plot_idx_of(m->xs, m->nx, key_cpus(&runs[i]) / osds);
+		iy = plot_idx_of(m->ys, m->ny,
+				 key_mem(&runs[i]) / osds / 1073741824.0);
+		for (k = 0; k < m->nc; k++)
+			if (m->cells[k].ix == ix && m->cells[k].iy == iy)
+				break;
+		if (k == m->nc) {
+			m->cells[m->nc].ix = ix;
+			m->cells[m->nc++].iy = iy;
+		}
+		cell_add(&m->cells[k], &runs[i], phase, f);
+		if (key_cpus(&runs[i]) == m->bx && key_mem(&runs[i]) == m->by)
+			m->bcell = k;
+	}
+}
+
+/* What the map is normalised to, in words, into [buf] (160 bytes): the
+ * unconstrained baseline when the campaign measured one, else the largest
+ * cell, requested or applied. */
+static void heatmap_basename(const struct hm_map *m, const struct baseline *bl,
+			     double osds, char *buf, size_t len)
+{
+	if (bl->nruns)
+		snprintf(buf, len, "%s", bl->name);
+	else if (m->cells[m->bcell].requested)
+		snprintf(
+			buf, len,
+			"the largest configuration swept (%.3g cores, %.3g GiB/OSD requested)",
+			m->bx / osds, m->by / osds / 1073741824.0);
+	else
+		snprintf(
+			buf, len,
+			"the largest configuration swept (%.3g cores, %.3g GiB/OSD applied)",
+			m->bx / osds, m->by / osds / 1073741824.0);
+}
+
+/* The data: one line per measured cell (an unmeasured cell is drawn
+ * empty, not as a number): x, y, the mean of the cell's runs / baseline,
+ * the standard deviation over every valid repetition of them / baseline,
+ * their count, and the applied cores and memory per OSD (the mean of its
+ * runs').  Returns the colour scale's top: the largest cell's, at least
+ * 1.2 (above its top every cell had one colour: the demo's 1.39 and 2.05
+ * both drew as 1.2). */
+static double heatmap_data(FILE *fp, const struct hm_map *m, double base,
+			   double osds)
+{
+	double ctop = 1.2;
+
+	for (size_t k = 0; k < m->nc; k++) {
+		const struct hm_cell *c = &m->cells[k];
+
+		fprintf(fp, "%zu %zu ", c->ix, c->iy);
+		gp_fputnum(fp, c->mean / c->nruns / base);
+		fprintf(fp, " ");
+		gp_fputnum(fp,
+			   c->nrep > 1
+				   ? sqrt(fmax(0, (c->rsq - c->rsum * c->rsum /
+								    c->nrep) /
+							  (c->nrep - 1))) /
+					     base
+				   : 0);
+		fprintf(fp, " %d ", c->nrep);
+		gp_fputnum(fp, (c->acpu0 + c->acpu1) / 2 / osds);
+		fprintf(fp, " ");
+		gp_fputnum(fp, (c->amem0 + c->amem1) / 2 / osds / 1073741824.0);
+		fprintf(fp, "\n");
+	}
+	for (size_t k = 0; k < m->nc; k++)
+		if (isfinite(m->cells[k].mean / m->cells[k].nruns / base))
+			ctop = fmax(ctop, ceil(m->cells[k].mean /
+					       m->cells[k].nruns / base * 10) /
+						  10);
+	return ctop;
+}
+
+/* The gnuplot script of the map into [b]: titles, axes, the palette up to
+ * [ctop], the measured cells as filled boxes with their labels. */
+static void heatmap_script(FILE *b, const struct hm_map *m, const char *phase,
+			   const char *rtitle, const struct ios_fig_desc *f,
+			   const char *basename, double base, const char *note,
+			   double ctop)
+{
+	const char *how =
+		m->cells[m->bcell].requested ? "requested" : "applied";
+
+	/* two lines: what is normalised to what, what a cell shows */
+	fprintf(b, "set title ");
+	gp_fprintq(b, "%s%s: %s / %s: %.*f %s", phase, rtitle, f->name,
+		   basename, base * f->scale >= 100 ? 0 : 2, base * f->scale,
+		   f->dunit);
+	fprintf(b, ".\"\\n\".");
+	gp_fprintq(b, "cell: mean, sd over repetitions, applied memory "
+		      "per OSD; a blank cell was not run");
+	if (note[0]) {
+		fprintf(b, ".\"\\n\".");
+		gp_fprintq(b,
+			   "%s: reads fit in the OSDs' memory, may be "
+			   "cached: no disk or memory limit shown",
+			   phase);
+	}
+	fprintf(b, " noenhanced\nset xlabel ");
+	gp_fprintq(b, "cores per OSD (%s)", how);
+	fprintf(b, "\nset ylabel ");
+	gp_fprintq(b, "memory per OSD [GiB] (%s)", how);
+	fprintf(b, "\nset cblabel ");
+	gp_fprintq(b, "%s / baseline", f->name);
+	/* the palette's positions are scaled onto the cbrange: its last one
+	 * is the range's top, so 1.0 stays the baseline's */
+	fprintf(b,
+		"\nset cbrange [0:%.1f]\nset palette defined (0 '#b2182b', 0.6 '#f4a582', 0.9 '#f7f7f7', 1.0 '#92c5de', %.1f '#2166ac')\nset xtics (",
+		ctop, ctop);
+	for (size_t ix = 0; ix < m->nx; ix++)
+		fprintf(b, "%s'%.3g' %zu", ix ? ", " : "", m->xs[ix], ix);
+	fprintf(b, ")\nset ytics (");
+	for (size_t iy = 0; iy < m->ny; iy++)
+		fprintf(b, "%s'%.3g' %zu", iy ? ", " : "", m->ys[iy], iy);
+	/* cells as filled boxes: only the measured ones are drawn */
+	fprintf(b,
+		")\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\nunset key\nplot $dat using 1:2:(0.5):(0.5):3 with boxxyerror fc palette fs solid noborder, '' using 1:2:($5 > 1 ? sprintf(\"%%.2f\\nsd %%.2f\\napplied %%.3g GiB\", $3, $4, $7) : sprintf(\"%%.2f\\napplied %%.3g GiB\", $3, $7)) with labels font ',10'\n",
+		m->nx - 1, m->ny - 1);
+}
+
 /*
  * One heatmap: phase [phase] of the runs of replication factor [repl]
  * ([multi]: the runs have several factors, each gets its own map, named
@@ -201,195 +393,63 @@ static int heatmap_one(struct plot_ctx *pc, const struct report_run *runs,
 		       bool multi, int *made, int *failed)
 {
 	const struct ios_fig_desc *f = ios_fig_headline(phase);
-	double *xs = calloc(n + 1, sizeof(double)),
-	       *ys = calloc(n + 1, sizeof(double));
-	struct hm_cell *cells = calloc(n + 1, sizeof(*cells));
-	double base = NAN, bx = -1, by = -1, ctop = 1.2;
-	size_t nx = 0, ny = 0, nc = 0, bcell = 0;
+	struct hm_map m = {.xs = calloc(n + 1, sizeof(double)),
+			   .ys = calloc(n + 1, sizeof(double)),
+			   .cells = calloc(n + 1, sizeof(struct hm_cell)),
+			   .bx = -1,
+			   .by = -1};
+	double base, ctop;
 	char *body = NULL, name[48], rtitle[48], basename[160], note[512];
 	size_t blen = 0;
 	struct plot_data pd;
-	FILE *b = NULL;
-	uint64_t disk = 0; /* the runs' disk throttle: 0 unthrottled */
-	bool any = false, unthrottled = false, several = false;
+	FILE *b;
+	uint64_t disk; /* the runs' disk throttle: 0 unthrottled */
 	struct baseline bl;
+	int rc = 0;
 
-	if (!xs || !ys || !cells) {
-		free(xs);
-		free(ys);
-		free(cells);
-		return -1;
-	}
-	plot_factor_names(phase, repl, multi, name, rtitle);
-	/* one disk speed per map: the unthrottled runs when there are
-	 * any, else the one throttle they all ran at; a disk-speed sweep
-	 * (several throttles, nothing unthrottled) has no cores x memory
-	 * map to draw */
-	for (size_t i = 0; i < n; i++) {
-		if (!in_map(&runs[i], phase, f, repl, multi, runs[i].disk_bw))
-			continue;
-		unthrottled |= !runs[i].disk_bw;
-		several |= any && runs[i].disk_bw != disk;
-		disk = any ? disk : runs[i].disk_bw;
-		any = true;
-	}
-	if (unthrottled) {
-		disk = 0;
-	} else if (several) {
-		printf("heatmap %s%s: not drawn: every run is throttled, at several disk speeds (a disk-speed sweep): no cores x memory map (see the throttle curves)\n",
-		       phase, rtitle);
-		pc->said++;
+	if (!m.xs || !m.ys || !m.cells) {
+		rc = -1;
 		goto out;
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (!in_map(&runs[i], phase, f, repl, multi, disk))
-			continue;
-		xs[nx++] = key_cpus(&runs[i]) / osds;
-		ys[ny++] = key_mem(&runs[i]) / osds / 1073741824.0;
-		/* baseline: the largest configuration, most cores, then
-		 * memory */
-		if (key_cpus(&runs[i]) > bx ||
-		    (key_cpus(&runs[i]) == bx && key_mem(&runs[i]) > by)) {
-			bx = key_cpus(&runs[i]);
-			by = key_mem(&runs[i]);
-		}
-	}
-	nx = plot_uniq(xs, nx);
-	ny = plot_uniq(ys, ny);
-	/* the measured cells, each its runs pooled */
-	for (size_t i = 0; i < n; i++) {
-		size_t ix, iy, k;
-
-		if (!in_map(&runs[i], phase, f, repl, multi, disk))
-			continue;
-		ix = plot_idx_of(xs, nx, key_cpus(&runs[i]) / osds);
-		iy = plot_idx_of(ys, ny,
-				 key_mem(&runs[i]) / osds / 1073741824.0);
-		for (k = 0; k < nc; k++)
-			if (cells[k].ix == ix && cells[k].iy == iy)
-				break;
-		if (k == nc) {
-			cells[nc].ix = ix;
-			cells[nc++].iy = iy;
-		}
-		cell_add(&cells[k], &runs[i], phase, f);
-		if (key_cpus(&runs[i]) == bx && key_mem(&runs[i]) == by)
-			bcell = k;
-	}
-	if (nc == 0)
+	plot_factor_names(phase, repl, multi, name, rtitle);
+	if (!heatmap_disk(pc, runs, n, phase, f, repl, multi, rtitle, &disk))
+		goto out;
+	heatmap_grid(runs, n, osds, phase, f, repl, multi, disk, &m);
+	if (m.nc == 0)
 		goto out;
 	/* the unconstrained baseline when the campaign measured one, else
 	 * the largest cell: its mean, as the cell shows it (so that it
 	 * reads 1.00) */
 	plot_find_baseline(runs, n, phase, f, repl, multi, &bl);
-	base = bl.nruns ? bl.mean : cells[bcell].mean / cells[bcell].nruns;
+	base = bl.nruns ? bl.mean
+			: m.cells[m.bcell].mean / m.cells[m.bcell].nruns;
 	if (!(base > 0)) {
 		fprintf(stderr,
 			"iostrata-report plot: heatmap %s%s: the baseline's %s is %g, not a positive number to normalise by: plot skipped\n",
 			phase, rtitle, f->name, base);
 		goto out;
 	}
-	if (bl.nruns)
-		snprintf(basename, sizeof(basename), "%s", bl.name);
-	else if (cells[bcell].requested)
-		snprintf(
-			basename, sizeof(basename),
-			"the largest configuration swept (%.3g cores, %.3g GiB/OSD requested)",
-			bx / osds, by / osds / 1073741824.0);
-	else
-		snprintf(
-			basename, sizeof(basename),
-			"the largest configuration swept (%.3g cores, %.3g GiB/OSD applied)",
-			bx / osds, by / osds / 1073741824.0);
-	heatmap_text(phase, rtitle, f, basename, base, cells, nc, xs, ys, osds,
-		     &bl);
+	heatmap_basename(&m, &bl, osds, basename, sizeof(basename));
+	heatmap_text(phase, rtitle, f, basename, base, m.cells, m.nc, m.xs,
+		     m.ys, osds, &bl);
 	plot_cache_note(runs, n, phase, f, repl, multi, note, sizeof(note));
 	if (note[0])
 		printf("  %s\n", note);
 	if (plot_data_open(&pd, "$dat", "")) {
-		free(xs);
-		free(ys);
-		free(cells);
-		return -1;
+		rc = -1;
+		goto out;
 	}
-	/* one line per measured cell (an unmeasured cell is drawn empty,
-	 * not as a number): x, y, the mean of the cell's runs / baseline,
-	 * the standard deviation over every valid repetition of them /
-	 * baseline, their count, and the applied cores and memory per OSD
-	 * (the mean of its runs') */
-	for (size_t k = 0; k < nc; k++) {
-		const struct hm_cell *c = &cells[k];
-
-		fprintf(pd.fp, "%zu %zu ", c->ix, c->iy);
-		gp_fputnum(pd.fp, c->mean / c->nruns / base);
-		fprintf(pd.fp, " ");
-		gp_fputnum(pd.fp,
-			   c->nrep > 1
-				   ? sqrt(fmax(0, (c->rsq - c->rsum * c->rsum /
-								    c->nrep) /
-							  (c->nrep - 1))) /
-					     base
-				   : 0);
-		fprintf(pd.fp, " %d ", c->nrep);
-		gp_fputnum(pd.fp, (c->acpu0 + c->acpu1) / 2 / osds);
-		fprintf(pd.fp, " ");
-		gp_fputnum(pd.fp,
-			   (c->amem0 + c->amem1) / 2 / osds / 1073741824.0);
-		fprintf(pd.fp, "\n");
-	}
-	/* the colour scale reaches the largest cell: above its top every
-	 * cell had one colour (the demo's 1.39 and 2.05 both drew as 1.2) */
-	for (size_t k = 0; k < nc; k++)
-		if (isfinite(cells[k].mean / cells[k].nruns / base))
-			ctop = fmax(ctop, ceil(cells[k].mean / cells[k].nruns /
-					       base * 10) /
-						  10);
+	ctop = heatmap_data(pd.fp, &m, base, osds);
 	b = open_memstream(&body, &blen);
-	if (b) {
-		/* two lines: what is normalised to what, what a cell shows */
-		fprintf(b, "set title ");
-		gp_fprintq(b, "%s%s: %s / %s: %.*f %s", phase, rtitle, f->name,
-			   basename, base * f->scale >= 100 ? 0 : 2,
-			   base * f->scale, f->dunit);
-		fprintf(b, ".\"\\n\".");
-		gp_fprintq(b, "cell: mean, sd over repetitions, applied memory "
-			      "per OSD; a blank cell was not run");
-		if (note[0]) {
-			fprintf(b, ".\"\\n\".");
-			gp_fprintq(b,
-				   "%s: reads fit in the OSDs' memory, may be "
-				   "cached: no disk or memory limit shown",
-				   phase);
-		}
-		fprintf(b, " noenhanced\nset xlabel ");
-		gp_fprintq(b, "cores per OSD (%s)",
-			   cells[bcell].requested ? "requested" : "applied");
-		fprintf(b, "\nset ylabel ");
-		gp_fprintq(b, "memory per OSD [GiB] (%s)",
-			   cells[bcell].requested ? "requested" : "applied");
-		fprintf(b, "\nset cblabel ");
-		gp_fprintq(b, "%s / baseline", f->name);
-		/* the palette's positions are scaled onto the cbrange: its
-		 * last one is the range's top, so 1.0 stays the baseline's */
-		fprintf(b,
-			"\nset cbrange [0:%.1f]\nset palette defined (0 '#b2182b', 0.6 '#f4a582', 0.9 '#f7f7f7', 1.0 '#92c5de', %.1f '#2166ac')\nset xtics (",
-			ctop, ctop);
-		for (size_t ix = 0; ix < nx; ix++)
-			fprintf(b, "%s'%.3g' %zu", ix ? ", " : "", xs[ix], ix);
-		fprintf(b, ")\nset ytics (");
-		for (size_t iy = 0; iy < ny; iy++)
-			fprintf(b, "%s'%.3g' %zu", iy ? ", " : "", ys[iy], iy);
-		/* cells as filled boxes: only the measured ones are drawn */
-		fprintf(b,
-			")\nset xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\nunset key\nplot $dat using 1:2:(0.5):(0.5):3 with boxxyerror fc palette fs solid noborder, '' using 1:2:($5 > 1 ? sprintf(\"%%.2f\\nsd %%.2f\\napplied %%.3g GiB\", $3, $4, $7) : sprintf(\"%%.2f\\napplied %%.3g GiB\", $3, $7)) with labels font ',10'\n",
-			nx - 1, ny - 1);
-	}
+	if (b)
+		heatmap_script(b, &m, phase, rtitle, f, basename, base, note,
+			       ctop);
 	plot_finish(pc, "heatmap", name, b, &pd, 1, &body, made, failed);
 out:
-	free(xs);
-	free(ys);
-	free(cells);
-	return 0;
+	free(m.xs);
+	free(m.ys);
+	free(m.cells);
+	return rc;
 }
 
 int plot_heatmap(struct plot_ctx *pc, const struct report_run *runs, size_t n,

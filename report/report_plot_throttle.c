@@ -114,6 +114,126 @@ static void throttle_text(const struct ios_fig_desc *f, const double *xs,
 	}
 }
 
+/* The valid repetitions' [f] of the runs of factor [repl] at disk speed
+ * [x] (B/s) in [phase]: each added to [o] (x in MB/s; a failure counted
+ * in *failed), their min, mean and max into tab[0..3) and a line of
+ * [fp]; nothing when there is none. */
+static void throttle_speed(FILE *fp, const struct report_run *runs, size_t n,
+			   const char *phase, const struct ios_fig_desc *f,
+			   int repl, bool multi, double x, struct obs *o,
+			   double *tab, int *failed)
+{
+	double mn = INFINITY, mx = -INFINITY, sum = 0;
+	int cnt = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if ((double)runs[i].disk_bw != x ||
+		    !plot_of_factor(&runs[i], repl, multi))
+			continue;
+		for (int q = 0; q < runs[i].run->nphases; q++) {
+			const struct ios_phase_result *ph =
+				&runs[i].run->phases[q];
+
+			if (strcmp(ph->name, phase))
+				continue;
+			for (int r = 0; r < ph->nreps; r++) {
+				double v;
+
+				if (!ph->reps[r].valid)
+					continue;
+				v = ios_fig_value(&ph->reps[r].fig, f->id) *
+				    f->scale;
+				if (!isfinite(v))
+					continue;
+				mn = fmin(mn, v);
+				mx = fmax(mx, v);
+				sum += v;
+				cnt++;
+				if (obs_add(o, x / 1e6, v) < 0)
+					(*failed)++;
+			}
+		}
+	}
+	if (!cnt)
+		return;
+	tab[0] = mn, tab[1] = sum / cnt, tab[2] = mx;
+	gp_fputnum(fp, x / 1e6);
+	for (int q = 0; q < 3; q++) {
+		fputc(' ', fp);
+		gp_fputnum(fp, q == 0 ? mn : q == 1 ? sum / cnt : mx);
+	}
+	fputc('\n', fp);
+}
+
+/* The gnuplot script of a throttle curve into [b]: the title (with why
+ * there is no knee, and the cache [note]), the axes, the knee and its
+ * interval, the baseline's line, the band, the mean and the key. */
+static void throttle_script(FILE *b, const char *phase, const char *rtitle,
+			    const struct ios_fig_desc *f, const double *xs,
+			    size_t nx, const struct sf_knee *k, bool found,
+			    const char *knee, const char *note,
+			    const struct baseline *bl)
+{
+	fprintf(b, "set title ");
+	gp_fprintq(
+		b,
+		"%s%s: %s vs disk speed (min-max band over valid repetitions)",
+		phase, rtitle, f->name);
+	/* the reason as a second line: "\n" only in a double-quoted literal
+	 * of our own */
+	if (!found) {
+		fprintf(b, " . \"\\n\" . ");
+		gp_fprintq(b, "%s", knee);
+	}
+	if (note[0]) {
+		fprintf(b, " . \"\\n\" . ");
+		gp_fprintq(b, "reads fit in the OSDs' memory, may be "
+			      "cached: no disk limit shown");
+	}
+	fprintf(b,
+		" noenhanced\nset xlabel 'disk speed (throttle) [MB/s per disk]'\nset ylabel ");
+	gp_fprintq(b, "%s [%s]", f->name, f->dunit);
+	fprintf(b,
+		"\nset key bottom right opaque box\nset grid\nset yrange [0:*]\nset offsets graph 0.03, graph 0.03, graph 0.1, 0\n");
+	/* one speed: an x range of its own (gnuplot warns about an empty
+	 * one) */
+	if (nx == 1)
+		fprintf(b, "set xrange [%.10g:%.10g]\n", xs[0] / 1e6 * 0.8,
+			xs[0] / 1e6 * 1.2);
+	if (found) {
+		/* the knee's 95% profile interval as a band, the knee itself
+		 * as a dashed line */
+		if (k->k2_hi > k->k2_lo)
+			fprintf(b,
+				"set object 1 rect from %.10g, graph 0 to %.10g, graph 1 behind fc rgb '#fdae6b' fs transparent solid 0.35 noborder\n",
+				k->k2_lo, k->k2_hi);
+		fprintf(b,
+			"set arrow 1 from %.10g, graph 0 to %.10g, graph 1 nohead front lc rgb '#d94801' lw 2 dt 2\n",
+			k->k2, k->k2);
+	}
+	/* the unconstrained baseline, the figures' 1.00, as a line */
+	if (bl->nruns)
+		fprintf(b,
+			"set arrow 2 from graph 0, first %.10g to graph 1, first %.10g nohead front lc rgb '#333333' lw 1.5 dt 3\n",
+			bl->mean * f->scale, bl->mean * f->scale);
+	fprintf(b,
+		"plot $dat using 1:2:4 with filledcurves fc rgb '#9ecae1' fs transparent solid 0.5 title 'min-max', '' using 1:3 with linespoints lw 2 pt 7 lc rgb '#08519c' title 'mean', '' using 1:3:2:4 with yerrorbars lc rgb '#08519c' pt -1 notitle");
+	if (bl->nruns) {
+		fprintf(b,
+			", keyentry with lines lc rgb '#333333' lw 1.5 dt 3 title ");
+		gp_fprintq(b, "%s (unthrottled)", bl->name);
+	}
+	if (found) {
+		fprintf(b,
+			", keyentry with lines lc rgb '#d94801' lw 2 dt 2 title ");
+		gp_fprintq(b, "%s", knee);
+		if (k->k2_hi > k->k2_lo)
+			fprintf(b,
+				", keyentry with boxes fc rgb '#fdae6b' fs transparent solid 0.35 noborder title '95%% interval of the knee'");
+	}
+	fprintf(b, "\n");
+}
+
 /*
  * One throttle curve: phase [phase] of the runs of replication factor
  * [repl] ([multi]: several factors, named PHASE-rN; else every run, named
@@ -131,7 +251,7 @@ static int throttle_one(struct plot_ctx *pc, const struct report_run *runs,
 	struct obs o = {0};
 	struct sf_knee k;
 	bool found;
-	FILE *b = NULL;
+	FILE *b;
 	char name[48], rtitle[48];
 	double *tab = NULL; /* min, mean, max per speed (cnt 0: mean 0) */
 	struct baseline bl;
@@ -160,52 +280,9 @@ static int throttle_one(struct plot_ctx *pc, const struct report_run *runs,
 		free(xs);
 		return -1;
 	}
-	for (size_t ix = 0; ix < nx; ix++) {
-		double mn = INFINITY, mx = -INFINITY, sum = 0;
-		int cnt = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			if ((double)runs[i].disk_bw != xs[ix] ||
-			    !plot_of_factor(&runs[i], repl, multi))
-				continue;
-			for (int q = 0; q < runs[i].run->nphases; q++) {
-				const struct ios_phase_result *ph =
-					&runs[i].run->phases[q];
-
-				if (strcmp(ph->name, phase))
-					continue;
-				for (int r = 0; r < ph->nreps; r++) {
-					double v;
-
-					if (!ph->reps[r].valid)
-						continue;
-					v = ios_fig_value(&ph->reps[r].fig,
-							  f->id) *
-					    f->scale;
-					if (!isfinite(v))
-						continue;
-					mn = fmin(mn, v);
-					mx = fmax(mx, v);
-					sum += v;
-					cnt++;
-					if (obs_add(&o, xs[ix] / 1e6, v) < 0)
-						(*failed)++;
-				}
-			}
-		}
-		if (!cnt)
-			continue;
-		tab[3 * ix] = mn, tab[3 * ix + 1] = sum / cnt,
-			tab[3 * ix + 2] = mx;
-		gp_fputnum(pd.fp, xs[ix] / 1e6);
-		for (int q = 0; q < 3; q++) {
-			fputc(' ', pd.fp);
-			gp_fputnum(pd.fp, q == 0   ? mn
-					  : q == 1 ? sum / cnt
-						   : mx);
-		}
-		fputc('\n', pd.fp);
-	}
+	for (size_t ix = 0; ix < nx; ix++)
+		throttle_speed(pd.fp, runs, n, phase, f, repl, multi, xs[ix],
+			       &o, &tab[3 * ix], failed);
 	/* the knee advise finds on a disk-speed curve (sweepfit) */
 	memset(&k, 0, sizeof(k));
 	if (o.n && sf_knee_obs(o.x, o.y, o.n, &k) < 0)
@@ -218,66 +295,9 @@ static int throttle_one(struct plot_ctx *pc, const struct report_run *runs,
 	if (note[0])
 		printf("  %s\n", note);
 	b = open_memstream(&body, &blen);
-	if (b) {
-		fprintf(b, "set title ");
-		gp_fprintq(
-			b,
-			"%s%s: %s vs disk speed (min-max band over valid repetitions)",
-			phase, rtitle, f->name);
-		/* the reason as a second line: "\n" only in a
-		 * double-quoted literal of our own */
-		if (!found) {
-			fprintf(b, " . \"\\n\" . ");
-			gp_fprintq(b, "%s", knee);
-		}
-		if (note[0]) {
-			fprintf(b, " . \"\\n\" . ");
-			gp_fprintq(b, "reads fit in the OSDs' memory, may be "
-				      "cached: no disk limit shown");
-		}
-		fprintf(b,
-			" noenhanced\nset xlabel 'disk speed (throttle) [MB/s per disk]'\nset ylabel ");
-		gp_fprintq(b, "%s [%s]", f->name, f->dunit);
-		fprintf(b,
-			"\nset key bottom right opaque box\nset grid\nset yrange [0:*]\nset offsets graph 0.03, graph 0.03, graph 0.1, 0\n");
-		/* one speed: an x range of its own (gnuplot warns
-		 * about an empty one) */
-		if (nx == 1)
-			fprintf(b, "set xrange [%.10g:%.10g]\n",
-				xs[0] / 1e6 * 0.8, xs[0] / 1e6 * 1.2);
-		if (found) {
-			/* the knee's 95% profile interval as a band,
-			 * the knee itself as a dashed line */
-			if (k.k2_hi > k.k2_lo)
-				fprintf(b,
-					"set object 1 rect from %.10g, graph 0 to %.10g, graph 1 behind fc rgb '#fdae6b' fs transparent solid 0.35 noborder\n",
-					k.k2_lo, k.k2_hi);
-			fprintf(b,
-				"set arrow 1 from %.10g, graph 0 to %.10g, graph 1 nohead front lc rgb '#d94801' lw 2 dt 2\n",
-				k.k2, k.k2);
-		}
-		/* the unconstrained baseline, the figures' 1.00, as a line */
-		if (bl.nruns)
-			fprintf(b,
-				"set arrow 2 from graph 0, first %.10g to graph 1, first %.10g nohead front lc rgb '#333333' lw 1.5 dt 3\n",
-				bl.mean * f->scale, bl.mean * f->scale);
-		fprintf(b,
-			"plot $dat using 1:2:4 with filledcurves fc rgb '#9ecae1' fs transparent solid 0.5 title 'min-max', '' using 1:3 with linespoints lw 2 pt 7 lc rgb '#08519c' title 'mean', '' using 1:3:2:4 with yerrorbars lc rgb '#08519c' pt -1 notitle");
-		if (bl.nruns) {
-			fprintf(b,
-				", keyentry with lines lc rgb '#333333' lw 1.5 dt 3 title ");
-			gp_fprintq(b, "%s (unthrottled)", bl.name);
-		}
-		if (found) {
-			fprintf(b,
-				", keyentry with lines lc rgb '#d94801' lw 2 dt 2 title ");
-			gp_fprintq(b, "%s", knee);
-			if (k.k2_hi > k.k2_lo)
-				fprintf(b,
-					", keyentry with boxes fc rgb '#fdae6b' fs transparent solid 0.35 noborder title '95%% interval of the knee'");
-		}
-		fprintf(b, "\n");
-	}
+	if (b)
+		throttle_script(b, phase, rtitle, f, xs, nx, &k, found, knee,
+				note, &bl);
 	plot_finish(pc, "throttle", name, b, &pd, 1, &body, made, failed);
 	free(tab);
 	free(o.x);
