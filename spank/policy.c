@@ -343,25 +343,14 @@ static int set_profile_key(struct policy_profile *prof, const char *key,
 	return rc < 0 ? at_where(err, rc, where) : 0;
 }
 
-static int set_key(struct policy *p, struct policy_profile *prof, char *key,
-		   char *val, struct ios_err *err, const char *where,
-		   unsigned lineno, unsigned *seen)
+/* The keys of set_key that name things (users, accounts, devices,
+ * cgroups, OSDs) and the yes/no keys: 0, a negative errno (err set,
+ * with [where]), or 1 when [key] is none of them. */
+static int set_list_key(struct policy *p, const char *key, char *val,
+			struct ios_err *err, const char *where)
 {
-	uint64_t v = 0;
-	double d;
 	int rc;
 
-	if (prof)
-		return set_profile_key(prof, key, val, err, where);
-	for (size_t i = 0; i < N_SCALAR; i++)
-		if (strcmp(key, scalar_keys[i]) == 0) {
-			if (seen[i])
-				return ios_errf(
-					err, -EINVAL,
-					"iostrata: %s: key \"%s\" given twice (first at line %u)",
-					where, key, seen[i]);
-			seen[i] = lineno;
-		}
 	if (strcmp(key, "allow_users") == 0)
 		rc = add_list(p->allow_users, &p->n_users, val, key, err);
 	else if (strcmp(key, "allow_accounts") == 0)
@@ -397,7 +386,22 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 		rc = parse_yes_no(key, val, &p->throttle_job, err, where);
 		if (rc < 0)
 			return rc;
-	} else if (strcmp(key, "osd_memory_target") == 0) {
+	} else {
+		return 1;
+	}
+	if (rc < 0)
+		return at_where(err, rc, where);
+	return 0;
+}
+
+/* The keys of set_key for Ceph's daemons (osd_memory_target, the ceph
+ * CLI, the MDS and its floors): as set_list_key. */
+static int set_ceph_key(struct policy *p, const char *key, char *val,
+			struct ios_err *err, const char *where)
+{
+	int rc;
+
+	if (strcmp(key, "osd_memory_target") == 0) {
 		if (strcmp(val, "share") == 0)
 			p->omt_share = true;
 		else if (strcmp(val, "off") == 0)
@@ -442,7 +446,24 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 		rc = ios_parse_size(val, key, &p->min_mds_mem, err);
 	} else if (strcmp(key, "min_mds_cache") == 0) {
 		rc = ios_parse_size(val, key, &p->min_mds_cache, err);
-	} else if (strcmp(key, "min_cpus") == 0) {
+	} else {
+		return 1;
+	}
+	if (rc < 0)
+		return at_where(err, rc, where);
+	return 0;
+}
+
+/* The keys of set_key for the bounds, tolerances and timeouts: as
+ * set_list_key. */
+static int set_bound_key(struct policy *p, const char *key, char *val,
+			 struct ios_err *err, const char *where)
+{
+	uint64_t v = 0;
+	double d;
+	int rc;
+
+	if (strcmp(key, "min_cpus") == 0) {
 		rc = ios_parse_uint(val, key, 1, 65536, &v, err);
 		p->min_cpus = (unsigned)v;
 	} else if (strcmp(key, "min_mem") == 0) {
@@ -489,36 +510,52 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 				p->mem_total_ms = (int)(d * 1000);
 		}
 	} else {
-		return ios_errf(err, -EINVAL,
-				"iostrata: %s: unknown key \"%s\"", where, key);
+		return 1;
 	}
 	if (rc < 0)
 		return at_where(err, rc, where);
 	return 0;
 }
 
+static int set_key(struct policy *p, struct policy_profile *prof, char *key,
+		   char *val, struct ios_err *err, const char *where,
+		   unsigned lineno, unsigned *seen)
+{
+	int rc;
+
+	if (prof)
+		return set_profile_key(prof, key, val, err, where);
+	for (size_t i = 0; i < N_SCALAR; i++)
+		if (strcmp(key, scalar_keys[i]) == 0) {
+			if (seen[i])
+				return ios_errf(
+					err, -EINVAL,
+					"iostrata: %s: key \"%s\" given twice (first at line %u)",
+					where, key, seen[i]);
+			seen[i] = lineno;
+		}
+	rc = set_list_key(p, key, val, err, where);
+	if (rc == 1)
+		rc = set_ceph_key(p, key, val, err, where);
+	if (rc == 1)
+		rc = set_bound_key(p, key, val, err, where);
+	if (rc == 1)
+		return ios_errf(err, -EINVAL,
+				"iostrata: %s: unknown key \"%s\"", where, key);
+	return rc;
+}
+
 #define POLICY_LINE_MAX 1024
 
-int policy_load(const char *path, uid_t owner, struct policy **out,
-		struct ios_err *err)
+/* Open the policy [path] for reading: a regular file owned by [owner],
+ * not writable by group or others, never a symlink or a FIFO.  *[fp] the
+ * stream; 0 or a negative errno (err set). */
+static int policy_open(const char *path, uid_t owner, FILE **fp,
+		       struct ios_err *err)
 {
-	struct policy_profile *prof = NULL;
-	struct policy *p;
 	struct stat st;
-	char *line = NULL, where[sizeof(p->path) + 16];
-	unsigned lineno = 0, seen[N_SCALAR] = {0};
-	size_t cap = 0;
-	ssize_t len;
-	FILE *f;
-	int fd, rc = 0;
+	int fd, rc;
 
-	*out = NULL;
-	ios_err_clear(err);
-	if (!path || strlen(path) >= sizeof(p->path))
-		return ios_errf(
-			err, -ENAMETOOLONG,
-			"iostrata: open policy \"%.80s...\": path longer than %zu characters",
-			path ? path : "", sizeof(p->path) - 1);
 	/* O_NONBLOCK: a FIFO (or a device) given as the policy must be
 	 * refused below, not block the prolog in open(). */
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -540,18 +577,24 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 			path, (unsigned)owner, (unsigned)st.st_uid,
 			(unsigned)(st.st_mode & 07777));
 	}
-	f = fcntl(fd, F_SETFL, 0) == 0 ? fdopen(fd, "r") : NULL;
-	if (!f) {
+	*fp = fcntl(fd, F_SETFL, 0) == 0 ? fdopen(fd, "r") : NULL;
+	if (!*fp) {
 		rc = -errno;
 		close(fd);
 		return ios_errf(err, rc, "iostrata: read policy %s: %s", path,
 				strerror(-rc));
 	}
-	p = calloc(1, sizeof(*p));
-	if (!p) {
-		fclose(f);
-		return -ENOMEM;
-	}
+	return 0;
+}
+
+/* A policy of [path] (shorter than p->path) with every default set;
+ * NULL when out of memory. */
+static struct policy *policy_new(const char *path)
+{
+	struct policy *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
 	snprintf(p->path, sizeof(p->path), "%s", path); /* fits: checked */
 	p->require_exclusive = true;
 	p->throttle_job = true;
@@ -565,75 +608,133 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 	p->ceph.timeout_ms = POLICY_DEFAULT_CEPH_TIMEOUT_MS;
 	p->mem_attempt_ms = 2000;
 	p->mem_total_ms = 60000;
+	return p;
+}
+
+/* A "[profile NAME]" line [s]: a new profile of [p] into *[prof]; 0 or a
+ * negative errno (err set, naming [where]). */
+static int policy_section(struct policy *p, const char *s, const char *where,
+			  struct policy_profile **prof, struct ios_err *err)
+{
+	char name[POLICY_NAME_MAX + 1];
+	int n = 0;
+
+	if (sscanf(s, "[profile %64[A-Za-z0-9_.-]]%n", name, &n) != 1 ||
+	    n == 0 || s[n] != '\0')
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: %s: bad section \"%s\" (accepted: [profile NAME], [global])",
+			where, s);
+	if (p->n_profiles >= POLICY_MAX_LIST || strlen(name) >= POLICY_NAME_MAX)
+		return ios_errf(
+			err, -E2BIG,
+			"iostrata: %s: too many profiles or name too long",
+			where);
+	for (size_t i = 0; i < p->n_profiles; i++)
+		if (strcmp(p->profiles[i].name, name) == 0)
+			return ios_errf(
+				err, -EINVAL,
+				"iostrata: %s: profile \"%s\" defined twice",
+				where, name);
+	*prof = &p->profiles[p->n_profiles++];
+	snprintf((*prof)->name, sizeof((*prof)->name), "%s", name);
+	return 0;
+}
+
+/* Line [lineno] of the policy, [line] (len bytes, as getline read it),
+ * into [p]: a comment, a section, or a key; *[prof] the profile the keys
+ * go to (NULL: global), seen[] the lines of the scalar keys.  0 or a
+ * negative errno (err set, naming the file and line). */
+static int policy_line(struct policy *p, char *line, ssize_t len,
+		       unsigned lineno, struct policy_profile **prof,
+		       unsigned *seen, struct ios_err *err)
+{
+	char where[sizeof(p->path) + 16], *s, *eq;
+
+	snprintf(where, sizeof(where), "%s:%u", p->path, lineno);
+	if (len >= POLICY_LINE_MAX)
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: %s: line too long (%zd characters, at most %d)",
+			where, len, POLICY_LINE_MAX - 1);
+	/* A NUL would hide the rest of the line from every check. */
+	if (strlen(line) != (size_t)len)
+		return ios_errf(err, -EINVAL, "iostrata: %s: NUL byte in line",
+				where);
+	s = ios_trim(line);
+	if (!*s || *s == '#')
+		return 0;
+	if (strcmp(s, "[global]") == 0) {
+		*prof = NULL;
+		return 0;
+	}
+	if (*s == '[')
+		return policy_section(p, s, where, prof, err);
+	eq = strchr(s, '=');
+	if (!eq)
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: %s: expected key = value, got \"%s\"", where,
+			s);
+	*eq = '\0';
+	return set_key(p, *prof, ios_trim(s), ios_trim(eq + 1), err, where,
+		       lineno, seen);
+}
+
+/* What no single line shows: the keys that need each other, checked once
+ * the whole policy is read.  0 or a negative errno (err set). */
+static int policy_whole(const struct policy *p, const unsigned *seen,
+			struct ios_err *err)
+{
+	/* The share is per OSD of this host: without "osds =" there is
+	 * none to set. */
+	if (p->omt_share && p->n_osds == 0)
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: %s:%u: osd_memory_target = share needs the OSDs of this host (accepted: share with an \"osds =\" line, e.g. osds = auto; or off)",
+			p->path, seen[OMT_KEY]);
+	/* the MDS is named by its id (for the monitors) and its cgroup:
+	 * one without the other is a half-written policy */
+	if (!p->mds_id[0] != !p->mds_cgroup[0])
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: %s:%u: %s without %s (accepted: both \"mds = ID\" and \"mds_cgroup = PATH\", or neither)",
+			p->path,
+			p->mds_id[0] ? seen[MDS_KEY] : seen[MDS_CG_KEY],
+			p->mds_id[0] ? "mds" : "mds_cgroup",
+			p->mds_id[0] ? "mds_cgroup" : "mds");
+	return 0;
+}
+
+int policy_load(const char *path, uid_t owner, struct policy **out,
+		struct ios_err *err)
+{
+	struct policy_profile *prof = NULL;
+	struct policy *p;
+	char *line = NULL;
+	unsigned lineno = 0, seen[N_SCALAR] = {0};
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f;
+	int rc = 0;
+
+	*out = NULL;
+	ios_err_clear(err);
+	if (!path || strlen(path) >= sizeof(p->path))
+		return ios_errf(
+			err, -ENAMETOOLONG,
+			"iostrata: open policy \"%.80s...\": path longer than %zu characters",
+			path ? path : "", sizeof(p->path) - 1);
+	rc = policy_open(path, owner, &f, err);
+	if (rc < 0)
+		return rc;
+	p = policy_new(path);
+	if (!p) {
+		fclose(f);
+		return -ENOMEM;
+	}
 	while ((len = getline(&line, &cap, f)) >= 0) {
-		char *s, *eq;
-
-		lineno++;
-		snprintf(where, sizeof(where), "%s:%u", path, lineno);
-		if (len >= POLICY_LINE_MAX) {
-			rc = ios_errf(
-				err, -EINVAL,
-				"iostrata: %s: line too long (%zd characters, at most %d)",
-				where, len, POLICY_LINE_MAX - 1);
-			goto fail;
-		}
-		/* A NUL would hide the rest of the line from every check. */
-		if (strlen(line) != (size_t)len) {
-			rc = ios_errf(err, -EINVAL,
-				      "iostrata: %s: NUL byte in line", where);
-			goto fail;
-		}
-		s = ios_trim(line);
-		if (!*s || *s == '#')
-			continue;
-		if (strcmp(s, "[global]") == 0) {
-			prof = NULL;
-			continue;
-		}
-		if (*s == '[') {
-			char name[POLICY_NAME_MAX + 1];
-			int n = 0;
-
-			if (sscanf(s, "[profile %64[A-Za-z0-9_.-]]%n", name,
-				   &n) != 1 ||
-			    n == 0 || s[n] != '\0') {
-				rc = ios_errf(
-					err, -EINVAL,
-					"iostrata: %s: bad section \"%s\" (accepted: [profile NAME], [global])",
-					where, s);
-				goto fail;
-			}
-			if (p->n_profiles >= POLICY_MAX_LIST ||
-			    strlen(name) >= POLICY_NAME_MAX) {
-				rc = ios_errf(
-					err, -E2BIG,
-					"iostrata: %s: too many profiles or name too long",
-					where);
-				goto fail;
-			}
-			for (size_t i = 0; i < p->n_profiles; i++)
-				if (strcmp(p->profiles[i].name, name) == 0) {
-					rc = ios_errf(
-						err, -EINVAL,
-						"iostrata: %s: profile \"%s\" defined twice",
-						where, name);
-					goto fail;
-				}
-			prof = &p->profiles[p->n_profiles++];
-			snprintf(prof->name, sizeof(prof->name), "%s", name);
-			continue;
-		}
-		eq = strchr(s, '=');
-		if (!eq) {
-			rc = ios_errf(
-				err, -EINVAL,
-				"iostrata: %s: expected key = value, got \"%s\"",
-				where, s);
-			goto fail;
-		}
-		*eq = '\0';
-		rc = set_key(p, prof, ios_trim(s), ios_trim(eq + 1), err, where,
-			     lineno, seen);
+		rc = policy_line(p, line, len, ++lineno, &prof, seen, err);
 		if (rc < 0)
 			goto fail;
 	}
@@ -642,26 +743,9 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 			      strerror(EIO));
 		goto fail;
 	}
-	/* The share is per OSD of this host: without "osds =" there is
-	 * none to set. */
-	if (p->omt_share && p->n_osds == 0) {
-		rc = ios_errf(
-			err, -EINVAL,
-			"iostrata: %s:%u: osd_memory_target = share needs the OSDs of this host (accepted: share with an \"osds =\" line, e.g. osds = auto; or off)",
-			path, seen[OMT_KEY]);
+	rc = policy_whole(p, seen, err);
+	if (rc < 0)
 		goto fail;
-	}
-	/* the MDS is named by its id (for the monitors) and its cgroup:
-	 * one without the other is a half-written policy */
-	if (!p->mds_id[0] != !p->mds_cgroup[0]) {
-		rc = ios_errf(
-			err, -EINVAL,
-			"iostrata: %s:%u: %s without %s (accepted: both \"mds = ID\" and \"mds_cgroup = PATH\", or neither)",
-			path, p->mds_id[0] ? seen[MDS_KEY] : seen[MDS_CG_KEY],
-			p->mds_id[0] ? "mds" : "mds_cgroup",
-			p->mds_id[0] ? "mds_cgroup" : "mds");
-		goto fail;
-	}
 	free(line);
 	fclose(f);
 	*out = p;

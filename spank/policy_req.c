@@ -135,6 +135,46 @@ int req_parse_opt(struct iostrata_req *req, enum req_opt opt, const char *val,
 	return 0;
 }
 
+/* --iostrata-disk-bw=RATE[,READ_RATE] into [req]: the write rate, and the
+ * read rate (the write rate when not given), both above 0. */
+static int parse_disk_bw(struct iostrata_req *req, const char *what,
+			 const char *val, struct ios_err *err)
+{
+	int rc;
+	char w[32];
+	const char *comma = strchr(val, ',');
+	uint64_t wv, rv;
+
+	if (comma) {
+		size_t l = (size_t)(comma - val);
+
+		if (l == 0 || l >= sizeof(w) || strchr(comma + 1, ','))
+			return ios_errf(
+				err, -EINVAL,
+				"iostrata: %s: invalid value \"%s\" (accepted: RATE[,READ_RATE], e.g. 50M or 50M,100M)",
+				what, val);
+		memcpy(w, val, l);
+		w[l] = '\0';
+	} else {
+		snprintf(w, sizeof(w), "%s", val);
+	}
+	rc = parse_rate_nz(w, what, &wv, err);
+	if (rc < 0)
+		return rc;
+	if (comma) {
+		rc = parse_rate_nz(comma + 1, what, &rv, err);
+		if (rc < 0)
+			return rc;
+	} else {
+		rv = wv;
+	}
+	req->wbps = wv;
+	req->rbps = rv;
+	req->has_bw = true;
+	snprintf(req->raw_bw, sizeof(req->raw_bw), "%s", val);
+	return 0;
+}
+
 static int parse_opt(struct iostrata_req *req, enum req_opt opt,
 		     const char *val, struct ios_err *err)
 {
@@ -172,40 +212,8 @@ static int parse_opt(struct iostrata_req *req, enum req_opt opt,
 		req->has_mem = true;
 		snprintf(req->raw_mem, sizeof(req->raw_mem), "%s", val);
 		return 0;
-	case REQ_DISK_BW: {
-		char w[32];
-		const char *comma = strchr(val, ',');
-		uint64_t wv, rv;
-
-		if (comma) {
-			size_t l = (size_t)(comma - val);
-
-			if (l == 0 || l >= sizeof(w) || strchr(comma + 1, ','))
-				return ios_errf(
-					err, -EINVAL,
-					"iostrata: %s: invalid value \"%s\" (accepted: RATE[,READ_RATE], e.g. 50M or 50M,100M)",
-					what, val);
-			memcpy(w, val, l);
-			w[l] = '\0';
-		} else {
-			snprintf(w, sizeof(w), "%s", val);
-		}
-		rc = parse_rate_nz(w, what, &wv, err);
-		if (rc < 0)
-			return rc;
-		if (comma) {
-			rc = parse_rate_nz(comma + 1, what, &rv, err);
-			if (rc < 0)
-				return rc;
-		} else {
-			rv = wv;
-		}
-		req->wbps = wv;
-		req->rbps = rv;
-		req->has_bw = true;
-		snprintf(req->raw_bw, sizeof(req->raw_bw), "%s", val);
-		return 0;
-	}
+	case REQ_DISK_BW:
+		return parse_disk_bw(req, what, val, err);
 	case REQ_DISK_IOPS:
 		rc = ios_parse_uint(val, what, 1, UINT64_C(1) << 40, &v, err);
 		if (rc < 0)
