@@ -95,13 +95,16 @@ static int phase_nranks(const struct ios_run *run,
 	return ph->nreps ? n : run->nranks;
 }
 
-static void show_modes(const struct report_run *runs, size_t n,
-		       const char **cols, size_t ncols, const char *fname)
+/* The rows of Table 1: one per mode, ranks and (with [multi]) factor
+ * the runs have, one block per mode (first seen first), its rows by
+ * factor and ranks.  Malloc'd, *[nrows] of them. */
+static struct show_row *show_rows(const struct report_run *runs, size_t n,
+				  bool multi, size_t *nrows)
 {
 	struct show_row *rows = NULL;
-	size_t nrows = 0, cap = 0;
-	bool multi = multi_replication(runs, n);
+	size_t cap = 0;
 
+	*nrows = 0;
 	for (size_t i = 0; i < n; i++)
 		for (int k = 0; k < runs[i].run->nphases; k++) {
 			char lb[40];
@@ -113,31 +116,31 @@ static void show_modes(const struct report_run *runs, size_t n,
 					      &runs[i].run->phases[k]);
 			size_t r;
 
-			for (r = 0; r < nrows; r++)
+			for (r = 0; r < *nrows; r++)
 				if (!strcmp(rows[r].mode, m) &&
 				    rows[r].ranks == nr && rows[r].repl == repl)
 					break;
-			if (r < nrows)
+			if (r < *nrows)
 				continue;
-			if (nrows == cap) {
+			if (*nrows == cap) {
 				cap = cap ? cap * 2 : 16;
 				rows = realloc(rows, cap * sizeof(*rows));
 			}
-			snprintf(rows[nrows].mode, sizeof(rows->mode), "%s", m);
-			snprintf(rows[nrows].base, sizeof(rows->base), "%s",
+			r = (*nrows)++;
+			snprintf(rows[r].mode, sizeof(rows->mode), "%s", m);
+			snprintf(rows[r].base, sizeof(rows->base), "%s",
 				 runs[i].run->phases[k].name);
-			rows[nrows].repl = repl;
-			rows[nrows].order = (int)nrows;
-			for (size_t q = 0; q < nrows; q++)
+			rows[r].repl = repl;
+			rows[r].order = (int)r;
+			for (size_t q = 0; q < r; q++)
 				if (!strcmp(rows[q].mode, m)) {
-					rows[nrows].order = rows[q].order;
+					rows[r].order = rows[q].order;
 					break;
 				}
-			rows[nrows++].ranks = nr;
+			rows[r].ranks = nr;
 		}
-	/* one block per mode (first seen first), its rows by factor and
-	 * ranks; insertion sort: stable, and the rows are few */
-	for (size_t a = 1; a < nrows; a++)
+	/* insertion sort: stable, and the rows are few */
+	for (size_t a = 1; a < *nrows; a++)
 		for (size_t b = a; b > 0 && row_before(&rows[b], &rows[b - 1]);
 		     b--) {
 			struct show_row t = rows[b];
@@ -145,6 +148,50 @@ static void show_modes(const struct report_run *runs, size_t n,
 			rows[b] = rows[b - 1];
 			rows[b - 1] = t;
 		}
+	return rows;
+}
+
+/* One cell of Table 1: the mean of figure [f] (display unit) over the
+ * runs of configuration [col] in [row]; NaN when none has a value. */
+static double show_cell(const struct report_run *runs, size_t n,
+			const struct show_row *row, const char *col,
+			const struct ios_fig_desc *f, bool multi)
+{
+	double sum = 0;
+	int cnt = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ios_run *run = runs[i].run;
+
+		if (strcmp(runs[i].label, col) ||
+		    (multi && runs[i].replication != row->repl))
+			continue;
+		for (int p = 0; p < run->nphases; p++) {
+			struct report_stats st;
+			char lb[40];
+
+			if (strcmp(phase_label(run, &run->phases[p], lb,
+					       sizeof(lb)),
+				   row->mode) ||
+			    phase_nranks(run, &run->phases[p]) != row->ranks)
+				continue;
+			report_phase_stats(&run->phases[p], f, &st);
+			if (st.n) {
+				sum += st.mean * f->scale;
+				cnt++;
+			}
+		}
+	}
+	return cnt ? sum / cnt : NAN;
+}
+
+static void show_modes(const struct report_run *runs, size_t n,
+		       const char **cols, size_t ncols, const char *fname)
+{
+	bool multi = multi_replication(runs, n);
+	size_t nrows;
+	struct show_row *rows = show_rows(runs, n, multi, &nrows);
+
 	for (size_t r = 0; r < nrows; r++) {
 		const struct ios_fig_desc *f =
 			strcmp(fname, "auto") ? ios_fig_find(fname)
@@ -166,40 +213,11 @@ static void show_modes(const struct report_run *runs, size_t n,
 		else if (multi)
 			printf("%12s|", "unknown");
 		for (size_t k = 0; k < ncols; k++) {
-			double sum = 0;
-			int cnt = 0;
 			char buf[32];
 
-			for (size_t i = 0; i < n; i++) {
-				if (strcmp(runs[i].label, cols[k]) ||
-				    (multi &&
-				     runs[i].replication != rows[r].repl))
-					continue;
-				for (int p = 0; p < runs[i].run->nphases; p++) {
-					struct report_stats st;
-					char lb[40];
-
-					if (strcmp(phase_label(
-							   runs[i].run,
-							   &runs[i].run
-								    ->phases[p],
-							   lb, sizeof(lb)),
-						   rows[r].mode) ||
-					    phase_nranks(
-						    runs[i].run,
-						    &runs[i].run->phases[p]) !=
-						    rows[r].ranks)
-						continue;
-					report_phase_stats(
-						&runs[i].run->phases[p], f,
-						&st);
-					if (st.n) {
-						sum += st.mean * f->scale;
-						cnt++;
-					}
-				}
-			}
-			fmt_num(buf, sizeof(buf), cnt ? sum / cnt : NAN);
+			fmt_num(buf, sizeof(buf),
+				show_cell(runs, n, &rows[r], cols[k], f,
+					  multi));
 			printf("%12s|", buf);
 		}
 		printf("\n");
