@@ -383,17 +383,16 @@ static int apply_flag(struct mb_config *cfg, enum opt_id id)
 	return 0;
 }
 
-static int apply(struct mb_config *cfg, const struct opt *o, const char *v,
-		 struct ios_err *err)
+/* The metadata phases' options (--meta, --meta-layout, --meta-files,
+ * --meta-size, --meta-time): 0 or a negative errno (err set). */
+static int apply_meta(struct mb_config *cfg, enum opt_id id, const char *v,
+		      struct ios_err *err)
 {
 	uint64_t u;
 	double d;
 	int rc;
 
-	switch (o->id) {
-	case OPT_RW:
-		cfg->rw_given = true;
-		return parse_patterns(cfg, v, err);
+	switch (id) {
 	case OPT_META:
 		return mb_meta_parse_ops(cfg, v, err);
 	case OPT_META_LAYOUT:
@@ -428,6 +427,66 @@ static int apply(struct mb_config *cfg, const struct opt *o, const char *v,
 				v);
 		cfg->meta_time = d;
 		return 0;
+	default:
+		break;
+	}
+	return -EINVAL;
+}
+
+/* How long and how often (--runtime, --reps, --interval): 0 or a
+ * negative errno (err set). */
+static int apply_time(struct mb_config *cfg, enum opt_id id, const char *v,
+		      struct ios_err *err)
+{
+	uint64_t u;
+	double d;
+	int rc;
+
+	switch (id) {
+	case OPT_RUNTIME:
+		rc = ios_parse_duration(v, "--runtime", &d, err);
+		if (rc)
+			return rc;
+		if (!(d >= 0.1 && d <= 30 * 86400.0))
+			return ios_errf(
+				err, -EINVAL,
+				"--runtime: \"%s\" out of range (accepted: 100ms to 30 days; --once for a size-based run)",
+				v);
+		cfg->runtime = d;
+		cfg->runtime_given = true;
+		return 0;
+	case OPT_REPS:
+		rc = ios_parse_uint(v, "--reps", 1, 10000, &u, err);
+		if (rc)
+			return rc;
+		cfg->reps = (unsigned)u;
+		return 0;
+	case OPT_INTERVAL:
+		rc = ios_parse_duration(v, "--interval", &d, err);
+		if (rc)
+			return rc;
+		if (!(d >= 0.01 && d <= 86400.0))
+			return ios_errf(
+				err, -EINVAL,
+				"--interval: \"%s\" out of range (accepted: 10ms to 1 day)",
+				v);
+		cfg->interval = d;
+		return 0;
+	default:
+		break;
+	}
+	return -EINVAL;
+}
+
+/* What is read and written (--rwmixread, --scramble-buffers,
+ * --buffer-compress): 0 or a negative errno (err set). */
+static int apply_content(struct mb_config *cfg, enum opt_id id, const char *v,
+			 struct ios_err *err)
+{
+	uint64_t u;
+	int rc;
+
+	switch (id) {
 	case OPT_RWMIXREAD:
 		rc = ios_parse_uint(v, "--rwmixread", 0, 100, &u, err);
 		if (rc)
@@ -446,6 +505,108 @@ static int apply(struct mb_config *cfg, const struct opt *o, const char *v,
 			return rc;
 		cfg->buffer_compress = (int)u;
 		return 0;
+	default:
+		break;
+	}
+	return -EINVAL;
+}
+
+/* What the run records and where (--output, --summary, --seed,
+ * --attach, --host-facts): 0 or a negative errno (err set). */
+static int apply_record(struct mb_config *cfg, enum opt_id id, const char *v,
+			struct ios_err *err)
+{
+	uint64_t u;
+	int rc;
+
+	switch (id) {
+	case OPT_OUTPUT:
+		if (!*v)
+			return ios_errf(
+				err, -EINVAL,
+				"--output: empty path (accepted: a file name, or none)");
+		if (!strcmp(v, "none")) {
+			free(cfg->output);
+			cfg->output = NULL;
+			cfg->summary = cfg->summary; /* keep */
+			return 0;
+		}
+		return set_str(&cfg->output, v);
+	case OPT_SUMMARY:
+		if (!strcmp(v, "text"))
+			cfg->summary = MB_SUM_TEXT;
+		else if (!strcmp(v, "json"))
+			cfg->summary = MB_SUM_JSON;
+		else if (!strcmp(v, "none"))
+			cfg->summary = MB_SUM_NONE;
+		else
+			return ios_errf(
+				err, -EINVAL,
+				"--summary: unknown format \"%s\" (accepted: text, json, none)",
+				v);
+		return 0;
+	case OPT_SEED:
+		rc = ios_parse_uint(v, "--seed", 0, UINT64_MAX, &u, err);
+		if (rc)
+			return rc;
+		cfg->seed = u;
+		cfg->seed_given = true;
+		return 0;
+	case OPT_ATTACH:
+		return parse_attach(cfg, v, err);
+	case OPT_HOST_FACTS:
+		if (!v[0])
+			return ios_errf(
+				err, -EINVAL,
+				"--host-facts: empty file name (accepted: a file iostrata-facts wrote)");
+		if (cfg->nhost_facts == MB_MAX_HOST_FACTS)
+			return ios_errf(err, -EINVAL,
+					"--host-facts: more than %d files",
+					MB_MAX_HOST_FACTS);
+		if (!(cfg->host_facts[cfg->nhost_facts] = strdup(v)))
+			return -ENOMEM;
+		cfg->nhost_facts++;
+		return 0;
+	default:
+		break;
+	}
+	return -EINVAL;
+}
+
+/* Option [o] with value [v] (NULL for a flag) into [cfg]: the access
+ * pattern, sizes, layout and backend here, the other groups in
+ * apply_meta, apply_time, apply_content, apply_record and apply_flag.  0
+ * or a negative errno (err set). */
+static int apply(struct mb_config *cfg, const struct opt *o, const char *v,
+		 struct ios_err *err)
+{
+	uint64_t u;
+	int rc;
+
+	switch (o->id) {
+	case OPT_META:
+	case OPT_META_LAYOUT:
+	case OPT_META_FILES:
+	case OPT_META_SIZE:
+	case OPT_META_TIME:
+		return apply_meta(cfg, o->id, v, err);
+	case OPT_RUNTIME:
+	case OPT_REPS:
+	case OPT_INTERVAL:
+		return apply_time(cfg, o->id, v, err);
+	case OPT_RWMIXREAD:
+	case OPT_SCRAMBLE:
+	case OPT_BUFFER_COMPRESS:
+		return apply_content(cfg, o->id, v, err);
+	case OPT_OUTPUT:
+	case OPT_SUMMARY:
+	case OPT_SEED:
+	case OPT_ATTACH:
+	case OPT_HOST_FACTS:
+		return apply_record(cfg, o->id, v, err);
+	case OPT_RW:
+		cfg->rw_given = true;
+		return parse_patterns(cfg, v, err);
 	case OPT_BS:
 		rc = ios_parse_size(v, "--bs", &u, err);
 		if (rc)
@@ -490,60 +651,6 @@ static int apply(struct mb_config *cfg, const struct opt *o, const char *v,
 		return parse_engine(cfg, v, err);
 	case OPT_BACKEND:
 		return parse_backend(cfg, v, err);
-	case OPT_RUNTIME:
-		rc = ios_parse_duration(v, "--runtime", &d, err);
-		if (rc)
-			return rc;
-		if (!(d >= 0.1 && d <= 30 * 86400.0))
-			return ios_errf(
-				err, -EINVAL,
-				"--runtime: \"%s\" out of range (accepted: 100ms to 30 days; --once for a size-based run)",
-				v);
-		cfg->runtime = d;
-		cfg->runtime_given = true;
-		return 0;
-	case OPT_REPS:
-		rc = ios_parse_uint(v, "--reps", 1, 10000, &u, err);
-		if (rc)
-			return rc;
-		cfg->reps = (unsigned)u;
-		return 0;
-	case OPT_INTERVAL:
-		rc = ios_parse_duration(v, "--interval", &d, err);
-		if (rc)
-			return rc;
-		if (!(d >= 0.01 && d <= 86400.0))
-			return ios_errf(
-				err, -EINVAL,
-				"--interval: \"%s\" out of range (accepted: 10ms to 1 day)",
-				v);
-		cfg->interval = d;
-		return 0;
-	case OPT_OUTPUT:
-		if (!*v)
-			return ios_errf(
-				err, -EINVAL,
-				"--output: empty path (accepted: a file name, or none)");
-		if (!strcmp(v, "none")) {
-			free(cfg->output);
-			cfg->output = NULL;
-			cfg->summary = cfg->summary; /* keep */
-			return 0;
-		}
-		return set_str(&cfg->output, v);
-	case OPT_SUMMARY:
-		if (!strcmp(v, "text"))
-			cfg->summary = MB_SUM_TEXT;
-		else if (!strcmp(v, "json"))
-			cfg->summary = MB_SUM_JSON;
-		else if (!strcmp(v, "none"))
-			cfg->summary = MB_SUM_NONE;
-		else
-			return ios_errf(
-				err, -EINVAL,
-				"--summary: unknown format \"%s\" (accepted: text, json, none)",
-				v);
-		return 0;
 	case OPT_FILE_LAYOUT:
 		if (!strcmp(v, "per-rank"))
 			cfg->file_layout = MB_LAYOUT_PER_RANK;
@@ -565,28 +672,6 @@ static int apply(struct mb_config *cfg, const struct opt *o, const char *v,
 				"--shared-block: \"%s\" must be greater than 0 (accepted: a multiple of --bs that divides --size)",
 				v);
 		cfg->shared_block = u;
-		return 0;
-	case OPT_SEED:
-		rc = ios_parse_uint(v, "--seed", 0, UINT64_MAX, &u, err);
-		if (rc)
-			return rc;
-		cfg->seed = u;
-		cfg->seed_given = true;
-		return 0;
-	case OPT_ATTACH:
-		return parse_attach(cfg, v, err);
-	case OPT_HOST_FACTS:
-		if (!v[0])
-			return ios_errf(
-				err, -EINVAL,
-				"--host-facts: empty file name (accepted: a file iostrata-facts wrote)");
-		if (cfg->nhost_facts == MB_MAX_HOST_FACTS)
-			return ios_errf(err, -EINVAL,
-					"--host-facts: more than %d files",
-					MB_MAX_HOST_FACTS);
-		if (!(cfg->host_facts[cfg->nhost_facts] = strdup(v)))
-			return -ENOMEM;
-		cfg->nhost_facts++;
 		return 0;
 	default:
 		return apply_flag(cfg, o->id);
