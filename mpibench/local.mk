@@ -21,6 +21,7 @@ mpibench_backends_libiostrata_mbbe_la_SOURCES = \
 	mpibench/backends/mb_config_check.c \
 	mpibench/backends/mb_config_meta.c \
 	mpibench/backends/mb_config_parse.c \
+	mpibench/backends/mb_config_apply.c \
 	mpibench/backends/mb_config_internal.h \
 	mpibench/backends/mb_target.c \
 	mpibench/backends/ownfile.c \
