@@ -16,6 +16,9 @@
 #define WIRE_MAX_COUNT (1 << 24) /* the reader's IOS_H5_MAX_COUNT */
 #define WIRE_NULL 0xffffffffu    /* string length of a NULL string */
 
+/* u->bad when an allocation failed (ios_unwire_run: -ENOMEM). */
+static const char wire_nomem[] = "out of memory";
+
 /* ---- encoding -------------------------------------------------------- */
 
 static void put(struct ios_wire *w, const void *p, size_t n)
@@ -186,6 +189,18 @@ uint64_t ios_unwire_u64(struct ios_unwire *u)
 	return get(u, &v, sizeof(v)) ? v : 0;
 }
 
+/* calloc() of [n] elements of [esz] bytes and one more, zeroed (as the
+ * reader allocates its arrays); NULL with u->bad set when out of
+ * memory. */
+static void *wire_calloc(struct ios_unwire *u, size_t n, size_t esz)
+{
+	void *p = calloc(n + 1, esz);
+
+	if (!p)
+		u->bad = wire_nomem;
+	return p;
+}
+
 char *ios_unwire_str(struct ios_unwire *u, size_t max)
 {
 	uint32_t n = ios_unwire_u32(u);
@@ -197,11 +212,9 @@ char *ios_unwire_str(struct ios_unwire *u, size_t max)
 		u->bad = "a string longer than its bound or the bytes left";
 		return NULL;
 	}
-	s = malloc((size_t)n + 1);
-	if (!s) {
-		u->bad = "out of memory";
+	s = wire_calloc(u, n, 1);
+	if (!s)
 		return NULL;
-	}
 	get(u, s, n);
 	s[n] = '\0';
 	return s;
@@ -251,11 +264,9 @@ static void *get_array(struct ios_unwire *u, uint64_t n, size_t esz,
 		return NULL;
 	if (!fits(u, present ? n : 0, esz))
 		return NULL;
-	p = calloc((size_t)(present ? n : 0) + 1, esz);
-	if (!p) {
-		u->bad = "out of memory";
+	p = wire_calloc(u, (size_t)(present ? n : 0), esz);
+	if (!p)
 		return NULL;
-	}
 	if (present && !get(u, p, (size_t)n * esz)) {
 		free(p);
 		return NULL;
@@ -281,11 +292,9 @@ static struct ios_kv *get_kv(struct ios_unwire *u, size_t *n, bool always)
 	/* every pair takes at least two lengths */
 	if (!fits(u, cnt, 2 * sizeof(uint32_t)))
 		return NULL;
-	kv = calloc((size_t)cnt + 1, sizeof(*kv));
-	if (!kv) {
-		u->bad = "out of memory";
+	kv = wire_calloc(u, (size_t)cnt, sizeof(*kv));
+	if (!kv)
 		return NULL;
-	}
 	for (; *n < cnt && !u->bad; (*n)++) {
 		kv[*n].key = ios_unwire_str(u, SIZE_MAX);
 		kv[*n].value = ios_unwire_str(u, SIZE_MAX);
@@ -384,11 +393,9 @@ static void get_phase(struct ios_unwire *u, struct ios_phase_result *ph)
 	}
 	if (!fits(u, (uint64_t)nreps, sizeof(struct ios_rep_result)))
 		return;
-	ph->reps = calloc((size_t)nreps + 1, sizeof(*ph->reps));
-	if (!ph->reps) {
-		u->bad = "out of memory";
+	ph->reps = wire_calloc(u, (size_t)nreps, sizeof(*ph->reps));
+	if (!ph->reps)
 		return;
-	}
 	for (int r = 0; r < nreps && !u->bad; r++) {
 		ph->nreps++;
 		get_rep(u, &ph->reps[r]);
@@ -403,11 +410,9 @@ static void get_meta(struct ios_unwire *u, struct ios_run *run)
 	if (u->bad || !n ||
 	    !fits(u, (uint64_t)n, sizeof(((struct ios_meta_phase *)0)->op)))
 		return;
-	run->meta = calloc((size_t)n + 1, sizeof(*run->meta));
-	if (!run->meta) {
-		u->bad = "out of memory";
+	run->meta = wire_calloc(u, (size_t)n, sizeof(*run->meta));
+	if (!run->meta)
 		return;
-	}
 	for (int k = 0; k < n && !u->bad; k++) {
 		struct ios_meta_phase *ph = &run->meta[k];
 		int32_t nreps;
@@ -420,11 +425,9 @@ static void get_meta(struct ios_unwire *u, struct ios_run *run)
 			u, "a metadata phase's repetitions out of bounds");
 		if (u->bad || !fits(u, (uint64_t)nreps, sizeof(uint32_t)))
 			return;
-		ph->reps = calloc((size_t)nreps + 1, sizeof(*ph->reps));
-		if (!ph->reps) {
-			u->bad = "out of memory";
+		ph->reps = wire_calloc(u, (size_t)nreps, sizeof(*ph->reps));
+		if (!ph->reps)
 			return;
-		}
 		for (int r = 0; r < nreps && !u->bad; r++) {
 			struct ios_meta_rep *rep = &ph->reps[r];
 
@@ -478,9 +481,8 @@ static void get_body(struct ios_unwire *u, struct ios_run *run)
 		run->nnodes = 0;
 		return;
 	}
-	run->node_json = calloc((size_t)run->nnodes + 1, sizeof(char *));
+	run->node_json = wire_calloc(u, (size_t)run->nnodes, sizeof(char *));
 	if (!run->node_json) {
-		u->bad = "out of memory";
 		run->nnodes = 0;
 		return;
 	}
@@ -495,9 +497,8 @@ static void get_body(struct ios_unwire *u, struct ios_run *run)
 		run->nhosts = 0;
 		return;
 	}
-	run->host_json = calloc((size_t)run->nhosts + 1, sizeof(char *));
+	run->host_json = wire_calloc(u, (size_t)run->nhosts, sizeof(char *));
 	if (!run->host_json) {
-		u->bad = "out of memory";
 		run->nhosts = 0;
 		return;
 	}
@@ -508,9 +509,9 @@ static void get_body(struct ios_unwire *u, struct ios_run *run)
 		run->nphases = 0;
 	if (u->bad)
 		return;
-	run->phases = calloc((size_t)run->nphases + 1, sizeof(*run->phases));
+	run->phases =
+		wire_calloc(u, (size_t)run->nphases, sizeof(*run->phases));
 	if (!run->phases) {
-		u->bad = "out of memory";
 		run->nphases = 0;
 		return;
 	}
@@ -546,13 +547,13 @@ int ios_unwire_run(struct ios_unwire *u, struct ios_run **out)
 
 	*out = NULL;
 	if (!run) {
-		u->bad = "out of memory";
+		u->bad = wire_nomem;
 		return -ENOMEM;
 	}
 	get_body(u, run);
 	if (u->bad) {
 		ios_run_free(run);
-		return strcmp(u->bad, "out of memory") ? -EBADMSG : -ENOMEM;
+		return strcmp(u->bad, wire_nomem) ? -EBADMSG : -ENOMEM;
 	}
 	ios_run_sanitize_text(run);
 	*out = run;

@@ -21,6 +21,7 @@ mpibench_backends_libiostrata_mbbe_la_SOURCES = \
 	mpibench/backends/mb_config_check.c \
 	mpibench/backends/mb_config_meta.c \
 	mpibench/backends/mb_config_parse.c \
+	mpibench/backends/mb_config_apply.c \
 	mpibench/backends/mb_config_internal.h \
 	mpibench/backends/mb_target.c \
 	mpibench/backends/ownfile.c \
@@ -207,6 +208,14 @@ MB_TEST_LDADD = mpibench/layers/libiostrata_mblyr.la \
 	mpibench/backends/libiostrata_mbbe.la model/libiostrata_model.la \
 	common/libiostrata_common.la $(CMOCKA_LIBS) $(LIBAIO_LIBS) \
 	$(LIBURING_LIBS) $(JANSSON_LIBS) $(PTHREAD_LIBS) -lm
+# The option parser called from a list of arguments, compiled once for
+# the tests that share it.
+if HAVE_CMOCKA
+check_LTLIBRARIES += tests/unit/libmb_fx.la
+endif
+tests_unit_libmb_fx_la_SOURCES = tests/unit/mb_fx.c tests/unit/mb_fx.h
+tests_unit_libmb_fx_la_CPPFLAGS = $(MB_TEST_CPPFLAGS)
+tests_unit_libmb_fx_la_CFLAGS = $(MB_TEST_CFLAGS)
 if HAVE_CMOCKA
 check_PROGRAMS += \
 	tests/unit/test_mb_config \
@@ -243,7 +252,7 @@ endif
 endif
 tests_unit_test_mb_config_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_config_CFLAGS = $(MB_TEST_CFLAGS)
-tests_unit_test_mb_config_LDADD = $(MB_TEST_LDADD)
+tests_unit_test_mb_config_LDADD = tests/unit/libmb_fx.la $(MB_TEST_LDADD)
 tests_unit_test_mb_verify_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_verify_CFLAGS = $(MB_TEST_CFLAGS)
 tests_unit_test_mb_verify_LDADD = $(MB_TEST_LDADD)
@@ -260,7 +269,7 @@ tests_unit_test_mb_hostile_LDADD = $(MB_TEST_LDADD)
 # (no MPI).
 tests_unit_test_mb_meta_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_meta_CFLAGS = $(MB_TEST_CFLAGS)
-tests_unit_test_mb_meta_LDADD = $(MB_TEST_LDADD)
+tests_unit_test_mb_meta_LDADD = tests/unit/libmb_fx.la $(MB_TEST_LDADD)
 # The --once block order and I/O bound (no MPI).
 tests_unit_test_mb_once_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_once_CFLAGS = $(MB_TEST_CFLAGS)
@@ -278,7 +287,7 @@ tests_fakes_libfake_rados_la_CPPFLAGS = $(AM_CPPFLAGS) $(RADOS_CPPFLAGS)
 tests_fakes_libfake_rados_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version \
 	-shared -rpath /nowhere
 tests_unit_test_mb_dataset_CFLAGS = $(MB_TEST_CFLAGS)
-tests_unit_test_mb_dataset_LDADD = $(MB_TEST_LDADD)
+tests_unit_test_mb_dataset_LDADD = tests/unit/libmb_fx.la $(MB_TEST_LDADD)
 # The file layouts: per rank and shared (no MPI).
 tests_unit_test_mb_segment_CPPFLAGS = $(MB_TEST_CPPFLAGS)
 tests_unit_test_mb_segment_CFLAGS = $(MB_TEST_CFLAGS)

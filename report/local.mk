@@ -9,6 +9,8 @@ if HAVE_INIH
 noinst_LTLIBRARIES += report/libiostrata_report.la
 report_libiostrata_report_la_SOURCES = \
 	report/report.c \
+	report/report_show.c \
+	report/report_export.c \
 	report/report.h \
 	report/report_check.c \
 	report/report_health.c \
@@ -16,10 +18,16 @@ report_libiostrata_report_la_SOURCES = \
 	report/report_health_record.c \
 	report/report_health.h \
 	report/report_accept.c \
+	report/report_accept.h \
+	report/report_accept_print.c \
 	report/report_nersc.c \
 	report/report_hosts.c \
 	report/report_meta.c \
 	report/report_plot.c \
+	report/report_plot_int.h \
+	report/report_plot_heatmap.c \
+	report/report_plot_throttle.c \
+	report/report_plot_timeline.c \
 	report/report_advise.c \
 	report/report_advise.h \
 	report/report_advise_int.h \

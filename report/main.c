@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * iostrata-report: the command table and main().  Each command lives in its
- * own file (report.c: show, export, validate; report_check.c: efficiency,
- * accept, trend; report_plot.c; report_advise.c; report_layers.c).
+ * own file (report_show.c, report_export.c; report.c: validate and what
+ * the commands share; report_check.c: efficiency, trend; report_accept.c;
+ * report_plot.c; report_advise.c; report_layers.c).
  */
 #include "config.h"
 

@@ -2,7 +2,7 @@
 /*
  * report: iostrata-report internals shared by its subcommands (and by
  * report_advise.c, which the jobs area adds to the dispatch table in
- * report.c with one line).
+ * main.c with one line).
  */
 #ifndef IOSTRATA_REPORT_H
 #define IOSTRATA_REPORT_H
@@ -118,6 +118,10 @@ void report_runs_free(struct report_run *runs, size_t n);
 
 /* Expand [argc] paths or globs; returns a malloc'd NULL-terminated list. */
 char **report_expand(int argc, char **argv, size_t *n);
+
+/* "no results files given" for command [cmd] on stderr; returns
+ * REPORT_EXIT_USAGE. */
+int report_usage_files(const char *cmd);
 
 /* Subcommands: (argc, argv) with argv[0] the subcommand name. */
 int report_show(int argc, char **argv);

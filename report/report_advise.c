@@ -420,7 +420,17 @@ static int pick_replication(const char *dir, struct adv_config *c, int *k,
 	return 0;
 }
 
-int adv_run(int argc, char **argv, adv_reader_fn reader, FILE *out, FILE *errf)
+/* advise's command line. */
+struct adv_args {
+	const char *site_path, *target, *plot, *check;
+	uint64_t want_repl; /* --replication; 0: not given */
+	bool all;
+};
+
+/* The options into [a]: -1 to go on (optind at the first campaign
+ * directory), else the exit code (--help, or a message printed). */
+static int adv_parse_args(int argc, char **argv, struct adv_args *a, FILE *out,
+			  FILE *errf)
 {
 	static const struct option longopts[] = {
 		{"site", required_argument, NULL, 's'},
@@ -432,39 +442,30 @@ int adv_run(int argc, char **argv, adv_reader_fn reader, FILE *out, FILE *errf)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *site_path = NULL, *target = NULL, *plot = NULL,
-		   *check = NULL;
-	struct adv_choice choice;
-	struct ios_site *site = NULL;
-	struct adv_config *c = NULL;
-	struct adv_target t;
 	struct ios_err err = {0};
-	size_t n = 0;
-	int opt, rc = ADV_EXIT_USAGE, nfailed = 0, nmeets = 0, repl = 0;
-	uint64_t want_repl = 0;
-	bool all = false;
+	int opt;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's':
-			site_path = optarg;
+			a->site_path = optarg;
 			break;
 		case 't':
-			target = optarg;
+			a->target = optarg;
 			break;
 		case 'p':
-			plot = optarg;
+			a->plot = optarg;
 			break;
 		case 'a':
-			all = true;
+			a->all = true;
 			break;
 		case 'c':
-			check = optarg;
+			a->check = optarg;
 			break;
 		case 'r':
 			if (ios_parse_uint(optarg, "--replication", 1, 10,
-					   &want_repl, &err) < 0) {
+					   &a->want_repl, &err) < 0) {
 				fprintf(errf, PROG ": %s\n", err.msg);
 				return ADV_EXIT_USAGE;
 			}
@@ -477,63 +478,120 @@ int adv_run(int argc, char **argv, adv_reader_fn reader, FILE *out, FILE *errf)
 			return ADV_EXIT_USAGE;
 		}
 	}
-	if (optind >= argc || !site_path || !target) {
+	if (optind >= argc || !a->site_path || !a->target) {
 		fprintf(errf, PROG
 			": need --site, --target and at least one campaign directory\n");
 		usage(errf);
 		return ADV_EXIT_USAGE;
 	}
-	if (adv_parse_targets(target, &t, &err) < 0) {
-		fprintf(errf, "%s\n", err.msg);
-		return ADV_EXIT_USAGE;
-	}
-	if (ios_site_load(site_path, &site, &err) < 0) {
-		fprintf(errf, PROG ": %s\n", err.msg);
-		return ADV_EXIT_USAGE;
-	}
-	for (int a = optind; a < argc; a++) {
+	return -1;
+}
+
+/* The campaigns dirs[0..ndirs), each of one replication factor ([want]
+ * when given), all of the same: their configurations appended to *[c]
+ * (*[n] of them), their failed elements counted in *[nfailed], each
+ * campaign named on [out].  0, or -1 (a message on [errf]). */
+static int adv_load_all(char **dirs, int ndirs, adv_reader_fn reader, int want,
+			FILE *out, FILE *errf, struct adv_config **c, size_t *n,
+			int *nfailed)
+{
+	struct ios_err err = {0};
+	int repl = 0;
+
+	for (int a = 0; a < ndirs; a++) {
 		struct adv_config *one = NULL, *nc;
-		int k = adv_load_campaign(argv[a], reader, &one, &err);
+		int k = adv_load_campaign(dirs[a], reader, &one, &err);
 		int r = 0;
 
 		if (k < 0) {
 			fprintf(errf, "%s\n", err.msg);
-			goto out;
+			return -1;
 		}
-		if (pick_replication(argv[a], one, &k, (int)want_repl, errf) <
-		    0) {
+		if (pick_replication(dirs[a], one, &k, want, errf) < 0) {
 			free(one);
-			rc = ADV_EXIT_USAGE;
-			goto out;
+			return -1;
 		}
 		for (int i = 0; i < k; i++) {
-			nfailed += one[i].failed;
+			*nfailed += one[i].failed;
 			if (one[i].replication && !r)
 				r = one[i].replication;
 		}
 		fprintf(out,
 			"Campaign %s: %d configuration(s), replication %s%d\n",
-			argv[a], k, r ? "" : "unknown ", r);
+			dirs[a], k, r ? "" : "unknown ", r);
 		if (r && repl && r != repl) {
 			fprintf(errf,
 				PROG
 				": %s has replication %d, an earlier campaign %d: one model is fitted per replication factor (run advise once per factor)\n",
-				argv[a], r, repl);
+				dirs[a], r, repl);
 			free(one);
-			goto out;
+			return -1;
 		}
 		repl = repl ? repl : r;
-		nc = realloc(c, (n + (size_t)k) * sizeof(*c));
+		nc = realloc(*c, (*n + (size_t)k) * sizeof(**c));
 		if (!nc) {
 			fprintf(errf, PROG ": %s\n", strerror(ENOMEM));
 			free(one);
-			goto out;
+			return -1;
 		}
-		c = nc;
-		memcpy(c + n, one, (size_t)k * sizeof(*c));
-		n += (size_t)k;
+		*c = nc;
+		memcpy(*c + *n, one, (size_t)k * sizeof(**c));
+		*n += (size_t)k;
 		free(one);
 	}
+	return 0;
+}
+
+/* --check=DIR: the campaign that ran the chosen node measured against
+ * [choice]; the exit code [rc] as it changes (ADV_EXIT_CHECK when
+ * outside the interval, ADV_EXIT_USAGE when DIR does not load). */
+static int adv_check_dir(const char *check, adv_reader_fn reader,
+			 const struct adv_choice *choice, int rc, FILE *out,
+			 FILE *errf)
+{
+	struct ios_err err = {0};
+	struct adv_config *cc = NULL;
+	int k = adv_load_campaign(check, reader, &cc, &err), crc;
+
+	if (k < 0) {
+		fprintf(errf, "%s\n", err.msg);
+		return ADV_EXIT_USAGE;
+	}
+	crc = adv_check(out, errf, check, choice, cc, (size_t)k);
+	free(cc);
+	if (crc == 2)
+		return ADV_EXIT_USAGE;
+	if (crc == 1 && rc == ADV_EXIT_OK)
+		return ADV_EXIT_CHECK;
+	return rc;
+}
+
+int adv_run(int argc, char **argv, adv_reader_fn reader, FILE *out, FILE *errf)
+{
+	struct adv_args a = {0};
+	struct adv_choice choice;
+	struct ios_site *site = NULL;
+	struct adv_config *c = NULL;
+	struct adv_target t;
+	struct ios_err err = {0};
+	size_t n = 0;
+	int rc, nfailed = 0, nmeets = 0;
+
+	rc = adv_parse_args(argc, argv, &a, out, errf);
+	if (rc >= 0)
+		return rc;
+	rc = ADV_EXIT_USAGE;
+	if (adv_parse_targets(a.target, &t, &err) < 0) {
+		fprintf(errf, "%s\n", err.msg);
+		return ADV_EXIT_USAGE;
+	}
+	if (ios_site_load(a.site_path, &site, &err) < 0) {
+		fprintf(errf, PROG ": %s\n", err.msg);
+		return ADV_EXIT_USAGE;
+	}
+	if (adv_load_all(argv + optind, argc - optind, reader, (int)a.want_repl,
+			 out, errf, &c, &n, &nfailed) < 0)
+		goto out;
 	fprintf(out, "Targets (relative to the baseline):");
 	for (int m = 0; m < ADV_NMETRICS; m++)
 		if (t.ratio[m] > 0)
@@ -541,31 +599,18 @@ int adv_run(int argc, char **argv, adv_reader_fn reader, FILE *out, FILE *errf)
 				t.ratio[m]);
 	fprintf(out, "\n");
 	memset(&choice, 0, sizeof(choice));
-	rc = adv_model_advise(out, errf, site, c, n, &t, plot, all, &nmeets,
+	rc = adv_model_advise(out, errf, site, c, n, &t, a.plot, a.all, &nmeets,
 			      &choice);
-	if (check && (rc == ADV_EXIT_OK || rc == ADV_EXIT_INCOMPLETE)) {
-		struct adv_config *cc = NULL;
-		int k = adv_load_campaign(check, reader, &cc, &err), crc;
-
-		if (k < 0) {
-			fprintf(errf, "%s\n", err.msg);
-			rc = ADV_EXIT_USAGE;
+	if (a.check && (rc == ADV_EXIT_OK || rc == ADV_EXIT_INCOMPLETE)) {
+		rc = adv_check_dir(a.check, reader, &choice, rc, out, errf);
+		if (rc == ADV_EXIT_USAGE)
 			goto out;
-		}
-		crc = adv_check(out, errf, check, &choice, cc, (size_t)k);
-		free(cc);
-		if (crc == 2) {
-			rc = ADV_EXIT_USAGE;
-			goto out;
-		}
-		if (crc == 1 && rc == ADV_EXIT_OK)
-			rc = ADV_EXIT_CHECK;
 	}
 	if (rc == ADV_EXIT_NONE && nmeets == 0)
 		fprintf(errf,
 			PROG
 			": no node meets %s: lower the target or extend the sweep\n",
-			target);
+			a.target);
 	if (nfailed && rc == ADV_EXIT_OK) {
 		fprintf(errf,
 			PROG

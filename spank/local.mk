@@ -31,6 +31,7 @@ spank_core_sources = \
 	spank/osd.c \
 	spank/osd.h \
 	spank/policy.c \
+	spank/policy_req.c \
 	spank/policy.h \
 	spank/state.c \
 	spank/state.h \

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * policy: parse the site policy and the user's options, check requests.
- * Policy syntax: "key = value" lines, "#" comments, "[profile NAME]"
- * sections holding cpus/mem/disk_bw/disk_iops; "[global]" returns to the
- * global keys.
+ * policy: parse the site policy.  Syntax: "key = value" lines, "#"
+ * comments, "[profile NAME]" sections holding cpus/mem/disk_bw/disk_iops;
+ * "[global]" returns to the global keys.  Who may reconfigure a node, and
+ * the memory tolerance.  The user's request, parsed and checked against
+ * the policy, is policy_req.c's.
  */
 #include "config.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,251 +21,6 @@
 #include "osd.h"
 #include "policy.h"
 #include "units.h"
-
-static bool safe_chars(const char *s, bool name);
-
-static const char *const opt_names[] = {
-	[REQ_CPUS] = "--iostrata-cpus",
-	[REQ_MEM] = "--iostrata-mem",
-	[REQ_DISK_BW] = "--iostrata-disk-bw",
-	[REQ_DISK_IOPS] = "--iostrata-disk-iops",
-	[REQ_PROFILE] = "--iostrata-profile",
-	[REQ_MDS_CPUS] = "--iostrata-mds-cpus",
-	[REQ_MDS_MEM] = "--iostrata-mds-mem",
-	[REQ_MDS_CACHE] = "--iostrata-mds-cache",
-};
-
-int policy_parse_mcpus(const char *val, const char *what, unsigned *out,
-		       struct ios_err *err)
-{
-	uint64_t whole = 0, frac = 0;
-	const char *p = val;
-	int digits = 0, decimals = 0;
-
-	for (; isdigit((unsigned char)*p) && digits < 6; p++, digits++)
-		whole = whole * 10 + (uint64_t)(*p - '0');
-	if (*p == '.' && digits > 0) {
-		for (p++; isdigit((unsigned char)*p) && decimals < 3;
-		     p++, decimals++)
-			frac = frac * 10 + (uint64_t)(*p - '0');
-		if (decimals == 0)
-			digits = 0;
-	}
-	if (digits == 0 || *p)
-		return ios_errf(
-			err, -EINVAL,
-			"iostrata: %s: invalid value \"%.40s\" (accepted: a number of CPUs from 0.001 to 65536, at most 3 decimals, e.g. 2 or 0.5)",
-			what, val);
-	for (; decimals < 3; decimals++)
-		frac *= 10;
-	if (whole * 1000 + frac == 0 || whole * 1000 + frac > 65536000)
-		return ios_errf(
-			err, -ERANGE,
-			"iostrata: %s: \"%.40s\" out of range (accepted: 0.001 to 65536 CPUs)",
-			what, val);
-	*out = (unsigned)(whole * 1000 + frac);
-	return 0;
-}
-
-bool policy_valid_mds_id(const char *id)
-{
-	size_t n = strlen(id);
-
-	if (n == 0 || n >= POLICY_NAME_MAX || id[0] == '.')
-		return false;
-	return safe_chars(id, true);
-}
-
-bool policy_valid_mds_cgroup(const char *cg)
-{
-	char full[BLKIO_CG_MAX + 32];
-
-	return cg[0] == '/' && strlen(cg) < POLICY_MDS_CG_MAX &&
-	       snprintf(full, sizeof(full), "/sys/fs/cgroup%s", cg) <
-		       (int)sizeof(full) &&
-	       blkio_check_cgroup(full, NULL) == 0;
-}
-
-/* Only characters of the documented grammars: no shell, no paths. */
-static bool safe_chars(const char *s, bool name)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (isalnum(c) || c == '.' || c == '_' || c == '-')
-			continue;
-		if (!name && (c == ',' || c == '/'))
-			continue;
-		return false;
-	}
-	return true;
-}
-
-static int parse_rate_nz(const char *s, const char *what, uint64_t *out,
-			 struct ios_err *err)
-{
-	int rc = ios_parse_rate(s, what, out, err);
-
-	if (rc == 0 && *out == 0)
-		return ios_errf(
-			err, -EINVAL,
-			"iostrata: %s: invalid value \"%s\": must be above 0",
-			what, s);
-	return rc;
-}
-
-static int parse_opt(struct iostrata_req *req, enum req_opt opt,
-		     const char *val, struct ios_err *err);
-
-/* Every message the user sees starts with "iostrata: " (units.c does not
- * know it speaks for us). */
-int req_parse_opt(struct iostrata_req *req, enum req_opt opt, const char *val,
-		  struct ios_err *err)
-{
-	struct iostrata_req tmp = *req;
-	int rc = parse_opt(&tmp, opt, val, err);
-
-	if (rc < 0) {
-		if (err && strncmp(err->msg, "iostrata: ", 10) != 0) {
-			char m[IOS_ERR_MSGLEN];
-
-			snprintf(m, sizeof(m), "%s", err->msg);
-			ios_errf(err, rc, "iostrata: %.490s", m);
-		}
-		return rc;
-	}
-	*req = tmp; /* nothing half-done on error */
-	return 0;
-}
-
-static int parse_opt(struct iostrata_req *req, enum req_opt opt,
-		     const char *val, struct ios_err *err)
-{
-	const char *what = opt_names[opt];
-	uint64_t v;
-	int rc;
-
-	if (!val || !*val)
-		return ios_errf(err, -EINVAL, "iostrata: %s: empty value",
-				what);
-	if (strlen(val) > 31 || !safe_chars(val, opt == REQ_PROFILE))
-		return ios_errf(
-			err, -EINVAL,
-			"iostrata: %s: invalid value \"%.40s\" (letters, digits and units only)",
-			what, val);
-	switch (opt) {
-	case REQ_CPUS:
-		rc = ios_parse_uint(val, what, 1, 65536, &v, err);
-		if (rc < 0)
-			return rc;
-		req->cpus = (unsigned)v;
-		req->has_cpus = true;
-		snprintf(req->raw_cpus, sizeof(req->raw_cpus), "%s", val);
-		return 0;
-	case REQ_MEM:
-		rc = ios_parse_size(val, what, &v, err);
-		if (rc < 0)
-			return rc;
-		if (v == 0)
-			return ios_errf(
-				err, -EINVAL,
-				"iostrata: %s: invalid value \"%s\": must be above 0",
-				what, val);
-		req->mem = v;
-		req->has_mem = true;
-		snprintf(req->raw_mem, sizeof(req->raw_mem), "%s", val);
-		return 0;
-	case REQ_DISK_BW: {
-		char w[32];
-		const char *comma = strchr(val, ',');
-		uint64_t wv, rv;
-
-		if (comma) {
-			size_t l = (size_t)(comma - val);
-
-			if (l == 0 || l >= sizeof(w) || strchr(comma + 1, ','))
-				return ios_errf(
-					err, -EINVAL,
-					"iostrata: %s: invalid value \"%s\" (accepted: RATE[,READ_RATE], e.g. 50M or 50M,100M)",
-					what, val);
-			memcpy(w, val, l);
-			w[l] = '\0';
-		} else {
-			snprintf(w, sizeof(w), "%s", val);
-		}
-		rc = parse_rate_nz(w, what, &wv, err);
-		if (rc < 0)
-			return rc;
-		if (comma) {
-			rc = parse_rate_nz(comma + 1, what, &rv, err);
-			if (rc < 0)
-				return rc;
-		} else {
-			rv = wv;
-		}
-		req->wbps = wv;
-		req->rbps = rv;
-		req->has_bw = true;
-		snprintf(req->raw_bw, sizeof(req->raw_bw), "%s", val);
-		return 0;
-	}
-	case REQ_DISK_IOPS:
-		rc = ios_parse_uint(val, what, 1, UINT64_C(1) << 40, &v, err);
-		if (rc < 0)
-			return rc;
-		req->iops = v;
-		req->has_iops = true;
-		snprintf(req->raw_iops, sizeof(req->raw_iops), "%s", val);
-		return 0;
-	case REQ_MDS_CPUS:
-		rc = policy_parse_mcpus(val, what, &req->mds_mcpus, err);
-		if (rc < 0)
-			return rc;
-		req->has_mds_cpus = true;
-		snprintf(req->raw_mds_cpus, sizeof(req->raw_mds_cpus), "%s",
-			 val);
-		return 0;
-	case REQ_MDS_MEM:
-	case REQ_MDS_CACHE:
-		rc = ios_parse_size(val, what, &v, err);
-		if (rc < 0)
-			return rc;
-		if (v == 0)
-			return ios_errf(
-				err, -EINVAL,
-				"iostrata: %s: invalid value \"%s\": must be above 0",
-				what, val);
-		if (opt == REQ_MDS_MEM) {
-			req->mds_mem = v;
-			req->has_mds_mem = true;
-			snprintf(req->raw_mds_mem, sizeof(req->raw_mds_mem),
-				 "%s", val);
-		} else {
-			req->mds_cache = v;
-			req->has_mds_cache = true;
-			snprintf(req->raw_mds_cache, sizeof(req->raw_mds_cache),
-				 "%s", val);
-		}
-		return 0;
-	case REQ_N_OPTS:
-		break;
-	case REQ_PROFILE:
-		if (strlen(val) >= POLICY_NAME_MAX)
-			return ios_errf(err, -EINVAL,
-					"iostrata: %s: name too long", what);
-		snprintf(req->profile, sizeof(req->profile), "%s", val);
-		req->has_profile = true;
-		return 0;
-	}
-	return -EINVAL;
-}
-
-bool req_any(const struct iostrata_req *req)
-{
-	return req->has_cpus || req->has_mem || req->has_bw || req->has_iops ||
-	       req->has_profile || req->has_mds_cpus || req->has_mds_mem ||
-	       req->has_mds_cache;
-}
 
 void policy_free(struct policy *p)
 {
@@ -588,25 +343,14 @@ static int set_profile_key(struct policy_profile *prof, const char *key,
 	return rc < 0 ? at_where(err, rc, where) : 0;
 }
 
-static int set_key(struct policy *p, struct policy_profile *prof, char *key,
-		   char *val, struct ios_err *err, const char *where,
-		   unsigned lineno, unsigned *seen)
+/* The keys of set_key that name things (users, accounts, devices,
+ * cgroups, OSDs) and the yes/no keys: 0, a negative errno (err set,
+ * with [where]), or 1 when [key] is none of them. */
+static int set_list_key(struct policy *p, const char *key, char *val,
+			struct ios_err *err, const char *where)
 {
-	uint64_t v = 0;
-	double d;
 	int rc;
 
-	if (prof)
-		return set_profile_key(prof, key, val, err, where);
-	for (size_t i = 0; i < N_SCALAR; i++)
-		if (strcmp(key, scalar_keys[i]) == 0) {
-			if (seen[i])
-				return ios_errf(
-					err, -EINVAL,
-					"iostrata: %s: key \"%s\" given twice (first at line %u)",
-					where, key, seen[i]);
-			seen[i] = lineno;
-		}
 	if (strcmp(key, "allow_users") == 0)
 		rc = add_list(p->allow_users, &p->n_users, val, key, err);
 	else if (strcmp(key, "allow_accounts") == 0)
@@ -642,7 +386,22 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 		rc = parse_yes_no(key, val, &p->throttle_job, err, where);
 		if (rc < 0)
 			return rc;
-	} else if (strcmp(key, "osd_memory_target") == 0) {
+	} else {
+		return 1;
+	}
+	if (rc < 0)
+		return at_where(err, rc, where);
+	return 0;
+}
+
+/* The keys of set_key for Ceph's daemons (osd_memory_target, the ceph
+ * CLI, the MDS and its floors): as set_list_key. */
+static int set_ceph_key(struct policy *p, const char *key, char *val,
+			struct ios_err *err, const char *where)
+{
+	int rc;
+
+	if (strcmp(key, "osd_memory_target") == 0) {
 		if (strcmp(val, "share") == 0)
 			p->omt_share = true;
 		else if (strcmp(val, "off") == 0)
@@ -687,7 +446,24 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 		rc = ios_parse_size(val, key, &p->min_mds_mem, err);
 	} else if (strcmp(key, "min_mds_cache") == 0) {
 		rc = ios_parse_size(val, key, &p->min_mds_cache, err);
-	} else if (strcmp(key, "min_cpus") == 0) {
+	} else {
+		return 1;
+	}
+	if (rc < 0)
+		return at_where(err, rc, where);
+	return 0;
+}
+
+/* The keys of set_key for the bounds, tolerances and timeouts: as
+ * set_list_key. */
+static int set_bound_key(struct policy *p, const char *key, char *val,
+			 struct ios_err *err, const char *where)
+{
+	uint64_t v = 0;
+	double d;
+	int rc;
+
+	if (strcmp(key, "min_cpus") == 0) {
 		rc = ios_parse_uint(val, key, 1, 65536, &v, err);
 		p->min_cpus = (unsigned)v;
 	} else if (strcmp(key, "min_mem") == 0) {
@@ -734,36 +510,52 @@ static int set_key(struct policy *p, struct policy_profile *prof, char *key,
 				p->mem_total_ms = (int)(d * 1000);
 		}
 	} else {
-		return ios_errf(err, -EINVAL,
-				"iostrata: %s: unknown key \"%s\"", where, key);
+		return 1;
 	}
 	if (rc < 0)
 		return at_where(err, rc, where);
 	return 0;
 }
 
+static int set_key(struct policy *p, struct policy_profile *prof, char *key,
+		   char *val, struct ios_err *err, const char *where,
+		   unsigned lineno, unsigned *seen)
+{
+	int rc;
+
+	if (prof)
+		return set_profile_key(prof, key, val, err, where);
+	for (size_t i = 0; i < N_SCALAR; i++)
+		if (strcmp(key, scalar_keys[i]) == 0) {
+			if (seen[i])
+				return ios_errf(
+					err, -EINVAL,
+					"iostrata: %s: key \"%s\" given twice (first at line %u)",
+					where, key, seen[i]);
+			seen[i] = lineno;
+		}
+	rc = set_list_key(p, key, val, err, where);
+	if (rc == 1)
+		rc = set_ceph_key(p, key, val, err, where);
+	if (rc == 1)
+		rc = set_bound_key(p, key, val, err, where);
+	if (rc == 1)
+		return ios_errf(err, -EINVAL,
+				"iostrata: %s: unknown key \"%s\"", where, key);
+	return rc;
+}
+
 #define POLICY_LINE_MAX 1024
 
-int policy_load(const char *path, uid_t owner, struct policy **out,
-		struct ios_err *err)
+/* Open the policy [path] for reading: a regular file owned by [owner],
+ * not writable by group or others, never a symlink or a FIFO.  *[fp] the
+ * stream; 0 or a negative errno (err set). */
+static int policy_open(const char *path, uid_t owner, FILE **fp,
+		       struct ios_err *err)
 {
-	struct policy_profile *prof = NULL;
-	struct policy *p;
 	struct stat st;
-	char *line = NULL, where[sizeof(p->path) + 16];
-	unsigned lineno = 0, seen[N_SCALAR] = {0};
-	size_t cap = 0;
-	ssize_t len;
-	FILE *f;
-	int fd, rc = 0;
+	int fd, rc;
 
-	*out = NULL;
-	ios_err_clear(err);
-	if (!path || strlen(path) >= sizeof(p->path))
-		return ios_errf(
-			err, -ENAMETOOLONG,
-			"iostrata: open policy \"%.80s...\": path longer than %zu characters",
-			path ? path : "", sizeof(p->path) - 1);
 	/* O_NONBLOCK: a FIFO (or a device) given as the policy must be
 	 * refused below, not block the prolog in open(). */
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -785,18 +577,24 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 			path, (unsigned)owner, (unsigned)st.st_uid,
 			(unsigned)(st.st_mode & 07777));
 	}
-	f = fcntl(fd, F_SETFL, 0) == 0 ? fdopen(fd, "r") : NULL;
-	if (!f) {
+	*fp = fcntl(fd, F_SETFL, 0) == 0 ? fdopen(fd, "r") : NULL;
+	if (!*fp) {
 		rc = -errno;
 		close(fd);
 		return ios_errf(err, rc, "iostrata: read policy %s: %s", path,
 				strerror(-rc));
 	}
-	p = calloc(1, sizeof(*p));
-	if (!p) {
-		fclose(f);
-		return -ENOMEM;
-	}
+	return 0;
+}
+
+/* A policy of [path] (shorter than p->path) with every default set;
+ * NULL when out of memory. */
+static struct policy *policy_new(const char *path)
+{
+	struct policy *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
 	snprintf(p->path, sizeof(p->path), "%s", path); /* fits: checked */
 	p->require_exclusive = true;
 	p->throttle_job = true;
@@ -810,75 +608,133 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 	p->ceph.timeout_ms = POLICY_DEFAULT_CEPH_TIMEOUT_MS;
 	p->mem_attempt_ms = 2000;
 	p->mem_total_ms = 60000;
+	return p;
+}
+
+/* A "[profile NAME]" line [s]: a new profile of [p] into *[prof]; 0 or a
+ * negative errno (err set, naming [where]). */
+static int policy_section(struct policy *p, const char *s, const char *where,
+			  struct policy_profile **prof, struct ios_err *err)
+{
+	char name[POLICY_NAME_MAX + 1];
+	int n = 0;
+
+	if (sscanf(s, "[profile %64[A-Za-z0-9_.-]]%n", name, &n) != 1 ||
+	    n == 0 || s[n] != '\0')
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: %s: bad section \"%s\" (accepted: [profile NAME], [global])",
+			where, s);
+	if (p->n_profiles >= POLICY_MAX_LIST || strlen(name) >= POLICY_NAME_MAX)
+		return ios_errf(
+			err, -E2BIG,
+			"iostrata: %s: too many profiles or name too long",
+			where);
+	for (size_t i = 0; i < p->n_profiles; i++)
+		if (strcmp(p->profiles[i].name, name) == 0)
+			return ios_errf(
+				err, -EINVAL,
+				"iostrata: %s: profile \"%s\" defined twice",
+				where, name);
+	*prof = &p->profiles[p->n_profiles++];
+	snprintf((*prof)->name, sizeof((*prof)->name), "%s", name);
+	return 0;
+}
+
+/* Line [lineno] of the policy, [line] (len bytes, as getline read it),
+ * into [p]: a comment, a section, or a key; *[prof] the profile the keys
+ * go to (NULL: global), seen[] the lines of the scalar keys.  0 or a
+ * negative errno (err set, naming the file and line). */
+static int policy_line(struct policy *p, char *line, ssize_t len,
+		       unsigned lineno, struct policy_profile **prof,
+		       unsigned *seen, struct ios_err *err)
+{
+	char where[sizeof(p->path) + 16], *s, *eq;
+
+	snprintf(where, sizeof(where), "%s:%u", p->path, lineno);
+	if (len >= POLICY_LINE_MAX)
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: %s: line too long (%zd characters, at most %d)",
+			where, len, POLICY_LINE_MAX - 1);
+	/* A NUL would hide the rest of the line from every check. */
+	if (strlen(line) != (size_t)len)
+		return ios_errf(err, -EINVAL, "iostrata: %s: NUL byte in line",
+				where);
+	s = ios_trim(line);
+	if (!*s || *s == '#')
+		return 0;
+	if (strcmp(s, "[global]") == 0) {
+		*prof = NULL;
+		return 0;
+	}
+	if (*s == '[')
+		return policy_section(p, s, where, prof, err);
+	eq = strchr(s, '=');
+	if (!eq)
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: %s: expected key = value, got \"%s\"", where,
+			s);
+	*eq = '\0';
+	return set_key(p, *prof, ios_trim(s), ios_trim(eq + 1), err, where,
+		       lineno, seen);
+}
+
+/* What no single line shows: the keys that need each other, checked once
+ * the whole policy is read.  0 or a negative errno (err set). */
+static int policy_whole(const struct policy *p, const unsigned *seen,
+			struct ios_err *err)
+{
+	/* The share is per OSD of this host: without "osds =" there is
+	 * none to set. */
+	if (p->omt_share && p->n_osds == 0)
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: %s:%u: osd_memory_target = share needs the OSDs of this host (accepted: share with an \"osds =\" line, e.g. osds = auto; or off)",
+			p->path, seen[OMT_KEY]);
+	/* the MDS is named by its id (for the monitors) and its cgroup:
+	 * one without the other is a half-written policy */
+	if (!p->mds_id[0] != !p->mds_cgroup[0])
+		return ios_errf(
+			err, -EINVAL,
+			"iostrata: %s:%u: %s without %s (accepted: both \"mds = ID\" and \"mds_cgroup = PATH\", or neither)",
+			p->path,
+			p->mds_id[0] ? seen[MDS_KEY] : seen[MDS_CG_KEY],
+			p->mds_id[0] ? "mds" : "mds_cgroup",
+			p->mds_id[0] ? "mds_cgroup" : "mds");
+	return 0;
+}
+
+int policy_load(const char *path, uid_t owner, struct policy **out,
+		struct ios_err *err)
+{
+	struct policy_profile *prof = NULL;
+	struct policy *p;
+	char *line = NULL;
+	unsigned lineno = 0, seen[N_SCALAR] = {0};
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f;
+	int rc = 0;
+
+	*out = NULL;
+	ios_err_clear(err);
+	if (!path || strlen(path) >= sizeof(p->path))
+		return ios_errf(
+			err, -ENAMETOOLONG,
+			"iostrata: open policy \"%.80s...\": path longer than %zu characters",
+			path ? path : "", sizeof(p->path) - 1);
+	rc = policy_open(path, owner, &f, err);
+	if (rc < 0)
+		return rc;
+	p = policy_new(path);
+	if (!p) {
+		fclose(f);
+		return -ENOMEM;
+	}
 	while ((len = getline(&line, &cap, f)) >= 0) {
-		char *s, *eq;
-
-		lineno++;
-		snprintf(where, sizeof(where), "%s:%u", path, lineno);
-		if (len >= POLICY_LINE_MAX) {
-			rc = ios_errf(
-				err, -EINVAL,
-				"iostrata: %s: line too long (%zd characters, at most %d)",
-				where, len, POLICY_LINE_MAX - 1);
-			goto fail;
-		}
-		/* A NUL would hide the rest of the line from every check. */
-		if (strlen(line) != (size_t)len) {
-			rc = ios_errf(err, -EINVAL,
-				      "iostrata: %s: NUL byte in line", where);
-			goto fail;
-		}
-		s = ios_trim(line);
-		if (!*s || *s == '#')
-			continue;
-		if (strcmp(s, "[global]") == 0) {
-			prof = NULL;
-			continue;
-		}
-		if (*s == '[') {
-			char name[POLICY_NAME_MAX + 1];
-			int n = 0;
-
-			if (sscanf(s, "[profile %64[A-Za-z0-9_.-]]%n", name,
-				   &n) != 1 ||
-			    n == 0 || s[n] != '\0') {
-				rc = ios_errf(
-					err, -EINVAL,
-					"iostrata: %s: bad section \"%s\" (accepted: [profile NAME], [global])",
-					where, s);
-				goto fail;
-			}
-			if (p->n_profiles >= POLICY_MAX_LIST ||
-			    strlen(name) >= POLICY_NAME_MAX) {
-				rc = ios_errf(
-					err, -E2BIG,
-					"iostrata: %s: too many profiles or name too long",
-					where);
-				goto fail;
-			}
-			for (size_t i = 0; i < p->n_profiles; i++)
-				if (strcmp(p->profiles[i].name, name) == 0) {
-					rc = ios_errf(
-						err, -EINVAL,
-						"iostrata: %s: profile \"%s\" defined twice",
-						where, name);
-					goto fail;
-				}
-			prof = &p->profiles[p->n_profiles++];
-			snprintf(prof->name, sizeof(prof->name), "%s", name);
-			continue;
-		}
-		eq = strchr(s, '=');
-		if (!eq) {
-			rc = ios_errf(
-				err, -EINVAL,
-				"iostrata: %s: expected key = value, got \"%s\"",
-				where, s);
-			goto fail;
-		}
-		*eq = '\0';
-		rc = set_key(p, prof, ios_trim(s), ios_trim(eq + 1), err, where,
-			     lineno, seen);
+		rc = policy_line(p, line, len, ++lineno, &prof, seen, err);
 		if (rc < 0)
 			goto fail;
 	}
@@ -887,26 +743,9 @@ int policy_load(const char *path, uid_t owner, struct policy **out,
 			      strerror(EIO));
 		goto fail;
 	}
-	/* The share is per OSD of this host: without "osds =" there is
-	 * none to set. */
-	if (p->omt_share && p->n_osds == 0) {
-		rc = ios_errf(
-			err, -EINVAL,
-			"iostrata: %s:%u: osd_memory_target = share needs the OSDs of this host (accepted: share with an \"osds =\" line, e.g. osds = auto; or off)",
-			path, seen[OMT_KEY]);
+	rc = policy_whole(p, seen, err);
+	if (rc < 0)
 		goto fail;
-	}
-	/* the MDS is named by its id (for the monitors) and its cgroup:
-	 * one without the other is a half-written policy */
-	if (!p->mds_id[0] != !p->mds_cgroup[0]) {
-		rc = ios_errf(
-			err, -EINVAL,
-			"iostrata: %s:%u: %s without %s (accepted: both \"mds = ID\" and \"mds_cgroup = PATH\", or neither)",
-			path, p->mds_id[0] ? seen[MDS_KEY] : seen[MDS_CG_KEY],
-			p->mds_id[0] ? "mds" : "mds_cgroup",
-			p->mds_id[0] ? "mds_cgroup" : "mds");
-		goto fail;
-	}
 	free(line);
 	fclose(f);
 	*out = p;
@@ -916,148 +755,6 @@ fail:
 	fclose(f);
 	policy_free(p);
 	return rc;
-}
-
-/* A value of an MDS option: as given, or (from a profile) formatted. */
-static const char *mds_raw(const char *raw, uint64_t v, bool cpus, char *buf,
-			   size_t len)
-{
-	if (raw[0])
-		return raw;
-	if (cpus)
-		snprintf(buf, len, "%u.%03u", (unsigned)(v / 1000),
-			 (unsigned)(v % 1000));
-	else
-		ios_fmt_size(v, buf, len);
-	return buf;
-}
-
-/* The MDS options against the policy's floors (and the cache within the
- * memory limit): refused naming the option, the value and the floor. */
-static int check_mds_req(const struct policy *p, const struct iostrata_req *req,
-			 struct ios_err *err)
-{
-	char a[32], b[32];
-
-	if (req->has_mds_cpus && req->mds_mcpus < p->min_mds_mcpus)
-		return ios_errf(
-			err, -ERANGE,
-			"iostrata: --iostrata-mds-cpus=%s is below the site minimum min_mds_cpus %u.%03u (policy %s)",
-			mds_raw(req->raw_mds_cpus, req->mds_mcpus, true, a,
-				sizeof(a)),
-			p->min_mds_mcpus / 1000, p->min_mds_mcpus % 1000,
-			p->path);
-	if (req->has_mds_mem && req->mds_mem < p->min_mds_mem)
-		return ios_errf(
-			err, -ERANGE,
-			"iostrata: --iostrata-mds-mem=%s is below the site minimum min_mds_mem %s (policy %s)",
-			mds_raw(req->raw_mds_mem, req->mds_mem, false, a,
-				sizeof(a)),
-			ios_fmt_size(p->min_mds_mem, b, sizeof(b)), p->path);
-	if (req->has_mds_cache && req->mds_cache < p->min_mds_cache)
-		return ios_errf(
-			err, -ERANGE,
-			"iostrata: --iostrata-mds-cache=%s is below the site minimum min_mds_cache %s (policy %s)",
-			mds_raw(req->raw_mds_cache, req->mds_cache, false, a,
-				sizeof(a)),
-			ios_fmt_size(p->min_mds_cache, b, sizeof(b)), p->path);
-	/* the MDS uses more than its cache: a cache as large as the memory
-	 * limit would have it killed */
-	if (req->has_mds_mem && req->has_mds_cache &&
-	    req->mds_cache >= req->mds_mem)
-		return ios_errf(
-			err, -ERANGE,
-			"iostrata: --iostrata-mds-cache=%s is not below --iostrata-mds-mem=%s (the MDS needs memory beyond its cache)",
-			mds_raw(req->raw_mds_cache, req->mds_cache, false, a,
-				sizeof(a)),
-			mds_raw(req->raw_mds_mem, req->mds_mem, false, b,
-				sizeof(b)));
-	return 0;
-}
-
-int policy_check_req(const struct policy *p, struct iostrata_req *req,
-		     unsigned online_cpus, struct ios_err *err)
-{
-	int rc;
-
-	if (req->has_profile) {
-		const struct policy_profile *pr = NULL;
-
-		for (size_t i = 0; i < p->n_profiles; i++)
-			if (strcmp(p->profiles[i].name, req->profile) == 0)
-				pr = &p->profiles[i];
-		if (!pr)
-			return ios_errf(
-				err, -ENOENT,
-				"iostrata: --iostrata-profile: unknown profile \"%s\" (see %s)",
-				req->profile, p->path);
-		if (!req->has_cpus && pr->req.has_cpus) {
-			req->cpus = pr->req.cpus;
-			req->has_cpus = true;
-		}
-		if (!req->has_mem && pr->req.has_mem) {
-			req->mem = pr->req.mem;
-			req->has_mem = true;
-		}
-		if (!req->has_bw && pr->req.has_bw) {
-			req->wbps = pr->req.wbps;
-			req->rbps = pr->req.rbps;
-			req->has_bw = true;
-		}
-		if (!req->has_iops && pr->req.has_iops) {
-			req->iops = pr->req.iops;
-			req->has_iops = true;
-		}
-		if (!req->has_mds_cpus && pr->req.has_mds_cpus) {
-			req->mds_mcpus = pr->req.mds_mcpus;
-			req->has_mds_cpus = true;
-		}
-		if (!req->has_mds_mem && pr->req.has_mds_mem) {
-			req->mds_mem = pr->req.mds_mem;
-			req->has_mds_mem = true;
-		}
-		if (!req->has_mds_cache && pr->req.has_mds_cache) {
-			req->mds_cache = pr->req.mds_cache;
-			req->has_mds_cache = true;
-		}
-	}
-	rc = check_mds_req(p, req, err);
-	if (rc < 0)
-		return rc;
-	if (req->has_cpus && req->cpus < p->min_cpus)
-		return ios_errf(
-			err, -ERANGE,
-			"iostrata: --iostrata-cpus: %u is below the site minimum %u",
-			req->cpus, p->min_cpus);
-	if (req->has_cpus && online_cpus && req->cpus > online_cpus)
-		return ios_errf(
-			err, -ERANGE,
-			"iostrata: --iostrata-cpus: %u is more than the %u CPUs online",
-			req->cpus, online_cpus);
-	if (req->has_mem && req->mem < p->min_mem)
-		return ios_errf(err, -ERANGE,
-				"iostrata: --iostrata-mem: %" PRIu64
-				" bytes is below the site minimum %" PRIu64,
-				req->mem, p->min_mem);
-	if (req->has_bw &&
-	    (req->wbps < p->min_disk_bw || req->rbps < p->min_disk_bw))
-		return ios_errf(
-			err, -ERANGE,
-			"iostrata: --iostrata-disk-bw: rate below the site minimum %" PRIu64
-			" B/s",
-			p->min_disk_bw);
-	if (req->has_iops && req->iops < p->min_disk_iops)
-		return ios_errf(err, -ERANGE,
-				"iostrata: --iostrata-disk-iops: %" PRIu64
-				" is below the site minimum %" PRIu64,
-				req->iops, p->min_disk_iops);
-	if ((req->has_bw || req->has_iops) && p->n_osds == 0 &&
-	    (p->n_devices == 0 || p->n_cgroups == 0))
-		return ios_errf(
-			err, -ERANGE,
-			"iostrata: --iostrata-disk-bw/--iostrata-disk-iops: the site policy %s names no OSDs, or no device or cgroup, to throttle",
-			p->path);
-	return 0;
 }
 
 int policy_check_user(const struct policy *p, uid_t uid, const char *user,

@@ -2,7 +2,8 @@
 /*
  * policy: the site policy file (who may reconfigure, bounds, what to
  * throttle, profiles, tolerance) and the user's request (the SPANK option
- * values), with every check the plugin makes before touching the node.
+ * values), with every check the plugin makes before touching the node
+ * (policy.c: the file; policy_req.c: the request).
  */
 #ifndef IOSTRATA_POLICY_H
 #define IOSTRATA_POLICY_H

@@ -221,96 +221,92 @@ static int dataset_mark(struct phase_run *pr)
 	return mb_agree(pr->comm, pr->w->rank, rc < 0 ? rc : 0, pr->err, NULL);
 }
 
-/* Lay out the file up to --size (untimed), like fio does: per rank each
- * rank its own file; shared every rank its share of the one file, each
- * block stamped (--verify) with the rank that owns it.  Collective. */
-static int layout(struct phase_run *pr, void *buf)
+/* The size of the open file [f] ([name]) before anyone writes into *[cur]
+ * (shared: rank 0's, for all; 0 when the backend cannot tell).
+ * Collective; 0 or a negative errno (err set). */
+static int layout_size(struct phase_run *pr, struct mb_file *f,
+		       const char *name, uint64_t *cur)
 {
-	struct mb_ctx *ctx = &pr->ctx;
 	const struct mb_backend *be = pr->be;
-	const struct mb_config *cfg = pr->cfg;
-	struct ios_err *err = pr->err;
-	struct mb_seg seg;
-	char name[64];
-	struct mb_file *f = NULL;
-	uint64_t cur = 0, off, chunk, len, k, lo, hi;
+	bool shared = pr->cfg->file_layout == MB_LAYOUT_SHARED;
 	int64_t szrc[2] = {0, 0}; /* shared: rank 0's getsize rc and size */
-	void *cbuf = NULL;
-	uint64_t seed = cfg->seed;
-	uint64_t scr = seed ^ 0x6c61796f7574ull ^ ((uint64_t)ctx->rank << 24);
-	double slowest = 0, t_chunk, t_start = (double)mb_mono_ns() / 1e9;
-	int flags = MB_O_WRITE | MB_O_CREATE | (cfg->direct ? MB_O_DIRECT : 0);
-	bool shared = cfg->file_layout == MB_LAYOUT_SHARED;
-	int rc;
+	int rc = 0;
 
-	if (be->flags & MB_BF_NO_DATA)
-		return 0;
-	mb_seg_init(&seg, shared, cfg->shared_block, pr->w->nranks);
-	mb_target_file(cfg, ctx->rank, name, sizeof(name));
-	rc = open_target(pr, ctx, name, flags, &f);
-	rc = mb_agree(pr->comm, pr->w->rank, rc, err, NULL);
-	if (rc) {
-		if (f)
-			be->close(f);
-		return rc;
-	}
-	/* shared: the size before anyone writes (rank 0's, for all) */
+	*cur = 0;
 	if ((!shared || pr->w->rank == 0) && be->getsize) {
-		rc = be->getsize(f, &cur);
+		rc = be->getsize(f, cur);
 		if (rc)
-			ios_errf(err, rc, "iostrata-bench: size of %s: %s",
+			ios_errf(pr->err, rc, "iostrata-bench: size of %s: %s",
 				 name, strerror(-rc));
 	}
 	if (shared) {
 		szrc[0] = rc;
-		szrc[1] = (int64_t)cur;
+		szrc[1] = (int64_t)*cur;
 		MPI_Bcast(szrc, 2, MPI_INT64_T, 0, pr->comm);
 		rc = (int)szrc[0];
-		cur = (uint64_t)szrc[1];
+		*cur = (uint64_t)szrc[1];
 	}
-	if (rc) {
-		be->close(f);
-		return rc;
-	}
-	if (!be->getsize)
-		cur = 0;
-	if (cfg->reuse_dataset) {
-		/* shared: rank 0's verdict on the one file, for all */
-		int64_t v = 0;
+	if (!rc && !be->getsize)
+		*cur = 0;
+	return rc;
+}
 
-		if (!shared || pr->w->rank == 0)
-			v = dataset_verdict(pr, f, name, cur);
-		if (shared)
-			MPI_Bcast(&v, 1, MPI_INT64_T, 0, pr->comm);
-		if (v < 0) {
-			be->close(f);
-			return (int)v; /* rank 0's message: mb_agree */
-		}
-		if (v == MB_DS_MATCH) {
-			pr->ds_state = DS_REUSED;
-			be->close(f);
-			return 0;
-		}
-		/* unmarked: what it holds is known only when this run's
-		 * write phase wrote it; otherwise lay it out whole */
-		if (!files_written_here)
-			cur = 0;
+/* --reuse-dataset: the file's mark against this run's identity (shared:
+ * rank 0's verdict on the one file, for all).  1 when it matches (the
+ * dataset reused), 0 to lay out from *[cur] (0 when what an unmarked
+ * file holds is not known), or a negative errno (rank 0's message:
+ * mb_agree).  Collective. */
+static int layout_reuse(struct phase_run *pr, struct mb_file *f,
+			const char *name, uint64_t *cur)
+{
+	bool shared = pr->cfg->file_layout == MB_LAYOUT_SHARED;
+	int64_t v = 0;
+
+	if (!shared || pr->w->rank == 0)
+		v = dataset_verdict(pr, f, name, *cur);
+	if (shared)
+		MPI_Bcast(&v, 1, MPI_INT64_T, 0, pr->comm);
+	if (v < 0)
+		return (int)v;
+	if (v == MB_DS_MATCH) {
+		pr->ds_state = DS_REUSED;
+		return 1;
 	}
-	layout_range(pr, cur, &lo, &hi);
-	pr->ds_state = DS_LAID;
-	if (lo >= hi) {
-		be->close(f);
-		return 0;
-	}
+	/* unmarked: what it holds is known only when this run's write phase
+	 * wrote it; otherwise lay it out whole */
+	if (!files_written_here)
+		*cur = 0;
+	return 0;
+}
+
+/* Write [lo, hi) of [f] ([name]) from the block [buf], in chunks, each
+ * block stamped (--verify) with the rank that owns it or scrambled, the
+ * watchdog following the progress since [t_start].  0 or a negative
+ * errno (err set); [f] stays open. */
+static int layout_write(struct phase_run *pr, struct mb_file *f,
+			const char *name, const void *buf, uint64_t lo,
+			uint64_t hi, double t_start)
+{
+	const struct mb_backend *be = pr->be;
+	const struct mb_config *cfg = pr->cfg;
+	int rank = pr->ctx.rank;
+	struct mb_seg seg;
+	uint64_t off, chunk, len, k;
+	uint64_t seed = cfg->seed;
+	uint64_t scr = seed ^ 0x6c61796f7574ull ^ ((uint64_t)rank << 24);
+	double slowest = 0, t_chunk;
+	void *cbuf = NULL;
+	int rc;
+
+	mb_seg_init(&seg, cfg->file_layout == MB_LAYOUT_SHARED,
+		    cfg->shared_block, pr->w->nranks);
 	/* Write in chunks of whole blocks up to 8 MiB: a 4 KiB random phase
 	 * must not lay out 16 GiB with 4 KiB writes (slow, fragmented). */
 	chunk = cfg->bs * (cfg->bs >= (8u << 20) ? 1 : (8u << 20) / cfg->bs);
-	if (posix_memalign(&cbuf, 4096, chunk)) {
-		be->close(f);
-		return ios_errf(err, -ENOMEM,
-				"iostrata-bench: rank %d: lay out %s: %s",
-				ctx->rank, name, strerror(ENOMEM));
-	}
+	if (posix_memalign(&cbuf, 4096, chunk))
+		return ios_errf(pr->err, -ENOMEM,
+				"iostrata-bench: rank %d: lay out %s: %s", rank,
+				name, strerror(ENOMEM));
 	for (k = 0; k < chunk; k += cfg->bs)
 		memcpy((char *)cbuf + k, buf, cfg->bs);
 	for (off = lo; off < hi; off += len) {
@@ -332,10 +328,10 @@ static int layout(struct phase_run *pr, void *buf)
 			for (k = 0; k < len; k += cfg->bs) {
 				int owner = mb_seg_owner(&seg, off + k);
 
-				mb_verify_fill((char *)cbuf + k, cfg->bs,
-					       (uint32_t)(owner < 0 ? ctx->rank
-								    : owner),
-					       UINT32_MAX, off + k, seed);
+				mb_verify_fill(
+					(char *)cbuf + k, cfg->bs,
+					(uint32_t)(owner < 0 ? rank : owner),
+					UINT32_MAX, off + k, seed);
 			}
 		else if (cfg->scramble)
 			mb_content_scramble(cbuf, len, &scr);
@@ -352,18 +348,66 @@ static int layout(struct phase_run *pr, void *buf)
 		if (k < len) {
 			off += k;
 			rc = n < 0 ? (int)n : -EIO;
-			be->close(f);
 			free(cbuf);
 			return ios_errf(
-				err, rc,
+				pr->err, rc,
 				"iostrata-bench: rank %d: lay out %s at offset %" PRIu64
 				": %s",
-				ctx->rank, name, off,
+				rank, name, off,
 				n < 0 ? strerror((int)-n)
 				      : "the backend wrote nothing");
 		}
 	}
 	free(cbuf);
+	return 0;
+}
+
+/* Lay out the file up to --size (untimed), like fio does: per rank each
+ * rank its own file; shared every rank its share of the one file, each
+ * block stamped (--verify) with the rank that owns it.  Collective. */
+static int layout(struct phase_run *pr, void *buf)
+{
+	struct mb_ctx *ctx = &pr->ctx;
+	const struct mb_backend *be = pr->be;
+	const struct mb_config *cfg = pr->cfg;
+	char name[64];
+	struct mb_file *f = NULL;
+	uint64_t cur = 0, lo, hi;
+	double t_start = (double)mb_mono_ns() / 1e9;
+	int flags = MB_O_WRITE | MB_O_CREATE | (cfg->direct ? MB_O_DIRECT : 0);
+	int rc;
+
+	if (be->flags & MB_BF_NO_DATA)
+		return 0;
+	mb_target_file(cfg, ctx->rank, name, sizeof(name));
+	rc = open_target(pr, ctx, name, flags, &f);
+	rc = mb_agree(pr->comm, pr->w->rank, rc, pr->err, NULL);
+	if (!rc)
+		rc = layout_size(pr, f, name, &cur);
+	if (rc) {
+		if (f)
+			be->close(f);
+		return rc;
+	}
+	if (cfg->reuse_dataset) {
+		rc = layout_reuse(pr, f, name, &cur);
+		if (rc) {
+			/* an error, or (1) the marked dataset reused */
+			be->close(f);
+			return rc < 0 ? rc : 0;
+		}
+	}
+	layout_range(pr, cur, &lo, &hi);
+	pr->ds_state = DS_LAID;
+	if (lo >= hi) {
+		be->close(f);
+		return 0;
+	}
+	rc = layout_write(pr, f, name, buf, lo, hi, t_start);
+	if (rc) {
+		be->close(f);
+		return rc;
+	}
 	/* Done here; the others may take longer (a throttled rank): wait for
 	 * them with a bound that scales with this rank's own lay-out. */
 	mb_watchdog_arm(fmax(mb_watchdog_bound(3600.0),
@@ -372,7 +416,7 @@ static int layout(struct phase_run *pr, void *buf)
 	rc = be->close(f);
 	if (rc)
 		return ios_errf(
-			err, rc,
+			pr->err, rc,
 			"iostrata-bench: rank %d: close %s after lay out: %s",
 			ctx->rank, name, strerror(-rc));
 	return 0;

@@ -3,7 +3,7 @@
  * fuzz_spank_opts: the values of the SPANK options (--iostrata-cpus=,
  * --iostrata-mem=, --iostrata-disk-bw=, --iostrata-disk-iops=,
  * --iostrata-profile=, --iostrata-mds-cpus=, --iostrata-mds-mem=,
- * --iostrata-mds-cache=; spank/policy.c req_parse_opt) and the plugstack
+ * --iostrata-mds-cache=; spank/policy_req.c req_parse_opt) and the plugstack
  * arguments (spank/args.c).  The first byte picks the option; the text is
  * the value, and its lines are also the plugstack arguments.  Checks
  * policy.h's contract: a failure leaves the request as it was, a second

@@ -16,25 +16,10 @@
 #include <cmocka.h>
 
 #include "mb_config.h"
+#include "mb_fx.h"
 #include "ownfile.h"
 
-#define MAXARGS 12
-
-static int parse(const char *const *args, struct mb_config *cfg,
-		 struct ios_err *err)
-{
-	char *argv[MAXARGS + 2];
-	int argc = 0;
-
-	argv[argc++] = (char *)"iostrata-bench";
-	while (args[argc - 1] && argc <= MAXARGS) {
-		argv[argc] = (char *)args[argc - 1];
-		argc++;
-	}
-	argv[argc] = NULL;
-	ios_err_clear(err);
-	return mb_config_parse(cfg, argc, argv, err);
-}
+#define MAXARGS MB_FX_MAXARGS
 
 struct reject {
 	const char *args[MAXARGS];
@@ -124,7 +109,7 @@ static void test_rejects(void **state)
 	for (i = 0; i < sizeof(rejects) / sizeof(rejects[0]); i++) {
 		struct mb_config cfg;
 		struct ios_err err;
-		int rc = parse(rejects[i].args, &cfg, &err);
+		int rc = mb_fx_parse(rejects[i].args, &cfg, &err);
 
 		if ((rc != -EINVAL && rc != -ERANGE) ||
 		    !strstr(err.msg, rejects[i].msg))
@@ -146,7 +131,7 @@ static void test_defaults(void **state)
 	struct ios_err err;
 
 	(void)state;
-	assert_int_equal(parse(args, &cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(args, &cfg, &err), 0);
 	assert_int_equal(cfg.npatterns, 1);
 	assert_int_equal(cfg.patterns[0], MB_PAT_WRITE);
 	assert_int_equal(cfg.bs, 8u << 20);
@@ -195,7 +180,7 @@ static void test_accepts(void **state)
 	struct ios_err err;
 
 	(void)state;
-	assert_int_equal(parse(args, &cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(args, &cfg, &err), 0);
 	assert_int_equal(cfg.npatterns, 3);
 	assert_int_equal(cfg.patterns[1], MB_PAT_READ);
 	assert_int_equal(cfg.patterns[2], MB_PAT_RANDRW);
@@ -209,7 +194,7 @@ static void test_accepts(void **state)
 						 "--iodepth=16", NULL};
 		struct mb_config c2;
 
-		assert_int_equal(parse(a2, &c2, &err), 0);
+		assert_int_equal(mb_fx_parse(a2, &c2, &err), 0);
 		assert_int_equal(c2.ioengine, MB_ENG_POSIXAIO);
 		assert_int_equal(c2.iodepth, 16);
 		assert_string_equal(mb_engine_name(c2.ioengine), "posixaio");
@@ -224,7 +209,7 @@ static void test_accepts(void **state)
 	assert_non_null(strstr(cfg.command_line, "--size 1G"));
 	mb_config_free(&cfg);
 
-	assert_int_equal(parse(args2, &cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(args2, &cfg, &err), 0);
 	assert_string_equal(cfg.backend->name, "null");
 	assert_null(cfg.output);
 	assert_int_equal(cfg.summary, MB_SUM_JSON);
@@ -256,14 +241,14 @@ static void test_once(void **state)
 	struct ios_err err;
 
 	(void)state;
-	assert_int_equal(parse(args, &cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(args, &cfg, &err), 0);
 	assert_true(cfg.once);
 	assert_false(cfg.runtime_given);
 	assert_true(cfg.runtime == 0);
 	assert_int_equal(cfg.npatterns, 5);
 	assert_int_equal(cfg.iodepth, 8);
 	mb_config_free(&cfg);
-	assert_int_equal(parse(def, &cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(def, &cfg, &err), 0);
 	assert_false(cfg.once);
 	assert_true(cfg.runtime == 150.0);
 	mb_config_free(&cfg);
@@ -294,29 +279,29 @@ static void test_file_layout(void **state)
 	char name[64];
 
 	(void)state;
-	assert_int_equal(parse(def, &cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(def, &cfg, &err), 0);
 	assert_int_equal(cfg.file_layout, MB_LAYOUT_PER_RANK);
 	assert_true(cfg.shared_block == 0);
 	assert_string_equal(mb_target_file(&cfg, 3, name, sizeof(name)),
 			    "iostrata-bench.3");
 	mb_config_free(&cfg);
-	assert_int_equal(parse(pr, &cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(pr, &cfg, &err), 0);
 	assert_int_equal(cfg.file_layout, MB_LAYOUT_PER_RANK);
 	mb_config_free(&cfg);
-	assert_int_equal(parse(sh, &cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(sh, &cfg, &err), 0);
 	assert_int_equal(cfg.file_layout, MB_LAYOUT_SHARED);
 	assert_true(cfg.shared_block == 65536);
 	assert_string_equal(mb_file_layout_name(cfg.file_layout), "shared");
 	assert_string_equal(mb_target_file(&cfg, 3, name, sizeof(name)),
 			    "iostrata-bench.shared");
 	mb_config_free(&cfg);
-	assert_int_equal(parse(shb, &cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(shb, &cfg, &err), 0);
 	assert_true(cfg.shared_block == 1u << 20);
 	assert_true(cfg.once);
 	mb_config_free(&cfg);
 	if (!mb_backend_find("rados"))
 		skip();
-	assert_int_equal(parse(rados, &cfg, &err), -EINVAL);
+	assert_int_equal(mb_fx_parse(rados, &cfg, &err), -EINVAL);
 	assert_non_null(strstr(
 		err.msg,
 		"--file-layout: \"shared\" is not available with backend \"rados\""));
@@ -335,10 +320,10 @@ static void test_help_version(void **state)
 	FILE *f;
 
 	(void)state;
-	assert_int_equal(parse(h, &cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(h, &cfg, &err), 0);
 	assert_true(cfg.help);
 	mb_config_free(&cfg);
-	assert_int_equal(parse(v, &cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(v, &cfg, &err), 0);
 	assert_true(cfg.version);
 	mb_config_free(&cfg);
 	f = open_memstream(&buf, &len);
@@ -387,7 +372,7 @@ static int check(const char *dir, const char *size, bool force,
 
 	snprintf(d, sizeof(d), "--dir=%s", dir);
 	snprintf(s, sizeof(s), "--size=%s", size);
-	rc = parse(args, &cfg, err);
+	rc = mb_fx_parse(args, &cfg, err);
 	assert_int_equal(rc, 0);
 	rc = mb_config_check_target(&cfg, 0, 4, 2, err);
 	mb_config_free(&cfg);
@@ -453,7 +438,7 @@ static void test_target_shared(void **state)
 
 	(void)state;
 	snprintf(d, sizeof(d), "--dir=%s", tmpdir);
-	assert_int_equal(parse(args, &cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(args, &cfg, &err), 0);
 	assert_int_equal(mb_config_check_target(&cfg, 1, 4, 4, &err), 0);
 	assert_int_equal(mb_config_check_target(&cfg, 1, 4, 2, &err), -EINVAL);
 	assert_non_null(strstr(
@@ -461,7 +446,7 @@ static void test_target_shared(void **state)
 		"--file-layout: \"shared\" needs one file that every rank sees"));
 	assert_non_null(strstr(err.msg, "is a local filesystem"));
 	mb_config_free(&cfg);
-	assert_int_equal(parse(big, &cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(big, &cfg, &err), 0);
 	assert_int_equal(mb_config_check_target(&cfg, 0, 4, 4, &err), -ENOSPC);
 	assert_non_null(strstr(err.msg, "4 ranks x"));
 	mb_config_free(&cfg);
@@ -503,7 +488,7 @@ static void test_backend_options(void **state)
 			snprintf(be, sizeof(be), "--backend=%s", (*b)->name);
 			snprintf(opt, sizeof(opt), "--%s%s", o->name,
 				 o->arg ? "=x" : "");
-			if (parse(args, &cfg, &err))
+			if (mb_fx_parse(args, &cfg, &err))
 				fail_msg("%s %s: %s", be, opt, err.msg);
 			assert_string_equal(mb_config_opt(&cfg, o->name),
 					    o->arg ? "x" : "1");
@@ -514,7 +499,7 @@ static void test_backend_options(void **state)
 	{
 		const char *args[] = {"--backend=null", "--rados-pool=x", NULL};
 
-		assert_int_equal(parse(args, &cfg, &err), -EINVAL);
+		assert_int_equal(mb_fx_parse(args, &cfg, &err), -EINVAL);
 		assert_non_null(
 			strstr(err.msg, "not an option of backend \"null\""));
 		mb_config_free(&cfg);
@@ -528,7 +513,7 @@ static void test_opt_accessor(void **state)
 	struct ios_err err;
 
 	(void)state;
-	assert_int_equal(parse(args, &cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(args, &cfg, &err), 0);
 	assert_null(mb_config_opt(&cfg, "no-such-option"));
 	mb_config_free(&cfg);
 	assert_string_equal(mb_pattern_name(MB_PAT_RANDRW), "randrw");

@@ -32,6 +32,7 @@
 #endif
 #include "dataset.h"
 #include "mb_config.h"
+#include "mb_fx.h"
 #include "ownfile.h"
 
 static void base_id(struct mb_dataset_id *id)
@@ -324,21 +325,6 @@ static void test_posix_mark(void **state)
 	mb_dir_forget_all();
 }
 
-static int parse(const char *const *args, struct mb_config *cfg,
-		 struct ios_err *err)
-{
-	char *argv[16];
-	int argc = 0;
-
-	argv[argc++] = (char *)"iostrata-bench";
-	while (args[argc - 1] && argc < 15) {
-		argv[argc] = (char *)args[argc - 1];
-		argc++;
-	}
-	argv[argc] = NULL;
-	return mb_config_parse(cfg, argc, argv, err);
-}
-
 #ifdef HAVE_RADOS
 #define HEAD "0000000000000000"
 
@@ -359,7 +345,7 @@ static void rados_cfg(struct mb_config *cfg, const char *bs, const char *size,
 
 	snprintf(b, sizeof(b), "--bs=%s", bs);
 	snprintf(z, sizeof(z), "--size=%s", size);
-	assert_int_equal(parse(args, cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(args, cfg, &err), 0);
 }
 
 /* The identity the core wants for [f] (phase.c's dataset_want). */
@@ -543,15 +529,15 @@ static void test_option(void **state)
 	struct ios_err err = {0};
 
 	(void)state;
-	assert_int_equal(parse(noseed, &cfg, &err), -EINVAL);
+	assert_int_equal(mb_fx_parse(noseed, &cfg, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "--reuse-dataset: needs --seed=N"));
 	mb_config_free(&cfg);
 	ios_err_clear(&err);
-	assert_int_equal(parse(ok, &cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(ok, &cfg, &err), 0);
 	assert_true(cfg.reuse_dataset);
 	assert_true(cfg.keep);
 	mb_config_free(&cfg);
-	assert_int_equal(parse(null, &cfg, &err), -EINVAL);
+	assert_int_equal(mb_fx_parse(null, &cfg, &err), -EINVAL);
 	assert_non_null(
 		strstr(err.msg, "backend \"null\" keeps no dataset mark"));
 	mb_config_free(&cfg);

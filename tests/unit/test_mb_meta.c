@@ -23,27 +23,12 @@
 
 #include "backend.h"
 #include "mb_config.h"
+#include "mb_fx.h"
 #include "meta.h"
 #include "ownfile.h"
 #include "results.h"
 
-#define MAXARGS 12
-
-static int parse(const char *const *args, struct mb_config *cfg,
-		 struct ios_err *err)
-{
-	char *argv[MAXARGS + 2];
-	int argc = 0;
-
-	argv[argc++] = (char *)"iostrata-bench";
-	while (args[argc - 1] && argc <= MAXARGS) {
-		argv[argc] = (char *)args[argc - 1];
-		argc++;
-	}
-	argv[argc] = NULL;
-	ios_err_clear(err);
-	return mb_config_parse(cfg, argc, argv, err);
-}
+#define MAXARGS MB_FX_MAXARGS
 
 struct reject {
 	const char *args[MAXARGS];
@@ -90,7 +75,7 @@ static void test_reject(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(rejects) / sizeof(rejects[0]); i++) {
-		int rc = parse(rejects[i].args, &cfg, &err);
+		int rc = mb_fx_parse(rejects[i].args, &cfg, &err);
 
 		if (rc >= 0 || !strstr(err.msg, rejects[i].msg))
 			fail_msg(
@@ -112,7 +97,7 @@ static void test_rados_refused(void **state)
 	(void)state;
 	if (!mb_backend_find("rados"))
 		skip();
-	assert_int_equal(parse(a, &cfg, &err), -EINVAL);
+	assert_int_equal(mb_fx_parse(a, &cfg, &err), -EINVAL);
 	assert_non_null(strstr(
 		err.msg,
 		"--meta: backend \"rados\" has no metadata (no files or directories to create; accepted with --meta: --backend=posix, cephfs or null)"));
@@ -135,7 +120,7 @@ static void test_accept(void **state)
 	struct ios_err err;
 
 	(void)state;
-	assert_int_equal(parse(a, &cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(a, &cfg, &err), 0);
 	assert_int_equal(cfg.nmeta, 7);
 	assert_int_equal(cfg.meta[0], MB_META_CREATE);
 	assert_int_equal(cfg.meta[6], MB_META_RMDIR);
@@ -146,7 +131,7 @@ static void test_accept(void **state)
 	assert_int_equal(cfg.meta_files, MB_META_TIME_FILES);
 	assert_int_equal(cfg.npatterns, 0); /* no --rw phase */
 	mb_config_free(&cfg);
-	assert_int_equal(parse(b, &cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(b, &cfg, &err), 0);
 	assert_int_equal(cfg.meta_files, 7);
 	assert_int_equal(cfg.meta_layout, MB_META_EASY);
 	mb_config_free(&cfg);
@@ -275,7 +260,7 @@ static void test_posix_hooks(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	assert_int_equal(parse(a, &cfg, &err), 0);
+	assert_int_equal(mb_fx_parse(a, &cfg, &err), 0);
 	free(cfg.dir);
 	cfg.dir = strdup(dir);
 	ctx.cfg = &cfg;
