@@ -431,11 +431,25 @@ static void test_health_nights(void **state)
 	free(out);
 }
 
+/* A fresh history directory [name] under the test's directory: the
+ * --index= and --prometheus= (FILE [name].prom) arguments, the textfile's
+ * path in [prom] (each of 320 bytes). */
+static void new_history(const char *name, char *iarg, char *parg, char *prom)
+{
+	char hist[160];
+
+	snprintf(hist, sizeof(hist), "%s/%s", dir, name);
+	assert_int_equal(mkdir(hist, 0700), 0);
+	snprintf(iarg, 320, "--index=%s/index.tsv", hist);
+	snprintf(prom, 320, "%s/%s.prom", dir, name);
+	snprintf(parg, 320, "--prometheus=%s", prom);
+}
+
 /* A storage host's network figure is named as that host's network, and
  * its gauge carries the host with no OSD and no client. */
 static void test_network_named(void **state)
 {
-	char hist[128], idx[300], prom[300], iarg[320], parg[320], *out;
+	char prom[320], iarg[320], parg[320], *out;
 	static const char *const nights[] = {
 		"--night=20261201T070000Z", "--night=20261202T070000Z",
 		"--night=20261203T070000Z", "--night=20261204T070000Z"};
@@ -446,12 +460,7 @@ static void test_network_named(void **state)
 		"--figure=network,s2,s2,read_bw,25000000"};
 
 	(void)state;
-	snprintf(hist, sizeof(hist), "%s/nethist", dir);
-	assert_int_equal(mkdir(hist, 0700), 0);
-	snprintf(idx, sizeof(idx), "%s/index.tsv", hist);
-	snprintf(prom, sizeof(prom), "%s/net.prom", dir);
-	snprintf(iarg, sizeof(iarg), "--index=%s", idx);
-	snprintf(parg, sizeof(parg), "--prometheus=%s", prom);
+	new_history("nethist", iarg, parg, prom);
 	for (int i = 0; i < 4; i++) {
 		assert_int_equal(run_cmd(&out, 5, "health-record", iarg,
 					 nights[i], figs[i],
@@ -473,6 +482,73 @@ static void test_network_named(void **state)
 	assert_non_null(strstr(
 		out,
 		"iostrata_regression{layer=\"network\",osd=\"\",host=\"s2\",client=\"\",metric=\"read_bw\"} 1\n"));
+	free(out);
+}
+
+/* Every OSD slower on a loaded night, one of them below its peers too (t58
+ * at 15:43: osd.0 at 51%, osd.1 throttled at 38%, osd.2 at 62% of their
+ * usual rate): only osd.1 is named; osd.0 and osd.2, whose rate over their
+ * peers' held, are said together as the cluster's fall, their gauge
+ * iostrata_regression 0 and iostrata_regression_with_peers 1. */
+static void test_osds_together(void **state)
+{
+	char prom[320], iarg[320], parg[320], *out, *p;
+	static const double bw[3][2] = {{1.8e9, 0.9e9},
+					{1.7e9, 0.62e9},
+					{1.8e9, 1.1e9}},
+			    ratio[3][2] = {
+				    {1.0, 1.1}, {0.98, 0.70}, {1.04, 1.22}};
+	static const char *const osd[3][2] = {
+		{"osd.0", "s1"}, {"osd.1", "s2"}, {"osd.2", "s3"}};
+
+	(void)state;
+	new_history("peerhist", iarg, parg, prom);
+	for (int n = 0; n < 5; n++) {
+		char night[40], f[6][80];
+		int last = n == 4;
+
+		snprintf(night, sizeof(night), "--night=2026120%dT070000Z",
+			 n + 1);
+		for (int o = 0; o < 3; o++) {
+			snprintf(f[2 * o], sizeof(f[0]),
+				 "--figure=osd,%s,%s,write_bw,%.0f", osd[o][0],
+				 osd[o][1], bw[o][last] * (1 + 0.01 * n));
+			snprintf(f[2 * o + 1], sizeof(f[0]),
+				 "--figure=osd,%s,%s,write_bw_vs_peers,%.4f",
+				 osd[o][0], osd[o][1],
+				 ratio[o][last] * (1 + 0.005 * n));
+		}
+		assert_int_equal(run_cmd(&out, 9, "health-record", iarg, night,
+					 f[0], f[1], f[2], f[3], f[4], f[5]),
+				 0);
+		free(out);
+	}
+	assert_int_equal(run_cmd(&out, 3, "health", iarg, parg), 1);
+	assert_non_null(strstr(out, "REGRESSION: osd.1 on host s2: write_bw "));
+	assert_non_null(strstr(
+		out, "REGRESSION: osd.1 on host s2: write_bw_vs_peers "));
+	assert_null(strstr(out, "REGRESSION: osd.0"));
+	assert_null(strstr(out, "REGRESSION: osd.2"));
+	p = strstr(out, "REGRESSION: OSDs together: write_bw of osd.0 on host "
+			"s1 -4");
+	assert_non_null(p);
+	assert_non_null(strstr(p, ", osd.2 on host s3 -3"));
+	assert_null(
+		strstr(out, "REGRESSION: OSDs together: write_bw_vs_peers"));
+	free(out);
+	out = slurp(prom);
+	assert_non_null(strstr(
+		out,
+		"iostrata_regression{layer=\"osd\",osd=\"osd.0\",host=\"s1\",client=\"\",metric=\"write_bw\"} 0\n"));
+	assert_non_null(strstr(
+		out,
+		"iostrata_regression_with_peers{layer=\"osd\",osd=\"osd.0\",host=\"s1\",client=\"\",metric=\"write_bw\"} 1\n"));
+	assert_non_null(strstr(
+		out,
+		"iostrata_regression{layer=\"osd\",osd=\"osd.1\",host=\"s2\",client=\"\",metric=\"write_bw\"} 1\n"));
+	assert_non_null(strstr(
+		out,
+		"iostrata_regression_with_peers{layer=\"osd\",osd=\"osd.1\",host=\"s2\",client=\"\",metric=\"write_bw\"} 0\n"));
 	free(out);
 }
 
@@ -653,6 +729,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lasting_regression, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_outdir_refused, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_osds_together, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_network_named, setup,
 						teardown),
