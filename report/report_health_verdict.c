@@ -95,36 +95,57 @@ struct night {
 	bool *peers; /* an OSD's rate fell with its peers' */
 };
 
-/*
- * Row [i] is an OSD's rate (not a *_vs_peers ratio) judged a regression
- * while its rate over its peers' was judged and was not, and at least one
- * other OSD's same rate is a regression too: it fell with its peers.
- */
-static bool fell_with_peers(const struct night *n, size_t i)
+/* Row [i]'s OSD holds its share of its peers' rate: its *_vs_peers ratio
+ * of row [i]'s rate was judged and is not a regression. */
+static bool holds_share(const struct night *n, size_t i)
 {
 	const struct hl_key *k = &n->rows[i].key;
 	char ratio[sizeof(k->metric) + sizeof(PEERS)];
-	bool own = true, other = false;
 
-	if (n->v[i].state != HL_REGRESSION || strcmp(k->layer, "osd") ||
-	    ends_with(k->metric, PEERS))
-		return false;
 	snprintf(ratio, sizeof(ratio), "%s" PEERS, k->metric);
 	for (size_t j = 0; j < n->nk; j++) {
 		const struct hl_key *q = &n->rows[j].key;
 
-		if (n->rows[j].failed || j == i || strcmp(q->layer, "osd"))
-			continue;
-		if (!strcmp(q->comp, k->comp) && !strcmp(q->host, k->host) &&
+		if (!n->rows[j].failed && !strcmp(q->layer, k->layer) &&
+		    !strcmp(q->comp, k->comp) && !strcmp(q->host, k->host) &&
 		    !strcmp(q->metric, ratio))
-			own = n->v[j].state == HL_REGRESSION ||
-			      n->v[j].state == HL_NOHIST;
-		else if (strcmp(q->comp, k->comp) &&
-			 !strcmp(q->metric, k->metric) &&
-			 n->v[j].state == HL_REGRESSION)
-			other = true;
+			return n->v[j].state != HL_REGRESSION &&
+			       n->v[j].state != HL_NOHIST;
 	}
-	return !own && other;
+	return false;
+}
+
+/* Row [j] is another OSD's same rate as row [i]'s, judged, holding its
+ * share, and fell at least half as far as row [i]'s. */
+static bool fell_alike(const struct night *n, size_t i, size_t j)
+{
+	const struct hl_key *k = &n->rows[i].key, *q = &n->rows[j].key;
+
+	return j != i && !n->rows[j].failed && !strcmp(q->layer, "osd") &&
+	       strcmp(q->comp, k->comp) && !strcmp(q->metric, k->metric) &&
+	       n->v[j].state != HL_NOHIST &&
+	       n->v[j].change <= 0.5 * n->v[i].change && holds_share(n, j);
+}
+
+/*
+ * Row [i] is an OSD's rate (not a *_vs_peers ratio) judged a regression
+ * while its rate over its peers' was judged and was not, and another OSD
+ * holding its share fell at least half as far: it fell with its peers.
+ * (t58 at 16:00: osd.2 at 71% of its usual rate, a regression; osd.0 at
+ * 71%, within its noise; osd.1 throttled, at 58% of its peers.)
+ */
+static bool fell_with_peers(const struct night *n, size_t i)
+{
+	const struct hl_key *k = &n->rows[i].key;
+
+	if (n->v[i].state != HL_REGRESSION || strcmp(k->layer, "osd") ||
+	    ends_with(k->metric, PEERS) || hl_lower_better(k->metric) ||
+	    !holds_share(n, i))
+		return false;
+	for (size_t j = 0; j < n->nk; j++)
+		if (fell_alike(n, i, j))
+			return true;
+	return false;
 }
 
 static const char *state_name(const struct night *n, size_t i)
@@ -205,9 +226,22 @@ static void print_together(const struct night *n, size_t first)
 		printf("%s %s %+.0f%%", c++ ? "," : "", w,
 		       n->v[j].change * 100);
 	}
-	printf(" against their usual rate (median of %d nights), none below its usual share of its peers' rate (%s" PEERS
+	/* the OSDs that fell alike within their noise */
+	c = 0;
+	for (size_t j = 0; j < n->nk; j++) {
+		char w[160];
+
+		if (n->peers[j] || n->v[j].state == HL_REGRESSION ||
+		    !fell_alike(n, first, j))
+			continue;
+		hl_who(&n->rows[j].key, w, sizeof(w));
+		printf("%s %s %+.0f%%",
+		       c++ ? "," : " (and within its noise:", w,
+		       n->v[j].change * 100);
+	}
+	printf("%s against their usual rate (median of %d nights), none below its usual share of its peers' rate (%s" PEERS
 	       "): the cluster or the machines under it slowed, not one OSD",
-	       n->v[first].nbase, metric);
+	       c ? ")" : "", n->v[first].nbase, metric);
 	print_moved(n, SIZE_MAX, metric);
 }
 
