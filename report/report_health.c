@@ -242,11 +242,41 @@ void hl_judge_night(const struct hl_index *ix, const size_t *starts, size_t t,
 				base[n++] = val[i];
 		hl_judge(val[j], base, n, &rule, hl_lower_better(key->metric),
 			 v);
-		bad[j] = v->state == HL_REGRESSION;
+		/* a loaded night's absolute figures stay out of the baseline
+		 * as a regression does: the load moved them, not the storage */
+		bad[j] = v->state == HL_REGRESSION ||
+			 (o->loaded && o->loaded[j] && hl_absolute(key));
 	}
 	free(val);
 	free(bad);
 }
+bool hl_absolute(const struct hl_key *k)
+{
+	size_t l = strlen(k->metric);
+
+	return strcmp(k->layer, HL_HOST_LAYER) &&
+	       !(l > 9 && !strcmp(k->metric + l - 9, "_vs_peers"));
+}
+
+/* Night [t] was loaded: a host's cpu_pressure is a regression. */
+static bool night_loaded(const struct hl_index *ix, const size_t *starts,
+			 size_t t, const struct health_opts *o)
+{
+	for (size_t i = starts[t]; i < starts[t + 1]; i++) {
+		const struct hl_row *r = &ix->rows[i];
+		struct hl_verdict v;
+		double x;
+
+		if (r->failed || strcmp(r->key.layer, HL_HOST_LAYER) ||
+		    strcmp(r->key.metric, HL_LOAD_METRIC))
+			continue;
+		hl_judge_night(ix, starts, t, &r->key, o, &x, &v);
+		if (v.state == HL_REGRESSION)
+			return true;
+	}
+	return false;
+}
+
 static void prom_head(FILE *pf)
 {
 	static const char *const h[][2] = {
@@ -260,6 +290,8 @@ static void prom_head(FILE *pf)
 		 "1 when tonight is beyond k x noise and the threshold in the bad direction (an OSD's rate: and not a fall shared with its peers)."},
 		{"iostrata_regression_with_peers",
 		 "1 when an OSD's rate regressed together with other OSDs' while its rate over its peers' did not: the cluster's fall, not this OSD's."},
+		{"iostrata_health_night_loaded",
+		 "1 when a host's CPU pressure during tonight's probe was beyond its noise and the threshold: tonight's absolute figures are not judged (UNSURE), the ratios to peers are."},
 		{"iostrata_health_night_failed",
 		 "1 when tonight's nightly-health run failed (a night recorded as failed)."},
 		{"iostrata_health_night_timestamp_seconds",
@@ -485,6 +517,7 @@ int report_health(int argc, char **argv)
 	struct sf_file pfile;
 	FILE *pf = NULL;
 	size_t nn = 0, *starts;
+	bool *loaded = NULL;
 	const char *failed = NULL;
 	int rc, nreg;
 
@@ -516,10 +549,22 @@ int report_health(int argc, char **argv)
 	for (size_t i = starts[nn - 1]; i < ix.n; i++)
 		if (ix.rows[i].failed && !failed)
 			failed = ix.rows[i].note;
+	/* which nights were loaded, once (the judging of every absolute
+	 * figure reads it; a host's figure is judged without it) */
+	loaded = calloc(nn, sizeof(*loaded));
+	if (!loaded) {
+		free(starts);
+		hl_index_free(&ix);
+		return REPORT_EXIT_FAIL;
+	}
+	for (size_t t = 0; t < nn; t++)
+		loaded[t] = night_loaded(&ix, starts, t, &o);
+	o.loaded = loaded;
 	if (o.prom) {
 		if (sf_create(&pfile, o.prom, SF_SYNC, &err) < 0) {
 			fprintf(stderr, PROG " health: %s\n", err.msg);
 			free(starts);
+			free(loaded);
 			hl_index_free(&ix);
 			return REPORT_EXIT_FAIL;
 		}
@@ -527,6 +572,8 @@ int report_health(int argc, char **argv)
 		prom_head(pf);
 		fprintf(pf, "iostrata_health_night_failed %d\n",
 			failed != NULL);
+		fprintf(pf, "iostrata_health_night_loaded %d\n",
+			loaded[nn - 1]);
 		fprintf(pf, "iostrata_health_night_timestamp_seconds %.0f\n",
 			night_epoch(ix.rows[starts[nn - 1]].night));
 	}
@@ -556,6 +603,7 @@ int report_health(int argc, char **argv)
 	if (!nreg && !failed)
 		printf("no regression\n");
 	free(starts);
+	free(loaded);
 	hl_index_free(&ix);
 	return rc;
 }

@@ -26,12 +26,23 @@
 
 #define PEERS "_vs_peers"
 
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t l = strlen(s), t = strlen(tail);
+
+	return l > t && !strcmp(s + l - t, tail);
+}
+
 /* A value in the unit people read: MiB/s, IOPS, op/s, us, or % of the
  * peers (a ratio to the other OSDs, *_vs_peers). */
 double hl_shown(const char *metric, double v, const char **unit)
 {
 	size_t l = strlen(metric);
 
+	if (ends_with(metric, "_pressure")) {
+		*unit = "% of the time";
+		return v;
+	}
 	if (hl_lower_better(metric)) {
 		*unit = "us";
 		return v / 1e3;
@@ -48,7 +59,7 @@ double hl_shown(const char *metric, double v, const char **unit)
 	return v;
 }
 
-/* "osd.1 on host s2", "client c1", "the network of host s2",
+/* "osd.1 on host s2", "client c1", "host c1", "the network of host s2",
  * "metadata mds (probed from c1)". */
 void hl_who(const struct hl_key *k, char *buf, size_t len)
 {
@@ -59,6 +70,8 @@ void hl_who(const struct hl_key *k, char *buf, size_t len)
 			 k->host);
 	else if (!strcmp(k->layer, "osd"))
 		snprintf(buf, len, "%s on host %s", k->comp, k->host);
+	else if (!strcmp(k->layer, HL_HOST_LAYER))
+		snprintf(buf, len, "host %s", k->host);
 	else if (!strcmp(k->layer, "network"))
 		snprintf(buf, len, "the network of host %s", k->host);
 	else
@@ -79,21 +92,25 @@ static void prom_series(FILE *pf, const char *name, const struct hl_key *k,
 		k->metric, v);
 }
 
-static bool ends_with(const char *s, const char *tail)
-{
-	size_t l = strlen(s), t = strlen(tail);
-
-	return l > t && !strcmp(s + l - t, tail);
-}
-
 /* Tonight's rows first..first+nk-1 with their verdicts [v]. */
 struct night {
 	const struct hl_row *rows;
 	size_t nk;
 	struct hl_verdict *v;
 	double *val;
-	bool *peers; /* an OSD's rate fell with its peers' */
+	bool *peers;  /* an OSD's rate fell with its peers' */
+	bool *unsure; /* an absolute figure's regression on a loaded night */
+	bool loaded;  /* a host's cpu_pressure is a regression tonight */
 };
+
+/* Row [i] is a regression that counts: judged one, not unsure, not a
+ * host's load, not an OSD's fall with its peers. */
+static bool counts(const struct night *n, size_t i)
+{
+	return !n->rows[i].failed && n->v[i].state == HL_REGRESSION &&
+	       !n->unsure[i] && !n->peers[i] &&
+	       strcmp(n->rows[i].key.layer, HL_HOST_LAYER);
+}
 
 /* Row [i]'s OSD holds its share of its peers' rate: its *_vs_peers ratio
  * of row [i]'s rate was judged and is not a regression. */
@@ -138,9 +155,9 @@ static bool fell_with_peers(const struct night *n, size_t i)
 {
 	const struct hl_key *k = &n->rows[i].key;
 
-	if (n->v[i].state != HL_REGRESSION || strcmp(k->layer, "osd") ||
-	    ends_with(k->metric, PEERS) || hl_lower_better(k->metric) ||
-	    !holds_share(n, i))
+	if (n->v[i].state != HL_REGRESSION || n->unsure[i] ||
+	    strcmp(k->layer, "osd") || ends_with(k->metric, PEERS) ||
+	    hl_lower_better(k->metric) || !holds_share(n, i))
 		return false;
 	for (size_t j = 0; j < n->nk; j++)
 		if (fell_alike(n, i, j))
@@ -153,6 +170,11 @@ static const char *state_name(const struct night *n, size_t i)
 	static const char *const name[] = {"no history", "ok", "REGRESSION",
 					   "improved"};
 
+	if (n->unsure[i])
+		return "UNSURE (loaded)";
+	if (n->v[i].state == HL_REGRESSION &&
+	    !strcmp(n->rows[i].key.layer, HL_HOST_LAYER))
+		return "LOADED";
 	return n->peers[i] ? "REGRESSION with peers" : name[n->v[i].state];
 }
 
@@ -180,8 +202,7 @@ static void print_table(const struct night *n, FILE *pf)
 		prom_series(pf, "iostrata_health_value", k, n->val[i]);
 		prom_series(pf, "iostrata_health_baseline", k, v->median);
 		prom_series(pf, "iostrata_health_noise", k, v->noise);
-		prom_series(pf, "iostrata_regression", k,
-			    v->state == HL_REGRESSION && !n->peers[i]);
+		prom_series(pf, "iostrata_regression", k, counts(n, i));
 		if (!strcmp(k->layer, "osd") && !ends_with(k->metric, PEERS))
 			prom_series(pf, "iostrata_regression_with_peers", k,
 				    n->peers[i]);
@@ -255,6 +276,50 @@ static bool first_of_peers(const struct night *n, size_t i)
 	return n->peers[i];
 }
 
+/* "WHAT: osd.1 on host s2: write_bw 614.9 MiB/s, 37% of its usual 1645.6
+ * MiB/s (median of 4 nights, noise 24.0 MiB/s)" of row [i], no newline. */
+static void print_figure(const char *what, const struct night *n, size_t i)
+{
+	const struct hl_row *r = &n->rows[i];
+	const struct hl_verdict *v = &n->v[i];
+	char name[160];
+	const char *u = "";
+	double now, med, noise;
+
+	hl_who(&r->key, name, sizeof(name));
+	/* the unit is set by hl_shown() before printf reads it (the order
+	 * arguments are evaluated in is unspecified: the last unit printed
+	 * empty) */
+	now = hl_shown(r->key.metric, n->val[i], &u);
+	med = hl_shown(r->key.metric, v->median, &u);
+	noise = hl_shown(r->key.metric, v->noise, &u);
+	printf("%s: %s: %s %.1f %s, %.0f%% of its usual %.1f %s (median of %d nights, noise %.1f %s)",
+	       what, name, r->key.metric, now, u, 100 * (1 + v->change), med, u,
+	       v->nbase, noise, u);
+}
+
+/* The LOADED lines (a host's CPU pressure), then the UNSURE ones: the
+ * absolute figures beyond their noise on a loaded night. */
+static void print_loaded(const struct night *n)
+{
+	int nu = 0;
+
+	for (size_t i = 0; i < n->nk; i++)
+		nu += n->unsure[i];
+	for (size_t i = 0; i < n->nk; i++)
+		if (!n->rows[i].failed && n->v[i].state == HL_REGRESSION &&
+		    !strcmp(n->rows[i].key.layer, HL_HOST_LAYER)) {
+			print_figure("LOADED", n, i);
+			printf(": runnable tasks waited for a CPU that much of the probe's time; tonight's absolute figures are not judged (%d beyond their noise: UNSURE), the ratios to peers are\n",
+			       nu);
+		}
+	for (size_t i = 0; i < n->nk; i++)
+		if (n->unsure[i]) {
+			print_figure("UNSURE", n, i);
+			printf(": on a loaded night\n");
+		}
+}
+
 /* The REGRESSION lines, each figure's own first, then one line per rate
  * the OSDs lost together: their number. */
 static int print_regressions(const struct night *n)
@@ -262,25 +327,10 @@ static int print_regressions(const struct night *n)
 	int nreg = 0;
 
 	for (size_t i = 0; i < n->nk; i++) {
-		const struct hl_row *r = &n->rows[i];
-		const struct hl_verdict *v = &n->v[i];
-		char name[160];
-		const char *u = "";
-		double now, med, noise;
-
-		if (r->failed || v->state != HL_REGRESSION || n->peers[i])
+		if (!counts(n, i))
 			continue;
 		nreg++;
-		hl_who(&r->key, name, sizeof(name));
-		/* the unit is set by hl_shown() before printf reads it (the
-		 * order arguments are evaluated in is unspecified: the last
-		 * unit printed empty) */
-		now = hl_shown(r->key.metric, n->val[i], &u);
-		med = hl_shown(r->key.metric, v->median, &u);
-		noise = hl_shown(r->key.metric, v->noise, &u);
-		printf("REGRESSION: %s: %s %.1f %s, %.0f%% of its usual %.1f %s (median of %d nights, noise %.1f %s)",
-		       name, r->key.metric, now, u, 100 * (1 + v->change), med,
-		       u, v->nbase, noise, u);
+		print_figure("REGRESSION", n, i);
 		print_moved(n, i, NULL);
 	}
 	for (size_t i = 0; i < n->nk; i++)
@@ -303,7 +353,9 @@ static void print_recoveries(const struct hl_index *ix, const size_t *starts,
 		char name[160];
 
 		if (r->failed || n->v[i].state == HL_REGRESSION ||
-		    n->v[i].state == HL_NOHIST)
+		    n->v[i].state == HL_NOHIST ||
+		    !strcmp(r->key.layer, HL_HOST_LAYER) ||
+		    (o->loaded && o->loaded[t - 1] && hl_absolute(&r->key)))
 			continue;
 		hl_judge_night(ix, starts, t - 1, &r->key, o, &pval, &pv);
 		if (pv.state != HL_REGRESSION)
@@ -326,23 +378,31 @@ int hl_verdict_print(const struct hl_index *ix, const size_t *starts, size_t nn,
 		.v = calloc(m, sizeof(*n.v)),
 		.val = calloc(m, sizeof(*n.val)),
 		.peers = calloc(m, sizeof(*n.peers)),
+		.unsure = calloc(m, sizeof(*n.unsure)),
+		.loaded = o->loaded && o->loaded[t],
 	};
 	int nreg = -1;
 
-	if (n.v && n.val && n.peers) {
+	if (n.v && n.val && n.peers && n.unsure) {
 		for (size_t i = 0; i < nk; i++)
-			if (!n.rows[i].failed)
+			if (!n.rows[i].failed) {
 				hl_judge_night(ix, starts, t, &n.rows[i].key, o,
 					       &n.val[i], &n.v[i]);
+				n.unsure[i] = n.loaded &&
+					      n.v[i].state == HL_REGRESSION &&
+					      hl_absolute(&n.rows[i].key);
+			}
 		for (size_t i = 0; i < nk; i++)
 			n.peers[i] =
 				!n.rows[i].failed && fell_with_peers(&n, i);
 		print_table(&n, pf);
+		print_loaded(&n);
 		nreg = print_regressions(&n);
 		print_recoveries(ix, starts, t, o, &n);
 	}
 	free(n.v);
 	free(n.val);
 	free(n.peers);
+	free(n.unsure);
 	return nreg;
 }

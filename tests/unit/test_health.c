@@ -590,6 +590,99 @@ static void test_osds_together_noise(void **state)
 	free(out);
 }
 
+/* A loaded night (t58's long form at 16:11: another build on the machine,
+ * every OSD at 53-71% and c2's read at 22% of their usual rates, all
+ * "regressions"): the host's CPU pressure during the probe beyond its
+ * noise makes the night LOADED; its absolute figures are UNSURE, not
+ * counted, and stay out of later baselines; a ratio to peers is still
+ * judged (osd.1 at 60% of its peers is named).  The next quiet night
+ * recovers osd.1's ratio and says nothing of the unsure figures; a slow
+ * client on a quiet night is a regression again. */
+static void test_loaded_night(void **state)
+{
+	char prom[320], iarg[320], parg[320], *out;
+	static const double press[7] = {19, 21, 20, 22, 70, 20, 21},
+			    rd[7] = {600e6, 610e6, 590e6, 605e6,
+				     150e6, 600e6, 150e6},
+			    osd[7] = {1.7e9, 1.72e9, 1.69e9, 1.7e9,
+				      0.9e9, 1.7e9,  1.7e9},
+			    ratio[7] = {1.0, 1.01, 0.99, 1.0, 0.6, 1.0, 1.0};
+
+	(void)state;
+	new_history("loadhist", iarg, parg, prom);
+	for (int n = 0; n < 7; n++) {
+		char night[40], f[4][80];
+
+		snprintf(night, sizeof(night), "--night=2026120%dT070000Z",
+			 n + 1);
+		snprintf(f[0], sizeof(f[0]),
+			 "--figure=host,c1,c1,cpu_pressure,%.1f", press[n]);
+		snprintf(f[1], sizeof(f[1]),
+			 "--figure=client,c1,c1,seq_read_bw,%.0f", rd[n]);
+		snprintf(f[2], sizeof(f[2]),
+			 "--figure=osd,osd.1,s2,write_bw,%.0f", osd[n]);
+		snprintf(f[3], sizeof(f[3]),
+			 "--figure=osd,osd.1,s2,write_bw_vs_peers,%.2f",
+			 ratio[n]);
+		assert_int_equal(run_cmd(&out, 7, "health-record", iarg, night,
+					 f[0], f[1], f[2], f[3]),
+				 0);
+		free(out);
+		if (n == 4) {
+			assert_int_equal(run_cmd(&out, 3, "health", iarg, parg),
+					 1);
+			assert_non_null(strstr(
+				out,
+				"LOADED: host c1: cpu_pressure 70.0 % of the time, "));
+			assert_non_null(
+				strstr(out, "UNSURE: client c1: seq_read_bw "));
+			assert_non_null(strstr(
+				out, "UNSURE: osd.1 on host s2: write_bw "));
+			assert_non_null(strstr(
+				out,
+				"REGRESSION: osd.1 on host s2: write_bw_vs_peers "));
+			assert_null(strstr(out, "REGRESSION: client c1"));
+			assert_null(strstr(out, "REGRESSION: host c1"));
+			assert_null(strstr(
+				out,
+				"REGRESSION: osd.1 on host s2: write_bw "));
+			free(out);
+			out = slurp(prom);
+			assert_non_null(strstr(
+				out, "iostrata_health_night_loaded 1\n"));
+			assert_non_null(strstr(
+				out,
+				"iostrata_regression{layer=\"client\",osd=\"\",host=\"c1\",client=\"c1\",metric=\"seq_read_bw\"} 0\n"));
+			free(out);
+		} else if (n == 5) {
+			assert_int_equal(run_cmd(&out, 3, "health", iarg, parg),
+					 0);
+			assert_non_null(strstr(
+				out,
+				"RECOVERED: osd.1 on host s2: write_bw_vs_peers"));
+			assert_null(strstr(out, "RECOVERED: client c1"));
+			assert_null(strstr(
+				out, "RECOVERED: osd.1 on host s2: write_bw "));
+			/* the loaded night is not in the baseline */
+			assert_non_null(strstr(
+				out,
+				"seq_read_bw                   572.2        574.6"));
+			free(out);
+			out = slurp(prom);
+			assert_non_null(strstr(
+				out, "iostrata_health_night_loaded 0\n"));
+			free(out);
+		} else if (n == 6) {
+			assert_int_equal(run_cmd(&out, 3, "health", iarg, parg),
+					 1);
+			assert_non_null(strstr(
+				out, "REGRESSION: client c1: seq_read_bw "));
+			assert_null(strstr(out, "LOADED"));
+			free(out);
+		}
+	}
+}
+
 /* A regression that lasts: a second slow night is judged against the
  * nights before the first, not against a baseline the first slow night
  * has joined (t58 at 12:42: c1's seq_read_bw at 3% of its usual rate two
@@ -771,6 +864,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_osds_together, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_osds_together_noise, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_loaded_night, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_network_named, setup,
 						teardown),
