@@ -191,6 +191,7 @@ dist_noinst_SCRIPTS += \
 	tests/integration/t62-bench-meta.sh \
 	bench/compare-fio.sh \
 	bench/compare-ior.sh \
+	bench/compare-mdtest.sh \
 	bench/compare-harness.sh \
 	bench/truth-diskstats.sh \
 	bench/scale.sh \

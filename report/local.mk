@@ -16,6 +16,7 @@ report_libiostrata_report_la_SOURCES = \
 	report/report_health.c \
 	report/report_health_index.c \
 	report/report_health_record.c \
+	report/report_health_verdict.c \
 	report/report_health.h \
 	report/report_accept.c \
 	report/report_accept.h \

@@ -32,19 +32,6 @@
 
 /* ---- health (the verdict) --------------------------------------------- */
 
-struct health_opts {
-	struct hl_rule rule;
-	/* --threshold=LAYER=F: a layer's own threshold ("latency": every
-	 * latency figure's), before the one of all layers */
-	struct {
-		char layer[16];
-		double thr;
-	} lthr[8];
-	int nlthr;
-	long last, keep, html_nights;
-	const char *index, *prom, *html;
-};
-
 static int parse_health(int argc, char **argv, struct health_opts *o)
 {
 	static const struct option opts[] = {
@@ -169,7 +156,7 @@ static int cmp_row_night(const void *a, const void *b)
 	return strcmp(x->night, y->night);
 }
 
-static bool key_eq(const struct hl_key *a, const struct hl_key *b)
+bool hl_key_eq(const struct hl_key *a, const struct hl_key *b)
 {
 	return !strcmp(a->metric, b->metric) && !strcmp(a->comp, b->comp) &&
 	       !strcmp(a->host, b->host) && !strcmp(a->layer, b->layer);
@@ -196,7 +183,7 @@ static double night_value(const struct hl_index *ix, const size_t *starts,
 			  size_t t, const struct hl_key *key)
 {
 	for (size_t i = starts[t]; i < starts[t + 1]; i++)
-		if (!ix->rows[i].failed && key_eq(&ix->rows[i].key, key))
+		if (!ix->rows[i].failed && hl_key_eq(&ix->rows[i].key, key))
 			return ix->rows[i].value;
 	return NAN;
 }
@@ -225,10 +212,9 @@ static double layer_threshold(const struct health_opts *o,
  * its MAD so far that the next night at 3% was "ok").  The nights are
  * judged in order, each against the nights before it.
  */
-static void judge_night(const struct hl_index *ix, const size_t *starts,
-			size_t t, const struct hl_key *key,
-			const struct health_opts *o, double *value,
-			struct hl_verdict *v)
+void hl_judge_night(const struct hl_index *ix, const size_t *starts, size_t t,
+		    const struct hl_key *key, const struct health_opts *o,
+		    double *value, struct hl_verdict *v)
 {
 	struct hl_rule rule = o->rule;
 	size_t nn = t + 1;
@@ -256,64 +242,39 @@ static void judge_night(const struct hl_index *ix, const size_t *starts,
 				base[n++] = val[i];
 		hl_judge(val[j], base, n, &rule, hl_lower_better(key->metric),
 			 v);
-		bad[j] = v->state == HL_REGRESSION;
+		/* a loaded night's absolute figures stay out of the baseline
+		 * as a regression does: the load moved them, not the storage */
+		bad[j] = v->state == HL_REGRESSION ||
+			 (o->loaded && o->loaded[j] && hl_absolute(key));
 	}
 	free(val);
 	free(bad);
 }
-
-/* A value in the unit people read: MiB/s, IOPS, op/s, us, or % of the
- * peers (a ratio to the other OSDs, *_vs_peers). */
-static double shown(const char *metric, double v, const char **unit)
+bool hl_absolute(const struct hl_key *k)
 {
-	size_t l = strlen(metric);
+	size_t l = strlen(k->metric);
 
-	if (hl_lower_better(metric)) {
-		*unit = "us";
-		return v / 1e3;
-	}
-	if (l > 9 && !strcmp(metric + l - 9, "_vs_peers")) {
-		*unit = "% of peers";
-		return v * 100;
-	}
-	if (l > 3 && !strcmp(metric + l - 3, "_bw")) {
-		*unit = "MiB/s";
-		return v / 1048576.0;
-	}
-	*unit = l > 5 && !strcmp(metric + l - 5, "_iops") ? "IOPS" : "op/s";
-	return v;
+	return strcmp(k->layer, HL_HOST_LAYER) &&
+	       !(l > 9 && !strcmp(k->metric + l - 9, "_vs_peers"));
 }
 
-/* "osd.1 on host s2", "client c1", "the network of host s2",
- * "metadata mds (probed from c1)". */
-static void who(const struct hl_key *k, char *buf, size_t len)
+/* Night [t] was loaded: a host's cpu_pressure is a regression. */
+static bool night_loaded(const struct hl_index *ix, const size_t *starts,
+			 size_t t, const struct health_opts *o)
 {
-	if (!strcmp(k->layer, "client"))
-		snprintf(buf, len, "client %s", k->comp);
-	else if (!strcmp(k->layer, "metadata"))
-		snprintf(buf, len, "metadata %s (probed from %s)", k->comp,
-			 k->host);
-	else if (!strcmp(k->layer, "osd"))
-		snprintf(buf, len, "%s on host %s", k->comp, k->host);
-	else if (!strcmp(k->layer, "network"))
-		snprintf(buf, len, "the network of host %s", k->host);
-	else
-		snprintf(buf, len, "%s %s on host %s", k->layer, k->comp,
-			 k->host);
-}
+	for (size_t i = starts[t]; i < starts[t + 1]; i++) {
+		const struct hl_row *r = &ix->rows[i];
+		struct hl_verdict v;
+		double x;
 
-static void prom_series(FILE *pf, const char *name, const struct hl_key *k,
-			double v)
-{
-	bool osd = !strcmp(k->layer, "osd"), cl = !strcmp(k->layer, "client");
-
-	if (isnan(v))
-		return;
-	/* every name was checked against [A-Za-z0-9._:-]: nothing to escape */
-	fprintf(pf,
-		"%s{layer=\"%s\",osd=\"%s\",host=\"%s\",client=\"%s\",metric=\"%s\"} %.9g\n",
-		name, k->layer, osd ? k->comp : "", k->host, cl ? k->comp : "",
-		k->metric, v);
+		if (r->failed || strcmp(r->key.layer, HL_HOST_LAYER) ||
+		    strcmp(r->key.metric, HL_LOAD_METRIC))
+			continue;
+		hl_judge_night(ix, starts, t, &r->key, o, &x, &v);
+		if (v.state == HL_REGRESSION)
+			return true;
+	}
+	return false;
 }
 
 static void prom_head(FILE *pf)
@@ -326,7 +287,11 @@ static void prom_head(FILE *pf)
 		{"iostrata_health_noise",
 		 "1.4826 x the median absolute deviation of those nights."},
 		{"iostrata_regression",
-		 "1 when tonight is beyond k x noise and the threshold in the bad direction."},
+		 "1 when tonight is beyond k x noise and the threshold in the bad direction (an OSD's rate: and not a fall shared with its peers)."},
+		{"iostrata_regression_with_peers",
+		 "1 when an OSD's rate regressed together with other OSDs' while its rate over its peers' did not: the cluster's fall, not this OSD's."},
+		{"iostrata_health_night_loaded",
+		 "1 when a host's CPU pressure during tonight's probe was beyond its noise and the threshold: tonight's absolute figures are not judged (UNSURE), the ratios to peers are."},
 		{"iostrata_health_night_failed",
 		 "1 when tonight's nightly-health run failed (a night recorded as failed)."},
 		{"iostrata_health_night_timestamp_seconds",
@@ -383,112 +348,6 @@ static int prune(const struct health_opts *o, const struct hl_index *ix,
 	return 0;
 }
 
-static const char *state_name(enum hl_state s)
-{
-	static const char *const n[] = {"no history", "ok", "REGRESSION",
-					"improved"};
-
-	return n[s];
-}
-
-/* Tonight's table, the regressions with what moved with them, the
- * recoveries; gauges to [pf].  The number of regressions. */
-static int verdict(const struct hl_index *ix, const size_t *starts, size_t nn,
-		   const struct health_opts *o, FILE *pf)
-{
-	size_t t = nn - 1, nk = starts[nn] - starts[t];
-	struct hl_verdict *v = calloc(nk ? nk : 1, sizeof(*v));
-	double *val = calloc(nk ? nk : 1, sizeof(*val));
-	int nreg = 0;
-
-	if (!v || !val) {
-		free(v);
-		free(val);
-		return -1;
-	}
-	printf("%-9s %-12s %-8s %-22s %12s %12s %10s %8s  %s\n", "layer",
-	       "component", "host", "metric", "tonight", "baseline", "noise",
-	       "change", "verdict");
-	for (size_t i = 0; i < nk; i++) {
-		const struct hl_row *r = &ix->rows[starts[t] + i];
-		const char *u = "";
-
-		if (r->failed)
-			continue;
-		judge_night(ix, starts, t, &r->key, o, &val[i], &v[i]);
-		printf("%-9s %-12s %-8s %-22s %12.1f %12.1f %10.1f %7.1f%%  %s (%d nights)\n",
-		       r->key.layer, r->key.comp, r->key.host, r->key.metric,
-		       shown(r->key.metric, val[i], &u),
-		       shown(r->key.metric, v[i].median, &u),
-		       shown(r->key.metric, v[i].noise, &u), v[i].change * 100,
-		       state_name(v[i].state), v[i].nbase);
-		if (pf) {
-			prom_series(pf, "iostrata_health_value", &r->key,
-				    val[i]);
-			prom_series(pf, "iostrata_health_baseline", &r->key,
-				    v[i].median);
-			prom_series(pf, "iostrata_health_noise", &r->key,
-				    v[i].noise);
-			prom_series(pf, "iostrata_regression", &r->key,
-				    v[i].state == HL_REGRESSION);
-		}
-	}
-	for (size_t i = 0; i < nk; i++) {
-		const struct hl_row *r = &ix->rows[starts[t] + i];
-		char name[160];
-		const char *u = "";
-		int moved = 0;
-		double now, med, noise;
-
-		if (r->failed || v[i].state != HL_REGRESSION)
-			continue;
-		nreg++;
-		who(&r->key, name, sizeof(name));
-		/* the unit is set by shown() before printf reads it (the
-		 * order arguments are evaluated in is unspecified: the last
-		 * unit printed empty) */
-		now = shown(r->key.metric, val[i], &u);
-		med = shown(r->key.metric, v[i].median, &u);
-		noise = shown(r->key.metric, v[i].noise, &u);
-		printf("REGRESSION: %s: %s %.1f %s, %.0f%% of its usual %.1f %s (median of %d nights, noise %.1f %s); moved with it:",
-		       name, r->key.metric, now, u, 100 * (1 + v[i].change),
-		       med, u, v[i].nbase, noise, u);
-		for (size_t j = 0; j < nk; j++) {
-			const struct hl_row *q = &ix->rows[starts[t] + j];
-			char w[160];
-
-			if (j == i || q->failed || !v[j].moved)
-				continue;
-			who(&q->key, w, sizeof(w));
-			printf("%s %s %s %+.0f%%", moved++ ? "," : "", w,
-			       q->key.metric, v[j].change * 100);
-		}
-		printf("%s\n", moved ? "" : " nothing else beyond its noise");
-	}
-	/* recoveries: a figure that was a regression the night before */
-	for (size_t i = 0; i < nk && t > 0; i++) {
-		const struct hl_row *r = &ix->rows[starts[t] + i];
-		struct hl_verdict pv;
-		double pval;
-		char name[160];
-
-		if (r->failed || v[i].state == HL_REGRESSION ||
-		    v[i].state == HL_NOHIST)
-			continue;
-		judge_night(ix, starts, t - 1, &r->key, o, &pval, &pv);
-		if (pv.state != HL_REGRESSION)
-			continue;
-		who(&r->key, name, sizeof(name));
-		printf("RECOVERED: %s: %s back to %.0f%% of its usual rate (%s %.0f%% the night before, %s)\n",
-		       name, r->key.metric, 100 * (1 + v[i].change),
-		       hl_lower_better(r->key.metric) ? "latency" : "rate",
-		       100 * (1 + pv.change), ix->rows[starts[t - 1]].night);
-	}
-	free(v);
-	free(val);
-	return nreg;
-}
-
 /* ---- the HTML page ---------------------------------------------------- */
 
 /*
@@ -526,7 +385,7 @@ static int write_html(const struct hl_index *ix, const size_t *starts,
 		if (ix->rows[i].failed)
 			continue;
 		for (k = 0; k < nkeys; k++)
-			if (key_eq(&keys[k], &ix->rows[i].key))
+			if (hl_key_eq(&keys[k], &ix->rows[i].key))
 				break;
 		if (k == nkeys)
 			keys[nkeys++] = ix->rows[i].key;
@@ -555,7 +414,7 @@ static int write_html(const struct hl_index *ix, const size_t *starts,
 			struct hl_verdict v;
 			size_t j = t - t0;
 
-			judge_night(ix, starts, t, &keys[k], o, &val[j], &v);
+			hl_judge_night(ix, starts, t, &keys[k], o, &val[j], &v);
 			med[j] = v.median;
 			reg[j] = v.state == HL_REGRESSION;
 			any |= reg[j];
@@ -573,8 +432,8 @@ static int write_html(const struct hl_index *ix, const size_t *starts,
 		if (hi <= lo)
 			hi = lo + 1, lo = lo > 1 ? lo - 1 : 0;
 		lo = fmin(lo, 0);
-		who(&keys[k], name, sizeof(name));
-		shown(keys[k].metric, 1, &u);
+		hl_who(&keys[k], name, sizeof(name));
+		hl_shown(keys[k].metric, 1, &u);
 		fprintf(f.fp,
 			"<div class=\"fig%s\" id=\"%s-%s-%s-%s\"><p class=\"t\">%s: %s (%s)%s</p>\n"
 			"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"320\" height=\"140\">"
@@ -583,8 +442,9 @@ static int write_html(const struct hl_index *ix, const size_t *starts,
 			"<text x=\"2\" y=\"115\" font-size=\"10\">%.4g</text>",
 			any ? " regressed" : "", keys[k].layer, keys[k].comp,
 			keys[k].host, keys[k].metric, name, keys[k].metric, u,
-			any ? " REGRESSION" : "", shown(keys[k].metric, hi, &u),
-			shown(keys[k].metric, lo, &u));
+			any ? " REGRESSION" : "",
+			hl_shown(keys[k].metric, hi, &u),
+			hl_shown(keys[k].metric, lo, &u));
 #define HX(j) (40 + 270.0 * ((w > 1 ? (double)(j) / (double)(w - 1) : 0.5)))
 #define HY(x) (115 - 110 * ((x)-lo) / (hi - lo))
 		for (int m = 0; m < 2; m++) {
@@ -620,7 +480,8 @@ static int write_html(const struct hl_index *ix, const size_t *starts,
 					HY(val[j]), reg[j] ? "6" : "2.5",
 					reg[j] ? "#d00" : "#1f77b4",
 					ix->rows[starts[t0 + j]].night,
-					shown(keys[k].metric, val[j], &u), u);
+					hl_shown(keys[k].metric, val[j], &u),
+					u);
 #undef HX
 #undef HY
 		fprintf(f.fp,
@@ -656,6 +517,7 @@ int report_health(int argc, char **argv)
 	struct sf_file pfile;
 	FILE *pf = NULL;
 	size_t nn = 0, *starts;
+	bool *loaded = NULL;
 	const char *failed = NULL;
 	int rc, nreg;
 
@@ -687,10 +549,22 @@ int report_health(int argc, char **argv)
 	for (size_t i = starts[nn - 1]; i < ix.n; i++)
 		if (ix.rows[i].failed && !failed)
 			failed = ix.rows[i].note;
+	/* which nights were loaded, once (the judging of every absolute
+	 * figure reads it; a host's figure is judged without it) */
+	loaded = calloc(nn, sizeof(*loaded));
+	if (!loaded) {
+		free(starts);
+		hl_index_free(&ix);
+		return REPORT_EXIT_FAIL;
+	}
+	for (size_t t = 0; t < nn; t++)
+		loaded[t] = night_loaded(&ix, starts, t, &o);
+	o.loaded = loaded;
 	if (o.prom) {
 		if (sf_create(&pfile, o.prom, SF_SYNC, &err) < 0) {
 			fprintf(stderr, PROG " health: %s\n", err.msg);
 			free(starts);
+			free(loaded);
 			hl_index_free(&ix);
 			return REPORT_EXIT_FAIL;
 		}
@@ -698,6 +572,8 @@ int report_health(int argc, char **argv)
 		prom_head(pf);
 		fprintf(pf, "iostrata_health_night_failed %d\n",
 			failed != NULL);
+		fprintf(pf, "iostrata_health_night_loaded %d\n",
+			loaded[nn - 1]);
 		fprintf(pf, "iostrata_health_night_timestamp_seconds %.0f\n",
 			night_epoch(ix.rows[starts[nn - 1]].night));
 	}
@@ -707,7 +583,7 @@ int report_health(int argc, char **argv)
 	for (int i = 0; i < o.nlthr; i++)
 		printf(", %s %.0f%%", o.lthr[i].layer, o.lthr[i].thr * 100);
 	printf("; at least %d nights)\n", o.rule.min_nights);
-	nreg = verdict(&ix, starts, nn, &o, pf);
+	nreg = hl_verdict_print(&ix, starts, nn, &o, pf);
 	if (failed)
 		printf("FAILED: night %s: %s\n", ix.rows[starts[nn - 1]].night,
 		       failed);
@@ -727,6 +603,7 @@ int report_health(int argc, char **argv)
 	if (!nreg && !failed)
 		printf("no regression\n");
 	free(starts);
+	free(loaded);
 	hl_index_free(&ix);
 	return rc;
 }

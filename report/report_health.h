@@ -90,7 +90,8 @@ int hl_check_index_path(const char *path, struct ios_err *err);
  */
 int hl_check_out_dir(const char *path, const char *opt, struct ios_err *err);
 
-/* Metrics where higher is worse: latencies (names holding "lat"). */
+/* Metrics where higher is worse: latencies (names holding "lat") and
+ * pressures (*_pressure). */
 bool hl_lower_better(const char *metric);
 
 /* The rule: a regression is beyond k x (1.4826 MAD) of the baseline's
@@ -119,6 +120,61 @@ struct hl_verdict {
 /* Judge [value] against the [n] baseline values [base] (reordered). */
 void hl_judge(double value, double *base, int n, const struct hl_rule *rule,
 	      bool lower_better, struct hl_verdict *v);
+
+/* The verdict's options (`iostrata-report health`). */
+struct health_opts {
+	struct hl_rule rule;
+	/* --threshold=LAYER=F: a layer's own threshold ("latency": every
+	 * latency figure's), before the one of all layers */
+	struct {
+		char layer[16];
+		double thr;
+	} lthr[8];
+	int nlthr;
+	long last, keep, html_nights;
+	const char *index, *prom, *html;
+	/* night t was loaded (a host's cpu_pressure a regression), set once
+	 * the index is read; NULL before */
+	const bool *loaded;
+};
+
+/* The host's own figures: the share of the probe's time its runnable
+ * tasks waited for a CPU (Linux PSI, /proc/pressure/cpu "some"), in %. */
+#define HL_HOST_LAYER "host"
+#define HL_LOAD_METRIC "cpu_pressure"
+
+/* A figure the hosts' load moves: not a ratio to peers (*_vs_peers), not
+ * a host's own (layer "host"). */
+bool hl_absolute(const struct hl_key *k);
+
+/* Same layer, component, host and metric. */
+bool hl_key_eq(const struct hl_key *a, const struct hl_key *b);
+
+/*
+ * [key] in night [t] of [ix] (starts[i]: the first row of night i) against
+ * up to o->last earlier nights that have it and were not themselves a
+ * regression of it; tonight's value in *[value] (NAN when missing).
+ */
+void hl_judge_night(const struct hl_index *ix, const size_t *starts, size_t t,
+		    const struct hl_key *key, const struct health_opts *o,
+		    double *value, struct hl_verdict *v);
+
+/* [v] of [metric] in the unit people read (MiB/s, IOPS, op/s, us, or % of
+ * the peers), the unit in *[unit]. */
+double hl_shown(const char *metric, double v, const char **unit);
+
+/* "osd.1 on host s2", "client c1", "host c1", "the network of host s2",
+ * "metadata mds (probed from c1)". */
+void hl_who(const struct hl_key *k, char *buf, size_t len);
+
+/*
+ * Tonight's (the last of [nn] nights) table, its regressions with what
+ * moved with them, the recoveries (report_health_verdict.c); the gauges to
+ * [pf] when not NULL.  The number of REGRESSION lines printed, -1 when out
+ * of memory.
+ */
+int hl_verdict_print(const struct hl_index *ix, const size_t *starts, size_t nn,
+		     const struct health_opts *o, FILE *pf);
 
 /* The commands. */
 int report_health(int argc, char **argv);

@@ -324,7 +324,8 @@ int hl_index_load(const char *path, struct hl_index *ix, struct ios_err *err)
 
 bool hl_lower_better(const char *metric)
 {
-	return strstr(metric, "lat") != NULL;
+	return strstr(metric, "lat") != NULL ||
+	       strstr(metric, "_pressure") != NULL;
 }
 
 void hl_judge(double value, double *base, int n, const struct hl_rule *rule,

@@ -431,11 +431,25 @@ static void test_health_nights(void **state)
 	free(out);
 }
 
+/* A fresh history directory [name] under the test's directory: the
+ * --index= and --prometheus= (FILE [name].prom) arguments, the textfile's
+ * path in [prom] (each of 320 bytes). */
+static void new_history(const char *name, char *iarg, char *parg, char *prom)
+{
+	char hist[160];
+
+	snprintf(hist, sizeof(hist), "%s/%s", dir, name);
+	assert_int_equal(mkdir(hist, 0700), 0);
+	snprintf(iarg, 320, "--index=%s/index.tsv", hist);
+	snprintf(prom, 320, "%s/%s.prom", dir, name);
+	snprintf(parg, 320, "--prometheus=%s", prom);
+}
+
 /* A storage host's network figure is named as that host's network, and
  * its gauge carries the host with no OSD and no client. */
 static void test_network_named(void **state)
 {
-	char hist[128], idx[300], prom[300], iarg[320], parg[320], *out;
+	char prom[320], iarg[320], parg[320], *out;
 	static const char *const nights[] = {
 		"--night=20261201T070000Z", "--night=20261202T070000Z",
 		"--night=20261203T070000Z", "--night=20261204T070000Z"};
@@ -446,12 +460,7 @@ static void test_network_named(void **state)
 		"--figure=network,s2,s2,read_bw,25000000"};
 
 	(void)state;
-	snprintf(hist, sizeof(hist), "%s/nethist", dir);
-	assert_int_equal(mkdir(hist, 0700), 0);
-	snprintf(idx, sizeof(idx), "%s/index.tsv", hist);
-	snprintf(prom, sizeof(prom), "%s/net.prom", dir);
-	snprintf(iarg, sizeof(iarg), "--index=%s", idx);
-	snprintf(parg, sizeof(parg), "--prometheus=%s", prom);
+	new_history("nethist", iarg, parg, prom);
 	for (int i = 0; i < 4; i++) {
 		assert_int_equal(run_cmd(&out, 5, "health-record", iarg,
 					 nights[i], figs[i],
@@ -474,6 +483,204 @@ static void test_network_named(void **state)
 		out,
 		"iostrata_regression{layer=\"network\",osd=\"\",host=\"s2\",client=\"\",metric=\"read_bw\"} 1\n"));
 	free(out);
+}
+
+/* Nights [nn] of three OSDs into the history of [iarg]: night n's
+ * write_bw of OSD o bw[o][n] B/s, its write_bw_vs_peers ratio[o][n]. */
+static void osd_nights(const char *iarg, int nn, const double bw[3][5],
+		       const double ratio[3][5])
+{
+	static const char *const osd[3][2] = {
+		{"osd.0", "s1"}, {"osd.1", "s2"}, {"osd.2", "s3"}};
+	char *out;
+
+	for (int n = 0; n < nn; n++) {
+		char night[40], f[6][80];
+
+		snprintf(night, sizeof(night), "--night=2026120%dT070000Z",
+			 n + 1);
+		for (int o = 0; o < 3; o++) {
+			snprintf(f[2 * o], sizeof(f[0]),
+				 "--figure=osd,%s,%s,write_bw,%.0f", osd[o][0],
+				 osd[o][1], bw[o][n]);
+			snprintf(f[2 * o + 1], sizeof(f[0]),
+				 "--figure=osd,%s,%s,write_bw_vs_peers,%.4f",
+				 osd[o][0], osd[o][1], ratio[o][n]);
+		}
+		assert_int_equal(run_cmd(&out, 9, "health-record", iarg, night,
+					 f[0], f[1], f[2], f[3], f[4], f[5]),
+				 0);
+		free(out);
+	}
+}
+
+/* Every OSD slower on a loaded night, one of them below its peers too (t58
+ * at 15:43: osd.0 at 51%, osd.1 throttled at 38%, osd.2 at 62% of their
+ * usual rate): only osd.1 is named; osd.0 and osd.2, whose rate over their
+ * peers' held, are said together as the cluster's fall, their gauge
+ * iostrata_regression 0 and iostrata_regression_with_peers 1. */
+static void test_osds_together(void **state)
+{
+	char prom[320], iarg[320], parg[320], *out, *p;
+	static const double bw[3][5] = {{1.8e9, 1.82e9, 1.84e9, 1.85e9, 0.9e9},
+					{1.7e9, 1.72e9, 1.73e9, 1.75e9, 0.62e9},
+					{1.8e9, 1.82e9, 1.84e9, 1.85e9, 1.1e9}},
+			    ratio[3][5] = {{1.0, 1.005, 1.01, 1.015, 1.1},
+					   {0.98, 0.985, 0.99, 0.995, 0.70},
+					   {1.04, 1.045, 1.05, 1.055, 1.22}};
+
+	(void)state;
+	new_history("peerhist", iarg, parg, prom);
+	osd_nights(iarg, 5, bw, ratio);
+	assert_int_equal(run_cmd(&out, 3, "health", iarg, parg), 1);
+	assert_non_null(strstr(out, "REGRESSION: osd.1 on host s2: write_bw "));
+	assert_non_null(strstr(
+		out, "REGRESSION: osd.1 on host s2: write_bw_vs_peers "));
+	assert_null(strstr(out, "REGRESSION: osd.0"));
+	assert_null(strstr(out, "REGRESSION: osd.2"));
+	p = strstr(out, "REGRESSION: OSDs together: write_bw of osd.0 on host "
+			"s1 -5");
+	assert_non_null(p);
+	assert_non_null(strstr(p, ", osd.2 on host s3 -40%"));
+	assert_null(
+		strstr(out, "REGRESSION: OSDs together: write_bw_vs_peers"));
+	free(out);
+	out = slurp(prom);
+	assert_non_null(strstr(
+		out,
+		"iostrata_regression{layer=\"osd\",osd=\"osd.0\",host=\"s1\",client=\"\",metric=\"write_bw\"} 0\n"));
+	assert_non_null(strstr(
+		out,
+		"iostrata_regression_with_peers{layer=\"osd\",osd=\"osd.0\",host=\"s1\",client=\"\",metric=\"write_bw\"} 1\n"));
+	assert_non_null(strstr(
+		out,
+		"iostrata_regression{layer=\"osd\",osd=\"osd.1\",host=\"s2\",client=\"\",metric=\"write_bw\"} 1\n"));
+	assert_non_null(strstr(
+		out,
+		"iostrata_regression_with_peers{layer=\"osd\",osd=\"osd.1\",host=\"s2\",client=\"\",metric=\"write_bw\"} 0\n"));
+	free(out);
+}
+
+/* t58 at 16:00: osd.1 throttled, at 58% of its peers but its rate within
+ * its (wide) noise; osd.2 at 71% of its rate, a regression, its share of
+ * its peers' held; osd.0 at 71% within its noise.  osd.1 is named, osd.2
+ * said with osd.0 as the OSDs' fall. */
+static void test_osds_together_noise(void **state)
+{
+	char prom[320], iarg[320], parg[320], *out, *p;
+	static const double bw[3][5] = {{1.15e9, 0.9e9, 1.4e9, 0.82e9},
+					{1.14e9, 0.7e9, 1.5e9, 0.40e9},
+					{1.34e9, 1.3e9, 1.38e9, 0.95e9}},
+			    ratio[3][5] = {{1.0, 1.0, 1.0, 1.0},
+					   {1.0, 0.98, 1.01, 0.58},
+					   {1.0, 1.02, 0.99, 1.11}};
+
+	(void)state;
+	new_history("peernoise", iarg, parg, prom);
+	osd_nights(iarg, 4, bw, ratio);
+	assert_int_equal(run_cmd(&out, 3, "health", iarg, parg), 1);
+	assert_non_null(strstr(
+		out, "REGRESSION: osd.1 on host s2: write_bw_vs_peers "));
+	assert_null(strstr(out, "REGRESSION: osd.2"));
+	assert_null(strstr(out, "REGRESSION: osd.0"));
+	p = strstr(out,
+		   "REGRESSION: OSDs together: write_bw of osd.2 on host "
+		   "s3 -29% (and within its noise: osd.0 on host s1 -29%)");
+	assert_non_null(p);
+	free(out);
+}
+
+/* A loaded night (t58's long form at 16:11: another build on the machine,
+ * every OSD at 53-71% and c2's read at 22% of their usual rates, all
+ * "regressions"): the host's CPU pressure during the probe beyond its
+ * noise makes the night LOADED; its absolute figures are UNSURE, not
+ * counted, and stay out of later baselines; a ratio to peers is still
+ * judged (osd.1 at 60% of its peers is named).  The next quiet night
+ * recovers osd.1's ratio and says nothing of the unsure figures; a slow
+ * client on a quiet night is a regression again. */
+static void test_loaded_night(void **state)
+{
+	char prom[320], iarg[320], parg[320], *out;
+	static const double press[7] = {19, 21, 20, 22, 70, 20, 21},
+			    rd[7] = {600e6, 610e6, 590e6, 605e6,
+				     150e6, 600e6, 150e6},
+			    osd[7] = {1.7e9, 1.72e9, 1.69e9, 1.7e9,
+				      0.9e9, 1.7e9,  1.7e9},
+			    ratio[7] = {1.0, 1.01, 0.99, 1.0, 0.6, 1.0, 1.0};
+
+	(void)state;
+	new_history("loadhist", iarg, parg, prom);
+	for (int n = 0; n < 7; n++) {
+		char night[40], f[4][80];
+
+		snprintf(night, sizeof(night), "--night=2026120%dT070000Z",
+			 n + 1);
+		snprintf(f[0], sizeof(f[0]),
+			 "--figure=host,c1,c1,cpu_pressure,%.1f", press[n]);
+		snprintf(f[1], sizeof(f[1]),
+			 "--figure=client,c1,c1,seq_read_bw,%.0f", rd[n]);
+		snprintf(f[2], sizeof(f[2]),
+			 "--figure=osd,osd.1,s2,write_bw,%.0f", osd[n]);
+		snprintf(f[3], sizeof(f[3]),
+			 "--figure=osd,osd.1,s2,write_bw_vs_peers,%.2f",
+			 ratio[n]);
+		assert_int_equal(run_cmd(&out, 7, "health-record", iarg, night,
+					 f[0], f[1], f[2], f[3]),
+				 0);
+		free(out);
+		if (n == 4) {
+			assert_int_equal(run_cmd(&out, 3, "health", iarg, parg),
+					 1);
+			assert_non_null(strstr(
+				out,
+				"LOADED: host c1: cpu_pressure 70.0 % of the time, "));
+			assert_non_null(
+				strstr(out, "UNSURE: client c1: seq_read_bw "));
+			assert_non_null(strstr(
+				out, "UNSURE: osd.1 on host s2: write_bw "));
+			assert_non_null(strstr(
+				out,
+				"REGRESSION: osd.1 on host s2: write_bw_vs_peers "));
+			assert_null(strstr(out, "REGRESSION: client c1"));
+			assert_null(strstr(out, "REGRESSION: host c1"));
+			assert_null(strstr(
+				out,
+				"REGRESSION: osd.1 on host s2: write_bw "));
+			free(out);
+			out = slurp(prom);
+			assert_non_null(strstr(
+				out, "iostrata_health_night_loaded 1\n"));
+			assert_non_null(strstr(
+				out,
+				"iostrata_regression{layer=\"client\",osd=\"\",host=\"c1\",client=\"c1\",metric=\"seq_read_bw\"} 0\n"));
+			free(out);
+		} else if (n == 5) {
+			assert_int_equal(run_cmd(&out, 3, "health", iarg, parg),
+					 0);
+			assert_non_null(strstr(
+				out,
+				"RECOVERED: osd.1 on host s2: write_bw_vs_peers"));
+			assert_null(strstr(out, "RECOVERED: client c1"));
+			assert_null(strstr(
+				out, "RECOVERED: osd.1 on host s2: write_bw "));
+			/* the loaded night is not in the baseline */
+			assert_non_null(strstr(
+				out,
+				"seq_read_bw                   572.2        574.6"));
+			free(out);
+			out = slurp(prom);
+			assert_non_null(strstr(
+				out, "iostrata_health_night_loaded 0\n"));
+			free(out);
+		} else if (n == 6) {
+			assert_int_equal(run_cmd(&out, 3, "health", iarg, parg),
+					 1);
+			assert_non_null(strstr(
+				out, "REGRESSION: client c1: seq_read_bw "));
+			assert_null(strstr(out, "LOADED"));
+			free(out);
+		}
+	}
 }
 
 /* A regression that lasts: a second slow night is judged against the
@@ -653,6 +860,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lasting_regression, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_outdir_refused, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_osds_together, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_osds_together_noise, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_loaded_night, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_network_named, setup,
 						teardown),
