@@ -364,10 +364,12 @@ static int write_html(const struct hl_index *ix, const size_t *starts,
 	       w = nn - t0, nkeys = 0;
 	struct hl_key *keys = calloc(ix->n ? ix->n : 1, sizeof(*keys));
 	double *val = calloc(w, sizeof(*val)), *med = calloc(w, sizeof(*med));
-	bool *reg = calloc(w, sizeof(*reg));
+	/* each night's mark: 'r' a regression, 'u' a loaded night's (the
+	 * host's CPU pressure, or an absolute figure left unjudged), 0 none */
+	char *reg = calloc(w, sizeof(*reg));
 	struct ios_err err = {0};
 	struct sf_file f;
-	int nregs = 0;
+	int nregs = 0, nloaded = 0;
 
 	if (!keys || !val || !med || !reg ||
 	    sf_create(&f, o->html, SF_SYNC, &err) < 0) {
@@ -394,7 +396,8 @@ static int write_html(const struct hl_index *ix, const size_t *starts,
 		"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>iostrata nightly health</title>\n"
 		"<style>body{font-family:sans-serif;margin:1em;background:#fff;color:#222}"
 		"div.fig{display:inline-block;margin:4px;border:1px solid #ccc;padding:4px}"
-		"div.fig.regressed{border:2px solid #c00}h1{font-size:1.3em}"
+		"div.fig.regressed{border:2px solid #c00}"
+		"div.fig.unsure{border:2px solid #e69500}h1{font-size:1.3em}"
 		"p.t{margin:0;font-size:12px}</style></head><body>\n"
 		"<h1>iostrata nightly health: %zu night(s), %s to %s</h1>\n",
 		w, ix->rows[starts[t0]].night, ix->rows[starts[nn - 1]].night);
@@ -406,7 +409,7 @@ static int write_html(const struct hl_index *ix, const size_t *starts,
 					ix->rows[i].night);
 	for (size_t k = 0; k < nkeys; k++) {
 		double lo = INFINITY, hi = -INFINITY;
-		bool any = false;
+		bool any = false, anyu = false;
 		char name[160];
 		const char *u = "";
 
@@ -416,8 +419,15 @@ static int write_html(const struct hl_index *ix, const size_t *starts,
 
 			hl_judge_night(ix, starts, t, &keys[k], o, &val[j], &v);
 			med[j] = v.median;
-			reg[j] = v.state == HL_REGRESSION;
-			any |= reg[j];
+			reg[j] = v.state != HL_REGRESSION ? 0
+				 : o->loaded && o->loaded[t] &&
+						 (hl_absolute(&keys[k]) ||
+						  !strcmp(keys[k].layer,
+							  HL_HOST_LAYER))
+					 ? 'u'
+					 : 'r';
+			any |= reg[j] == 'r';
+			anyu |= reg[j] == 'u';
 			for (int m = 0; m < 2; m++) {
 				double x = m ? med[j] : val[j];
 
@@ -440,9 +450,16 @@ static int write_html(const struct hl_index *ix, const size_t *starts,
 			"<rect x=\"40\" y=\"5\" width=\"270\" height=\"110\" fill=\"#e8eef6\"/>"
 			"<text x=\"2\" y=\"14\" font-size=\"10\">%.4g</text>"
 			"<text x=\"2\" y=\"115\" font-size=\"10\">%.4g</text>",
-			any ? " regressed" : "", keys[k].layer, keys[k].comp,
-			keys[k].host, keys[k].metric, name, keys[k].metric, u,
-			any ? " REGRESSION" : "",
+			any    ? " regressed"
+			: anyu ? " unsure"
+			       : "",
+			keys[k].layer, keys[k].comp, keys[k].host,
+			keys[k].metric, name, keys[k].metric, u,
+			any     ? " REGRESSION"
+			: !anyu ? ""
+			: strcmp(keys[k].layer, HL_HOST_LAYER)
+				? " UNSURE (loaded night)"
+				: " LOADED",
 			hl_shown(keys[k].metric, hi, &u),
 			hl_shown(keys[k].metric, lo, &u));
 #define HX(j) (40 + 270.0 * ((w > 1 ? (double)(j) / (double)(w - 1) : 0.5)))
@@ -476,9 +493,13 @@ static int write_html(const struct hl_index *ix, const size_t *starts,
 			if (!isnan(val[j]))
 				fprintf(f.fp,
 					"<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"><title>%s: %.4g %s</title></circle>",
-					reg[j] ? "regression" : "night", HX(j),
-					HY(val[j]), reg[j] ? "6" : "2.5",
-					reg[j] ? "#d00" : "#1f77b4",
+					reg[j] == 'r'   ? "regression"
+					: reg[j] == 'u' ? "unsure"
+							: "night",
+					HX(j), HY(val[j]), reg[j] ? "6" : "2.5",
+					reg[j] == 'r'   ? "#d00"
+					: reg[j] == 'u' ? "#e69500"
+							: "#1f77b4",
 					ix->rows[starts[t0 + j]].night,
 					hl_shown(keys[k].metric, val[j], &u),
 					u);
@@ -490,10 +511,11 @@ static int write_html(const struct hl_index *ix, const size_t *starts,
 			ix->rows[starts[t0]].night,
 			ix->rows[starts[nn - 1]].night);
 		nregs += any;
+		nloaded += anyu && !any;
 	}
 	fprintf(f.fp,
-		"<p>%d figure(s) with a regression in these nights (red: a night beyond the figure's noise and threshold; dashed: the baseline's median)</p></body></html>\n",
-		nregs);
+		"<p>%d figure(s) with a regression in these nights, %d more beyond their noise only on loaded nights (red: a night beyond the figure's noise and threshold; amber: a loaded night, the host's CPU pressure beyond its noise, when the absolute figures are not judged; dashed: the baseline's median)</p></body></html>\n",
+		nregs, nloaded);
 	free(keys);
 	free(val);
 	free(med);

@@ -590,6 +590,33 @@ static void test_osds_together_noise(void **state)
 	free(out);
 }
 
+/* The page of the loaded night of test_loaded_night, from [iarg]'s
+ * history: the host's figure LOADED, the absolute ones UNSURE (amber),
+ * osd.1's ratio a REGRESSION (red). */
+static void html_loaded(const char *iarg)
+{
+	char harg[340], hpath[320], *out;
+
+	snprintf(hpath, sizeof(hpath), "%s/loadhist/health.html", dir);
+	snprintf(harg, sizeof(harg), "--html=%s", hpath);
+	assert_int_equal(run_cmd(&out, 3, "health", iarg, harg), 1);
+	free(out);
+	out = slurp(hpath);
+	assert_non_null(strstr(
+		out,
+		"<div class=\"fig unsure\" id=\"host-c1-c1-cpu_pressure\"><p class=\"t\">host c1: cpu_pressure (% of the time) LOADED</p>"));
+	assert_non_null(strstr(
+		out,
+		"<div class=\"fig unsure\" id=\"client-c1-c1-seq_read_bw\"><p class=\"t\">client c1: seq_read_bw (MiB/s) UNSURE (loaded night)</p>"));
+	assert_non_null(strstr(
+		out,
+		"<div class=\"fig regressed\" id=\"osd-osd.1-s2-write_bw_vs_peers\">"));
+	assert_non_null(strstr(out, "<circle class=\"unsure\""));
+	assert_non_null(strstr(
+		out, "1 figure(s) with a regression in these nights, 3 more"));
+	free(out);
+}
+
 /* A loaded night (t58's long form at 16:11: another build on the machine,
  * every OSD at 53-71% and c2's read at 22% of their usual rates, all
  * "regressions"): the host's CPU pressure during the probe beyond its
@@ -654,6 +681,10 @@ static void test_loaded_night(void **state)
 				out,
 				"iostrata_regression{layer=\"client\",osd=\"\",host=\"c1\",client=\"c1\",metric=\"seq_read_bw\"} 0\n"));
 			free(out);
+			/* the page says what the text says: the unjudged
+			 * figures amber, the ratio's regression red (it showed
+			 * all four red) */
+			html_loaded(iarg);
 		} else if (n == 5) {
 			assert_int_equal(run_cmd(&out, 3, "health", iarg, parg),
 					 0);
