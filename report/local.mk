@@ -25,6 +25,7 @@ report_libiostrata_report_la_SOURCES = \
 	report/report_hosts.c \
 	report/report_meta.c \
 	report/report_plot.c \
+	report/report_plot_common.c \
 	report/report_plot_int.h \
 	report/report_plot_heatmap.c \
 	report/report_plot_throttle.c \

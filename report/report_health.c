@@ -156,12 +156,6 @@ static int cmp_row_night(const void *a, const void *b)
 	return strcmp(x->night, y->night);
 }
 
-bool hl_key_eq(const struct hl_key *a, const struct hl_key *b)
-{
-	return !strcmp(a->metric, b->metric) && !strcmp(a->comp, b->comp) &&
-	       !strcmp(a->host, b->host) && !strcmp(a->layer, b->layer);
-}
-
 /* The distinct nights of [ix] (sorted by night), in order: *nn of them,
  * starts[i] the first row of night i, starts[nn] = ix->n. */
 static size_t *night_starts(const struct hl_index *ix, size_t *nn)
@@ -176,86 +170,6 @@ static size_t *night_starts(const struct hl_index *ix, size_t *nn)
 	s[k] = ix->n;
 	*nn = k;
 	return s;
-}
-
-/* The value of [key] in night [t] (rows starts[t]..starts[t+1]), NAN. */
-static double night_value(const struct hl_index *ix, const size_t *starts,
-			  size_t t, const struct hl_key *key)
-{
-	for (size_t i = starts[t]; i < starts[t + 1]; i++)
-		if (!ix->rows[i].failed && hl_key_eq(&ix->rows[i].key, key))
-			return ix->rows[i].value;
-	return NAN;
-}
-
-/* The threshold of [key]: latency's, else its layer's, else all's. */
-static double layer_threshold(const struct health_opts *o,
-			      const struct hl_key *key)
-{
-	double thr = o->rule.thr;
-	bool lat = hl_lower_better(key->metric);
-
-	for (int i = 0; i < o->nlthr; i++) {
-		if (lat && !strcmp(o->lthr[i].layer, "latency"))
-			return o->lthr[i].thr;
-		if (!strcmp(o->lthr[i].layer, key->layer))
-			thr = o->lthr[i].thr;
-	}
-	return thr;
-}
-
-/*
- * [key] in night [t] against up to [last] earlier nights that have it and
- * were not themselves a regression of it: a slowdown that lasts stays a
- * regression night after night until it recovers, instead of joining its
- * own baseline (a night at 3% of the usual rate in a baseline of 6 raised
- * its MAD so far that the next night at 3% was "ok").  The nights are
- * judged in order, each against the nights before it.
- */
-void hl_judge_night(const struct hl_index *ix, const size_t *starts, size_t t,
-		    const struct hl_key *key, const struct health_opts *o,
-		    double *value, struct hl_verdict *v)
-{
-	struct hl_rule rule = o->rule;
-	size_t nn = t + 1;
-	double *val = malloc(nn * sizeof(*val)), base[256];
-	bool *bad = calloc(nn, sizeof(*bad));
-
-	rule.thr = layer_threshold(o, key);
-	memset(v, 0, sizeof(*v));
-	v->state = HL_NOHIST;
-	v->median = v->noise = v->change = NAN;
-	*value = night_value(ix, starts, t, key);
-	if (!val || !bad || isnan(*value)) {
-		free(val);
-		free(bad);
-		return;
-	}
-	for (size_t j = 0; j <= t; j++) {
-		int n = 0;
-
-		val[j] = night_value(ix, starts, j, key);
-		if (isnan(val[j]))
-			continue;
-		for (size_t i = j; i-- > 0 && n < o->last && n < 256;)
-			if (!isnan(val[i]) && !bad[i])
-				base[n++] = val[i];
-		hl_judge(val[j], base, n, &rule, hl_lower_better(key->metric),
-			 v);
-		/* a loaded night's absolute figures stay out of the baseline
-		 * as a regression does: the load moved them, not the storage */
-		bad[j] = v->state == HL_REGRESSION ||
-			 (o->loaded && o->loaded[j] && hl_absolute(key));
-	}
-	free(val);
-	free(bad);
-}
-bool hl_absolute(const struct hl_key *k)
-{
-	size_t l = strlen(k->metric);
-
-	return strcmp(k->layer, HL_HOST_LAYER) &&
-	       !(l > 9 && !strcmp(k->metric + l - 9, "_vs_peers"));
 }
 
 /* Night [t] was loaded: a host's cpu_pressure is a regression. */
