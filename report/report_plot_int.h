@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_plot_int: what the files of `iostrata-report plot` share:
- * report_plot.c (the command, the plot's files, the runs' phases, factors
- * and baseline), report_plot_heatmap.c, report_plot_throttle.c and
- * report_plot_timeline.c (one kind of plot each).
+ * report_plot.c (the command), report_plot_common.c (the plot's files,
+ * the runs' phases, factors and baseline: what the kinds call),
+ * report_plot_heatmap.c, report_plot_throttle.c and report_plot_timeline.c
+ * (one kind of plot each).
  */
 #ifndef IOSTRATA_REPORT_PLOT_INT_H
 #define IOSTRATA_REPORT_PLOT_INT_H
