@@ -333,11 +333,12 @@ static int write_html(const struct hl_index *ix, const size_t *starts,
 
 			hl_judge_night(ix, starts, t, &keys[k], o, &val[j], &v);
 			med[j] = v.median;
+			/* a host's figure beyond its noise is the load
+			 * itself: amber like the figures it leaves unjudged */
 			reg[j] = v.state != HL_REGRESSION ? 0
-				 : o->loaded && o->loaded[t] &&
-						 (hl_absolute(&keys[k]) ||
-						  !strcmp(keys[k].layer,
-							  HL_HOST_LAYER))
+				 : hl_unjudged(o, t, &keys[k]) ||
+						 !strcmp(keys[k].layer,
+							 HL_HOST_LAYER)
 					 ? 'u'
 					 : 'r';
 			any |= reg[j] == 'r';

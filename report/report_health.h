@@ -147,6 +147,14 @@ struct health_opts {
  * a host's own (layer "host"). */
 bool hl_absolute(const struct hl_key *k);
 
+/* [metric] is a ratio to the peers' (*_vs_peers). */
+#define HL_PEERS "_vs_peers"
+bool hl_is_ratio(const char *metric);
+
+/* [k]'s value in night [t] is not judged: the night was loaded
+ * (o->loaded) and [k] is a figure the load moves (hl_absolute). */
+bool hl_unjudged(const struct health_opts *o, size_t t, const struct hl_key *k);
+
 /* Same layer, component, host and metric. */
 bool hl_key_eq(const struct hl_key *a, const struct hl_key *b);
 

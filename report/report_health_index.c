@@ -433,16 +433,24 @@ void hl_judge_night(const struct hl_index *ix, const size_t *starts, size_t t,
 			 v);
 		/* a loaded night's absolute figures stay out of the baseline
 		 * as a regression does: the load moved them, not the storage */
-		bad[j] = v->state == HL_REGRESSION ||
-			 (o->loaded && o->loaded[j] && hl_absolute(key));
+		bad[j] = v->state == HL_REGRESSION || hl_unjudged(o, j, key);
 	}
 	free(val);
 	free(bad);
 }
+bool hl_is_ratio(const char *metric)
+{
+	size_t l = strlen(metric), t = strlen(HL_PEERS);
+
+	return l > t && !strcmp(metric + l - t, HL_PEERS);
+}
+
 bool hl_absolute(const struct hl_key *k)
 {
-	size_t l = strlen(k->metric);
+	return strcmp(k->layer, HL_HOST_LAYER) && !hl_is_ratio(k->metric);
+}
 
-	return strcmp(k->layer, HL_HOST_LAYER) &&
-	       !(l > 9 && !strcmp(k->metric + l - 9, "_vs_peers"));
+bool hl_unjudged(const struct health_opts *o, size_t t, const struct hl_key *k)
+{
+	return o->loaded && o->loaded[t] && hl_absolute(k);
 }

@@ -24,8 +24,6 @@
 
 #include "report_health.h"
 
-#define PEERS "_vs_peers"
-
 static bool ends_with(const char *s, const char *tail)
 {
 	size_t l = strlen(s), t = strlen(tail);
@@ -47,7 +45,7 @@ double hl_shown(const char *metric, double v, const char **unit)
 		*unit = "us";
 		return v / 1e3;
 	}
-	if (l > 9 && !strcmp(metric + l - 9, "_vs_peers")) {
+	if (hl_is_ratio(metric)) {
 		*unit = "% of peers";
 		return v * 100;
 	}
@@ -100,7 +98,6 @@ struct night {
 	double *val;
 	bool *peers;  /* an OSD's rate fell with its peers' */
 	bool *unsure; /* an absolute figure's regression on a loaded night */
-	bool loaded;  /* a host's cpu_pressure is a regression tonight */
 };
 
 /* Row [i] is a regression that counts: judged one, not unsure, not a
@@ -117,9 +114,9 @@ static bool counts(const struct night *n, size_t i)
 static bool holds_share(const struct night *n, size_t i)
 {
 	const struct hl_key *k = &n->rows[i].key;
-	char ratio[sizeof(k->metric) + sizeof(PEERS)];
+	char ratio[sizeof(k->metric) + sizeof(HL_PEERS)];
 
-	snprintf(ratio, sizeof(ratio), "%s" PEERS, k->metric);
+	snprintf(ratio, sizeof(ratio), "%s" HL_PEERS, k->metric);
 	for (size_t j = 0; j < n->nk; j++) {
 		const struct hl_key *q = &n->rows[j].key;
 
@@ -156,7 +153,7 @@ static bool fell_with_peers(const struct night *n, size_t i)
 	const struct hl_key *k = &n->rows[i].key;
 
 	if (n->v[i].state != HL_REGRESSION || n->unsure[i] ||
-	    strcmp(k->layer, "osd") || ends_with(k->metric, PEERS) ||
+	    strcmp(k->layer, "osd") || hl_is_ratio(k->metric) ||
 	    hl_lower_better(k->metric) || !holds_share(n, i))
 		return false;
 	for (size_t j = 0; j < n->nk; j++)
@@ -203,7 +200,7 @@ static void print_table(const struct night *n, FILE *pf)
 		prom_series(pf, "iostrata_health_baseline", k, v->median);
 		prom_series(pf, "iostrata_health_noise", k, v->noise);
 		prom_series(pf, "iostrata_regression", k, counts(n, i));
-		if (!strcmp(k->layer, "osd") && !ends_with(k->metric, PEERS))
+		if (!strcmp(k->layer, "osd") && !hl_is_ratio(k->metric))
 			prom_series(pf, "iostrata_regression_with_peers", k,
 				    n->peers[i]);
 	}
@@ -260,7 +257,7 @@ static void print_together(const struct night *n, size_t first)
 		       c++ ? "," : " (and within its noise:", w,
 		       n->v[j].change * 100);
 	}
-	printf("%s against their usual rate (median of %d nights), none below its usual share of its peers' rate (%s" PEERS
+	printf("%s against their usual rate (median of %d nights), none below its usual share of its peers' rate (%s" HL_PEERS
 	       "): the cluster or the machines under it slowed, not one OSD",
 	       c ? ")" : "", n->v[first].nbase, metric);
 	print_moved(n, SIZE_MAX, metric);
@@ -355,7 +352,7 @@ static void print_recoveries(const struct hl_index *ix, const size_t *starts,
 		if (r->failed || n->v[i].state == HL_REGRESSION ||
 		    n->v[i].state == HL_NOHIST ||
 		    !strcmp(r->key.layer, HL_HOST_LAYER) ||
-		    (o->loaded && o->loaded[t - 1] && hl_absolute(&r->key)))
+		    hl_unjudged(o, t - 1, &r->key))
 			continue;
 		hl_judge_night(ix, starts, t - 1, &r->key, o, &pval, &pv);
 		if (pv.state != HL_REGRESSION)
@@ -379,7 +376,6 @@ int hl_verdict_print(const struct hl_index *ix, const size_t *starts, size_t nn,
 		.val = calloc(m, sizeof(*n.val)),
 		.peers = calloc(m, sizeof(*n.peers)),
 		.unsure = calloc(m, sizeof(*n.unsure)),
-		.loaded = o->loaded && o->loaded[t],
 	};
 	int nreg = -1;
 
@@ -388,9 +384,8 @@ int hl_verdict_print(const struct hl_index *ix, const size_t *starts, size_t nn,
 			if (!n.rows[i].failed) {
 				hl_judge_night(ix, starts, t, &n.rows[i].key, o,
 					       &n.val[i], &n.v[i]);
-				n.unsure[i] = n.loaded &&
-					      n.v[i].state == HL_REGRESSION &&
-					      hl_absolute(&n.rows[i].key);
+				n.unsure[i] = n.v[i].state == HL_REGRESSION &&
+					      hl_unjudged(o, t, &n.rows[i].key);
 			}
 		for (size_t i = 0; i < nk; i++)
 			n.peers[i] =
